@@ -1,0 +1,79 @@
+/**
+ * docs/BENCHMARKS.md: the figures of one full `npm run bench`, with the machine, the date, how
+ * busy the machine was, the seeding times, and a paragraph per scenario on what it measures.
+ */
+import { renderTable, type Row } from './report.ts';
+
+/** What each scenario measures and how; a scenario without an entry is still tabled. */
+const ABOUT: Record<string, string> = {
+  healthz:
+    'GET /healthz with 50 connections for the measured seconds (after a 2 s warm-up), against a fastify hello-world answering the same way in its own process. It is the floor every other figure stands on: the cost of Gatehouse\'s HTTP stack (request ids, logging, hooks) over bare fastify. Target: ≥ 0.8 of the ceiling.',
+  'token-client-credentials':
+    'POST /token with grant_type=client_credentials and client_secret_basic, 50 connections, against oidc-provider 9.13.3 configured for the same grant (in memory, opaque tokens) and against the fastify ceiling parsing a small body. Beside req/s, each row gives the server\'s CPU time per request (from /proc), which moves much less than req/s on a shared machine. Targets on SQLite: ≥ 3 × oidc-provider and ≥ 0.5 × the ceiling, no non-2xx; PostgreSQL is reported.',
+  'list-invoices':
+    'GET /v1/invoices?limit=100 with a bearer token over one account holding 1,000,000 invoices: the first page, then a page about a million rows deep reached with a real sealed cursor. Seeding writes the rows straight into the store in 50,000-row statements and builds the keyset index once; the seeded database is kept in bench/.cache (SQLite file, PostgreSQL schema) and reused by later runs while the schema is unchanged, so the seeding time shown is that of the run that built it. Targets: deep/first p50 ≤ 1.2 on both databases (keyset paging costs the same at any depth); first page ≥ 0.25 × the ceiling on SQLite.',
+  'create-payout':
+    'POST /v1/payouts with a fresh Idempotency-Key per request (claim, balance debit, payout row, ledger posting, outbox event and stored response in one transaction), and with one key repeated (the stored response replayed), beside the fastify ceiling. Targets: replay p50 ≤ create p50; create ≥ 0.2 × the ceiling on SQLite; PostgreSQL reported.',
+  'scim-filter':
+    'GET /scim/v2/Users?filter=userName eq "…" over 100,000 users with a SCIM token, against scimmy + scimmy-routers on express holding the same 100,000 users in memory (it filters by scanning). The users are written straight into the store in 5,000-row transactions. Also reported: provisioning by POST /Users with 10 connections (users/s) and adding one member to a 10,000-member group by PATCH. Target on SQLite: ≥ 500 × scimmy with p99 < 10 ms.',
+  'webhook-throughput':
+    'Events committed through the outbox and delivered by the dispatcher to a local receiver answering 204: the drain rate of a 20,000-event backlog (deliveries/s, from dispatcher start to the last arrival) against a plain undici loop POSTing the same bodies to the same receiver with the same 16 connections; and commit-to-first-attempt latency (p50/p99 columns) for 1,000 events raised at a steady 200/s. Targets: ≥ 0.5 × the raw loop; p50 < 50 ms, p99 < 250 ms.',
+};
+
+/** One scenario's part of a run, kept in bench/results/benchmarks.json so a later run of some scenarios replaces only theirs. */
+export interface ScenarioRun {
+  scenario: string;
+  rows: Row[];
+  /** ISO instant the scenario began. */
+  startedAt: string;
+  seconds: number;
+  /** 1-minute load average when it began and ended. */
+  loadBefore: number;
+  loadAfter: number;
+  notes: string[];
+  databases: string[];
+}
+
+export function renderBenchmarksDoc(input: { machine: string; cores: number; runs: ScenarioRun[]; soak?: string }): string {
+  const { runs } = input;
+  const rows = runs.flatMap((r) => r.rows);
+  const failed = rows.filter((r) => r.pass === false);
+  const busiest = Math.max(...runs.map((r) => Math.max(r.loadBefore, r.loadAfter)));
+  const busy = busiest > input.cores;
+  const when = (r: ScenarioRun) => `${r.startedAt.replace('T', ' ').slice(0, 16)} UTC, ${Math.round(r.seconds)} s, load ${r.loadBefore.toFixed(1)} → ${r.loadAfter.toFixed(1)}`;
+  const notes = runs.flatMap((r) => r.notes);
+  return `# Benchmarks
+
+Every figure below was measured by \`npm run bench\` on this machine (full length, not \`--quick\`);
+\`bench/results/latest.md\` holds the table of the most recent run of any length. Servers and references
+run in separate processes from the load generator (autocannon), and each scenario measures its reference
+in the same run, so every ratio compares figures taken minutes apart on the same machine.
+
+- Machine: ${input.machine}
+- Databases: ${[...new Set(runs.flatMap((r) => r.databases))].join(', ')}
+- When each scenario ran (and the 1-minute load average as it began and ended):
+${runs.map((r) => `  - ${r.scenario}: ${when(r)}`).join('\n')}${busy ? `\n- **The machine was busy**: its ${input.cores} cores were shared with other work (load average up to ${busiest.toFixed(1)}), so absolute req/s are low and noisy; the ratios to a reference measured in the same run are the figures to read, and the CPU time per request where a row gives it.` : ''}
+- Result: ${failed.length === 0 ? 'every target met' : `${failed.length} row(s) below target: ${failed.map((r) => `${r.scenario} (${r.database})`).join(', ')}`}
+
+${renderTable(rows)}
+
+Columns: req/s is the mean over the measured seconds; p50/p99 are request latencies in ms; peak RSS is the
+server process's highest resident memory (VmRSS from /proc, sampled every 250 ms); the ratio is the figure the
+target applies to.
+
+${notes.length ? `## Seeding and notes\n\n${notes.map((n) => `- ${n}`).join('\n')}\n\n` : ''}## What each scenario measures
+
+${runs.map((r) => r.scenario).map((s) => `### ${s}\n\n${ABOUT[s] ?? 'See its file in bench/scenarios/.'}`).join('\n\n')}
+${runs.some((r) => r.scenario === 'create-payout') ? '' : '\n### create-payout\n\nNot in this run: the scenario is not registered in bench/run.ts in this build.\n'}
+${input.soak ? `## Soak (the last \`npm run soak\` on this machine)\n\n${input.soak.replace(/^# Soak run\n\n/, '').trim()}\n\n` : ''}## Reproducing
+
+\`\`\`
+BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench          # full run, writes this file
+BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench -- --quick   # short check, latest.md only
+npm run bench -- list-invoices scim-filter                                          # some scenarios
+\`\`\`
+
+\`BENCH_SECONDS\` sets each measurement's length (default 10); without a PostgreSQL URL only SQLite is measured.
+\`npm run soak\` is the long-running counterpart (memory and errors over minutes): see bench/results/soak.md.
+`;
+}

@@ -1,0 +1,47 @@
+/** Load generation with autocannon, reduced to the figures the reports compare. */
+import autocannon from 'autocannon';
+
+export interface LoadOptions {
+  url: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+  connections?: number;
+  durationSeconds?: number;
+  /** Builds each request anew (e.g. a fresh Idempotency-Key). */
+  setupRequest?: (request: { method?: string; path?: string; headers?: Record<string, string>; body?: string }) => object;
+}
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  non2xx: number;
+  errors: number;
+  total: number;
+}
+
+export async function load(options: LoadOptions): Promise<LoadResult> {
+  const result = await autocannon({
+    url: options.url,
+    method: options.method ?? 'GET',
+    headers: options.headers,
+    body: options.body,
+    connections: options.connections ?? 50,
+    duration: options.durationSeconds ?? Number(process.env.BENCH_SECONDS ?? 10),
+    requests: options.setupRequest ? [{ setupRequest: options.setupRequest as never }] : undefined,
+  });
+  return {
+    requestsPerSecond: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    total: result.requests.total,
+  };
+}
+
+/** A short run to warm up JIT and caches before measuring. */
+export async function warmUp(options: LoadOptions): Promise<void> {
+  await load({ ...options, durationSeconds: 2 });
+}

@@ -1,0 +1,21 @@
+/**
+ * Run-wide bench options, applied before any scenario module reads its settings (run.ts imports
+ * this first). `--quick` shortens every measurement to 3 s and shrinks the seeded data (100,000
+ * invoices, 10,000 SCIM users, 5,000 webhook events) for a check that the scenarios run; the
+ * published figures in docs/BENCHMARKS.md come from a full run, so a quick run writes only
+ * bench/results/latest.md. Explicit BENCH_* variables win over both.
+ * PostgreSQL is measured beside SQLite when BENCH_DATABASE_URL (or GATEHOUSE_TEST_DATABASE_URL) is set.
+ */
+export const quick = process.argv.includes('--quick') || process.env.BENCH_QUICK === '1';
+
+if (quick) {
+  process.env.BENCH_SECONDS ??= '3';
+  process.env.BENCH_INVOICES ??= '100000';
+  process.env.BENCH_SCIM_USERS ??= '10000';
+  process.env.BENCH_WEBHOOK_EVENTS ??= '5000';
+}
+process.env.BENCH_DATABASE_URL ??= process.env.GATEHOUSE_TEST_DATABASE_URL;
+if (!process.env.BENCH_DATABASE_URL) delete process.env.BENCH_DATABASE_URL;
+
+/** Scenario names given on the command line (flags removed). */
+export const wantedScenarios = process.argv.slice(2).filter((a) => !a.startsWith('--'));

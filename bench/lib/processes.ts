@@ -1,0 +1,125 @@
+/** Starts the servers under test as separate processes, so load generation never shares their event loop. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+export interface Server {
+  url: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+  /** Peak resident memory in MiB as seen by /proc, sampled while running. */
+  peakRssMiB(): number;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const port = (server.address() as net.AddressInfo).port;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Runs `args` with node and waits until it is ready: a line matching `ready` (whose first
+ * group is the URL), or, with `healthUrl`, a 200 from that URL.
+ */
+export async function startNode(
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; ready?: RegExp; healthUrl?: string; url?: string; readyTimeoutMs?: number },
+): Promise<Server> {
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk;
+      const match = options.ready?.exec(output);
+      if (match) resolve(options.url ?? match[1]!);
+    };
+    if (options.healthUrl) {
+      const poll = async () => {
+        try {
+          if ((await fetch(options.healthUrl!)).ok) return resolve(options.url ?? options.healthUrl!);
+        } catch {
+          /* not listening yet */
+        }
+        if (child.exitCode === null) setTimeout(poll, 100);
+      };
+      void poll();
+    }
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (chunk) => (output += chunk));
+    child.once('exit', (code) => reject(new Error(`process exited (${code}) before it was ready:\n${output}`)));
+    const readyTimeoutMs = options.readyTimeoutMs ?? 60_000;
+    setTimeout(() => reject(new Error(`not ready after ${readyTimeoutMs / 1000} s:\n${output}`)), readyTimeoutMs).unref();
+  });
+  child.stdout!.resume();
+  child.stderr!.resume();
+  let peak = 0;
+  const sampler = setInterval(() => {
+    try {
+      const status = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+      peak = Math.max(peak, kb / 1024);
+    } catch {
+      /* process gone */
+    }
+  }, 250);
+  return {
+    url,
+    process: child,
+    peakRssMiB: () => Math.round(peak),
+    async stop() {
+      clearInterval(sampler);
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+export async function startCeiling(): Promise<Server> {
+  return startNode(['--import', 'tsx', 'bench/peers/hello-fastify.ts'], { ready: /listening (\S+)/ });
+}
+
+export interface GatehouseServer extends Server {
+  adminUrl: string;
+  adminToken: string;
+  dataDir: string;
+}
+
+/** A real `gatehouse serve` on a fresh data dir (SQLite) or the given database URL. */
+export async function startGatehouse(options: { databaseUrl?: string; env?: NodeJS.ProcessEnv } = {}): Promise<GatehouseServer> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-bench-'));
+  const [port, adminPort] = [await freePort(), await freePort()];
+  const adminToken = 'bench-admin-token-0123456789abcdef';
+  const server = await startNode(['bin/gatehouse.js', 'serve'], {
+    env: {
+      GATEHOUSE_DATA_DIR: dataDir,
+      GATEHOUSE_PORT: String(port),
+      GATEHOUSE_ADMIN_PORT: String(adminPort),
+      GATEHOUSE_HOST: '127.0.0.1',
+      GATEHOUSE_ISSUER: `http://127.0.0.1:${port}`,
+      GATEHOUSE_ADMIN_TOKEN: adminToken,
+      GATEHOUSE_LOG_LEVEL: 'warn',
+      GATEHOUSE_RATE_LIMITS: 'off',
+      ...(options.databaseUrl ? { GATEHOUSE_DATABASE_URL: options.databaseUrl } : {}),
+      ...options.env,
+    },
+    healthUrl: `http://127.0.0.1:${port}/readyz`,
+    url: `http://127.0.0.1:${port}`,
+  });
+  return {
+    ...server,
+    adminUrl: `http://127.0.0.1:${adminPort}`,
+    adminToken,
+    dataDir,
+    async stop() {
+      await server.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

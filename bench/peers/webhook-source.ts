@@ -1,0 +1,53 @@
+// A Gatehouse node with its in-process dispatcher, raising events the way business code does
+// (recordEvent inside a committed transaction) and reporting when each was committed.
+//   phase "burst": EVENTS events committed 100 per transaction before the dispatcher starts,
+//     so the drain measures delivery alone (the start instant is written as "__start");
+//   phase "paced": PACED events, one per transaction, at PACED_RATE per second.
+// Writes {eventId: epochMs of commit} to COMMITS_FILE, then prints "raised <n>".
+import fs from 'node:fs';
+import { loadConfig } from '../../src/config.ts';
+import { createGatehouse } from '../../src/app.ts';
+import { recordEvent } from '../../src/webhooks/outbox.ts';
+
+const env = process.env;
+const config = loadConfig({ ...env, GATEHOUSE_PORT: '0', GATEHOUSE_ADMIN_PORT: '0', GATEHOUSE_IN_PROCESS_WORKERS: env.PHASE === 'burst' ? 'off' : 'on', GATEHOUSE_LOG_LEVEL: 'warn' });
+const gatehouse = await createGatehouse(config);
+const { db } = gatehouse.database;
+const account = await gatehouse.services.accounts.create({ name: 'bench' });
+await db.transaction().execute((trx) => gatehouse.services.webhooks.endpoints.create(trx, account.id, { url: env.RECEIVER_URL!, event_types: ['*'] }));
+
+async function raise(n: number): Promise<Record<string, number>> {
+  return db.transaction().execute(async (trx) => {
+    const ids: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const at = Date.now();
+      ids.push((await recordEvent(trx, { accountId: account.id, type: 'invoice.settled', object: 'invoice', objectId: `inv_${i}`, state: 'settled', at })).id);
+    }
+    return ids;
+  }).then((ids) => {
+    const committed = Date.now();
+    return Object.fromEntries(ids.map((id) => [id, committed]));
+  });
+}
+
+const phase = env.PHASE ?? 'burst';
+let commits: Record<string, number> = {};
+if (phase === 'burst') {
+  for (let done = 0; done < Number(env.EVENTS ?? 20000); done += 100) Object.assign(commits, await raise(100));
+  commits.__start = Date.now();
+  await gatehouse.services.webhooks.dispatcher.start();
+} else {
+  const total = Number(env.PACED ?? 1000);
+  const gap = 1000 / Number(env.PACED_RATE ?? 200);
+  const start = Date.now();
+  for (let i = 0; i < total; i++) {
+    const due = start + i * gap;
+    if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()));
+    Object.assign(commits, await raise(1));
+  }
+}
+fs.writeFileSync(env.COMMITS_FILE!, JSON.stringify(commits));
+console.log(`raised ${Object.keys(commits).length}`);
+commits = {};
+// Keep delivering until the harness stops us.
+process.once('SIGTERM', () => void gatehouse.close().then(() => process.exit(0)));

@@ -1,0 +1,141 @@
+/**
+ * Webhook delivery throughput: EVENTS (20,000) events committed to Gatehouse and delivered to
+ * a local receiver answering 204, beside a plain undici loop POSTing the same bodies to the
+ * same receiver from one process with the same number of connections. Targets: at least half
+ * the raw loop's deliveries/s; commit-to-first-attempt p50 < 50 ms and p99 < 250 ms, measured
+ * on events raised at a steady PACED_RATE (a backlog of 20,000 measures queueing, not wake-up).
+ * Deliveries/s is the drain rate: the 20,000 events are committed first, then the dispatcher
+ * starts, and the clock runs from its start to the receiver's last arrival.
+ */
+import { request, Agent } from 'undici';
+import { startNode, type Server } from '../lib/processes.ts';
+import type { Row } from '../lib/report.ts';
+import type { BenchDatabase, Scenario } from '../run.ts';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 20_000);
+const CONNECTIONS = 16;
+
+export const webhookThroughput: Scenario = {
+  name: 'webhook-throughput',
+  async run({ databases }) {
+    const rows: Row[] = [];
+    const receiver = await startNode(['--import', 'tsx', 'bench/peers/webhook-receiver.ts'], { ready: /listening (\S+)/ });
+    const hooks = `${receiver.url}/hooks`;
+    const raw = await rawLoop(hooks);
+    rows.push({ scenario: 'webhook-throughput', subject: `undici loop, ${CONNECTIONS} connections (reference)`, database: '-', requestsPerSecond: raw, p50Ms: 0, p99Ms: 0, non2xx: 0 });
+    for (const database of databases) {
+      const burst = await runPhase(database, receiver.url, { PHASE: 'burst', EVENTS: String(EVENTS) });
+      const paced = await runPhase(database, receiver.url, { PHASE: 'paced', PACED: '1000', PACED_RATE: '200' });
+      const ratio = burst.perSecond / raw;
+      rows.push({
+        scenario: 'webhook-throughput',
+        subject: `gatehouse dispatcher, ${EVENTS} events (latency: 1000 at 200/s)`,
+        database: database.kind,
+        requestsPerSecond: burst.perSecond,
+        p50Ms: paced.p50,
+        p99Ms: paced.p99,
+        non2xx: 0,
+        peakRssMiB: burst.peakRssMiB,
+        ratio: `${ratio.toFixed(2)} × raw loop`,
+        target: '≥ 0.5; p50 < 50, p99 < 250',
+        pass: ratio >= 0.5 && paced.p50 < 50 && paced.p99 < 250 && burst.delivered === EVENTS,
+      });
+    }
+    await receiver.stop();
+    return rows;
+  },
+};
+
+async function rawLoop(url: string): Promise<number> {
+  const agent = new Agent({ connections: CONNECTIONS });
+  const body = JSON.stringify({ event: 'invoice.settled', object: 'invoice', id: 'inv_0', state: 'settled', created_at: new Date().toISOString() });
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (next < EVENTS) {
+        const i = next++;
+        const response = await request(url, {
+          method: 'POST',
+          dispatcher: agent,
+          body,
+          headers: { 'content-type': 'application/json', 'event-id': `raw_${i}` },
+        });
+        await response.body.dump();
+      }
+    }),
+  );
+  const perSecond = Math.round(EVENTS / ((performance.now() - started) / 1000));
+  await agent.close();
+  return perSecond;
+}
+
+async function runPhase(database: BenchDatabase, receiverUrl: string, env: Record<string, string>) {
+  await fetch(`${receiverUrl}/reset`, { method: 'POST' });
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-bench-'));
+  const databaseUrl = database.url
+    ? withSchema(database.url, `bench_${randomBytes(4).toString('hex')}`)
+    : `sqlite:${path.join(dataDir, 'gatehouse.db')}`;
+  const source: Server = await startNode(['--import', 'tsx', 'bench/peers/webhook-source.ts'], {
+    env: {
+      ...env,
+      GATEHOUSE_DATABASE_URL: databaseUrl,
+      GATEHOUSE_DATA_DIR: dataDir,
+      GATEHOUSE_ADMIN_TOKEN: 'bench-admin-token-0123456789abcdef',
+      GATEHOUSE_WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8',
+      GATEHOUSE_WEBHOOK_CONCURRENCY: String(CONNECTIONS),
+      RECEIVER_URL: `${receiverUrl}/hooks`,
+      COMMITS_FILE: path.join(dataDir, 'commits.json'),
+    },
+    ready: /^(raised \d+)$/m,
+    // "raised" comes after every event is committed, which takes minutes on a busy machine.
+    readyTimeoutMs: 600_000,
+  });
+  const commits = JSON.parse(fs.readFileSync(path.join(dataDir, 'commits.json'), 'utf8')) as Record<string, number>;
+  const drainStart = commits.__start;
+  delete commits.__start;
+  const expected = Object.keys(commits).length;
+  let delivered = 0;
+  const deadline = Date.now() + 300_000;
+  while (Date.now() < deadline) {
+    delivered = ((await (await fetch(`${receiverUrl}/stats`)).json()) as { count: number }).count;
+    if (delivered >= expected) break;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const arrivals = (await (await fetch(`${receiverUrl}/arrivals`)).json()) as Record<string, number>;
+  const firstCommit = drainStart ?? Math.min(...Object.values(commits));
+  const lastArrival = Math.max(...Object.values(arrivals));
+  const latencies = Object.entries(commits)
+    .map(([id, at]) => (arrivals[id] ?? Infinity) - at)
+    .sort((a, b) => a - b);
+  const pick = (q: number) => Math.max(0, latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!);
+  const peakRssMiB = source.peakRssMiB();
+  await source.stop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  if (database.url) await dropSchema(database.url, new URL(databaseUrl).searchParams.get('schema')!);
+  return {
+    delivered: Object.keys(arrivals).length,
+    perSecond: Math.round(expected / ((lastArrival - Math.min(firstCommit, lastArrival)) / 1000 || 1)),
+    p50: pick(0.5),
+    p99: pick(0.99),
+    peakRssMiB,
+  };
+}
+
+async function dropSchema(url: string, schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query(`drop schema if exists ${schema} cascade`);
+  await client.end();
+}
+
+function withSchema(url: string, schema: string): string {
+  const u = new URL(url);
+  u.searchParams.set('schema', schema);
+  return u.href;
+}

@@ -1,0 +1,56 @@
+/**
+ * The operator's credential for the admin listener. When GATEHOUSE_ADMIN_TOKEN is set it is
+ * the token. Otherwise the first node to start generates one, stores only its digest in the
+ * database (so every node sharing the database accepts it) and writes the token itself to
+ * `<data dir>/admin-token` with mode 0600; the caller prints it once.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Db } from '../platform/db/database.ts';
+import type { Clock } from '../platform/clock.ts';
+import { matchesDigest, randomSecret, safeEqual, sha256Hex } from '../platform/crypto.ts';
+
+const SETTING = 'admin_token_digest';
+
+export interface AdminTokenCheck {
+  (given: string): boolean;
+}
+
+export interface AdminTokenSetup {
+  check: AdminTokenCheck;
+  /** Set only on the start that generated the token. */
+  generated?: { token: string; file: string };
+}
+
+export async function setUpAdminToken(deps: {
+  db: Db;
+  clock: Clock;
+  configured: string | undefined;
+  dataDir: string;
+}): Promise<AdminTokenSetup> {
+  const { db, clock, configured, dataDir } = deps;
+  if (configured !== undefined) return { check: (given) => safeEqual(given, configured) };
+
+  const existing = await db.selectFrom('settings').select('value').where('name', '=', SETTING).executeTakeFirst();
+  if (existing) {
+    const digest = existing.value;
+    return { check: (given) => matchesDigest(given, digest) };
+  }
+
+  const token = randomSecret(32, 'gh_admin_');
+  const inserted = await db
+    .insertInto('settings')
+    .values({ name: SETTING, value: sha256Hex(token), updated_at: clock.now() })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .executeTakeFirst();
+  if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 0) {
+    // Another node generated one first; use that one.
+    return setUpAdminToken(deps);
+  }
+  fs.mkdirSync(dataDir, { recursive: true });
+  const file = path.join(dataDir, 'admin-token');
+  fs.writeFileSync(file, `${token}\n`, { mode: 0o600 });
+  fs.chmodSync(file, 0o600);
+  const digest = sha256Hex(token);
+  return { check: (given) => matchesDigest(given, digest), generated: { token, file } };
+}

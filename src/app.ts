@@ -1,0 +1,273 @@
+/**
+ * The composition root: builds every capability from one config and its dependencies and
+ * wires them onto the two listeners. Nothing here is module state, so several instances can
+ * run side by side in one process (the tests do).
+ *
+ * - public listener: OAuth endpoints and pages, /v1 business API, /scim/v2, health, docs
+ * - admin listener (127.0.0.1 by default): /admin/v1, health, its own OpenAPI document
+ */
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { AddressInfo } from 'node:net';
+import type { Config } from './config.ts';
+import { systemClock, type Clock } from './platform/clock.ts';
+import { openDatabase, type Database } from './platform/db/database.ts';
+import { migrateToLatest } from './platform/db/migrate.ts';
+import { createLogger, type LogDestination } from './platform/logging.ts';
+import { createHttpServer } from './platform/http/server.ts';
+import { registerHealthRoutes } from './platform/http/health.ts';
+import { registerOpenApi } from './platform/http/openapi.ts';
+import { createAccountStore } from './accounts/store.ts';
+import { createAccounts, type Accounts } from './accounts/service.ts';
+import { setUpAdminToken, type AdminTokenSetup } from './admin/admin-token.ts';
+import { registerAdminRoutes, requireAdmin } from './admin/routes.ts';
+import { createAccessTokens, type AccessTokens } from './oauth/access-tokens.ts';
+import { createUserStore, type UserStore } from './users/store.ts';
+import { MetricsRegistry } from './platform/metrics.ts';
+import { registerMetricsRoute } from './platform/http/metrics-route.ts';
+import { revokeUserAccess } from './oauth/user-access.ts';
+import { createScim, type UserScopeBound } from './scim/index.ts';
+import { createWriteRunner, type WriteHooks, type WriteRunner } from './idempotency/write-runner.ts';
+import { createIdempotencyStore } from './idempotency/store.ts';
+import { createIdempotencyRetention, type IdempotencyRetention } from './idempotency/retention.ts';
+import { documentIdempotencyKeys } from './idempotency/openapi.ts';
+import type { CursorKeyRing } from './paging/cursor.ts';
+import { setUpCursorKeys } from './paging/cursor-keys.ts';
+import { createPaging, type Paging } from './paging/page.ts';
+import { createInvoices, type Invoices } from './payments/invoices.ts';
+import { createPayouts, type Payouts } from './payments/payouts.ts';
+import { createLedgerEntries, type LedgerEntries } from './payments/ledger-entries.ts';
+import { createPayoutProcessor, startPayoutProcessor, type PayoutProcessor } from './payments/payout-processor.ts';
+import { registerPaymentRoutes } from './payments/routes.ts';
+import { createRateLimits, limitApiRequests, type RateLimits } from './platform/rate-limit.ts';
+import { createUsers, type Users } from './users/service.ts';
+import { registerUserRoutes } from './users/routes.ts';
+import { createOAuth, type OAuth } from './oauth/service.ts';
+import { registerClientRoutes } from './oauth/client-routes.ts';
+import { startOAuthSweeper } from './oauth/sweeper.ts';
+import { createWebhooks, type Webhooks } from './webhooks/index.ts';
+import type { Resolve } from './webhooks/target-policy.ts';
+
+export interface GatehouseDeps {
+  clock?: Clock;
+  /** Where JSON logs go; standard output by default. */
+  logDestination?: LogDestination;
+  /** An already-open database (tests share one across app instances). */
+  database?: Database;
+  /**
+   * Test-only: routes added to the public listener before it listens (e.g. a write that
+   * exercises the idempotency runner before the business writes exist). Never set by `serve`
+   * outside NODE_ENV=test.
+   */
+  extraRoutes?: (app: FastifyInstance, context: { services: Gatehouse['services']; database: Database; clock: Clock }) => void | Promise<void>;
+  /** Test-only: hooks inside the write runner (see WriteHooks). */
+  writeHooks?: WriteHooks;
+  /** The scopes a user's roles allow (null: no bound); consulted at consent and every token. */
+  userScopeBound?: UserScopeBound;
+  /** Name resolution for webhook receiver hosts (tests resolve names to chosen addresses). */
+  webhookResolve?: Resolve;
+}
+
+export interface Gatehouse {
+  config: Config;
+  clock: Clock;
+  database: Database;
+  log: FastifyBaseLogger;
+  publicServer: FastifyInstance;
+  adminServer: FastifyInstance;
+  adminToken: AdminTokenSetup;
+  metrics: MetricsRegistry;
+  services: {
+    accounts: Accounts;
+    accessTokens: AccessTokens;
+    users: UserStore;
+    writes: WriteRunner;
+    userScopeBound: UserScopeBound;
+    idempotency: IdempotencyRetention;
+    cursorKeys: CursorKeyRing;
+    paging: Paging;
+    invoices: Invoices;
+    payouts: Payouts;
+    ledgerEntries: LedgerEntries;
+    payoutProcessor: PayoutProcessor;
+    rateLimits: RateLimits;
+    userAccounts: Users;
+    oauth: OAuth;
+    webhooks: Webhooks;
+  };
+  /** Binds both listeners and returns their URLs. */
+  listen(): Promise<{ publicUrl: string; adminUrl: string }>;
+  /** Stops accepting, lets requests in flight finish, stops workers, closes the database. */
+  close(): Promise<void>;
+}
+
+export async function createGatehouse(config: Config, deps: GatehouseDeps = {}): Promise<Gatehouse> {
+  const clock = deps.clock ?? systemClock;
+  const log = createLogger({ level: config.logLevel, destination: deps.logDestination });
+  const database =
+    deps.database ??
+    (await openDatabase({
+      databaseUrl: config.databaseUrl,
+      poolSize: config.databasePoolSize,
+      statementTimeoutMs: config.databaseStatementTimeout,
+      acquireTimeoutMs: config.databaseAcquireTimeout,
+    }));
+  const ownsDatabase = deps.database === undefined;
+  await migrateToLatest(database);
+  const { db } = database;
+  // One registry per app: each capability counts into it, /metrics on the admin listener renders it.
+  const metrics = new MetricsRegistry();
+
+  const accounts = createAccounts({ store: createAccountStore(db), clock });
+  const accessTokens = createAccessTokens({ db, clock });
+  const users = createUserStore(db);
+  const scim = createScim({ db, dialect: database.kind, clock, accessTokens, revokeUserAccess, issuer: config.issuer, maxPayloadSize: config.bodyLimit });
+  const idempotencyStore = createIdempotencyStore({ db, kind: database.kind });
+  const writes = createWriteRunner({
+    db,
+    store: idempotencyStore,
+    clock,
+    retentionSeconds: config.idempotencyRetention,
+    leaseMs: config.idempotencyLease * 1000,
+    hooks: deps.writeHooks,
+    metrics,
+  });
+  const idempotency = createIdempotencyRetention({ store: idempotencyStore, clock });
+  const cursorKeys = await setUpCursorKeys({ db, clock, configured: config.cursorKeys });
+  const paging = createPaging({ ring: cursorKeys, clock, cursorTtlMs: config.cursorTtl * 1000 });
+  const invoices = createInvoices({ db, clock, paging });
+  const payouts = createPayouts({ db, clock, paging, delayMs: config.payoutDelay * 1000 });
+  const ledgerEntries = createLedgerEntries({ db, paging });
+  const payoutProcessor = createPayoutProcessor({ db, clock, kind: database.kind, metrics });
+  const rateLimits = createRateLimits({
+    enabled: config.rateLimits,
+    redisUrl: config.redisUrl,
+    keyPrefix: config.redisKeyPrefix,
+    limits: { api: config.rateLimitApi, token: config.rateLimitToken, signin: config.rateLimitSignIn },
+    log,
+    metrics,
+  });
+  await rateLimits.ready();
+  const userAccounts = createUsers({ db, store: users, clock });
+  const oauth = createOAuth({
+    db,
+    clock,
+    config,
+    accessTokens,
+    users: userAccounts,
+    rateLimits,
+    userScopeBound: deps.userScopeBound ?? scim.userScopeBound,
+    metrics,
+  });
+  const adminToken = await setUpAdminToken({ db, clock, configured: config.adminToken, dataDir: config.dataDir });
+
+  const serverOptions = (listener: string) => ({
+    logger: log.child({ listener }),
+    bodyLimit: config.bodyLimit,
+    issuer: config.issuer,
+    metrics: { registry: metrics, listener },
+  });
+  const publicServer = createHttpServer(serverOptions('public'));
+  const adminServer = createHttpServer(serverOptions('admin'));
+
+  await registerOpenApi(publicServer, {
+    title: 'Gatehouse API',
+    description:
+      'OAuth 2.0 authorization server, business API (/v1) with idempotent writes and cursor paging, SCIM 2.0 provisioning and signed webhooks.',
+    serverUrl: config.issuer,
+    securitySchemes: {
+      bearer: { type: 'http', scheme: 'bearer', description: 'OAuth 2.0 access token' },
+    },
+  });
+  // Before any /v1 route exists, so that every POST under /v1 documents Idempotency-Key.
+  documentIdempotencyKeys(publicServer);
+  await registerOpenApi(adminServer, {
+    title: 'Gatehouse admin API',
+    description: 'Operator API on the admin listener: accounts, clients, users, SCIM tokens.',
+    serverUrl: `http://${config.adminHost}:${config.adminPort}`,
+    securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'The operator admin token' } },
+  });
+
+  // Before the routes, so that every /v1 and /scim request is counted.
+  limitApiRequests(publicServer, rateLimits);
+
+  const ready = () => database.ping();
+  registerHealthRoutes(publicServer, { ready });
+  registerHealthRoutes(adminServer, { ready });
+
+  registerMetricsRoute(adminServer, { metrics, database });
+  requireAdmin(adminServer, adminToken.check);
+  registerAdminRoutes(adminServer, { accounts });
+  registerClientRoutes(adminServer, { accounts, clients: oauth.clients });
+  registerUserRoutes(adminServer, { accounts, users: userAccounts });
+  scim.registerAdmin(adminServer, { accounts });
+  await oauth.register(publicServer);
+  await scim.registerPublic(publicServer);
+  registerPaymentRoutes(publicServer, { verifier: accessTokens, writes, invoices, payouts, ledgerEntries, metrics });
+  const webhooks = await createWebhooks({ config, db, clock, log, resolve: deps.webhookResolve, metrics });
+  webhooks.register(publicServer, { accessTokens, writes });
+
+  const stopWorkers: Array<() => Promise<void>> = [() => rateLimits.close()];
+  stopWorkers.push(
+    idempotency.start({
+      intervalMs: 60_000,
+      onError: (error) => log.warn({ err: error }, 'idempotency sweep failed; retrying on the next tick'),
+    }),
+  );
+  if (config.inProcessWorkers) {
+    stopWorkers.push(startOAuthSweeper({ db, clock, log }));
+    stopWorkers.push(startPayoutProcessor({ processor: payoutProcessor, intervalMs: 1000, log: log.child({ worker: 'payouts' }) }));
+    await webhooks.dispatcher.start();
+  }
+  stopWorkers.push(() => webhooks.dispatcher.stop());
+
+  const services = {
+    accounts,
+    accessTokens,
+    users,
+    writes,
+    idempotency,
+    userScopeBound: deps.userScopeBound ?? scim.userScopeBound,
+    cursorKeys,
+    paging,
+    invoices,
+    payouts,
+    ledgerEntries,
+    payoutProcessor,
+    rateLimits,
+    userAccounts,
+    oauth,
+    webhooks,
+  };
+  await deps.extraRoutes?.(publicServer, { services, database, clock });
+
+  let closed = false;
+  return {
+    config,
+    clock,
+    database,
+    log,
+    publicServer,
+    adminServer,
+    adminToken,
+    metrics,
+    services,
+    async listen() {
+      await publicServer.listen({ host: config.host, port: config.port });
+      await adminServer.listen({ host: config.adminHost, port: config.adminPort });
+      return { publicUrl: urlOf(publicServer), adminUrl: urlOf(adminServer) };
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await Promise.all([publicServer.close(), adminServer.close()]);
+      await Promise.all(stopWorkers.map((stop) => stop()));
+      if (ownsDatabase) await database.close();
+    },
+  };
+}
+
+function urlOf(server: FastifyInstance): string {
+  const address = server.server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${address.port}`;
+}

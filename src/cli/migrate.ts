@@ -1,0 +1,19 @@
+import { loadConfig } from '../config.ts';
+import { openDatabase } from '../platform/db/database.ts';
+import { migrateToLatest } from '../platform/db/migrate.ts';
+import type { CommandContext } from './commands.ts';
+
+export async function migrate({ flags, env }: CommandContext): Promise<number> {
+  const config = loadConfig(env, flags);
+  const database = await openDatabase({ databaseUrl: config.databaseUrl });
+  try {
+    console.log(`gatehouse: migrating ${database.kind} database at ${database.location}`);
+    const result = await migrateToLatest(database);
+    const applied = result.results ?? [];
+    for (const r of applied) console.log(`  ${r.status === 'Success' ? 'applied' : r.status} ${r.migrationName}`);
+    console.log(applied.length === 0 ? 'gatehouse: already up to date' : `gatehouse: ${applied.length} migration(s) applied`);
+    return 0;
+  } finally {
+    await database.close();
+  }
+}

@@ -1,0 +1,22 @@
+import { loadConfig } from '../config.ts';
+import { systemClock } from '../platform/clock.ts';
+import { openDatabase } from '../platform/db/database.ts';
+import { migrateToLatest } from '../platform/db/migrate.ts';
+import { createSigningKeys } from '../oauth/keys.ts';
+import type { CommandContext } from './commands.ts';
+
+/** `gatehouse rotate-keys`: a new active signing key; the old ones stay in the JWKS until what they signed expires. */
+export async function rotateKeys({ flags, env }: CommandContext): Promise<number> {
+  const config = loadConfig(env, flags);
+  const database = await openDatabase({ databaseUrl: config.databaseUrl });
+  try {
+    await migrateToLatest(database);
+    const keys = createSigningKeys({ db: database.db, clock: systemClock, retainSeconds: config.accessTokenTtl });
+    const { kid, retired } = await keys.rotate();
+    console.log(`gatehouse: signing key ${kid} is now active`);
+    for (const old of retired) console.log(`  ${old} retired; published for another ${config.accessTokenTtl} s`);
+    return 0;
+  } finally {
+    await database.close();
+  }
+}

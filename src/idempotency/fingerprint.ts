@@ -1,0 +1,32 @@
+/**
+ * What makes two requests "the same request" for an Idempotency-Key: the method, the route
+ * pattern, its path parameters, the query and the parsed JSON body, written as canonical
+ * JSON (object members sorted, no insignificant whitespace) so that key order, spacing and
+ * number spelling (`1.0` vs `1`) do not matter while any changed value does. The digest is
+ * what is stored; the request itself is not.
+ */
+import type { FastifyRequest } from 'fastify';
+import { sha256Hex } from '../platform/crypto.ts';
+
+/** RFC 8785-style canonical JSON for values that came from JSON.parse. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value ?? null);
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  const members = Object.keys(value)
+    .filter((name) => (value as Record<string, unknown>)[name] !== undefined)
+    .sort()
+    .map((name) => `${JSON.stringify(name)}:${canonicalJson((value as Record<string, unknown>)[name])}`);
+  return `{${members.join(',')}}`;
+}
+
+export function requestFingerprint(request: FastifyRequest): string {
+  return sha256Hex(
+    canonicalJson([
+      request.method,
+      request.routeOptions.url ?? request.url.split('?', 1)[0],
+      request.params ?? {},
+      request.query ?? {},
+      request.body ?? null,
+    ]),
+  );
+}

@@ -1,0 +1,70 @@
+/**
+ * Documents the Idempotency-Key header on every POST under /v1, automatically: a route
+ * only has to exist for the OpenAPI document to say that it requires the header, that a
+ * replay carries Idempotent-Replay, and which 400 and 409 answers the key can cause.
+ *
+ * The header is added to the documented schema only (through @fastify/swagger's per-route
+ * transform), not to the validation schema: the write runner answers a missing or bad key
+ * with its own catalogued codes rather than a generic validation failure.
+ */
+import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
+import { errorResponses } from '../platform/http/schemas.ts';
+import { MAX_KEY_LENGTH } from './idempotency-key.ts';
+
+export const IDEMPOTENCY_KEY_PARAMETER = {
+  type: 'string',
+  minLength: 1,
+  maxLength: MAX_KEY_LENGTH,
+  pattern: '^[\\x20-\\x7E]+$',
+  description:
+    'Required. A value you generate at random for each operation (e.g. a UUID) and send again, unchanged, on every retry of it. ' +
+    'Scoped to your credential; kept 24 h by default. See docs/IDEMPOTENCY.md.',
+} as const;
+
+const REPLAY_HEADER = {
+  type: 'string',
+  enum: ['true'],
+  description: 'Present on a replayed response: the operation was performed by an earlier request with the same key.',
+} as const;
+
+function isV1Write(route: RouteOptions): boolean {
+  const methods = Array.isArray(route.method) ? route.method : [route.method];
+  return methods.includes('POST') && route.url.startsWith('/v1/');
+}
+
+export function documentIdempotencyKeys(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    if (!isV1Write(route)) return;
+    // A route's own transform (false: none) still applies first.
+    const own = route.config?.swaggerTransform || undefined;
+    route.config = {
+      ...route.config,
+      swaggerTransform: (input) => {
+        const base = own ? { ...input, ...own(input) } : input;
+        return { ...base, schema: withIdempotencyKey(base.schema ?? {}) };
+      },
+    };
+  });
+}
+
+function withIdempotencyKey(schema: FastifySchema): FastifySchema {
+  const headers = (schema.headers ?? { type: 'object', properties: {} }) as { properties?: Record<string, unknown>; required?: string[] };
+  const response = { ...(schema.response as Record<string, unknown> | undefined) };
+  for (const [status, entry] of Object.entries(response)) {
+    if (status.startsWith('2') && entry && typeof entry === 'object') {
+      const existing = (entry as { headers?: Record<string, unknown> }).headers;
+      response[status] = { ...entry, headers: { ...existing, 'Idempotent-Replay': REPLAY_HEADER } };
+    }
+  }
+  for (const [status, entry] of Object.entries(errorResponses(400, 409))) response[status] ??= entry;
+  return {
+    ...schema,
+    headers: {
+      ...headers,
+      type: 'object',
+      properties: { ...headers.properties, 'Idempotency-Key': IDEMPOTENCY_KEY_PARAMETER },
+      required: [...(headers.required ?? []), 'Idempotency-Key'],
+    },
+    response,
+  };
+}

@@ -1,0 +1,263 @@
+/**
+ * The idempotency records: one row per key within a credential (account + client).
+ *
+ * A row is first a *claim* (`running`, owned by a random lease token until `locked_until`),
+ * then a *stored response* (`done`) kept until `expires_at`. Every change of ownership is a
+ * compare-and-set on the lease token, so two nodes can never both believe they own a key;
+ * reads never lock, so a duplicate request learns at once that the key is busy.
+ *
+ * On PostgreSQL the owner locks its row for the whole business transaction
+ * (`confirmClaim`), and takeovers skip locked rows instead of waiting for them. On SQLite
+ * every write transaction already holds the database's single write lock, so there the row
+ * is written once, `done`, by the transaction that performs the request (`insertDone`).
+ */
+import { sql, type Transaction } from 'kysely';
+import type { DatabaseKind } from '../config.ts';
+import type { Db } from '../platform/db/database.ts';
+import type { Tables } from '../platform/db/tables.ts';
+import { newId, randomBase62 } from '../platform/ids.ts';
+
+export interface IdempotencyTables {
+  idempotency_keys: {
+    id: string;
+    account_id: string;
+    client_id: string;
+    idempotency_key: string;
+    /** SHA-256 of the canonical request (see fingerprint.ts) */
+    fingerprint: string;
+    state: 'running' | 'done';
+    /** Identifies the claim that owns the row; a takeover replaces it. */
+    lease_token: string;
+    /** Until when a running claim belongs to its owner; afterwards it may be taken over. */
+    locked_until: number;
+    response_status: number | null;
+    /** JSON object of the response headers that are replayed */
+    response_headers: string | null;
+    /** The exact response body as sent */
+    response_body: string | null;
+    created_at: number;
+    completed_at: number | null;
+    expires_at: number;
+  };
+}
+
+export type IdempotencyRow = IdempotencyTables['idempotency_keys'];
+
+export interface KeyScope {
+  accountId: string;
+  clientId: string;
+  key: string;
+}
+
+export interface StoredResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** A claim this process holds: the row and the token that proves ownership. */
+export interface Claim {
+  id: string;
+  leaseToken: string;
+}
+
+export function createIdempotencyStore(deps: { db: Db; kind: DatabaseKind }) {
+  const { db, kind } = deps;
+  const newToken = () => randomBase62(24);
+
+  return {
+    kind,
+
+    /** The row for a key, read without locking (or in `executor`'s transaction). */
+    async find(scope: KeyScope, executor: Db | Transaction<Tables> = db): Promise<IdempotencyRow | undefined> {
+      return executor
+        .selectFrom('idempotency_keys')
+        .selectAll()
+        .where('account_id', '=', scope.accountId)
+        .where('client_id', '=', scope.clientId)
+        .where('idempotency_key', '=', scope.key)
+        .executeTakeFirst();
+    },
+
+    /** Claims a key nobody holds; undefined when another request inserted it first. */
+    async insertClaim(
+      scope: KeyScope,
+      input: { fingerprint: string; now: number; leaseMs: number; retentionMs: number },
+    ): Promise<Claim | undefined> {
+      const claim = { id: newId('idk'), leaseToken: newToken() };
+      const row = {
+        id: claim.id,
+        account_id: scope.accountId,
+        client_id: scope.clientId,
+        idempotency_key: scope.key,
+        fingerprint: input.fingerprint,
+        state: 'running' as const,
+        lease_token: claim.leaseToken,
+        locked_until: input.now + input.leaseMs,
+        created_at: input.now,
+        expires_at: input.now + input.retentionMs,
+      };
+      if (kind === 'postgres') {
+        // The claim alone need not be durable: a database crash that loses it has lost nothing
+        // else, and the business transaction's durable commit flushes it too (the WAL is one
+        // sequence). Turning synchronous_commit off for this statement's own transaction saves
+        // a WAL flush per write, in one round trip.
+        const result = await sql`insert into idempotency_keys
+            (id, account_id, client_id, idempotency_key, fingerprint, state, lease_token, locked_until, created_at, expires_at)
+          select ${row.id}::text, ${row.account_id}::text, ${row.client_id}::text, ${row.idempotency_key}::text,
+            ${row.fingerprint}::text, ${row.state}::text, ${row.lease_token}::text, ${row.locked_until}::bigint,
+            ${row.created_at}::bigint, ${row.expires_at}::bigint
+          from (select set_config('synchronous_commit', 'off', true)) as local_setting
+          on conflict (account_id, client_id, idempotency_key) do nothing`.execute(db);
+        return Number(result.numAffectedRows ?? 0) === 1 ? claim : undefined;
+      }
+      const result = await db
+        .insertInto('idempotency_keys')
+        .values(row)
+        .onConflict((oc) => oc.columns(['account_id', 'client_id', 'idempotency_key']).doNothing())
+        .executeTakeFirst();
+      return Number(result.numInsertedOrUpdatedRows ?? 0) === 1 ? claim : undefined;
+    },
+
+    /**
+     * Takes over `seen` (a stale claim, or an expired record whose key is new again) if it is
+     * still exactly as it was read; undefined when another request changed or holds it.
+     * A fresh start (`restart`) also resets the retention window and forgets the response.
+     */
+    async takeOver(
+      seen: IdempotencyRow,
+      input: { fingerprint: string; now: number; leaseMs: number; retentionMs: number; restart: boolean },
+    ): Promise<Claim | undefined> {
+      const claim = { id: seen.id, leaseToken: newToken() };
+      let candidate = db
+        .selectFrom('idempotency_keys')
+        .select('id')
+        .where('id', '=', seen.id)
+        .where('lease_token', '=', seen.lease_token)
+        .where('state', '=', seen.state);
+      if (kind === 'postgres') candidate = candidate.forUpdate().skipLocked();
+      const result = await db
+        .updateTable('idempotency_keys')
+        .set({
+          fingerprint: input.fingerprint,
+          state: 'running',
+          lease_token: claim.leaseToken,
+          locked_until: input.now + input.leaseMs,
+          ...(input.restart
+            ? {
+                response_status: null,
+                response_headers: null,
+                response_body: null,
+                created_at: input.now,
+                completed_at: null,
+                expires_at: input.now + input.retentionMs,
+              }
+            : {}),
+        })
+        .where('id', 'in', candidate)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1 ? claim : undefined;
+    },
+
+    /**
+     * First statement of the business transaction: proves the claim is still ours and, on
+     * PostgreSQL, locks the row until commit so no takeover can interleave.
+     */
+    async confirmClaim(trx: Transaction<Tables>, claim: Claim, lockedUntil: number): Promise<boolean> {
+      const result = await trx
+        .updateTable('idempotency_keys')
+        .set({ locked_until: lockedUntil })
+        .where('id', '=', claim.id)
+        .where('lease_token', '=', claim.leaseToken)
+        .where('state', '=', 'running')
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    /** Stores the response of the claim; in the business transaction, or alone for a refusal. */
+    async complete(trx: Transaction<Tables> | Db, claim: Claim, response: StoredResponse, now: number): Promise<boolean> {
+      const result = await trx
+        .updateTable('idempotency_keys')
+        .set({
+          state: 'done',
+          locked_until: now,
+          response_status: response.status,
+          response_headers: JSON.stringify(response.headers),
+          response_body: response.body,
+          completed_at: now,
+        })
+        .where('id', '=', claim.id)
+        .where('lease_token', '=', claim.leaseToken)
+        .where('state', '=', 'running')
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    /**
+     * SQLite: records a finished request in the transaction that performed it, in place of
+     * `replaced` (an expired or abandoned row of the same key), all under the write lock.
+     */
+    async insertDone(
+      trx: Transaction<Tables>,
+      scope: KeyScope,
+      input: { fingerprint: string; now: number; retentionMs: number; response: StoredResponse; replaced: IdempotencyRow | undefined },
+    ): Promise<void> {
+      if (input.replaced) await trx.deleteFrom('idempotency_keys').where('id', '=', input.replaced.id).execute();
+      await trx
+        .insertInto('idempotency_keys')
+        .values({
+          id: newId('idk'),
+          account_id: scope.accountId,
+          client_id: scope.clientId,
+          idempotency_key: scope.key,
+          fingerprint: input.fingerprint,
+          state: 'done',
+          lease_token: newToken(),
+          locked_until: input.now,
+          response_status: input.response.status,
+          response_headers: JSON.stringify(input.response.headers),
+          response_body: input.response.body,
+          created_at: input.now,
+          completed_at: input.now,
+          expires_at: input.now + input.retentionMs,
+        })
+        .execute();
+    },
+
+    /** Gives the key back after a failure that is not stored, so a retry runs afresh. */
+    async release(claim: Claim): Promise<void> {
+      await db
+        .deleteFrom('idempotency_keys')
+        .where('id', '=', claim.id)
+        .where('lease_token', '=', claim.leaseToken)
+        .where('state', '=', 'running')
+        .execute();
+    },
+
+    /**
+     * Deletes up to `batchSize` records whose retention has ended and returns how many.
+     * Nodes sweeping at once skip each other's rows on PostgreSQL instead of queueing.
+     */
+    async deleteExpiredBatch(now: number, batchSize: number): Promise<number> {
+      let batch = db
+        .selectFrom('idempotency_keys')
+        .select('id')
+        .where('expires_at', '<=', now)
+        .where('locked_until', '<=', now)
+        .limit(batchSize);
+      if (kind === 'postgres') batch = batch.forUpdate().skipLocked();
+      const result = await db.deleteFrom('idempotency_keys').where('id', 'in', batch).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+  };
+}
+
+export type IdempotencyStore = ReturnType<typeof createIdempotencyStore>;
+
+export function storedResponseOf(row: IdempotencyRow): StoredResponse {
+  return {
+    status: row.response_status ?? 500,
+    headers: row.response_headers ? (JSON.parse(row.response_headers) as Record<string, string>) : {},
+    body: row.response_body ?? '',
+  };
+}

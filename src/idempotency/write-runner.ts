@@ -1,0 +1,271 @@
+/**
+ * Every write under /v1 runs through `runWrite`, which makes it idempotent (the interface's
+ * "Idempotency rules"; IETF draft-ietf-httpapi-idempotency-key-header; docs/IDEMPOTENCY.md):
+ *
+ * 1. The request must carry a valid Idempotency-Key (400 otherwise), scoped to the
+ *    credential's account and client.
+ * 2. A lock-free read of the key answers repeats: a stored response is replayed byte for byte
+ *    with `Idempotent-Replay: true`; a different request under the key answers 409
+ *    `idempotency_key_reused`; a request still running answers 409 `idempotency_key_in_use`.
+ * 3. PostgreSQL (many nodes, a pool of connections): a short committed *claim* takes the key,
+ *    with a lease, so a copy arriving meanwhile is told at once instead of waiting on the
+ *    owner's locks. The handler's effects, the stored response and the completion of the
+ *    claim commit in one transaction that first proves it still holds the claim. A crash
+ *    before that commit leaves only the claim, which another request takes over once its
+ *    lease has run out.
+ *    SQLite (one writer at a time, IMMEDIATE transactions): the key is checked again and
+ *    written, already `done`, inside the transaction that performs the request, under the
+ *    write lock. A copy waits for that lock (milliseconds) and then replays; a crash leaves
+ *    nothing at all, so the retry performs the request at once.
+ * 4. A business refusal thrown by the handler (a 4xx HttpError other than 401/403/429) rolls
+ *    the effects back and is then stored in a small transaction of its own, so it is replayed
+ *    too. Any other failure gives the key back, so a retry runs afresh.
+ *
+ * Handlers do their effects with `trx` and return the response instead of sending it.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Transaction } from 'kysely';
+import type { Db } from '../platform/db/database.ts';
+import type { Tables } from '../platform/db/tables.ts';
+import type { Clock } from '../platform/clock.ts';
+import { principalOf } from '../platform/auth.ts';
+import { problem } from '../platform/errors/catalogue.ts';
+import { isHttpError, type HttpError } from '../platform/errors/http-error.ts';
+import type { MetricsRegistry } from '../platform/metrics.ts';
+import { readIdempotencyKey } from './idempotency-key.ts';
+import { requestFingerprint } from './fingerprint.ts';
+import { storedResponseOf, type Claim, type IdempotencyRow, type IdempotencyStore, type KeyScope, type StoredResponse } from './store.ts';
+
+export interface WriteResult {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+export type WriteHandler = (trx: Transaction<Tables>) => Promise<WriteResult>;
+
+export interface WriteHooks {
+  /**
+   * Test seam, never set in production: runs inside the business transaction after the
+   * response is stored and before commit, so a test can kill the process at the worst moment.
+   */
+  beforeCommit?(request: FastifyRequest): void | Promise<void>;
+}
+
+/** How long a claim belongs to its owner before another request may take it over. */
+export const DEFAULT_LEASE_MS = 30_000;
+/** What a request that found the key busy is told to wait, in seconds. */
+const RETRY_AFTER_SECONDS = 1;
+/** Statuses that are about the caller's credential or rate, not the operation: never stored. */
+const NEVER_STORED = new Set([401, 403, 429]);
+
+type Outcome = { kind: 'claimed'; claim: Claim } | { kind: 'replay'; response: StoredResponse };
+
+/** What an existing row means for a request with `fingerprint` at `now`. */
+type Verdict =
+  | { kind: 'new' }
+  | { kind: 'replay'; response: StoredResponse }
+  | { kind: 'reused' }
+  | { kind: 'in_use' }
+  | { kind: 'abandoned' };
+
+function judge(row: IdempotencyRow | undefined, fingerprint: string, now: number): Verdict {
+  if (row === undefined) return { kind: 'new' };
+  // Past retention the key is new, whether or not the sweeper has removed it yet.
+  if (row.expires_at <= now && row.locked_until <= now) return { kind: 'new' };
+  if (row.fingerprint !== fingerprint) return { kind: 'reused' };
+  if (row.state === 'done') return { kind: 'replay', response: storedResponseOf(row) };
+  if (row.locked_until > now) return { kind: 'in_use' };
+  // The owner's lease ran out without completing: its process died.
+  return { kind: 'abandoned' };
+}
+
+/** The answer to a repeat, or undefined when the request is to be performed. */
+function answerOf(verdict: Verdict): StoredResponse | undefined {
+  if (verdict.kind === 'reused') throw reused();
+  if (verdict.kind === 'in_use') throw inUse();
+  return verdict.kind === 'replay' ? verdict.response : undefined;
+}
+
+export function createWriteRunner(deps: {
+  db: Db;
+  store: IdempotencyStore;
+  clock: Clock;
+  retentionSeconds: number;
+  leaseMs?: number;
+  hooks?: WriteHooks;
+  /** Where replays and in-use refusals are counted. */
+  metrics?: MetricsRegistry;
+}) {
+  const { db, store, clock, hooks } = deps;
+  const outcomes = deps.metrics?.counter('gatehouse_idempotency_requests_total', 'Writes with an Idempotency-Key that were replayed or refused as in use, by outcome');
+  const retentionMs = deps.retentionSeconds * 1000;
+  const leaseMs = deps.leaseMs ?? DEFAULT_LEASE_MS;
+  const replay = (reply: FastifyReply, response: StoredResponse): FastifyReply => {
+    outcomes?.inc({ outcome: 'replayed' });
+    return send(reply, response, true);
+  };
+
+  async function claimOrReplay(scope: KeyScope, fingerprint: string): Promise<Outcome> {
+    // A lost race re-reads the row; a few rounds settle it, since every round has a winner.
+    for (let round = 0; round < 3; round++) {
+      const now = clock.now();
+      const row = await store.find(scope);
+      const verdict = judge(row, fingerprint, now);
+      const response = answerOf(verdict);
+      if (response) return { kind: 'replay', response };
+      const claimInput = { fingerprint, now, leaseMs, retentionMs };
+      const claim =
+        row === undefined
+          ? await store.insertClaim(scope, claimInput)
+          : await store.takeOver(row, { ...claimInput, restart: verdict.kind === 'new' });
+      if (claim) return { kind: 'claimed', claim };
+    }
+    throw inUse();
+  }
+
+  /** PostgreSQL: claim, then effects + stored response + completion in one transaction. */
+  async function runClaimed(request: FastifyRequest, reply: FastifyReply, scope: KeyScope, fingerprint: string, handler: WriteHandler) {
+    const outcome = await claimOrReplay(scope, fingerprint);
+    if (outcome.kind === 'replay') return replay(reply, outcome.response);
+    const { claim } = outcome;
+
+    let response: StoredResponse;
+    try {
+      response = await db.transaction().execute(async (trx) => {
+        if (!(await store.confirmClaim(trx, claim, clock.now() + leaseMs))) throw new ClaimLost();
+        const stored = renderResult(reply, await handler(trx));
+        await store.complete(trx, claim, stored, clock.now());
+        await hooks?.beforeCommit?.(request);
+        return stored;
+      });
+    } catch (error) {
+      if (error instanceof ClaimLost) throw inUse();
+      if (!isStoredRefusal(error)) {
+        await store.release(claim).catch((releaseError: unknown) => {
+          // The lease runs out on its own; the retry then takes the key over.
+          request.log.warn({ err: releaseError }, 'could not release an idempotency claim');
+        });
+        throw error;
+      }
+      response = renderRefusal(request, reply, error);
+      await store.complete(db, claim, response, clock.now());
+    }
+    return send(reply, response, false);
+  }
+
+  /**
+   * SQLite: check the key again and store the response in the transaction that performs the
+   * request; `perform` runs only if the key is still free once the write lock is held.
+   */
+  async function runInline(request: FastifyRequest, reply: FastifyReply, scope: KeyScope, fingerprint: string, handler: WriteHandler) {
+    const seen = answerOf(judge(await store.find(scope), fingerprint, clock.now()));
+    if (seen) return replay(reply, seen);
+
+    const storeUnderLock = (perform: (trx: Transaction<Tables>) => Promise<StoredResponse>) =>
+      db.transaction().execute(async (trx): Promise<{ verdict: Verdict } | { performed: StoredResponse }> => {
+        const row = await store.find(scope, trx);
+        const verdict = judge(row, fingerprint, clock.now());
+        if (verdict.kind !== 'new' && verdict.kind !== 'abandoned') return { verdict };
+        const response = await perform(trx);
+        await store.insertDone(trx, scope, { fingerprint, now: clock.now(), retentionMs, response, replaced: row });
+        await hooks?.beforeCommit?.(request);
+        return { performed: response };
+      });
+
+    let result: Awaited<ReturnType<typeof storeUnderLock>>;
+    try {
+      result = await storeUnderLock(async (trx) => renderResult(reply, await handler(trx)));
+    } catch (error) {
+      if (!isStoredRefusal(error)) throw error;
+      const refusal = renderRefusal(request, reply, error);
+      result = await storeUnderLock(async () => refusal);
+    }
+    if ('performed' in result) return send(reply, result.performed, false);
+    // Another request with the key finished while this one waited for the lock.
+    const stored = answerOf(result.verdict);
+    if (stored === undefined) throw inUse(); // unreachable: a free key is performed above
+    return replay(reply, stored);
+  }
+
+  return {
+    async runWrite(request: FastifyRequest, reply: FastifyReply, handler: WriteHandler): Promise<FastifyReply> {
+      const key = readIdempotencyKey(request);
+      const { accountId, clientId } = principalOf(request);
+      const scope = { accountId, clientId, key };
+      const fingerprint = requestFingerprint(request);
+      try {
+        return await (store.kind === 'sqlite'
+          ? runInline(request, reply, scope, fingerprint, handler)
+          : runClaimed(request, reply, scope, fingerprint, handler));
+      } catch (error) {
+        if (isHttpError(error) && error.code === 'idempotency_key_in_use') outcomes?.inc({ outcome: 'in_use' });
+        throw error;
+      }
+    },
+  };
+}
+
+export type WriteRunner = ReturnType<typeof createWriteRunner>;
+
+class ClaimLost extends Error {}
+
+function reused(): HttpError {
+  return problem('idempotency_key_reused', {
+    detail: 'This Idempotency-Key was used with a different request; use a new key for a new operation',
+  });
+}
+
+function inUse(): HttpError {
+  return problem('idempotency_key_in_use', {
+    detail: 'A request with this Idempotency-Key is still being processed; retry after a moment',
+    headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
+  });
+}
+
+function isStoredRefusal(error: unknown): error is HttpError {
+  return isHttpError(error) && error.status >= 400 && error.status < 500 && !NEVER_STORED.has(error.status);
+}
+
+function send(reply: FastifyReply, response: StoredResponse, replay: boolean): FastifyReply {
+  reply.code(response.status).headers(response.headers);
+  if (replay) reply.header('idempotent-replay', 'true');
+  return reply.send(response.body);
+}
+
+/** The handler's result as the exact bytes the route's response schema produces. */
+function renderResult(reply: FastifyReply, result: WriteResult): StoredResponse {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(result.headers ?? {})) headers[name.toLowerCase()] = value;
+  if (result.body === undefined) return { status: result.status, headers, body: '' };
+  headers['content-type'] ??= 'application/json; charset=utf-8';
+  const body = serializerFor(reply, result.status, headers['content-type'])(result.body);
+  return { status: result.status, headers, body };
+}
+
+/** A refusal rendered by the route's own error format (problem+json for /v1). */
+function renderRefusal(request: FastifyRequest, reply: FastifyReply, error: HttpError): StoredResponse {
+  const out = request.server.errorFormats.serializerFor(request)(error, request);
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(out.headers)) headers[name.toLowerCase()] = value;
+  headers['content-type'] = out.contentType;
+  const body = typeof out.body === 'string' ? out.body : serializerFor(reply, out.status, out.contentType)(out.body);
+  return { status: out.status, headers, body };
+}
+
+type Serialize = (payload: unknown) => string;
+
+/** The route's compiled response serializer for a status and media type, as fastify would pick it. */
+function serializerFor(reply: FastifyReply, status: number, contentType: string): Serialize {
+  const mediaType = contentType.split(';', 1)[0]!.trim();
+  for (const code of [String(status), `${String(status)[0]}xx`]) {
+    const entry = reply.getSerializationFunction(code) as unknown;
+    if (typeof entry === 'function') return entry as Serialize;
+    if (entry !== null && typeof entry === 'object') {
+      const byType = entry as Record<string, Serialize | undefined>;
+      const chosen = byType[mediaType] ?? byType['*/*'];
+      if (chosen) return chosen;
+    }
+  }
+  return JSON.stringify;
+}

@@ -1,0 +1,184 @@
+/**
+ * Access tokens are opaque to clients, in two forms behind one `verify`:
+ *
+ * - tokens for a person (code flow, refresh) and every token `issue` makes: 32 random bytes
+ *   with a `gh_at_` prefix, stored only as their SHA-256 digest and looked up on every use;
+ * - client-credentials tokens from `issueSealed`: the claims sealed under a server MAC key
+ *   (token-sealing.ts), so issuing writes nothing; every use still checks the database for
+ *   the client's existence and the revocation list.
+ *
+ * Either way revocation, a deleted client and a deactivated user take effect on the very next
+ * request (RFC 6750 bearer usage).
+ */
+import type { Transaction } from 'kysely';
+import type { Db } from '../platform/db/database.ts';
+import type { Tables } from '../platform/db/tables.ts';
+import type { Clock } from '../platform/clock.ts';
+import type { Principal } from '../platform/auth.ts';
+import { newId } from '../platform/ids.ts';
+import { randomSecret, sha256Hex } from '../platform/crypto.ts';
+import { createTokenSealer, type SealedClaims } from './token-sealing.ts';
+
+export interface AccessTokenTables {
+  access_tokens: {
+    id: string;
+    token_digest: string;
+    account_id: string;
+    client_id: string;
+    user_id: string | null;
+    grant_id: string | null;
+    /** space-delimited */
+    scope: string;
+    issued_at: number;
+    expires_at: number;
+    revoked_at: number | null;
+  };
+}
+
+export const ACCESS_TOKEN_PREFIX = 'gh_at_';
+
+export interface IssueAccessToken {
+  accountId: string;
+  clientId: string;
+  userId?: string | null;
+  grantId?: string | null;
+  scopes: readonly string[];
+  ttlSeconds: number;
+}
+
+export interface IssuedAccessToken {
+  id: string;
+  token: string;
+  expiresIn: number;
+  scope: string;
+}
+
+/** What a live token stands for, as introspection reports it. */
+export interface TokenFacts {
+  id: string;
+  accountId: string;
+  clientId: string;
+  userId: string | null;
+  scope: string;
+  issuedAt: number;
+  expiresAt: number;
+  sealed: boolean;
+}
+
+export function isSealed(token: string): boolean {
+  return token.startsWith(ACCESS_TOKEN_PREFIX) && token.includes('.');
+}
+
+export function createAccessTokens(deps: { db: Db; clock: Clock }) {
+  const { db, clock } = deps;
+  const sealer = createTokenSealer({ db, clock });
+
+  async function stored(token: string): Promise<TokenFacts | undefined> {
+    const row = await db
+      .selectFrom('access_tokens')
+      .leftJoin('users', 'users.id', 'access_tokens.user_id')
+      .select([
+        'access_tokens.id',
+        'access_tokens.account_id',
+        'access_tokens.client_id',
+        'access_tokens.user_id',
+        'access_tokens.scope',
+        'access_tokens.issued_at',
+        'access_tokens.expires_at',
+        'access_tokens.revoked_at',
+        'users.active as user_active',
+      ])
+      .where('access_tokens.token_digest', '=', sha256Hex(token))
+      .executeTakeFirst();
+    if (!row || row.revoked_at !== null || row.expires_at <= clock.now()) return undefined;
+    // A token issued to a person stops working once that person is deactivated or deleted.
+    if (row.user_id !== null && row.user_active !== 1) return undefined;
+    return {
+      id: row.id,
+      accountId: row.account_id,
+      clientId: row.client_id,
+      userId: row.user_id,
+      scope: row.scope,
+      issuedAt: row.issued_at,
+      expiresAt: row.expires_at,
+      sealed: false,
+    };
+  }
+
+  async function sealed(token: string): Promise<TokenFacts | undefined> {
+    const claims = await sealer.open(token, ACCESS_TOKEN_PREFIX);
+    if (!claims || claims.expiresAt <= clock.now()) return undefined;
+    const row = await db
+      .selectFrom('oauth_clients')
+      .leftJoin('oauth_revoked_tokens', (join) => join.on('oauth_revoked_tokens.token_id', '=', claims.id))
+      .select(['oauth_clients.id', 'oauth_revoked_tokens.token_id'])
+      .where('oauth_clients.id', '=', claims.clientId)
+      .where('oauth_clients.account_id', '=', claims.accountId)
+      .executeTakeFirst();
+    if (!row || row.token_id !== null) return undefined;
+    return { ...claims, userId: null, sealed: true };
+  }
+
+  async function inspect(token: string): Promise<TokenFacts | undefined> {
+    if (!token.startsWith(ACCESS_TOKEN_PREFIX)) return undefined;
+    return isSealed(token) ? sealed(token) : stored(token);
+  }
+
+  return {
+    async issue(input: IssueAccessToken, trx: Transaction<Tables> | Db = db): Promise<IssuedAccessToken> {
+      const token = randomSecret(32, ACCESS_TOKEN_PREFIX);
+      const now = clock.now();
+      const id = newId('at');
+      const scope = input.scopes.join(' ');
+      await trx
+        .insertInto('access_tokens')
+        .values({
+          id,
+          token_digest: sha256Hex(token),
+          account_id: input.accountId,
+          client_id: input.clientId,
+          user_id: input.userId ?? null,
+          grant_id: input.grantId ?? null,
+          scope,
+          issued_at: now,
+          expires_at: now + input.ttlSeconds * 1000,
+          revoked_at: null,
+        })
+        .execute();
+      return { id, token, expiresIn: input.ttlSeconds, scope };
+    },
+
+    /** A client-credentials token: no user, no grant, nothing written until it is revoked. */
+    async issueSealed(input: { accountId: string; clientId: string; scopes: readonly string[]; ttlSeconds: number }): Promise<IssuedAccessToken> {
+      const now = clock.now();
+      const claims: SealedClaims = {
+        id: newId('at'),
+        accountId: input.accountId,
+        clientId: input.clientId,
+        scope: input.scopes.join(' '),
+        issuedAt: now,
+        expiresAt: now + input.ttlSeconds * 1000,
+      };
+      return { id: claims.id, token: await sealer.seal(claims, ACCESS_TOKEN_PREFIX), expiresIn: input.ttlSeconds, scope: claims.scope };
+    },
+
+    /** The live token's facts (introspection, revocation), or undefined. */
+    inspect,
+
+    /** The principal a bearer token stands for, or undefined when it is unknown, expired or revoked. */
+    async verify(token: string): Promise<Principal | undefined> {
+      const facts = await inspect(token);
+      if (!facts) return undefined;
+      return {
+        kind: 'access_token',
+        tokenId: facts.id,
+        accountId: facts.accountId,
+        clientId: facts.clientId,
+        userId: facts.userId,
+        scopes: new Set(facts.scope.split(' ').filter(Boolean)),
+      };
+    },
+  };
+}
+
+export type AccessTokens = ReturnType<typeof createAccessTokens>;

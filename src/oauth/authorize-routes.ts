@@ -1,0 +1,181 @@
+/**
+ * GET /authorize and its pages: POST /authorize/login and POST /authorize/consent.
+ *
+ * Each step re-runs every check of the authorization request on the parameters the form
+ * carries, so nothing a browser posts can widen what was checked. Forms need the CSRF token
+ * that matches the `gh_csrf` cookie (double submit, SameSite=Lax, HttpOnly). `prompt=none`
+ * never shows a page (login_required / consent_required), `prompt=login` asks for the password
+ * even with a session, `prompt=consent` asks again even when consent is remembered.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Db } from '../platform/db/database.ts';
+import type { Clock } from '../platform/clock.ts';
+import { randomSecret, safeEqual } from '../platform/crypto.ts';
+import type { RateLimits } from '../platform/rate-limit.ts';
+import type { Users } from '../users/service.ts';
+import type { Clients } from './clients.ts';
+import { checkAuthorizationRequest, redirectWith, RedirectError, UnsafeRedirect, type AuthorizationRequest } from './authorize.ts';
+import { consentPage, errorPage, sendPage, signInPage } from './pages.ts';
+import { CSRF_COOKIE, SESSION_COOKIE, SESSION_TTL_SECONDS, cookie, parseCookies, type Session, type Sessions } from './sessions.ts';
+import { issueCode } from './grants.ts';
+import { intersect, isSubset } from './scopes.ts';
+import type { UserScopeBound } from './token.ts';
+
+export interface AuthorizeDeps {
+  db: Db;
+  clock: Clock;
+  clients: Clients;
+  users: Users;
+  sessions: Sessions;
+  rateLimits: RateLimits;
+  userScopeBound: UserScopeBound;
+  issuer: string;
+  codeTtl: number;
+}
+
+function redirectTarget(redirectUri: string): string {
+  const url = new URL(redirectUri);
+  return url.origin === 'null' ? url.protocol : url.origin;
+}
+
+export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDeps): void {
+  const { clients, users, sessions, rateLimits, userScopeBound, issuer } = deps;
+  const secure = issuer.startsWith('https:');
+
+  function csrfOf(request: FastifyRequest, reply: FastifyReply): string {
+    const existing = parseCookies(request.headers.cookie)[CSRF_COOKIE];
+    if (existing && /^[A-Za-z0-9_-]{20,}$/.test(existing)) return existing;
+    const fresh = randomSecret(24);
+    reply.header('set-cookie', cookie(CSRF_COOKIE, fresh, { secure, path: '/authorize' }));
+    return fresh;
+  }
+
+  function csrfValid(request: FastifyRequest, body: Record<string, unknown>): boolean {
+    const fromCookie = parseCookies(request.headers.cookie)[CSRF_COOKIE];
+    const fromForm = body.csrf_token;
+    return typeof fromCookie === 'string' && typeof fromForm === 'string' && fromCookie.length > 0 && safeEqual(fromForm, fromCookie);
+  }
+
+  function redirect(reply: FastifyReply, status: 302 | 303, location: string) {
+    return reply.code(status).header('location', location).header('cache-control', 'no-store').send();
+  }
+
+  function redirectError(reply: FastifyReply, status: 302 | 303, error: RedirectError) {
+    return redirect(reply, status, redirectWith(error.redirectUri, { error: error.code, error_description: error.description, state: error.state, iss: issuer }));
+  }
+
+  async function check(request: FastifyRequest, reply: FastifyReply, source: Record<string, unknown>, status: 302 | 303): Promise<AuthorizationRequest | undefined> {
+    try {
+      return await checkAuthorizationRequest(clients, source);
+    } catch (error) {
+      if (error instanceof UnsafeRedirect) {
+        sendPage(reply, 400, errorPage(error.message));
+        return undefined;
+      }
+      if (error instanceof RedirectError) {
+        redirectError(reply, status, error);
+        return undefined;
+      }
+      throw error;
+    }
+  }
+
+  async function currentSession(request: FastifyRequest, req: AuthorizationRequest): Promise<Session | undefined> {
+    const session = await sessions.find(parseCookies(request.headers.cookie)[SESSION_COOKIE]);
+    return session && session.accountId === req.client.accountId ? session : undefined;
+  }
+
+  /** After sign-in (or with a session): consent if needed, otherwise a code. */
+  async function proceed(request: FastifyRequest, reply: FastifyReply, req: AuthorizationRequest, session: Session, status: 302 | 303) {
+    const fail = (code: RedirectError['code'], description: string) => redirectError(reply, status, new RedirectError(code, description, req.redirectUri, req.state));
+    const offered = intersect(req.scopes, await userScopeBound(req.client.accountId, session.userId));
+    if (offered.length === 0) return fail('access_denied', "None of the requested scopes is within the user's roles");
+    const remembered = await sessions.consented(req.client.accountId, session.userId, req.client.id);
+    const needsConsent = req.prompt.has('consent') || !isSubset(offered, remembered);
+    if (needsConsent) {
+      if (req.prompt.has('none')) return fail('consent_required', 'The user has not consented to these scopes');
+      const csrf = csrfOf(request, reply);
+      return sendPage(reply, 200, consentPage({ clientName: req.client.name, userName: session.userName, scopes: offered, params: withoutPrompt(req, 'login'), csrf }), redirectTarget(req.redirectUri));
+    }
+    return issue(reply, req, session, offered, status);
+  }
+
+  async function issue(reply: FastifyReply, req: AuthorizationRequest, session: Session, scopes: string[], status: 302 | 303) {
+    const code = await issueCode(deps.db, {
+      accountId: req.client.accountId,
+      clientId: req.client.id,
+      userId: session.userId,
+      redirectUri: req.redirectUri,
+      scope: scopes.join(' '),
+      codeChallenge: req.codeChallenge,
+      now: deps.clock.now(),
+      ttlSeconds: deps.codeTtl,
+    });
+    return redirect(reply, status, redirectWith(req.redirectUri, { code, state: req.state, iss: issuer }));
+  }
+
+  function showSignIn(request: FastifyRequest, reply: FastifyReply, req: AuthorizationRequest, status: number, error?: string, userName?: string) {
+    const csrf = csrfOf(request, reply);
+    return sendPage(reply, status, signInPage({ clientName: req.client.name, params: req.params, csrf, error, userName }), redirectTarget(req.redirectUri));
+  }
+
+  const pageConfig = { errorFormat: 'oauth-page' };
+
+  app.get('/authorize', { config: pageConfig, schema: { tags: ['oauth'], summary: 'Authorization endpoint (RFC 6749 §4.1.1): sign-in and consent pages, then a redirect with code, state and iss' } }, async (request, reply) => {
+    const req = await check(request, reply, request.query as Record<string, unknown>, 302);
+    if (!req) return reply;
+    const session = await currentSession(request, req);
+    if (req.prompt.has('none') && !session) return redirectError(reply, 302, new RedirectError('login_required', 'The user is not signed in', req.redirectUri, req.state));
+    if (!session || req.prompt.has('login')) return showSignIn(request, reply, req, 200);
+    return proceed(request, reply, req, session, 302);
+  });
+
+  app.post('/authorize/login', { config: pageConfig, schema: { tags: ['oauth'], summary: 'Sign-in form of the authorization endpoint' } }, async (request, reply) => {
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const req = await check(request, reply, body, 303);
+    if (!req) return reply;
+    if (!csrfValid(request, body)) return sendPage(reply, 403, errorPage('The form expired. Go back to the application and start again.'));
+    const userName = typeof body.username === 'string' ? body.username.slice(0, 256) : '';
+    const password = typeof body.password === 'string' ? body.password.slice(0, 1024) : '';
+    const byName = await rateLimits.consume('signin', `${req.client.accountId}:${userName.trim().toLowerCase()}`);
+    const byIp = await rateLimits.consume('signin_ip', request.ip);
+    if (!byName.allowed || !byIp.allowed) {
+      const headers = byName.allowed ? byIp.headers : byName.headers;
+      reply.headers(headers);
+      return showSignIn(request, reply, req, 429, `Too many sign-in attempts. Try again in ${headers['retry-after']} seconds.`, userName);
+    }
+    const user = userName && password ? await users.verifySignIn(req.client.accountId, userName, password) : undefined;
+    if (!user) return showSignIn(request, reply, req, 401, 'Wrong username or password.', userName);
+    const previous = parseCookies(request.headers.cookie)[SESSION_COOKIE];
+    const secret = await sessions.start(req.client.accountId, user.id, previous);
+    reply.header('set-cookie', cookie(SESSION_COOKIE, secret, { secure, maxAge: SESSION_TTL_SECONDS }));
+    const session: Session = { id: '', accountId: user.account_id, userId: user.id, userName: user.user_name, authenticatedAt: deps.clock.now() };
+    return proceed(request, reply, { ...req, prompt: without(req.prompt, 'login') }, session, 303);
+  });
+
+  app.post('/authorize/consent', { config: pageConfig, schema: { tags: ['oauth'], summary: 'Consent form of the authorization endpoint (Allow or Deny)' } }, async (request, reply) => {
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const req = await check(request, reply, body, 303);
+    if (!req) return reply;
+    if (!csrfValid(request, body)) return sendPage(reply, 403, errorPage('The form expired. Go back to the application and start again.'));
+    const session = await currentSession(request, req);
+    if (!session) return showSignIn(request, reply, req, 200);
+    if (body.decision !== 'allow') return redirectError(reply, 303, new RedirectError('access_denied', 'The user denied the request', req.redirectUri, req.state));
+    const offered = intersect(req.scopes, await userScopeBound(req.client.accountId, session.userId));
+    if (offered.length === 0) return redirectError(reply, 303, new RedirectError('access_denied', "None of the requested scopes is within the user's roles", req.redirectUri, req.state));
+    await sessions.rememberConsent(req.client.accountId, session.userId, req.client.id, offered);
+    return issue(reply, req, session, offered, 303);
+  });
+}
+
+function without<T>(set: Set<T>, value: T): Set<T> {
+  const copy = new Set(set);
+  copy.delete(value);
+  return copy;
+}
+
+function withoutPrompt(req: AuthorizationRequest, value: 'login') {
+  const prompt = [...without(req.prompt, value)].join(' ');
+  const { prompt: _dropped, ...rest } = req.params;
+  return prompt ? { ...rest, prompt } : rest;
+}

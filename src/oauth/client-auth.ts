@@ -1,0 +1,130 @@
+/**
+ * Client authentication at the token, revocation and introspection endpoints.
+ *
+ * - RFC 6749 §2.3.1: HTTP Basic (form-urlencoded id and secret) or id and secret in the body;
+ *   never both, and never more than one method in one request (§2.3).
+ * - RFC 7523 §3 / RFC 7521 §4.2: `private_key_jwt` — iss = sub = client_id, aud = the issuer
+ *   or the token endpoint, exp required and at most ten minutes away, jti accepted once.
+ * - `none`: a public client names itself with client_id and proves nothing here (PKCE does).
+ * A client must use the method it registered. Secrets are compared in constant time against
+ * their stored digests; a failure never says which part was wrong.
+ */
+import { createLocalJWKSet, decodeJwt, jwtVerify, type JSONWebKeySet } from 'jose';
+import type { Db } from '../platform/db/database.ts';
+import { isUniqueViolation } from '../platform/db/database.ts';
+import type { Clock } from '../platform/clock.ts';
+import { matchesDigest } from '../platform/crypto.ts';
+import type { Client, Clients } from './clients.ts';
+import { invalidBasicClient, oauthError } from './errors.ts';
+
+export const JWT_BEARER_ASSERTION = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
+const ASSERTION_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'];
+const MAX_ASSERTION_LIFETIME_SECONDS = 600;
+
+export interface ClientCredentials {
+  authorization?: string;
+  client_id?: string;
+  client_secret?: string;
+  client_assertion_type?: string;
+  client_assertion?: string;
+}
+
+function parseBasic(header: string): { id: string; secret: string } | undefined {
+  const match = /^Basic +([A-Za-z0-9+/]+=*) *$/i.exec(header);
+  if (!match) return undefined;
+  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return undefined;
+  try {
+    const form = (s: string) => decodeURIComponent(s.replace(/\+/g, ' '));
+    return { id: form(decoded.slice(0, colon)), secret: form(decoded.slice(colon + 1)) };
+  } catch {
+    return undefined;
+  }
+}
+
+export function createClientAuthenticator(deps: { db: Db; clock: Clock; clients: Clients; issuer: string; tokenEndpoint: string }) {
+  const { db, clock, clients, issuer, tokenEndpoint } = deps;
+
+  async function bySecretBasic(header: string, bodyClientId: string | undefined): Promise<Client> {
+    const basic = parseBasic(header);
+    if (!basic) throw invalidBasicClient('The Authorization header is not valid HTTP Basic');
+    if (bodyClientId !== undefined && bodyClientId !== basic.id) throw oauthError('invalid_request', 'client_id in the body differs from the Basic credentials');
+    const client = await clients.find(basic.id);
+    const ok = client?.secretDigest != null && matchesDigest(basic.secret, client.secretDigest);
+    if (!client || !ok || client.authMethod !== 'client_secret_basic') throw invalidBasicClient('Client authentication failed');
+    return client;
+  }
+
+  async function bySecretPost(clientId: string, secret: string): Promise<Client> {
+    const client = await clients.find(clientId);
+    const ok = client?.secretDigest != null && matchesDigest(secret, client.secretDigest);
+    if (!client || !ok || client.authMethod !== 'client_secret_post') throw oauthError('invalid_client', 'Client authentication failed');
+    return client;
+  }
+
+  async function byAssertion(type: string | undefined, assertion: string, bodyClientId: string | undefined): Promise<Client> {
+    if (type !== JWT_BEARER_ASSERTION) throw oauthError('invalid_request', `client_assertion_type must be ${JWT_BEARER_ASSERTION}`);
+    let claimed: string | undefined;
+    try {
+      const claims = decodeJwt(assertion);
+      claimed = typeof claims.sub === 'string' ? claims.sub : undefined;
+    } catch {
+      throw oauthError('invalid_client', 'client_assertion is not a JWT');
+    }
+    if (!claimed) throw oauthError('invalid_client', 'client_assertion has no sub');
+    if (bodyClientId !== undefined && bodyClientId !== claimed) throw oauthError('invalid_client', 'client_id differs from the assertion subject');
+    const client = await clients.find(claimed);
+    if (!client || client.authMethod !== 'private_key_jwt' || !client.jwks) throw oauthError('invalid_client', 'Client authentication failed');
+    const now = clock.now();
+    let exp: number;
+    let jti: string;
+    try {
+      const { payload } = await jwtVerify(assertion, createLocalJWKSet(client.jwks as JSONWebKeySet), {
+        issuer: client.id,
+        subject: client.id,
+        audience: [issuer, tokenEndpoint],
+        algorithms: ASSERTION_ALGORITHMS,
+        requiredClaims: ['exp', 'jti'],
+        currentDate: new Date(now),
+        clockTolerance: 5,
+      });
+      exp = payload.exp!;
+      jti = payload.jti!;
+    } catch {
+      throw oauthError('invalid_client', 'client_assertion is invalid, expired or not signed by a registered key');
+    }
+    if (exp * 1000 > now + MAX_ASSERTION_LIFETIME_SECONDS * 1000) {
+      throw oauthError('invalid_client', `client_assertion must expire within ${MAX_ASSERTION_LIFETIME_SECONDS} seconds`);
+    }
+    await db.deleteFrom('oauth_assertion_jtis').where('client_id', '=', client.id).where('expires_at', '<', now).execute();
+    try {
+      await db.insertInto('oauth_assertion_jtis').values({ client_id: client.id, jti, expires_at: exp * 1000 }).execute();
+    } catch (error) {
+      if (isUniqueViolation(error)) throw oauthError('invalid_client', 'client_assertion was already used (jti)');
+      throw error;
+    }
+    return client;
+  }
+
+  async function asPublic(clientId: string): Promise<Client> {
+    const client = await clients.find(clientId);
+    if (!client || client.authMethod !== 'none') throw oauthError('invalid_client', 'Client authentication failed');
+    return client;
+  }
+
+  return {
+    /** The authenticated client, or an invalid_client / invalid_request error. */
+    async authenticate(input: ClientCredentials): Promise<Client> {
+      const used = [input.authorization !== undefined, input.client_secret !== undefined, input.client_assertion !== undefined].filter(Boolean).length;
+      if (used > 1) throw oauthError('invalid_request', 'Use exactly one client authentication method');
+      if (input.authorization !== undefined) return bySecretBasic(input.authorization, input.client_id);
+      if (input.client_assertion !== undefined) return byAssertion(input.client_assertion_type, input.client_assertion, input.client_id);
+      if (input.client_id === undefined) throw oauthError('invalid_client', 'Client authentication is required');
+      if (input.client_secret !== undefined) return bySecretPost(input.client_id, input.client_secret);
+      return asPublic(input.client_id);
+    },
+  };
+}
+
+export type ClientAuthenticator = ReturnType<typeof createClientAuthenticator>;

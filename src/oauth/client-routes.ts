@@ -1,0 +1,134 @@
+/** Admin routes for OAuth clients: register (RFC 7591 metadata), list, get, delete, rotate secret. */
+import type { FastifyInstance } from 'fastify';
+import type { Accounts } from '../accounts/service.ts';
+import { errorResponses } from '../platform/http/schemas.ts';
+import { AUTH_METHODS, GRANT_TYPES, presentClient, type ClientMetadata, type Clients } from './clients.ts';
+
+const clientSchema = {
+  type: 'object',
+  required: ['object', 'client_id', 'account_id', 'client_name', 'redirect_uris', 'grant_types', 'response_types', 'token_endpoint_auth_method', 'scope'],
+  properties: {
+    object: { type: 'string', const: 'client' },
+    client_id: { type: 'string' },
+    client_secret: { type: 'string', description: 'Shown only when generated' },
+    client_secret_expires_at: { type: 'integer' },
+    client_id_issued_at: { type: 'integer' },
+    account_id: { type: 'string' },
+    client_name: { type: 'string' },
+    redirect_uris: { type: 'array', items: { type: 'string' } },
+    grant_types: { type: 'array', items: { type: 'string' } },
+    response_types: { type: 'array', items: { type: 'string' } },
+    token_endpoint_auth_method: { type: 'string' },
+    scope: { type: 'string' },
+    jwks: { type: 'object', additionalProperties: true },
+    created_at: { type: 'string', format: 'date-time' },
+  },
+} as const;
+
+const params = {
+  type: 'object',
+  required: ['id'],
+  properties: { id: { type: 'string', maxLength: 64 }, clientId: { type: 'string', maxLength: 64 } },
+} as const;
+
+const metadataBody = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    client_name: { type: 'string', maxLength: 200 },
+    redirect_uris: { type: 'array', maxItems: 20, items: { type: 'string', minLength: 1, maxLength: 2000 } },
+    grant_types: { type: 'array', maxItems: 3, items: { type: 'string', enum: [...GRANT_TYPES] } },
+    response_types: { type: 'array', maxItems: 1, items: { type: 'string' } },
+    token_endpoint_auth_method: { type: 'string', enum: [...AUTH_METHODS] },
+    scope: { type: 'string', maxLength: 1000 },
+    jwks: {
+      type: 'object',
+      required: ['keys'],
+      properties: { keys: { type: 'array', minItems: 1, maxItems: 10, items: { type: 'object' } } },
+    },
+  },
+} as const;
+
+export function registerClientRoutes(app: FastifyInstance, deps: { accounts: Accounts; clients: Clients }): void {
+  const { accounts, clients } = deps;
+  type P = { Params: { id: string; clientId: string } };
+
+  app.post<{ Params: { id: string }; Body: ClientMetadata }>(
+    '/admin/v1/accounts/:id/clients',
+    {
+      schema: {
+        tags: ['clients'],
+        summary: 'Register an OAuth client (RFC 7591 metadata); a secret is shown once',
+        security: [{ adminToken: [] }],
+        params,
+        body: metadataBody,
+        response: { 201: clientSchema, ...errorResponses(400, 401, 404, 415) },
+      },
+    },
+    async (request, reply) => {
+      await accounts.require(request.params.id);
+      const client = await clients.register(request.params.id, request.body);
+      reply.code(201).header('location', `/admin/v1/accounts/${request.params.id}/clients/${client.client_id}`).header('cache-control', 'no-store');
+      return client;
+    },
+  );
+
+  app.get<{ Params: { id: string } }>(
+    '/admin/v1/accounts/:id/clients',
+    {
+      schema: {
+        tags: ['clients'],
+        summary: 'List the clients of an account, newest first',
+        security: [{ adminToken: [] }],
+        params,
+        response: { 200: { type: 'object', required: ['data'], properties: { data: { type: 'array', items: clientSchema } } }, ...errorResponses(401, 404) },
+      },
+    },
+    async (request) => {
+      await accounts.require(request.params.id);
+      return { data: await clients.list(request.params.id) };
+    },
+  );
+
+  app.get<P>(
+    '/admin/v1/accounts/:id/clients/:clientId',
+    {
+      schema: { tags: ['clients'], summary: 'Get a client', security: [{ adminToken: [] }], params, response: { 200: clientSchema, ...errorResponses(401, 404) } },
+    },
+    async (request) => presentClient(await clients.requireInAccount(request.params.id, request.params.clientId)),
+  );
+
+  app.delete<P>(
+    '/admin/v1/accounts/:id/clients/:clientId',
+    {
+      schema: {
+        tags: ['clients'],
+        summary: 'Delete a client and revoke every token it was issued',
+        security: [{ adminToken: [] }],
+        params,
+        response: { 204: { type: 'null', description: 'Deleted' }, ...errorResponses(401, 404) },
+      },
+    },
+    async (request, reply) => {
+      await clients.remove(request.params.id, request.params.clientId);
+      reply.code(204).send();
+    },
+  );
+
+  app.post<P>(
+    '/admin/v1/accounts/:id/clients/:clientId/secret',
+    {
+      schema: {
+        tags: ['clients'],
+        summary: 'Rotate the client secret; the new one is shown once, the old one stops working',
+        security: [{ adminToken: [] }],
+        params,
+        response: { 200: clientSchema, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return clients.rotateSecret(request.params.id, request.params.clientId);
+    },
+  );
+}

@@ -1,0 +1,241 @@
+/**
+ * Client registration (RFC 7591 metadata, managed through the admin API).
+ *
+ * - redirect_uris: absolute, no fragment (RFC 6749 §3.1.2); https, or http only to a loopback
+ *   host, or a private-use scheme for native apps (RFC 8252 §7.1); compared exactly later.
+ * - token_endpoint_auth_method: client_secret_basic | client_secret_post | private_key_jwt |
+ *   none. Secret methods get a generated secret, shown once, stored as a SHA-256 digest.
+ *   private_key_jwt needs a JWKS of public keys; `none` (public clients) may not use
+ *   client_credentials and must use PKCE.
+ * - scope: the most this client may ever ask for; every value must be a known scope.
+ * Deleting a client revokes every token and grant it holds, in the same transaction.
+ */
+import type { Db } from '../platform/db/database.ts';
+import type { Clock } from '../platform/clock.ts';
+import { toRfc3339 } from '../platform/clock.ts';
+import { newId } from '../platform/ids.ts';
+import { randomSecret, sha256Hex } from '../platform/crypto.ts';
+import { problem } from '../platform/errors/catalogue.ts';
+import type { ClientRow } from './tables.ts';
+import { SCOPE_NAMES, formatScope, parseScope } from './scopes.ts';
+
+export const AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'] as const;
+export type AuthMethod = (typeof AUTH_METHODS)[number];
+export const GRANT_TYPES = ['authorization_code', 'refresh_token', 'client_credentials'] as const;
+export const CLIENT_SECRET_PREFIX = 'gh_cs_';
+const CACHE_MS = 1000;
+const CACHE_MAX = 10_000;
+
+export interface ClientMetadata {
+  client_name?: string;
+  redirect_uris?: string[];
+  grant_types?: string[];
+  response_types?: string[];
+  token_endpoint_auth_method?: AuthMethod;
+  scope?: string;
+  jwks?: { keys: Array<Record<string, unknown>> };
+}
+
+export interface Client {
+  id: string;
+  accountId: string;
+  name: string;
+  redirectUris: string[];
+  grantTypes: string[];
+  responseTypes: string[];
+  authMethod: AuthMethod;
+  scopes: ReadonlySet<string>;
+  jwks: { keys: Array<Record<string, unknown>> } | null;
+  secretDigest: string | null;
+  createdAt: number;
+}
+
+export function clientFromRow(row: ClientRow): Client {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    name: row.client_name,
+    redirectUris: JSON.parse(row.redirect_uris) as string[],
+    grantTypes: JSON.parse(row.grant_types) as string[],
+    responseTypes: JSON.parse(row.response_types) as string[],
+    authMethod: row.token_endpoint_auth_method as AuthMethod,
+    scopes: new Set(row.scope.split(' ').filter(Boolean)),
+    jwks: row.jwks === null ? null : (JSON.parse(row.jwks) as Client['jwks']),
+    secretDigest: row.secret_digest,
+    createdAt: row.created_at,
+  };
+}
+
+/** The RFC 7591 §3.2.1 view of a client; `client_secret` only when just generated. */
+export function presentClient(client: Client, secret?: string) {
+  return {
+    object: 'client' as const,
+    client_id: client.id,
+    ...(secret === undefined ? {} : { client_secret: secret, client_secret_expires_at: 0 }),
+    client_id_issued_at: Math.floor(client.createdAt / 1000),
+    account_id: client.accountId,
+    client_name: client.name,
+    redirect_uris: client.redirectUris,
+    grant_types: client.grantTypes,
+    response_types: client.responseTypes,
+    token_endpoint_auth_method: client.authMethod,
+    scope: formatScope(client.scopes),
+    ...(client.jwks ? { jwks: client.jwks } : {}),
+    created_at: toRfc3339(client.createdAt),
+  };
+}
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+function checkRedirectUri(raw: string): void {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw problem('invalid_redirect_uri', { detail: `${raw} is not an absolute URI` });
+  }
+  if (url.hash !== '' || raw.includes('#')) throw problem('invalid_redirect_uri', { detail: `${raw} must not contain a fragment` });
+  if (url.protocol === 'https:') return;
+  if (url.protocol === 'http:' && LOOPBACK.has(url.hostname)) return;
+  if (/^[a-z][a-z0-9+.-]*\.[a-z0-9+.-]+:$/.test(url.protocol)) return; // private-use scheme, e.g. com.example.app:
+  throw problem('invalid_redirect_uri', { detail: `${raw} must use https (http only for loopback hosts)` });
+}
+
+function metadataError(detail: string) {
+  return problem('invalid_client_metadata', { detail });
+}
+
+/** Normalises and checks registration metadata; returns the row values it implies. */
+function checkMetadata(input: ClientMetadata) {
+  const authMethod = input.token_endpoint_auth_method ?? 'client_secret_basic';
+  const grantTypes = [...new Set(input.grant_types ?? ['authorization_code'])];
+  for (const g of grantTypes) if (!(GRANT_TYPES as readonly string[]).includes(g)) throw metadataError(`grant_types: ${g} is not supported`);
+  const usesCode = grantTypes.includes('authorization_code');
+  const responseTypes = [...new Set(input.response_types ?? (usesCode ? ['code'] : []))];
+  for (const r of responseTypes) if (r !== 'code') throw metadataError(`response_types: only code is supported`);
+  if (usesCode !== responseTypes.includes('code')) throw metadataError('response_types code goes with grant_types authorization_code');
+  if (grantTypes.includes('refresh_token') && !usesCode) throw metadataError('refresh_token is issued only with authorization_code');
+  const redirectUris = [...new Set(input.redirect_uris ?? [])];
+  if (usesCode && redirectUris.length === 0) throw problem('invalid_redirect_uri', { detail: 'authorization_code needs at least one redirect_uri' });
+  redirectUris.forEach(checkRedirectUri);
+  if (authMethod === 'none' && grantTypes.includes('client_credentials')) throw metadataError('a public client (none) cannot use client_credentials');
+  const scopes = parseScope(input.scope ?? '');
+  if (!scopes || scopes.length === 0) throw metadataError('scope must name at least one scope');
+  for (const s of scopes) if (!SCOPE_NAMES.includes(s)) throw metadataError(`scope: ${s} is not a known scope (${SCOPE_NAMES.join(' ')})`);
+  let jwks: string | null = null;
+  if (authMethod === 'private_key_jwt') {
+    const keys = input.jwks?.keys ?? [];
+    if (keys.length === 0) throw metadataError('private_key_jwt needs jwks with at least one public key');
+    for (const k of keys) {
+      if (typeof k.kty !== 'string') throw metadataError('every key in jwks needs kty');
+      if ('d' in k || 'k' in k) throw metadataError('jwks must hold public keys only');
+    }
+    jwks = JSON.stringify({ keys });
+  } else if (input.jwks) {
+    throw metadataError('jwks is used only with private_key_jwt');
+  }
+  return { authMethod, grantTypes, responseTypes, redirectUris, scope: formatScope(scopes), jwks };
+}
+
+export function createClients(deps: { db: Db; clock: Clock }) {
+  const { db, clock } = deps;
+
+  // Every token request looks its client up. The parsed registration is kept for at most
+  // CACHE_MS; this node forgets it at once when the client is deleted or its secret rotated, and
+  // other nodes within CACHE_MS. Tokens never rely on it: every use of a token re-reads the client.
+  const byId = db.selectFrom('oauth_clients').selectAll().where('id', '=', '').compile();
+  const cache = new Map<string, { client: Client; until: number }>();
+
+  async function find(clientId: string): Promise<Client | undefined> {
+    const now = clock.now();
+    const hit = cache.get(clientId);
+    if (hit && hit.until > now) return hit.client;
+    const { rows } = await db.executeQuery<ClientRow>({ ...byId, parameters: [clientId] });
+    const row = rows[0];
+    if (!row) {
+      cache.delete(clientId);
+      return undefined;
+    }
+    const client = clientFromRow(row);
+    if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
+    cache.set(clientId, { client, until: now + CACHE_MS });
+    return client;
+  }
+
+  async function requireInAccount(accountId: string, clientId: string): Promise<Client> {
+    const client = await find(clientId);
+    if (!client || client.accountId !== accountId) throw problem('client_not_found', { detail: `No client ${clientId} in this account` });
+    return client;
+  }
+
+  return {
+    find,
+    requireInAccount,
+
+    async register(accountId: string, input: ClientMetadata) {
+      const m = checkMetadata(input);
+      const secret = m.authMethod.startsWith('client_secret') ? randomSecret(32, CLIENT_SECRET_PREFIX) : undefined;
+      const row: ClientRow = {
+        id: newId('client'),
+        account_id: accountId,
+        client_name: input.client_name?.trim() || 'Unnamed client',
+        redirect_uris: JSON.stringify(m.redirectUris),
+        grant_types: JSON.stringify(m.grantTypes),
+        response_types: JSON.stringify(m.responseTypes),
+        token_endpoint_auth_method: m.authMethod,
+        scope: m.scope,
+        jwks: m.jwks,
+        secret_digest: secret === undefined ? null : sha256Hex(secret),
+        secret_rotated_at: null,
+        created_at: clock.now(),
+      };
+      await db.insertInto('oauth_clients').values(row).execute();
+      return presentClient(clientFromRow(row), secret);
+    },
+
+    async list(accountId: string) {
+      const rows = await db
+        .selectFrom('oauth_clients')
+        .selectAll()
+        .where('account_id', '=', accountId)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .execute();
+      return rows.map((r) => presentClient(clientFromRow(r)));
+    },
+
+    /** A new secret replaces the old one at once; the old one stops authenticating. */
+    async rotateSecret(accountId: string, clientId: string) {
+      const client = await requireInAccount(accountId, clientId);
+      if (!client.authMethod.startsWith('client_secret')) {
+        throw metadataError(`client ${clientId} authenticates with ${client.authMethod} and has no secret`);
+      }
+      const secret = randomSecret(32, CLIENT_SECRET_PREFIX);
+      const digest = sha256Hex(secret);
+      cache.delete(clientId);
+      await db
+        .updateTable('oauth_clients')
+        .set({ secret_digest: digest, secret_rotated_at: clock.now() })
+        .where('id', '=', clientId)
+        .execute();
+      return presentClient({ ...client, secretDigest: digest }, secret);
+    },
+
+    /** Removes the client and, in the same transaction, everything it was ever issued. */
+    async remove(accountId: string, clientId: string): Promise<void> {
+      await requireInAccount(accountId, clientId);
+      const now = clock.now();
+      await db.transaction().execute(async (trx) => {
+        await trx.updateTable('access_tokens').set({ revoked_at: now }).where('client_id', '=', clientId).where('revoked_at', 'is', null).execute();
+        await trx.updateTable('oauth_refresh_tokens').set({ revoked_at: now }).where('client_id', '=', clientId).where('revoked_at', 'is', null).execute();
+        await trx.updateTable('oauth_grants').set({ revoked_at: now }).where('client_id', '=', clientId).where('revoked_at', 'is', null).execute();
+        await trx.deleteFrom('oauth_codes').where('client_id', '=', clientId).execute();
+        await trx.deleteFrom('oauth_consents').where('client_id', '=', clientId).execute();
+        await trx.deleteFrom('oauth_clients').where('id', '=', clientId).execute();
+      });
+      cache.delete(clientId);
+    },
+  };
+}
+
+export type Clients = ReturnType<typeof createClients>;

@@ -1,0 +1,84 @@
+/**
+ * OAuth 2.0 errors (RFC 6749 §4.1.2.1 and §5.2, RFC 7009 §2.2.1) and their one serializer.
+ *
+ * Every failure at /token, /revoke and /introspect is a JSON body `{error, error_description}`
+ * with `Cache-Control: no-store`; a failed HTTP Basic client authentication answers 401 with
+ * `WWW-Authenticate: Basic` (§5.2). Platform errors raised before the handler runs (a body
+ * that is not a form, a schema failure) are rendered as `invalid_request`.
+ */
+import type { FastifyRequest } from 'fastify';
+import { HttpError, type HttpErrorOptions } from '../platform/errors/http-error.ts';
+import type { SerializedError } from '../platform/errors/error-formats.ts';
+
+export const OAUTH_ERRORS = {
+  invalid_request: 400,
+  invalid_client: 401,
+  invalid_grant: 400,
+  unauthorized_client: 400,
+  unsupported_grant_type: 400,
+  invalid_scope: 400,
+  unsupported_token_type: 400,
+  // Authorization endpoint only (delivered by redirect, never as a JSON body).
+  access_denied: 400,
+  unsupported_response_type: 400,
+  login_required: 400,
+  consent_required: 400,
+  server_error: 500,
+  temporarily_unavailable: 503,
+} as const;
+
+export type OAuthErrorCode = keyof typeof OAUTH_ERRORS;
+
+export function oauthError(code: OAuthErrorCode, description: string, options: Omit<HttpErrorOptions, 'detail'> = {}): HttpError {
+  return new HttpError(OAUTH_ERRORS[code], code, code, { ...options, detail: description });
+}
+
+/** invalid_client after a failed HTTP Basic authentication: 401 with a Basic challenge (§5.2). */
+export function invalidBasicClient(description: string): HttpError {
+  return oauthError('invalid_client', description, { headers: { 'www-authenticate': 'Basic realm="gatehouse", charset="UTF-8"' } });
+}
+
+function isOAuthCode(code: string): code is OAuthErrorCode {
+  return Object.hasOwn(OAUTH_ERRORS, code);
+}
+
+export function serializeOAuthError(error: HttpError, _request: FastifyRequest): SerializedError {
+  const headers = { ...error.headers, 'cache-control': 'no-store', pragma: 'no-cache' };
+  if (isOAuthCode(error.code)) {
+    return {
+      status: error.status,
+      contentType: 'application/json; charset=utf-8',
+      headers,
+      body: { error: error.code, error_description: error.detail ?? error.title },
+    };
+  }
+  // Platform errors: rate limits and overload keep their status; anything the client sent
+  // wrong is invalid_request; anything else is server_error without details.
+  if (error.status === 429) {
+    return { status: 429, contentType: 'application/json; charset=utf-8', headers, body: { error: 'rate_limited', error_description: error.detail ?? error.title } };
+  }
+  if (error.status >= 400 && error.status < 500) {
+    const description = error.code === 'unsupported_media_type' ? 'The request must be application/x-www-form-urlencoded' : (error.detail ?? error.title);
+    return { status: 400, contentType: 'application/json; charset=utf-8', headers, body: { error: 'invalid_request', error_description: description } };
+  }
+  const status = error.status === 503 ? 503 : 500;
+  return {
+    status,
+    contentType: 'application/json; charset=utf-8',
+    headers,
+    body: { error: status === 503 ? 'temporarily_unavailable' : 'server_error', error_description: error.detail ?? error.title },
+  };
+}
+
+export const oauthErrorSchema = {
+  type: 'object',
+  description: 'RFC 6749 §5.2 error response',
+  required: ['error'],
+  properties: { error: { type: 'string' }, error_description: { type: 'string' } },
+} as const;
+
+export function oauthErrorResponses(...statuses: number[]): Record<number, unknown> {
+  return Object.fromEntries(
+    statuses.map((s) => [s, { description: s === 401 ? 'Client authentication failed' : s === 429 ? 'Rate limited' : 'OAuth error', content: { 'application/json': { schema: oauthErrorSchema } } }]),
+  );
+}

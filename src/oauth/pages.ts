@@ -1,0 +1,76 @@
+/**
+ * The sign-in, consent and error pages: server-rendered HTML that works without JavaScript,
+ * with labelled fields, a language, headings and visible focus. Every value is escaped; every
+ * form carries the CSRF token. Headers forbid framing (clickjacking) and caching.
+ */
+import type { FastifyReply } from 'fastify';
+import { SCOPES } from './scopes.ts';
+import type { AuthorizeParams } from './authorize.ts';
+
+const escape = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+const STYLE = `body{font:16px/1.5 system-ui,sans-serif;margin:0;background:#f4f5f7;color:#1b1f24}
+main{max-width:26rem;margin:4rem auto;background:#fff;padding:2rem;border-radius:8px;box-shadow:0 1px 3px #0002}
+h1{font-size:1.4rem;margin-top:0}label{display:block;margin-top:1rem;font-weight:600}
+input[type=text],input[type=password]{width:100%;box-sizing:border-box;padding:.6rem;font-size:1rem;margin-top:.25rem;border:1px solid #888;border-radius:4px}
+button{margin-top:1.5rem;padding:.6rem 1.2rem;font-size:1rem;border-radius:4px;border:1px solid #1a4fd6;background:#1a4fd6;color:#fff;cursor:pointer}
+button.secondary{background:#fff;color:#1a4fd6;margin-left:.5rem}
+:focus-visible{outline:3px solid #f5a623;outline-offset:2px}
+.error{background:#fde8e8;border:1px solid #c81e1e;color:#8a1212;padding:.75rem;border-radius:4px}
+ul{padding-left:1.2rem}`;
+
+function page(title: string, body: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escape(title)} · Gatehouse</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`;
+}
+
+function hidden(params: AuthorizeParams, csrf: string): string {
+  const fields = Object.entries(params)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `<input type="hidden" name="${escape(k)}" value="${escape(v!)}">`);
+  fields.push(`<input type="hidden" name="csrf_token" value="${escape(csrf)}">`);
+  return fields.join('');
+}
+
+/** The headers of every page, the error pages rendered by the error handler included. */
+export function pageHeaders(formTarget?: string): Record<string, string> {
+  // After a form post the browser follows a redirect to the client, so form-action names it.
+  const formAction = formTarget ? `'self' ${formTarget}` : `'self'`;
+  return {
+    'cache-control': 'no-store',
+    'x-frame-options': 'DENY',
+    'referrer-policy': 'no-referrer',
+    'content-security-policy': `default-src 'none'; style-src 'unsafe-inline'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
+  };
+}
+
+export function sendPage(reply: FastifyReply, status: number, html: string, formTarget?: string): FastifyReply {
+  return reply.code(status).type('text/html; charset=utf-8').headers(pageHeaders(formTarget)).send(html);
+}
+
+export function signInPage(input: { clientName: string; params: AuthorizeParams; csrf: string; error?: string; userName?: string }): string {
+  const error = input.error ? `<p class="error" role="alert">${escape(input.error)}</p>` : '';
+  return page(
+    'Sign in',
+    `<h1>Sign in</h1><p>to continue to <strong>${escape(input.clientName)}</strong></p>${error}
+<form method="post" action="/authorize/login">${hidden(input.params, input.csrf)}
+<label for="username">Username</label><input type="text" id="username" name="username" autocomplete="username" required value="${escape(input.userName ?? '')}" autofocus>
+<label for="password">Password</label><input type="password" id="password" name="password" autocomplete="current-password" required>
+<button type="submit">Sign in</button></form>`,
+  );
+}
+
+export function consentPage(input: { clientName: string; userName: string; scopes: string[]; params: AuthorizeParams; csrf: string }): string {
+  const items = input.scopes.map((s) => `<li>${escape(SCOPES[s] ?? s)} <small>(<code>${escape(s)}</code>)</small></li>`).join('');
+  return page(
+    'Allow access',
+    `<h1>Allow access?</h1><p><strong>${escape(input.clientName)}</strong> asks to act for you (${escape(input.userName)}) and will be able to:</p>
+<ul>${items}</ul>
+<form method="post" action="/authorize/consent">${hidden(input.params, input.csrf)}
+<button type="submit" name="decision" value="allow">Allow</button><button type="submit" name="decision" value="deny" class="secondary">Deny</button></form>`,
+  );
+}
+
+export function errorPage(description: string): string {
+  return page('Request refused', `<h1>This request cannot be completed</h1><p class="error" role="alert">${escape(description)}</p><p>Return to the application and try again.</p>`);
+}

@@ -1,0 +1,103 @@
+/**
+ * RFC 7009 token revocation and RFC 7662 token introspection.
+ *
+ * - Revocation: the client authenticates as at /token and may revoke only its own tokens; an
+ *   unknown or foreign token still answers 200 (§2.2). Revoking a refresh token revokes its
+ *   whole grant, access tokens included (§2.1).
+ * - Introspection: any confidential client of the same account may ask; a token of another
+ *   account, or one that is revoked, expired, rotated or held by an inactive user, is
+ *   `{"active": false}` and nothing more (§2.2).
+ */
+import type { Db } from '../platform/db/database.ts';
+import type { Clock } from '../platform/clock.ts';
+import { isUniqueViolation } from '../platform/db/database.ts';
+import type { Client } from './clients.ts';
+import { ACCESS_TOKEN_PREFIX, type AccessTokens } from './access-tokens.ts';
+import { REFRESH_TOKEN_PREFIX, findGrant, findRefreshToken, revokeGrant } from './grants.ts';
+import { oauthError } from './errors.ts';
+
+export interface Introspection {
+  active: boolean;
+  scope?: string;
+  client_id?: string;
+  token_type?: string;
+  exp?: number;
+  iat?: number;
+  sub?: string;
+  iss?: string;
+}
+
+export function createRevocation(deps: { db: Db; clock: Clock; issuer: string; accessTokens: AccessTokens }) {
+  const { db, clock, issuer, accessTokens } = deps;
+
+  async function userActive(accountId: string, userId: string): Promise<boolean> {
+    const row = await db.selectFrom('users').select('active').where('account_id', '=', accountId).where('id', '=', userId).executeTakeFirst();
+    return row?.active === 1;
+  }
+
+  async function revokeAccessToken(client: Client, token: string, now: number): Promise<void> {
+    const facts = await accessTokens.inspect(token);
+    if (!facts || facts.clientId !== client.id) return;
+    if (!facts.sealed) {
+      await db.updateTable('access_tokens').set({ revoked_at: now }).where('id', '=', facts.id).where('revoked_at', 'is', null).execute();
+      return;
+    }
+    await db.deleteFrom('oauth_revoked_tokens').where('expires_at', '<=', now).execute();
+    try {
+      await db.insertInto('oauth_revoked_tokens').values({ token_id: facts.id, expires_at: facts.expiresAt }).execute();
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+    }
+  }
+
+  return {
+    async revoke(client: Client, token: string): Promise<void> {
+      const now = clock.now();
+      if (token.startsWith(REFRESH_TOKEN_PREFIX)) {
+        const row = await findRefreshToken(db, token);
+        if (row && row.client_id === client.id) await db.transaction().execute((trx) => revokeGrant(trx, row.grant_id, now));
+        return;
+      }
+      if (token.startsWith(ACCESS_TOKEN_PREFIX)) await revokeAccessToken(client, token, now);
+    },
+
+    async introspect(caller: Client, token: string): Promise<Introspection> {
+      if (caller.authMethod === 'none') throw oauthError('invalid_client', 'Public clients may not introspect tokens');
+      const now = clock.now();
+      const inactive = { active: false };
+      if (token.startsWith(ACCESS_TOKEN_PREFIX)) {
+        const facts = await accessTokens.inspect(token);
+        if (!facts || facts.accountId !== caller.accountId) return inactive;
+        return {
+          active: true,
+          scope: facts.scope,
+          client_id: facts.clientId,
+          token_type: 'Bearer',
+          exp: Math.floor(facts.expiresAt / 1000),
+          iat: Math.floor(facts.issuedAt / 1000),
+          ...(facts.userId ? { sub: facts.userId } : {}),
+          iss: issuer,
+        };
+      }
+      if (token.startsWith(REFRESH_TOKEN_PREFIX)) {
+        const row = await findRefreshToken(db, token);
+        if (!row || row.account_id !== caller.accountId || row.revoked_at !== null || row.rotated_at !== null || row.expires_at <= now) return inactive;
+        const grant = await findGrant(db, row.grant_id);
+        if (!grant || grant.revoked_at !== null || !(await userActive(row.account_id, row.user_id))) return inactive;
+        return {
+          active: true,
+          scope: grant.scope,
+          client_id: row.client_id,
+          token_type: 'refresh_token',
+          exp: Math.floor(row.expires_at / 1000),
+          iat: Math.floor(row.issued_at / 1000),
+          sub: row.user_id,
+          iss: issuer,
+        };
+      }
+      return inactive;
+    },
+  };
+}
+
+export type Revocation = ReturnType<typeof createRevocation>;

@@ -1,0 +1,189 @@
+/**
+ * The OAuth endpoints on the public listener: /token, /revoke, /introspect (form bodies,
+ * RFC 6749 §5.2 errors, `Cache-Control: no-store`), the RFC 8414 metadata and the JWKS.
+ * Form parsing is registered inside this plugin only, so no other route accepts forms.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import formbody from '@fastify/formbody';
+import type { RateLimits } from '../platform/rate-limit.ts';
+import { problem } from '../platform/errors/catalogue.ts';
+import { SCOPE_NAMES } from './scopes.ts';
+import { AUTH_METHODS } from './clients.ts';
+import { serializeOAuthError, oauthErrorResponses } from './errors.ts';
+import { errorPage, pageHeaders } from './pages.ts';
+import type { ClientAuthenticator, ClientCredentials } from './client-auth.ts';
+import type { TokenEndpoint, TokenRequest } from './token.ts';
+import type { Revocation } from './revocation.ts';
+import type { SigningKeys } from './keys.ts';
+import { registerAuthorizeRoutes, type AuthorizeDeps } from './authorize-routes.ts';
+
+export interface OAuthRouteDeps extends AuthorizeDeps {
+  clientAuth: ClientAuthenticator;
+  tokens: TokenEndpoint;
+  revocation: Revocation;
+  keys: SigningKeys;
+  rateLimits: RateLimits;
+}
+
+const formField = { type: 'string', maxLength: 8192 } as const;
+const tokenBody = {
+  type: 'object',
+  properties: Object.fromEntries(
+    ['grant_type', 'code', 'redirect_uri', 'code_verifier', 'refresh_token', 'scope', 'client_id', 'client_secret', 'client_assertion_type', 'client_assertion'].map((n) => [n, formField]),
+  ),
+} as const;
+const tokenTypeBody = {
+  type: 'object',
+  required: ['token'],
+  properties: Object.fromEntries(['token', 'token_type_hint', 'client_id', 'client_secret', 'client_assertion_type', 'client_assertion'].map((n) => [n, formField])),
+} as const;
+
+function credentialsOf(request: FastifyRequest, body: Record<string, string | undefined>): ClientCredentials {
+  const authorization = request.headers.authorization;
+  return {
+    authorization: typeof authorization === 'string' ? authorization : undefined,
+    client_id: body.client_id,
+    client_secret: body.client_secret,
+    client_assertion_type: body.client_assertion_type,
+    client_assertion: body.client_assertion,
+  };
+}
+
+/** Who a token request claims to be, for the rate limit: Basic user, body client_id, or IP. */
+function rateKey(request: FastifyRequest, body: Record<string, string | undefined>): string {
+  const header = request.headers.authorization;
+  if (typeof header === 'string' && /^basic /i.test(header)) {
+    const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
+    return `client:${decoded.slice(0, Math.max(0, decoded.indexOf(':'))).slice(0, 100)}`;
+  }
+  return body.client_id ? `client:${body.client_id.slice(0, 100)}` : `ip:${request.ip}`;
+}
+
+export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRouteDeps): Promise<void> {
+  const { issuer } = deps;
+  app.errorFormats.register('oauth', serializeOAuthError, { prefixes: ['/token', '/revoke', '/introspect'] });
+  app.errorFormats.register('oauth-page', (error) => ({
+    status: error.status,
+    contentType: 'text/html; charset=utf-8',
+    headers: { ...error.headers, ...pageHeaders() },
+    body: errorPage(error.status >= 500 ? 'Something went wrong on our side.' : (error.detail ?? error.title)),
+  }), { prefixes: ['/authorize'] });
+
+  await app.register(async (scope) => {
+    await scope.register(formbody, { bodyLimit: 64 * 1024 });
+    // RFC 6749 §3.2 and §4.1.3: these endpoints take form bodies only.
+    scope.addHook('preValidation', async (request) => {
+      if (request.method !== 'POST') return;
+      const type = (request.headers['content-type'] ?? '').split(';', 1)[0]!.trim().toLowerCase();
+      if (type !== 'application/x-www-form-urlencoded') {
+        throw problem('unsupported_media_type', { detail: 'The body must be application/x-www-form-urlencoded' });
+      }
+    });
+    registerAuthorizeRoutes(scope, deps);
+
+    scope.post<{ Body: TokenRequest }>(
+      '/token',
+      {
+        config: { errorFormat: 'oauth' },
+        schema: {
+          tags: ['oauth'],
+          summary: 'Token endpoint (RFC 6749 §3.2): authorization_code, refresh_token, client_credentials',
+          consumes: ['application/x-www-form-urlencoded'],
+          body: tokenBody,
+          response: {
+            200: {
+              type: 'object',
+              required: ['access_token', 'token_type', 'expires_in', 'scope'],
+              properties: { access_token: { type: 'string' }, token_type: { type: 'string' }, expires_in: { type: 'integer' }, refresh_token: { type: 'string' }, scope: { type: 'string' } },
+            },
+            ...oauthErrorResponses(400, 401, 429),
+          },
+        },
+      },
+      async (request, reply) => {
+        const body = (request.body ?? {}) as Record<string, string | undefined>;
+        if (deps.rateLimits.enabled) reply.headers(await deps.rateLimits.enforce('token', rateKey(request, body)));
+        const response = await deps.tokens.exchange({ ...body, ...credentialsOf(request, body) });
+        reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+        return response;
+      },
+    );
+
+    scope.post<{ Body: { token: string; token_type_hint?: string } & ClientCredentials }>(
+      '/revoke',
+      {
+        config: { errorFormat: 'oauth' },
+        schema: {
+          tags: ['oauth'],
+          summary: 'Token revocation (RFC 7009)',
+          consumes: ['application/x-www-form-urlencoded'],
+          body: tokenTypeBody,
+          response: { 200: { type: 'null', description: 'Revoked, or not a token of this client' }, ...oauthErrorResponses(400, 401, 429) },
+        },
+      },
+      async (request, reply) => {
+        const body = request.body as unknown as Record<string, string | undefined>;
+        reply.headers(await deps.rateLimits.enforce('token', rateKey(request, body)));
+        const client = await deps.clientAuth.authenticate(credentialsOf(request, body));
+        await deps.revocation.revoke(client, request.body.token);
+        reply.code(200).header('cache-control', 'no-store').send();
+      },
+    );
+
+    scope.post<{ Body: { token: string; token_type_hint?: string } & ClientCredentials }>(
+      '/introspect',
+      {
+        config: { errorFormat: 'oauth' },
+        schema: {
+          tags: ['oauth'],
+          summary: 'Token introspection (RFC 7662); Accept: application/token-introspection+jwt for a signed answer (RFC 9701)',
+          consumes: ['application/x-www-form-urlencoded'],
+          body: tokenTypeBody,
+          response: { 200: { type: 'object', required: ['active'], additionalProperties: true, properties: { active: { type: 'boolean' } } }, ...oauthErrorResponses(400, 401, 429) },
+        },
+      },
+      async (request, reply) => {
+        const body = request.body as unknown as Record<string, string | undefined>;
+        reply.headers(await deps.rateLimits.enforce('token', rateKey(request, body)));
+        const client = await deps.clientAuth.authenticate(credentialsOf(request, body));
+        const answer = await deps.revocation.introspect(client, request.body.token);
+        reply.header('cache-control', 'no-store');
+        if ((request.headers.accept ?? '').includes('application/token-introspection+jwt')) {
+          const jwt = await deps.keys.sign({ iss: issuer, aud: client.id, token_introspection: answer }, 'token-introspection+jwt');
+          return reply.type('application/token-introspection+jwt').serializer((x: unknown) => String(x)).send(jwt);
+        }
+        return answer;
+      },
+    );
+  });
+
+  app.get('/.well-known/oauth-authorization-server', { schema: { tags: ['oauth'], summary: 'Authorization server metadata (RFC 8414)' } }, async (_request, reply) => {
+    reply.header('cache-control', 'public, max-age=300');
+    return {
+      issuer,
+      authorization_endpoint: `${issuer}/authorize`,
+      token_endpoint: `${issuer}/token`,
+      jwks_uri: `${issuer}/.well-known/jwks.json`,
+      revocation_endpoint: `${issuer}/revoke`,
+      introspection_endpoint: `${issuer}/introspect`,
+      scopes_supported: SCOPE_NAMES,
+      response_types_supported: ['code'],
+      response_modes_supported: ['query'],
+      grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
+      token_endpoint_auth_methods_supported: [...AUTH_METHODS],
+      token_endpoint_auth_signing_alg_values_supported: ['RS256', 'PS256', 'ES256', 'EdDSA'],
+      revocation_endpoint_auth_methods_supported: [...AUTH_METHODS],
+      introspection_endpoint_auth_methods_supported: AUTH_METHODS.filter((m) => m !== 'none'),
+      introspection_signing_alg_values_supported: ['ES256'],
+      code_challenge_methods_supported: ['S256'],
+      authorization_response_iss_parameter_supported: true,
+      prompt_values_supported: ['none', 'login', 'consent'],
+    };
+  });
+
+  app.get('/.well-known/jwks.json', { schema: { tags: ['oauth'], summary: 'The JSON Web Key Set of the server (RFC 7517)' } }, async (_request, reply) => {
+    reply.header('cache-control', 'public, max-age=300').type('application/jwk-set+json');
+    return deps.keys.jwks();
+  });
+
+}

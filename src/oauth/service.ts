@@ -1,0 +1,90 @@
+/**
+ * Builds the authorization server from its dependencies: clients, client authentication,
+ * the token endpoint, revocation and introspection, signing keys, sessions and consent.
+ * `userScopeBound` is where roles from group membership bound what a user's token may carry
+ * (null: no bound); it is consulted at consent, at code redemption and at every refresh.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.ts';
+import type { Db } from '../platform/db/database.ts';
+import type { Clock } from '../platform/clock.ts';
+import type { RateLimits } from '../platform/rate-limit.ts';
+import type { MetricsRegistry } from '../platform/metrics.ts';
+import type { Users } from '../users/service.ts';
+import type { AccessTokens } from './access-tokens.ts';
+import { createClients } from './clients.ts';
+import { createClientAuthenticator } from './client-auth.ts';
+import { createTokenEndpoint, type UserScopeBound } from './token.ts';
+import { createRevocation } from './revocation.ts';
+import { createSigningKeys } from './keys.ts';
+import { createSessions } from './sessions.ts';
+import { registerOAuthRoutes } from './routes.ts';
+
+export interface OAuthDeps {
+  db: Db;
+  clock: Clock;
+  config: Pick<Config, 'issuer' | 'authorizationCodeTtl' | 'accessTokenTtl' | 'refreshTokenTtl'>;
+  accessTokens: AccessTokens;
+  users: Users;
+  rateLimits: RateLimits;
+  userScopeBound?: UserScopeBound;
+  /** Where tokens issued are counted, by grant type. */
+  metrics?: MetricsRegistry;
+}
+
+export function createOAuth(deps: OAuthDeps) {
+  const { db, clock, config } = deps;
+  const userScopeBound: UserScopeBound = deps.userScopeBound ?? (async () => null);
+  const clients = createClients({ db, clock });
+  const clientAuth = createClientAuthenticator({ db, clock, clients, issuer: config.issuer, tokenEndpoint: `${config.issuer}/token` });
+  const tokens = createTokenEndpoint({
+    db,
+    clock,
+    accessTokens: deps.accessTokens,
+    clientAuth,
+    userScopeBound,
+    accessTokenTtl: config.accessTokenTtl,
+    refreshTokenTtl: config.refreshTokenTtl,
+  });
+  const issued = deps.metrics?.counter('gatehouse_oauth_tokens_issued_total', 'Access tokens issued by the token endpoint, by grant type');
+  if (issued) {
+    const exchange = tokens.exchange;
+    tokens.exchange = async (req) => {
+      const response = await exchange(req);
+      issued.inc({ grant_type: req.grant_type ?? '' });
+      return response;
+    };
+  }
+  const revocation = createRevocation({ db, clock, issuer: config.issuer, accessTokens: deps.accessTokens });
+  const keys = createSigningKeys({ db, clock, retainSeconds: config.accessTokenTtl });
+  const sessions = createSessions({ db, clock });
+
+  return {
+    clients,
+    clientAuth,
+    tokens,
+    revocation,
+    keys,
+    sessions,
+    async register(app: FastifyInstance): Promise<void> {
+      await keys.ensureActive();
+      await registerOAuthRoutes(app, {
+        db,
+        clock,
+        clients,
+        users: deps.users,
+        sessions,
+        rateLimits: deps.rateLimits,
+        userScopeBound,
+        issuer: config.issuer,
+        codeTtl: config.authorizationCodeTtl,
+        clientAuth,
+        tokens,
+        revocation,
+        keys,
+      });
+    },
+  };
+}
+
+export type OAuth = ReturnType<typeof createOAuth>;

@@ -1,0 +1,115 @@
+/**
+ * Sign-in sessions of the login page, and the consent each user has given each client.
+ *
+ * A session cookie holds a random secret; the row holds its digest, so a database read never
+ * yields a usable cookie. A session belongs to one account and ends after `SESSION_TTL`, when
+ * the user signs in again, or when the user is deactivated (see user-access.ts). Consent is
+ * remembered per user and client as the union of the scopes allowed; a request for a scope
+ * outside it asks again.
+ */
+import type { Transaction } from 'kysely';
+import { isUniqueViolation, type Db } from '../platform/db/database.ts';
+import type { Tables } from '../platform/db/tables.ts';
+import type { Clock } from '../platform/clock.ts';
+import { newId } from '../platform/ids.ts';
+import { randomSecret, sha256Hex } from '../platform/crypto.ts';
+import { formatScope, scopeSet } from './scopes.ts';
+
+export const SESSION_COOKIE = 'gh_session';
+export const CSRF_COOKIE = 'gh_csrf';
+export const SESSION_TTL_SECONDS = 12 * 3600;
+
+export interface Session {
+  id: string;
+  accountId: string;
+  userId: string;
+  userName: string;
+  authenticatedAt: number;
+}
+
+export function parseCookies(header: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const part of (header ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0) continue;
+    const name = part.slice(0, eq).trim();
+    if (name && !(name in out)) out[name] = part.slice(eq + 1).trim();
+  }
+  return out;
+}
+
+export function cookie(name: string, value: string, options: { secure: boolean; maxAge?: number; path?: string }): string {
+  const parts = [`${name}=${value}`, `Path=${options.path ?? '/'}`, 'HttpOnly', 'SameSite=Lax'];
+  if (options.maxAge !== undefined) parts.push(`Max-Age=${options.maxAge}`);
+  if (options.secure) parts.push('Secure');
+  return parts.join('; ');
+}
+
+/** The scopes a user has allowed a client, if any. */
+function findConsent(executor: Db | Transaction<Tables>, accountId: string, userId: string, clientId: string) {
+  return executor
+    .selectFrom('oauth_consents')
+    .select('scope')
+    .where('account_id', '=', accountId)
+    .where('user_id', '=', userId)
+    .where('client_id', '=', clientId)
+    .executeTakeFirst();
+}
+
+export function createSessions(deps: { db: Db; clock: Clock }) {
+  const { db, clock } = deps;
+  return {
+    async find(secret: string | undefined): Promise<Session | undefined> {
+      if (!secret) return undefined;
+      const row = await db
+        .selectFrom('oauth_sessions')
+        .innerJoin('users', 'users.id', 'oauth_sessions.user_id')
+        .select(['oauth_sessions.id', 'oauth_sessions.account_id', 'oauth_sessions.user_id', 'oauth_sessions.authenticated_at', 'oauth_sessions.expires_at', 'oauth_sessions.ended_at', 'users.active', 'users.user_name'])
+        .where('oauth_sessions.session_digest', '=', sha256Hex(secret))
+        .executeTakeFirst();
+      if (!row || row.ended_at !== null || row.expires_at <= clock.now() || row.active !== 1) return undefined;
+      return { id: row.id, accountId: row.account_id, userId: row.user_id, userName: row.user_name, authenticatedAt: row.authenticated_at };
+    },
+
+    async start(accountId: string, userId: string, previous?: string): Promise<string> {
+      const now = clock.now();
+      const secret = randomSecret(32);
+      await db.transaction().execute(async (trx) => {
+        if (previous) await trx.updateTable('oauth_sessions').set({ ended_at: now }).where('session_digest', '=', sha256Hex(previous)).where('ended_at', 'is', null).execute();
+        await trx
+          .insertInto('oauth_sessions')
+          .values({ id: newId('sess'), session_digest: sha256Hex(secret), account_id: accountId, user_id: userId, authenticated_at: now, expires_at: now + SESSION_TTL_SECONDS * 1000, ended_at: null })
+          .execute();
+      });
+      return secret;
+    },
+
+    async consented(accountId: string, userId: string, clientId: string): Promise<Set<string>> {
+      const row = await findConsent(db, accountId, userId, clientId);
+      return row ? scopeSet(row.scope) : new Set();
+    },
+
+    async rememberConsent(accountId: string, userId: string, clientId: string, scopes: string[]): Promise<void> {
+      const now = clock.now();
+      const merge = () =>
+        db.transaction().execute(async (trx) => {
+          const row = await findConsent(trx, accountId, userId, clientId);
+          if (!row) {
+            await trx.insertInto('oauth_consents').values({ account_id: accountId, user_id: userId, client_id: clientId, scope: formatScope(scopes), updated_at: now }).execute();
+            return;
+          }
+          const scope = formatScope([...scopeSet(row.scope), ...scopes]);
+          await trx.updateTable('oauth_consents').set({ scope, updated_at: now }).where('account_id', '=', accountId).where('user_id', '=', userId).where('client_id', '=', clientId).execute();
+        });
+      try {
+        await merge();
+      } catch (error) {
+        // Two consents at once (two tabs): the other inserted first, so merge into its row.
+        if (!isUniqueViolation(error)) throw error;
+        await merge();
+      }
+    },
+  };
+}
+
+export type Sessions = ReturnType<typeof createSessions>;

@@ -1,0 +1,88 @@
+/** Row types of the OAuth tables (DDL in migrations/0100_oauth.ts). Lists are JSON text. */
+export interface OAuthTables {
+  oauth_clients: {
+    id: string;
+    account_id: string;
+    client_name: string;
+    redirect_uris: string;
+    grant_types: string;
+    response_types: string;
+    token_endpoint_auth_method: string;
+    scope: string;
+    jwks: string | null;
+    secret_digest: string | null;
+    secret_rotated_at: number | null;
+    created_at: number;
+  };
+  oauth_grants: {
+    id: string;
+    account_id: string;
+    client_id: string;
+    user_id: string;
+    scope: string;
+    created_at: number;
+    expires_at: number;
+    revoked_at: number | null;
+  };
+  oauth_codes: {
+    code_digest: string;
+    account_id: string;
+    client_id: string;
+    user_id: string;
+    grant_id: string;
+    redirect_uri: string;
+    scope: string;
+    code_challenge: string | null;
+    created_at: number;
+    expires_at: number;
+    consumed_at: number | null;
+  };
+  oauth_refresh_tokens: {
+    id: string;
+    token_digest: string;
+    account_id: string;
+    client_id: string;
+    user_id: string;
+    grant_id: string;
+    issued_at: number;
+    expires_at: number;
+    rotated_at: number | null;
+    revoked_at: number | null;
+  };
+  oauth_consents: {
+    account_id: string;
+    user_id: string;
+    client_id: string;
+    scope: string;
+    updated_at: number;
+  };
+  oauth_sessions: {
+    id: string;
+    session_digest: string;
+    account_id: string;
+    user_id: string;
+    authenticated_at: number;
+    expires_at: number;
+    ended_at: number | null;
+  };
+  oauth_assertion_jtis: {
+    client_id: string;
+    jti: string;
+    expires_at: number;
+  };
+  oauth_revoked_tokens: {
+    token_id: string;
+    expires_at: number;
+  };
+  oauth_signing_keys: {
+    kid: string;
+    alg: string;
+    public_jwk: string;
+    private_jwk: string;
+    created_at: number;
+    retired_at: number | null;
+    publish_until: number | null;
+  };
+}
+
+export type ClientRow = OAuthTables['oauth_clients'];

@@ -1,0 +1,198 @@
+/**
+ * The token endpoint's grants (RFC 6749 §4.1.3, §4.4, §6; RFC 7636 §4.6).
+ *
+ * - authorization_code: the code is single use, unexpired, issued to this client for this
+ *   redirect_uri, and its code_challenge matches code_verifier (S256). A replayed code is
+ *   refused and revokes what it issued.
+ * - refresh_token: rotated on every use; a rotated token presented again revokes the grant.
+ *   `scope` may narrow, never widen, the consented set; the user's roles are re-applied, and
+ *   an inactive user or a revoked grant gets nothing.
+ * - client_credentials: bounded by the client's registered scope; never a refresh token.
+ * Every failure is an RFC 6749 §5.2 error and issues nothing.
+ */
+import type { Db } from '../platform/db/database.ts';
+import type { Clock } from '../platform/clock.ts';
+import { safeEqual, sha256Base64Url } from '../platform/crypto.ts';
+import type { AccessTokens } from './access-tokens.ts';
+import type { Client } from './clients.ts';
+import type { ClientAuthenticator, ClientCredentials } from './client-auth.ts';
+import { oauthError } from './errors.ts';
+import { consumeCode, createGrant, findCode, findGrant, findRefreshToken, issueRefreshToken, revokeGrant, rotateRefreshToken, type Trx } from './grants.ts';
+import { formatScope, intersect, isSubset, parseScope, scopeSet } from './scopes.ts';
+
+export type UserScopeBound = (accountId: string, userId: string) => Promise<ReadonlySet<string> | null>;
+
+export interface TokenRequest extends ClientCredentials {
+  grant_type?: string;
+  code?: string;
+  redirect_uri?: string;
+  code_verifier?: string;
+  refresh_token?: string;
+  scope?: string;
+}
+
+export interface TokenResponse {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  refresh_token?: string;
+  scope: string;
+}
+
+export interface TokenEndpointDeps {
+  db: Db;
+  clock: Clock;
+  accessTokens: AccessTokens;
+  clientAuth: ClientAuthenticator;
+  userScopeBound: UserScopeBound;
+  accessTokenTtl: number;
+  refreshTokenTtl: number;
+}
+
+const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
+
+function requireParam(value: string | undefined, name: string): string {
+  if (value === undefined || value === '') throw oauthError('invalid_request', `${name} is required`);
+  return value;
+}
+
+function requireGrantType(client: Client, grantType: string): void {
+  if (!client.grantTypes.includes(grantType)) throw oauthError('unauthorized_client', `This client may not use ${grantType}`);
+}
+
+/** A failure that must still commit what it revoked: thrown after the transaction. */
+class Refusal {
+  constructor(readonly error: Error) {}
+}
+
+async function userActive(db: Trx, accountId: string, userId: string): Promise<boolean> {
+  const row = await db.selectFrom('users').select('active').where('account_id', '=', accountId).where('id', '=', userId).executeTakeFirst();
+  return row?.active === 1;
+}
+
+export function createTokenEndpoint(deps: TokenEndpointDeps) {
+  const { db, clock, accessTokens, clientAuth, userScopeBound } = deps;
+
+  async function withRefusals<T>(work: (trx: Trx) => Promise<T | Refusal>): Promise<T> {
+    const outcome = await db.transaction().execute(work);
+    if (outcome instanceof Refusal) throw outcome.error;
+    return outcome;
+  }
+
+  async function authorizationCode(client: Client, req: TokenRequest): Promise<TokenResponse> {
+    requireGrantType(client, 'authorization_code');
+    const code = requireParam(req.code, 'code');
+    const redirectUri = requireParam(req.redirect_uri, 'redirect_uri');
+    const row = await findCode(db, code);
+    if (!row || row.client_id !== client.id) throw oauthError('invalid_grant', 'The authorization code is invalid');
+    const now = clock.now();
+    if (row.consumed_at !== null) {
+      await db.transaction().execute((trx) => revokeGrant(trx, row.grant_id, now));
+      throw oauthError('invalid_grant', 'The authorization code was already used; the tokens it issued are revoked');
+    }
+    if (row.expires_at <= now) throw oauthError('invalid_grant', 'The authorization code has expired');
+    if (row.redirect_uri !== redirectUri) throw oauthError('invalid_grant', 'redirect_uri differs from the authorization request');
+    if (row.code_challenge !== null) {
+      const verifier = req.code_verifier;
+      if (verifier === undefined) throw oauthError('invalid_grant', 'code_verifier is required (PKCE)');
+      if (!VERIFIER.test(verifier) || !safeEqual(sha256Base64Url(verifier), row.code_challenge)) {
+        throw oauthError('invalid_grant', 'code_verifier does not match the code_challenge');
+      }
+    } else if (req.code_verifier !== undefined) {
+      throw oauthError('invalid_grant', 'code_verifier sent but no code_challenge was');
+    }
+    const bound = await userScopeBound(row.account_id, row.user_id);
+    const scopes = intersect(scopeSet(row.scope), bound);
+    return withRefusals(async (trx) => {
+      if (!(await consumeCode(trx, row.code_digest, now))) {
+        await revokeGrant(trx, row.grant_id, now);
+        return new Refusal(oauthError('invalid_grant', 'The authorization code was already used; the tokens it issued are revoked'));
+      }
+      if (!(await userActive(trx, row.account_id, row.user_id))) return new Refusal(oauthError('invalid_grant', 'The user can no longer sign in'));
+      if (scopes.length === 0) return new Refusal(oauthError('invalid_scope', "None of the consented scopes is within the user's roles"));
+      const grant = {
+        id: row.grant_id,
+        account_id: row.account_id,
+        client_id: client.id,
+        user_id: row.user_id,
+        scope: row.scope,
+        created_at: now,
+        expires_at: now + deps.refreshTokenTtl * 1000,
+        revoked_at: null,
+      };
+      await createGrant(trx, grant);
+      const access = await accessTokens.issue(
+        { accountId: row.account_id, clientId: client.id, userId: row.user_id, grantId: grant.id, scopes, ttlSeconds: deps.accessTokenTtl },
+        trx,
+      );
+      const refresh = client.grantTypes.includes('refresh_token') ? await issueRefreshToken(trx, grant, now) : undefined;
+      return { access_token: access.token, token_type: 'Bearer' as const, expires_in: access.expiresIn, ...(refresh ? { refresh_token: refresh } : {}), scope: access.scope };
+    });
+  }
+
+  async function refreshToken(client: Client, req: TokenRequest): Promise<TokenResponse> {
+    requireGrantType(client, 'refresh_token');
+    const presented = requireParam(req.refresh_token, 'refresh_token');
+    const requested = req.scope === undefined ? undefined : parseScope(req.scope);
+    if (requested === undefined && req.scope !== undefined) throw oauthError('invalid_scope', 'scope is malformed');
+    const row = await findRefreshToken(db, presented);
+    if (!row || row.client_id !== client.id) throw oauthError('invalid_grant', 'The refresh token is invalid');
+    const now = clock.now();
+    if (row.rotated_at !== null && row.revoked_at === null) {
+      await db.transaction().execute((trx) => revokeGrant(trx, row.grant_id, now));
+      throw oauthError('invalid_grant', 'The refresh token was already used; the grant is revoked');
+    }
+    if (row.revoked_at !== null || row.expires_at <= now) throw oauthError('invalid_grant', 'The refresh token is revoked or expired');
+    const grant = await findGrant(db, row.grant_id);
+    if (!grant || grant.revoked_at !== null || grant.expires_at <= now) throw oauthError('invalid_grant', 'The grant is revoked or expired');
+    const consented = scopeSet(grant.scope);
+    if (requested && !isSubset(requested, consented)) {
+      throw oauthError('invalid_scope', 'A refresh may narrow the scope, never widen it; a broader scope needs a new consent');
+    }
+    const bound = await userScopeBound(grant.account_id, grant.user_id);
+    const scopes = intersect(requested && requested.length > 0 ? requested : consented, bound);
+    return withRefusals(async (trx) => {
+      if (!(await rotateRefreshToken(trx, row.id, now))) {
+        await revokeGrant(trx, row.grant_id, now);
+        return new Refusal(oauthError('invalid_grant', 'The refresh token was already used; the grant is revoked'));
+      }
+      if (!(await userActive(trx, grant.account_id, grant.user_id))) return new Refusal(oauthError('invalid_grant', 'The user can no longer sign in'));
+      if (scopes.length === 0) return new Refusal(oauthError('invalid_scope', "None of the requested scopes is within the user's roles"));
+      const access = await accessTokens.issue(
+        { accountId: grant.account_id, clientId: client.id, userId: grant.user_id, grantId: grant.id, scopes, ttlSeconds: deps.accessTokenTtl },
+        trx,
+      );
+      const refresh = await issueRefreshToken(trx, grant, now);
+      return { access_token: access.token, token_type: 'Bearer' as const, expires_in: access.expiresIn, refresh_token: refresh, scope: access.scope };
+    });
+  }
+
+  async function clientCredentials(client: Client, req: TokenRequest): Promise<TokenResponse> {
+    requireGrantType(client, 'client_credentials');
+    let scopes: string[];
+    if (req.scope === undefined) {
+      scopes = [...client.scopes];
+    } else {
+      const requested = parseScope(req.scope);
+      if (!requested || requested.length === 0) throw oauthError('invalid_scope', 'scope is malformed or empty');
+      if (!isSubset(requested, client.scopes)) throw oauthError('invalid_scope', `This client may ask only for: ${formatScope(client.scopes)}`);
+      scopes = requested;
+    }
+    const access = await accessTokens.issueSealed({ accountId: client.accountId, clientId: client.id, scopes, ttlSeconds: deps.accessTokenTtl });
+    return { access_token: access.token, token_type: 'Bearer', expires_in: access.expiresIn, scope: access.scope };
+  }
+
+  return {
+    async exchange(req: TokenRequest): Promise<TokenResponse> {
+      const grantType = requireParam(req.grant_type, 'grant_type');
+      const known = grantType === 'authorization_code' || grantType === 'refresh_token' || grantType === 'client_credentials';
+      const client = await clientAuth.authenticate(req);
+      if (!known) throw oauthError('unsupported_grant_type', `grant_type ${grantType} is not supported`);
+      if (grantType === 'authorization_code') return authorizationCode(client, req);
+      if (grantType === 'refresh_token') return refreshToken(client, req);
+      return clientCredentials(client, req);
+    },
+  };
+}
+
+export type TokenEndpoint = ReturnType<typeof createTokenEndpoint>;

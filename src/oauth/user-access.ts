@@ -1,0 +1,43 @@
+/**
+ * Ending a person's access at once (deactivation or deletion of the user): every access
+ * token, refresh token, grant and sign-in session of theirs stops working on the next
+ * request. Called inside the transaction that changes the user, so the change and the
+ * revocation commit together.
+ */
+import type { Transaction } from 'kysely';
+import type { Tables } from '../platform/db/tables.ts';
+import type { Db } from '../platform/db/database.ts';
+
+export type RevokeUserAccess = (trx: Transaction<Tables> | Db, accountId: string, userId: string, at: number) => Promise<void>;
+
+export const revokeUserAccess: RevokeUserAccess = async (trx, accountId, userId, at) => {
+  await trx
+    .updateTable('access_tokens')
+    .set({ revoked_at: at })
+    .where('account_id', '=', accountId)
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .execute();
+  await trx
+    .updateTable('oauth_refresh_tokens')
+    .set({ revoked_at: at })
+    .where('account_id', '=', accountId)
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .execute();
+  await trx
+    .updateTable('oauth_grants')
+    .set({ revoked_at: at })
+    .where('account_id', '=', accountId)
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .execute();
+  await trx
+    .updateTable('oauth_sessions')
+    .set({ ended_at: at })
+    .where('account_id', '=', accountId)
+    .where('user_id', '=', userId)
+    .where('ended_at', 'is', null)
+    .execute();
+  await trx.deleteFrom('oauth_codes').where('account_id', '=', accountId).where('user_id', '=', userId).execute();
+};

@@ -1,0 +1,115 @@
+/**
+ * A page of a collection (interface: "Page of a collection", "Collection reads rules"):
+ * `{ data, next_cursor }`, `limit` from 1 to 100 (default 20, anything else 400
+ * `limit_out_of_range`), `after` the previous page's next_cursor. `next_cursor` is null exactly
+ * when no row remains after the page; a page may be shorter than `limit` only at the end here,
+ * but callers must not rely on that.
+ *
+ * `createPaging` binds the cursor keys, the clock and the cursor lifetime once, so a
+ * collection reads a page with one call: open the cursor, run its keyset query for limit+1
+ * rows, seal the next cursor.
+ */
+import type { Clock } from '../platform/clock.ts';
+import { problem } from '../platform/errors/catalogue.ts';
+import { filterFingerprint, openCursor, sealCursor, type CursorKeyRing, type CursorPosition } from './cursor.ts';
+import { positionOf, type KeysetOrder } from './keyset.ts';
+
+export const DEFAULT_LIMIT = 20;
+export const MAX_LIMIT = 100;
+
+export interface PageRequest {
+  accountId: string;
+  /** `limit` as given in the query string, if any. */
+  limit: number | undefined;
+  /** `after` as given, if any. */
+  after: string | undefined;
+  /** The filters of this read; a cursor only continues a read with the same filters. */
+  filters?: Record<string, string | number | boolean | undefined | null>;
+}
+
+export interface Collection<Row> {
+  /** Names the collection and its order in cursors; change it when the order changes. */
+  orderName: string;
+  order: KeysetOrder;
+  /** Rows after `after` (all when undefined) in `order`, at most `take` of them. */
+  fetch(after: CursorPosition | undefined, take: number): Promise<Row[]>;
+}
+
+export interface Page<Row> {
+  rows: Row[];
+  nextCursor: string | null;
+}
+
+/** Validates `limit`; query-string coercion has already made it an integer. */
+export function pageLimit(limit: number | undefined): number {
+  if (limit === undefined) return DEFAULT_LIMIT;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
+    throw problem('limit_out_of_range', { detail: `limit must be a whole number from 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT})` });
+  }
+  return limit;
+}
+
+export function createPaging(deps: { ring: CursorKeyRing; clock: Clock; cursorTtlMs: number }) {
+  const { ring, clock, cursorTtlMs } = deps;
+  return {
+    async read<Row extends object>(request: PageRequest, collection: Collection<Row>): Promise<Page<Row>> {
+      const limit = pageLimit(request.limit);
+      const filter = filterFingerprint(request.filters ?? {});
+      const now = clock.now();
+      const after =
+        request.after === undefined
+          ? undefined
+          : openCursor(ring, request.after, {
+              order: collection.orderName,
+              filter,
+              accountId: request.accountId,
+              now,
+              ttlMs: cursorTtlMs,
+            });
+      const fetched = await collection.fetch(after, limit + 1);
+      if (fetched.length <= limit) return { rows: fetched, nextCursor: null };
+      const rows = fetched.slice(0, limit);
+      const last = rows[rows.length - 1] as Record<string, unknown>;
+      const nextCursor = sealCursor(ring, {
+        position: positionOf(last, collection.order),
+        order: collection.orderName,
+        filter,
+        accountId: request.accountId,
+        issuedAt: now,
+      });
+      return { rows, nextCursor };
+    },
+  };
+}
+
+export type Paging = ReturnType<typeof createPaging>;
+
+/** Query-string members every collection route accepts (add the collection's filters beside them). */
+export const pageQueryProperties = {
+  limit: {
+    type: 'integer',
+    description: `Largest number of rows in the page, 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT}); out of range → 400 limit_out_of_range`,
+  },
+  after: {
+    type: 'string',
+    minLength: 1,
+    maxLength: 1024,
+    description: 'The next_cursor of the previous page, passed back unmodified; omitted on the first request',
+  },
+} as const;
+
+/** Response schema of a page whose rows match `item`. */
+export function pageSchema(item: object, description: string) {
+  return {
+    type: 'object',
+    description,
+    required: ['data', 'next_cursor'],
+    properties: {
+      data: { type: 'array', items: item },
+      next_cursor: {
+        type: ['string', 'null'],
+        description: 'Opaque cursor for the next page; null when the read is complete',
+      },
+    },
+  } as const;
+}

@@ -1,0 +1,120 @@
+/**
+ * The payout processor: moves each pending payout whose delay has passed (by the injected
+ * clock) to `paid`, or to `failed` for the test destination, posts the ledger entries and
+ * records `payout.paid` / `payout.failed` in the same transaction.
+ *
+ * Each payout is processed exactly once, however many processes run this against one
+ * database: on PostgreSQL a batch is claimed with `FOR UPDATE SKIP LOCKED`, so concurrent
+ * processors take disjoint batches; on SQLite every transaction begins IMMEDIATE, so
+ * processors take turns. The state change is also conditional on `pending` as a second guard.
+ *
+ * There is no bank behind Gatehouse: a payout to a destination starting with `test_fail`
+ * fails with `destination_rejected`; every other destination is paid.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../platform/db/database.ts';
+import type { Clock } from '../platform/clock.ts';
+import type { DatabaseKind } from '../config.ts';
+import { recordEvent } from '../webhooks/outbox.ts';
+import { creditBalance, post } from './ledger.ts';
+import type { PayoutRow } from './tables.ts';
+import type { MetricsRegistry } from '../platform/metrics.ts';
+
+export const FAILING_DESTINATION_PREFIX = 'test_fail';
+export const FAILURE_CODE = 'destination_rejected';
+
+export interface ProcessedPayouts {
+  paid: number;
+  failed: number;
+}
+
+export function createPayoutProcessor(deps: { db: Db; clock: Clock; kind: DatabaseKind; batchSize?: number; metrics?: MetricsRegistry }) {
+  const { db, clock, kind } = deps;
+  const transitions = deps.metrics?.counter('gatehouse_payouts_transitions_total', 'Payout state transitions, by from and to state');
+  const batchSize = deps.batchSize ?? 100;
+
+  async function complete(trx: Db, payout: PayoutRow, now: number): Promise<'paid' | 'failed' | undefined> {
+    const fails = payout.destination.startsWith(FAILING_DESTINATION_PREFIX);
+    const state = fails ? 'failed' : 'paid';
+    const changed = await trx
+      .updateTable('payouts')
+      .set({ state, processed_at: now, failure_code: fails ? FAILURE_CODE : null })
+      .where('id', '=', payout.id)
+      .where('state', '=', 'pending')
+      .executeTakeFirst();
+    if (Number(changed.numUpdatedRows) !== 1) return undefined;
+    const money = { accountId: payout.account_id, currency: payout.currency, amount: payout.amount, at: now };
+    const source = { object: 'payout' as const, id: payout.id };
+    if (fails) {
+      await post(trx, { ...money, debit: 'payouts_pending', credit: 'balance', source });
+      await creditBalance(trx, money);
+    } else {
+      await post(trx, { ...money, debit: 'payouts_pending', credit: 'cash', source });
+    }
+    await recordEvent(trx, { accountId: payout.account_id, type: `payout.${state}`, object: 'payout', objectId: payout.id, state, at: now });
+    return state;
+  }
+
+  return {
+    /** Processes every payout due now, batch by batch; returns how many were paid and failed. */
+    async processDuePayouts(): Promise<ProcessedPayouts> {
+      const totals: ProcessedPayouts = { paid: 0, failed: 0 };
+      for (;;) {
+        const now = clock.now();
+        const batch: ProcessedPayouts = { paid: 0, failed: 0 };
+        const claimed = await db.transaction().execute(async (trx) => {
+          let query = trx
+            .selectFrom('payouts')
+            .selectAll()
+            .where('state', '=', 'pending')
+            .where('due_at', '<=', now)
+            .orderBy('due_at')
+            .limit(batchSize);
+          if (kind === 'postgres') query = query.forUpdate().skipLocked();
+          const due = await query.execute();
+          for (const payout of due) {
+            const outcome = await complete(trx, payout, now);
+            if (outcome) batch[outcome] += 1;
+          }
+          return due.length;
+        });
+        // Counted once committed: a rolled-back batch is retried, not paid.
+        for (const state of ['paid', 'failed'] as const) {
+          totals[state] += batch[state];
+          if (batch[state] > 0) transitions?.inc({ from: 'pending', to: state }, batch[state]);
+        }
+        if (claimed < batchSize) return totals;
+      }
+    },
+  };
+}
+
+export type PayoutProcessor = ReturnType<typeof createPayoutProcessor>;
+
+/**
+ * Runs `processDuePayouts` every `intervalMs` until stopped. A failing run is logged and
+ * retried on the next tick. `stop` waits for a run in progress to finish.
+ */
+export function startPayoutProcessor(deps: { processor: PayoutProcessor; intervalMs: number; log: FastifyBaseLogger }): () => Promise<void> {
+  const { processor, intervalMs, log } = deps;
+  let stopped = false;
+  let running: Promise<void> = Promise.resolve();
+  let timer: NodeJS.Timeout | undefined;
+  const tick = () => {
+    running = processor
+      .processDuePayouts()
+      .then((done) => {
+        if (done.paid + done.failed > 0) log.info(done, 'payouts processed');
+      })
+      .catch((error: unknown) => log.error({ err: error }, 'payout processing failed'))
+      .finally(() => {
+        if (!stopped) timer = setTimeout(tick, intervalMs).unref();
+      });
+  };
+  timer = setTimeout(tick, intervalMs).unref();
+  return async () => {
+    stopped = true;
+    if (timer) clearTimeout(timer);
+    await running;
+  };
+}

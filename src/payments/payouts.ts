@@ -1,0 +1,107 @@
+/**
+ * Payouts: money leaving an account's available balance for a destination. Created
+ * `pending`; the payout processor later moves each to `paid` or `failed`.
+ *
+ * A payout larger than the available balance in its currency is refused with 422
+ * `insufficient_funds`. The refusal is thrown inside the write transaction (rolling back
+ * what the payout wrote) so that an idempotent retry replays it. Creating posts balance →
+ * payouts_pending, records `payout.created` and debits the balance atomically (see
+ * ledger.ts), all in the caller's transaction.
+ */
+import type { Db } from '../platform/db/database.ts';
+import type { Clock } from '../platform/clock.ts';
+import { toRfc3339 } from '../platform/clock.ts';
+import { newId } from '../platform/ids.ts';
+import { problem } from '../platform/errors/catalogue.ts';
+import { recordEvent } from '../webhooks/outbox.ts';
+import type { Page, Paging } from '../paging/page.ts';
+import { NEWEST_FIRST, keysetPage } from '../paging/keyset.ts';
+import { debitBalance, post } from './ledger.ts';
+import type { PayoutRow, PayoutState } from './tables.ts';
+
+export interface Payout {
+  id: string;
+  object: 'payout';
+  amount: number;
+  currency: string;
+  destination: string;
+  state: PayoutState;
+  /** Why a failed payout failed; null otherwise. */
+  failure_code: string | null;
+  created_at: string;
+  /** When it became paid or failed; null while pending. */
+  processed_at: string | null;
+}
+
+export interface NewPayout {
+  amount: number;
+  currency: string;
+  destination: string;
+}
+
+export function presentPayout(row: PayoutRow): Payout {
+  return {
+    id: row.id,
+    object: 'payout',
+    amount: row.amount,
+    currency: row.currency,
+    destination: row.destination,
+    state: row.state,
+    failure_code: row.failure_code,
+    created_at: toRfc3339(row.created_at),
+    processed_at: row.processed_at === null ? null : toRfc3339(row.processed_at),
+  };
+}
+
+export const PAYOUTS_ORDER = 'payouts:created_at.desc,id.desc';
+
+export function createPayouts(deps: { db: Db; clock: Clock; paging: Paging; delayMs: number }) {
+  const { db, clock, paging, delayMs } = deps;
+  return {
+    async create(trx: Db, accountId: string, input: NewPayout): Promise<Payout> {
+      const now = clock.now();
+      const money = { accountId, currency: input.currency, amount: input.amount, at: now };
+      const row: PayoutRow = {
+        id: newId('po'),
+        account_id: accountId,
+        amount: input.amount,
+        currency: input.currency,
+        destination: input.destination,
+        state: 'pending',
+        failure_code: null,
+        created_at: now,
+        due_at: now + delayMs,
+        processed_at: null,
+      };
+      await trx.insertInto('payouts').values(row).execute();
+      await post(trx, { ...money, debit: 'balance', credit: 'payouts_pending', source: { object: 'payout', id: row.id } });
+      await recordEvent(trx, { accountId, type: 'payout.created', object: 'payout', objectId: row.id, state: 'pending', at: now });
+      // Last, so that concurrent payouts of one account queue on its balance row (locked until
+      // commit on PostgreSQL) for as short a time as possible; a refusal rolls back the rest.
+      if (!(await debitBalance(trx, money))) {
+        throw problem('insufficient_funds', {
+          detail: `The available ${input.currency} balance does not cover ${input.amount}`,
+        });
+      }
+      return presentPayout(row);
+    },
+
+    async get(accountId: string, id: string): Promise<Payout> {
+      const row = await db.selectFrom('payouts').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+      if (!row) throw problem('payout_not_found', { detail: `No payout ${id}` });
+      return presentPayout(row);
+    },
+
+    async list(request: { accountId: string; limit: number | undefined; after: string | undefined }): Promise<Page<Payout>> {
+      const page = await paging.read(request, {
+        orderName: PAYOUTS_ORDER,
+        order: NEWEST_FIRST,
+        fetch: (after, take) =>
+          keysetPage(db.selectFrom('payouts').selectAll().where('account_id', '=', request.accountId), NEWEST_FIRST, after, take).execute(),
+      });
+      return { rows: page.rows.map(presentPayout), nextCursor: page.nextCursor };
+    },
+  };
+}
+
+export type Payouts = ReturnType<typeof createPayouts>;

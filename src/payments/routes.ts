@@ -1,0 +1,224 @@
+/**
+ * HTTP for the business collections under /v1: invoices, payouts and ledger entries.
+ * Bearer tokens with the collection's scope (`invoices:read`, `invoices:write`,
+ * `payouts:read`, `payouts:write`, `ledger:read`); every query is scoped to the token's
+ * account, so another account's object answers 404 exactly like a missing one. Every POST
+ * runs through the write runner, which owns the transaction (and Idempotency-Key).
+ */
+import type { FastifyInstance } from 'fastify';
+import { principalOf, requireBearer, type BearerVerifier } from '../platform/auth.ts';
+import { errorResponses } from '../platform/http/schemas.ts';
+import type { WriteRunner } from '../idempotency/write-runner.ts';
+import type { MetricsRegistry } from '../platform/metrics.ts';
+import { pageQueryProperties, pageSchema } from '../paging/page.ts';
+import { currencySchema } from './currencies.ts';
+import type { Invoices, NewInvoice } from './invoices.ts';
+import type { NewPayout, Payouts } from './payouts.ts';
+import { LEDGER_ACCOUNTS, type LedgerEntries, type LedgerFilters } from './ledger-entries.ts';
+import {
+  idParams,
+  idempotencyHeader,
+  invoiceSchema,
+  ledgerEntrySchema,
+  newInvoiceSchema,
+  newPayoutSchema,
+  payoutSchema,
+} from './schemas.ts';
+
+export interface PaymentRouteDeps {
+  verifier: BearerVerifier;
+  writes: WriteRunner;
+  invoices: Invoices;
+  payouts: Payouts;
+  ledgerEntries: LedgerEntries;
+  /** Where payouts created are counted (the processor counts the later transitions). */
+  metrics?: MetricsRegistry;
+}
+
+interface PageQuery {
+  limit?: number;
+  after?: string;
+}
+
+const ORDER_NOTE = 'Newest first by (created_at, id). Pass next_cursor as after to read on; the read ends when next_cursor is null.';
+
+export function registerPaymentRoutes(app: FastifyInstance, deps: PaymentRouteDeps): void {
+  const { verifier, writes, invoices, payouts, ledgerEntries } = deps;
+  const created = deps.metrics?.counter('gatehouse_payouts_transitions_total', 'Payout state transitions, by from and to state');
+  const bearer = (scope: string) => ({ preHandler: requireBearer(verifier, [scope]) });
+  const security = (scope: string) => [{ bearer: [scope] }];
+  const pageQuery = { type: 'object', additionalProperties: false, properties: pageQueryProperties } as const;
+
+  app.post<{ Body: NewInvoice }>(
+    '/v1/invoices',
+    {
+      ...bearer('invoices:write'),
+      schema: {
+        tags: ['invoices'],
+        summary: 'Create an invoice (state open)',
+        security: security('invoices:write'),
+        headers: idempotencyHeader,
+        body: newInvoiceSchema,
+        response: { 201: invoiceSchema, ...errorResponses(400, 401, 403, 409, 415, 429) },
+      },
+    },
+    async (request, reply) => {
+      const { accountId } = principalOf(request);
+      return writes.runWrite(request, reply, async (trx) => {
+        const invoice = await invoices.create(trx, accountId, request.body);
+        return { status: 201, body: invoice, headers: { location: `/v1/invoices/${invoice.id}` } };
+      });
+    },
+  );
+
+  app.get<{ Querystring: PageQuery }>(
+    '/v1/invoices',
+    {
+      ...bearer('invoices:read'),
+      schema: {
+        tags: ['invoices'],
+        summary: 'List invoices, a page at a time',
+        description: ORDER_NOTE,
+        security: security('invoices:read'),
+        querystring: pageQuery,
+        response: { 200: pageSchema(invoiceSchema, 'A page of invoices'), ...errorResponses(400, 401, 403, 429) },
+      },
+    },
+    async (request) => {
+      const page = await invoices.list({ accountId: principalOf(request).accountId, limit: request.query.limit, after: request.query.after });
+      return { data: page.rows, next_cursor: page.nextCursor };
+    },
+  );
+
+  app.get<{ Params: { id: string } }>(
+    '/v1/invoices/:id',
+    {
+      ...bearer('invoices:read'),
+      schema: {
+        tags: ['invoices'],
+        summary: 'Get an invoice',
+        security: security('invoices:read'),
+        params: idParams,
+        response: { 200: invoiceSchema, ...errorResponses(401, 403, 404, 429) },
+      },
+    },
+    async (request) => invoices.get(principalOf(request).accountId, request.params.id),
+  );
+
+  app.post<{ Params: { id: string } }>(
+    '/v1/invoices/:id/settle',
+    {
+      ...bearer('invoices:write'),
+      schema: {
+        tags: ['invoices'],
+        summary: 'Settle an open invoice',
+        description: 'Moves the invoice to settled, posts cash/balance ledger entries, credits the available balance and emits invoice.settled. A settled invoice answers 409 invoice_already_settled.',
+        security: security('invoices:write'),
+        headers: idempotencyHeader,
+        params: idParams,
+        response: { 200: invoiceSchema, ...errorResponses(400, 401, 403, 404, 409, 429) },
+      },
+    },
+    async (request, reply) => {
+      const { accountId } = principalOf(request);
+      return writes.runWrite(request, reply, async (trx) => ({
+        status: 200,
+        body: await invoices.settle(trx, accountId, request.params.id),
+      }));
+    },
+  );
+
+  app.post<{ Body: NewPayout }>(
+    '/v1/payouts',
+    {
+      ...bearer('payouts:write'),
+      schema: {
+        tags: ['payouts'],
+        summary: 'Create a payout (state pending)',
+        description: 'Takes the amount from the available balance in its currency at once; a larger amount answers 422 insufficient_funds.',
+        security: security('payouts:write'),
+        headers: idempotencyHeader,
+        body: newPayoutSchema,
+        response: { 201: payoutSchema, ...errorResponses(400, 401, 403, 409, 415, 422, 429) },
+      },
+    },
+    async (request, reply) => {
+      const { accountId } = principalOf(request);
+      const sent = await writes.runWrite(request, reply, async (trx) => {
+        const payout = await payouts.create(trx, accountId, request.body);
+        return { status: 201, body: payout, headers: { location: `/v1/payouts/${payout.id}` } };
+      });
+      // Counted once committed, and not again when a retry replays it.
+      if (reply.statusCode === 201 && reply.getHeader('idempotent-replay') === undefined) created?.inc({ from: 'none', to: 'pending' });
+      return sent;
+    },
+  );
+
+  app.get<{ Querystring: PageQuery }>(
+    '/v1/payouts',
+    {
+      ...bearer('payouts:read'),
+      schema: {
+        tags: ['payouts'],
+        summary: 'List payouts, a page at a time',
+        description: ORDER_NOTE,
+        security: security('payouts:read'),
+        querystring: pageQuery,
+        response: { 200: pageSchema(payoutSchema, 'A page of payouts'), ...errorResponses(400, 401, 403, 429) },
+      },
+    },
+    async (request) => {
+      const page = await payouts.list({ accountId: principalOf(request).accountId, limit: request.query.limit, after: request.query.after });
+      return { data: page.rows, next_cursor: page.nextCursor };
+    },
+  );
+
+  app.get<{ Params: { id: string } }>(
+    '/v1/payouts/:id',
+    {
+      ...bearer('payouts:read'),
+      schema: {
+        tags: ['payouts'],
+        summary: 'Get a payout',
+        security: security('payouts:read'),
+        params: idParams,
+        response: { 200: payoutSchema, ...errorResponses(401, 403, 404, 429) },
+      },
+    },
+    async (request) => payouts.get(principalOf(request).accountId, request.params.id),
+  );
+
+  app.get<{ Querystring: PageQuery & LedgerFilters }>(
+    '/v1/ledger/entries',
+    {
+      ...bearer('ledger:read'),
+      schema: {
+        tags: ['ledger'],
+        summary: 'List ledger entries, a page at a time',
+        description: `${ORDER_NOTE} Filters narrow the read; a cursor only continues a read with the same filters.`,
+        security: security('ledger:read'),
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            ...pageQueryProperties,
+            ledger_account: { type: 'string', enum: LEDGER_ACCOUNTS, description: 'Only entries of this ledger account' },
+            direction: { type: 'string', enum: ['debit', 'credit'], description: 'Only debits or only credits' },
+            currency: { ...currencySchema, description: 'Only entries in this currency' },
+          },
+        },
+        response: { 200: pageSchema(ledgerEntrySchema, 'A page of ledger entries'), ...errorResponses(400, 401, 403, 429) },
+      },
+    },
+    async (request) => {
+      const { limit, after, ledger_account, direction, currency } = request.query;
+      const page = await ledgerEntries.list({
+        accountId: principalOf(request).accountId,
+        limit,
+        after,
+        filters: { ledger_account, direction, currency },
+      });
+      return { data: page.rows, next_cursor: page.nextCursor };
+    },
+  );
+}

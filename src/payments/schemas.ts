@@ -1,0 +1,111 @@
+/** JSON schemas of the business objects, shared by validation, serialization and the OpenAPI document. */
+import { amountSchema, currencySchema } from './currencies.ts';
+import { LEDGER_ACCOUNTS } from './ledger-entries.ts';
+
+const instant = { type: 'string', format: 'date-time', description: 'RFC 3339 instant, UTC' } as const;
+const nullableInstant = { type: ['string', 'null'], format: 'date-time', description: 'RFC 3339 instant, UTC; null until it happens' } as const;
+
+export const metadataSchema = {
+  type: 'object',
+  description: 'Up to 20 keys (1-40 characters) with string values of up to 500 characters, for your own use',
+  maxProperties: 20,
+  propertyNames: { minLength: 1, maxLength: 40 },
+  additionalProperties: { type: 'string', maxLength: 500 },
+} as const;
+
+export const invoiceSchema = {
+  type: 'object',
+  required: ['id', 'object', 'amount', 'currency', 'description', 'metadata', 'state', 'created_at', 'settled_at'],
+  properties: {
+    id: { type: 'string', examples: ['inv_4fJ1tX9v0QmB7dP2sK8r'] },
+    object: { type: 'string', const: 'invoice' },
+    amount: amountSchema,
+    currency: { type: 'string', examples: ['EUR'] },
+    description: { type: ['string', 'null'] },
+    metadata: { type: 'object', additionalProperties: { type: 'string' } },
+    state: { type: 'string', enum: ['open', 'settled'], description: 'open → settled (once)' },
+    created_at: instant,
+    settled_at: nullableInstant,
+  },
+} as const;
+
+export const newInvoiceSchema = {
+  type: 'object',
+  required: ['amount', 'currency'],
+  additionalProperties: false,
+  properties: {
+    amount: amountSchema,
+    currency: currencySchema,
+    description: { type: 'string', maxLength: 500 },
+    metadata: metadataSchema,
+  },
+} as const;
+
+export const payoutSchema = {
+  type: 'object',
+  required: ['id', 'object', 'amount', 'currency', 'destination', 'state', 'failure_code', 'created_at', 'processed_at'],
+  properties: {
+    id: { type: 'string', examples: ['po_8Hq2Lm0ZxR4cW7vN1bT5'] },
+    object: { type: 'string', const: 'payout' },
+    amount: amountSchema,
+    currency: { type: 'string', examples: ['EUR'] },
+    destination: { type: 'string' },
+    state: { type: 'string', enum: ['pending', 'paid', 'failed'], description: 'pending → paid, or pending → failed' },
+    failure_code: { type: ['string', 'null'], description: 'Why a failed payout failed (destination_rejected); null otherwise' },
+    created_at: instant,
+    processed_at: nullableInstant,
+  },
+} as const;
+
+export const newPayoutSchema = {
+  type: 'object',
+  required: ['amount', 'currency', 'destination'],
+  additionalProperties: false,
+  properties: {
+    amount: amountSchema,
+    currency: currencySchema,
+    destination: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 200,
+      pattern: '^[\\x21-\\x7E]+$',
+      description: 'Where the money goes (e.g. a bank account reference); printable ASCII without spaces. Destinations starting with test_fail always fail.',
+    },
+  },
+} as const;
+
+export const ledgerEntrySchema = {
+  type: 'object',
+  required: ['id', 'object', 'transaction_id', 'ledger_account', 'direction', 'amount', 'currency', 'source', 'created_at'],
+  properties: {
+    id: { type: 'string', examples: ['le_2bV9sQ1mK7pX0cZ4rT8y'] },
+    object: { type: 'string', const: 'ledger_entry' },
+    transaction_id: { type: 'string', description: 'The posting this entry belongs to; its entries sum to zero' },
+    ledger_account: { type: 'string', enum: LEDGER_ACCOUNTS },
+    direction: { type: 'string', enum: ['debit', 'credit'] },
+    amount: { type: 'integer', description: 'Signed minor units: debits positive, credits negative' },
+    currency: { type: 'string' },
+    source: {
+      type: 'object',
+      required: ['object', 'id'],
+      properties: { object: { type: 'string', enum: ['invoice', 'payout'] }, id: { type: 'string' } },
+    },
+    created_at: instant,
+  },
+} as const;
+
+export const idParams = {
+  type: 'object',
+  required: ['id'],
+  properties: { id: { type: 'string', minLength: 1, maxLength: 64 } },
+} as const;
+
+export const idempotencyHeader = {
+  type: 'object',
+  properties: {
+    'idempotency-key': {
+      type: 'string',
+      description: 'A random string you generate per logical operation and reuse for its retries',
+    },
+  },
+} as const;

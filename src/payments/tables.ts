@@ -1,0 +1,62 @@
+/** Tables of the business collections (DDL in migrations/0200_payments.ts). Money is integer minor units. */
+
+export type InvoiceState = 'open' | 'settled';
+export type PayoutState = 'pending' | 'paid' | 'failed';
+export type LedgerAccount = 'cash' | 'balance' | 'payouts_pending';
+export type Direction = 'debit' | 'credit';
+
+export interface InvoiceRow {
+  id: string;
+  account_id: string;
+  amount: number;
+  currency: string;
+  description: string | null;
+  /** JSON object of string values */
+  metadata: string;
+  state: InvoiceState;
+  created_at: number;
+  settled_at: number | null;
+}
+
+export interface PayoutRow {
+  id: string;
+  account_id: string;
+  amount: number;
+  currency: string;
+  destination: string;
+  state: PayoutState;
+  failure_code: string | null;
+  created_at: number;
+  /** When the processor may move it out of `pending`. */
+  due_at: number;
+  processed_at: number | null;
+}
+
+export interface LedgerEntryRow {
+  id: string;
+  account_id: string;
+  /** Groups the entries of one posting; they sum to zero. */
+  transaction_id: string;
+  ledger_account: LedgerAccount;
+  direction: Direction;
+  /** Signed: debits positive, credits negative. */
+  amount: number;
+  currency: string;
+  source_object: 'invoice' | 'payout';
+  source_id: string;
+  created_at: number;
+}
+
+export interface BalanceRow {
+  account_id: string;
+  currency: string;
+  available: number;
+  updated_at: number;
+}
+
+export interface PaymentTables {
+  invoices: InvoiceRow;
+  payouts: PayoutRow;
+  ledger_entries: LedgerEntryRow;
+  balances: BalanceRow;
+}

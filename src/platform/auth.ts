@@ -1,0 +1,87 @@
+/**
+ * Bearer authentication for resource endpoints (RFC 6750). A route declares the scopes it
+ * needs; a missing or bad token answers 401 with a `WWW-Authenticate: Bearer` challenge,
+ * a token without the scope answers 403 `insufficient_scope`. The principal is attached to
+ * the request for the handler; everything the handler reads is scoped by its account.
+ */
+import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import { problem } from './errors/catalogue.ts';
+
+export interface Principal {
+  kind: 'access_token' | 'scim_token';
+  tokenId: string;
+  accountId: string;
+  /** OAuth client the token was issued to (a SCIM token's id for SCIM tokens). */
+  clientId: string;
+  /** The person the token acts for; null for client credentials. */
+  userId: string | null;
+  scopes: ReadonlySet<string>;
+}
+
+export interface BearerVerifier {
+  verify(token: string): Promise<Principal | undefined>;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal?: Principal;
+  }
+}
+
+/** Extracts the token of an `Authorization: Bearer <token>` header (scheme case-insensitive). */
+export function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (typeof header !== 'string') return undefined;
+  const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
+  return match?.[1];
+}
+
+function challenge(realm: string, error?: { code: string; description: string; scope?: string }): string {
+  const parts = [`realm="${realm}"`];
+  if (error) {
+    parts.push(`error="${error.code}"`, `error_description="${error.description}"`);
+    if (error.scope) parts.push(`scope="${error.scope}"`);
+  }
+  return `Bearer ${parts.join(', ')}`;
+}
+
+/** preHandler requiring a valid bearer token carrying every scope in `scopes`. */
+export function requireBearer(verifier: BearerVerifier, scopes: readonly string[], realm = 'gatehouse'): preHandlerAsyncHookHandler {
+  return async function authenticate(request: FastifyRequest, _reply: FastifyReply) {
+    const token = bearerToken(request);
+    if (token === undefined) {
+      throw problem('unauthorized', {
+        detail: 'Send Authorization: Bearer <access token>',
+        headers: { 'www-authenticate': challenge(realm) },
+      });
+    }
+    const principal = await verifier.verify(token);
+    if (!principal) {
+      throw problem('invalid_token', {
+        headers: {
+          'www-authenticate': challenge(realm, { code: 'invalid_token', description: 'The access token is invalid, expired or revoked' }),
+        },
+      });
+    }
+    const missing = scopes.filter((s) => !principal.scopes.has(s));
+    if (missing.length > 0) {
+      throw problem('insufficient_scope', {
+        detail: `This operation needs the scope ${scopes.join(' ')}`,
+        headers: {
+          'www-authenticate': challenge(realm, {
+            code: 'insufficient_scope',
+            description: `Requires ${scopes.join(' ')}`,
+            scope: scopes.join(' '),
+          }),
+        },
+      });
+    }
+    request.principal = principal;
+  };
+}
+
+/** The principal attached by `requireBearer`; routes behind it may rely on it. */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw new Error('route is missing requireBearer');
+  return request.principal;
+}

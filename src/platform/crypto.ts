@@ -1,0 +1,38 @@
+/**
+ * Digests and comparisons for secrets. Secrets that Gatehouse generates (client secrets,
+ * tokens, SCIM tokens) are high-entropy, so a SHA-256 digest is a sufficient stored form and
+ * keeps verification off the slow path that password hashes need.
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+export function sha256(input: string | Buffer): Buffer {
+  return createHash('sha256').update(input).digest();
+}
+
+export function sha256Hex(input: string | Buffer): string {
+  return createHash('sha256').update(input).digest('hex');
+}
+
+export function sha256Base64Url(input: string | Buffer): string {
+  return createHash('sha256').update(input).digest('base64url');
+}
+
+/** A random secret of `bytes` bytes, base64url encoded, optionally with a readable prefix. */
+export function randomSecret(bytes = 32, prefix = ''): string {
+  return prefix + randomBytes(bytes).toString('base64url');
+}
+
+/**
+ * Constant-time string equality. Both sides are hashed first so that neither the content
+ * nor the length of the expected value leaks through timing.
+ */
+export function safeEqual(given: string, expected: string): boolean {
+  return timingSafeEqual(sha256(given), sha256(expected));
+}
+
+/** Constant-time comparison of a presented secret with a stored SHA-256 hex digest. */
+export function matchesDigest(given: string, storedHexDigest: string): boolean {
+  const expected = Buffer.from(storedHexDigest, 'hex');
+  const actual = sha256(given);
+  return expected.length === actual.length && timingSafeEqual(actual, expected);
+}

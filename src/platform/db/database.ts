@@ -1,0 +1,256 @@
+/**
+ * One schema, two databases. Kysely over better-sqlite3 (embedded: WAL, foreign keys, busy
+ * timeout) or over pg (distributed). The differences that matter stay here:
+ *
+ * - SQLite transactions begin IMMEDIATE, taking the write lock up front, so two processes
+ *   sharing a file never deadlock upgrading a read lock to a write lock.
+ * - PostgreSQL `bigint` values come back as numbers (every stored integer here fits in 2^53:
+ *   epoch milliseconds, minor currency units), and `?schema=name` in the URL selects a schema.
+ *
+ * Conventions for every table: ids are text, instants are bigint epoch milliseconds, booleans
+ * are integer 0/1, structured values are JSON text.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import pg from 'pg';
+import {
+  CompiledQuery,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+  sql,
+  type DatabaseConnection,
+  type Driver,
+} from 'kysely';
+import type { DatabaseKind } from '../../config.ts';
+import type { Tables } from './tables.ts';
+
+export type Db = Kysely<Tables>;
+
+export interface Database {
+  db: Db;
+  kind: DatabaseKind;
+  /** Where the data lives, for logs: a file path or host/database/schema (never a password). */
+  location: string;
+  /** PostgreSQL schema holding the tables (migration bookkeeping included); undefined on SQLite. */
+  schema: string | undefined;
+  ping(): Promise<void>;
+  /** Connection pool figures for metrics (PostgreSQL); undefined on SQLite's single connection. */
+  poolStats(): { total: number; idle: number; waiting: number } | undefined;
+  /**
+   * Runs `work` while holding a lock every process on this database honours (a PostgreSQL
+   * session advisory lock on a connection of its own, outside the pool; on SQLite the file's
+   * write lock already serialises). Used so that nodes starting at once migrate one at a time.
+   */
+  exclusive<T>(name: string, work: () => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  databaseUrl: string;
+  poolSize?: number;
+  statementTimeoutMs?: number;
+  /** How long to wait for a pool connection before giving up (then the request fails with 503). */
+  acquireTimeoutMs?: number;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  return options.databaseUrl.startsWith('sqlite:') ? openSqlite(options) : openPostgres(options);
+}
+
+class ImmediateSqliteDriver extends SqliteDriver {
+  /**
+   * The single connection is handed to waiters first come, first served. Kysely's own mutex
+   * wakes every waiter on each release (quadratic under load, and unfair: a request can
+   * starve); with it uncontended behind this queue, each release wakes exactly one.
+   */
+  readonly #waiting: Array<() => void> = [];
+  #held = false;
+
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    if (this.#held) await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    this.#held = true;
+    return super.acquireConnection();
+  }
+
+  override async releaseConnection(): Promise<void> {
+    await super.releaseConnection();
+    const next = this.#waiting.shift();
+    if (next) next();
+    else this.#held = false;
+  }
+
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #config: ConstructorParameters<typeof SqliteDialect>[0];
+  constructor(config: ConstructorParameters<typeof SqliteDialect>[0]) {
+    super(config);
+    this.#config = config;
+  }
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.#config);
+  }
+}
+
+/**
+ * Kysely prepares every query anew; preparing costs more than running a small indexed
+ * query, so prepared statements are kept per SQL text (SQLite re-prepares them itself
+ * after a schema change). Kysely only runs them to completion with all()/run(), one at a time.
+ */
+function withStatementCache(connection: BetterSqlite3.Database, size = 500) {
+  const cache = new Map<string, BetterSqlite3.Statement>();
+  return {
+    close: () => connection.close(),
+    prepare(sql: string) {
+      let statement = cache.get(sql);
+      if (statement === undefined) {
+        statement = connection.prepare(sql);
+        if (cache.size >= size) cache.delete(cache.keys().next().value!);
+        cache.set(sql, statement);
+      }
+      return statement;
+    },
+  };
+}
+
+function openSqlite(options: DatabaseOptions): Database {
+  const file = options.databaseUrl.slice('sqlite:'.length);
+  const inMemory = file === ':memory:';
+  if (!inMemory) fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const connection = new BetterSqlite3(inMemory ? ':memory:' : path.resolve(file));
+  connection.pragma('journal_mode = WAL');
+  connection.pragma('synchronous = NORMAL');
+  connection.pragma('foreign_keys = ON');
+  connection.pragma('busy_timeout = 5000');
+  const db = new Kysely<Tables>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(connection) }) });
+  return {
+    db,
+    kind: 'sqlite',
+    location: inMemory ? ':memory:' : path.resolve(file),
+    schema: undefined,
+    poolStats: () => undefined,
+    exclusive: (_name, work) => work(),
+    ping: async () => {
+      await sql`select 1`.execute(db);
+    },
+    close: () => db.destroy(),
+  };
+}
+
+const INT8_OID = 20;
+
+function parseInt8(value: string): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n)) throw new RangeError(`bigint ${value} exceeds the safe integer range`);
+  return n;
+}
+
+async function openPostgres(options: DatabaseOptions): Promise<Database> {
+  const url = new URL(options.databaseUrl);
+  const schema = url.searchParams.get('schema');
+  url.searchParams.delete('schema');
+  if (schema !== null && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
+    throw new Error(`schema "${schema}" in the database URL must be a lower-case SQL identifier`);
+  }
+  const statementTimeout = options.statementTimeoutMs ?? 15_000;
+  const pool = new pg.Pool({
+    connectionString: url.href,
+    max: options.poolSize ?? 10,
+    connectionTimeoutMillis: options.acquireTimeoutMs ?? 5_000,
+    idleTimeoutMillis: 30_000,
+    options: [`-c statement_timeout=${statementTimeout}`, schema ? `-c search_path=${schema}` : '']
+      .filter(Boolean)
+      .join(' '),
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === INT8_OID ? parseInt8 : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+    },
+  });
+  // An idle client losing its connection (e.g. a database restart) must not crash the process.
+  pool.on('error', () => {});
+  if (schema) {
+    const client = await pool.connect();
+    try {
+      await client.query(`create schema if not exists ${schema}`);
+    } catch (error) {
+      // Another node starting at the same moment created it first.
+      if (!isUniqueViolation(error) && (error as { code?: string }).code !== '42P06') throw error;
+    } finally {
+      client.release();
+    }
+  }
+  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+  const location = `${url.hostname}:${url.port || '5432'}${url.pathname}${schema ? ` (schema ${schema})` : ''}`;
+  return {
+    db,
+    kind: 'postgres',
+    location,
+    schema: schema ?? 'public',
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    async exclusive(name, work) {
+      // Its own connection: the work may need every pooled one (a pool of 1 included).
+      const client = new pg.Client({ connectionString: url.href, options: schema ? `-c search_path=${schema}` : undefined });
+      client.on('error', () => {});
+      await client.connect();
+      try {
+        await client.query('select pg_advisory_lock(hashtext($1))', [`gatehouse:${name}`]);
+        return await work();
+      } finally {
+        // Closing the session releases the lock even if the unlock cannot be sent.
+        await client.query('select pg_advisory_unlock(hashtext($1))', [`gatehouse:${name}`]).catch(() => {});
+        await client.end().catch(() => {});
+      }
+    },
+    ping: async () => {
+      await sql`select 1`.execute(db);
+    },
+    close: () => db.destroy(),
+  };
+}
+
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  '57P01', // admin_shutdown
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now
+  '57014', // query_canceled (statement timeout)
+  '53300', // too_many_connections
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+  'SQLITE_BUSY',
+]);
+
+/**
+ * True when `error` means the database cannot serve right now (down, restarting, pool
+ * exhausted, statement timeout, SQLite busy past its timeout): the request fails fast with
+ * 503 and the next one tries again, with no restart needed.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const e = error as { code?: string; message?: string } | undefined;
+  if (!e) return false;
+  if (e.code !== undefined && UNAVAILABLE_CODES.has(e.code)) return true;
+  const message = e.message ?? '';
+  return /timeout exceeded when trying to connect|Connection terminated|connection is closed|Client has encountered a connection error/i.test(
+    message,
+  );
+}
+
+/** True when `error` is a unique-constraint violation on either database. */
+export function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string } | undefined;
+  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}

@@ -1,0 +1,20 @@
+/** Every migration, by name. Names sort by capability range: 0001 platform, 01xx OAuth, 02xx payments,
+ * 03xx idempotency, 04xx SCIM, 05xx webhooks. */
+import type { Migration } from 'kysely';
+import * as m0001 from './0001_platform.ts';
+import * as m0100 from './0100_oauth.ts';
+import * as m0200 from './0200_payments.ts';
+import * as m0300 from './0300_idempotency.ts';
+import * as m0400 from './0400_scim.ts';
+import * as m0500 from './0500_events.ts';
+import * as m0501 from './0501_webhooks.ts';
+
+export const migrations: Record<string, Migration> = {
+  '0001_platform': m0001,
+  '0100_oauth': m0100,
+  '0200_payments': m0200,
+  '0300_idempotency': m0300,
+  '0400_scim': m0400,
+  '0500_events': m0500,
+  '0501_webhooks': m0501,
+};

@@ -1,0 +1,26 @@
+/**
+ * The whole schema as Kysely sees it: each capability declares its own tables beside its
+ * code and they are joined here. Migrations (./migrations) are the source of truth for DDL.
+ */
+import type { PlatformTables } from './platform-tables.ts';
+import type { AccountTables } from '../../accounts/store.ts';
+import type { UserTables } from '../../users/store.ts';
+import type { AccessTokenTables } from '../../oauth/access-tokens.ts';
+import type { PaymentTables } from '../../payments/tables.ts';
+import type { IdempotencyTables } from '../../idempotency/store.ts';
+import type { ScimTables } from '../../scim/tables.ts';
+import type { EventTables } from '../../webhooks/outbox.ts';
+import type { OAuthTables } from '../../oauth/tables.ts';
+import type { WebhookTables } from '../../webhooks/store.ts';
+
+export interface Tables
+  extends PlatformTables,
+    AccountTables,
+    UserTables,
+    AccessTokenTables,
+    PaymentTables,
+    IdempotencyTables,
+    ScimTables,
+    EventTables,
+    OAuthTables,
+    WebhookTables {}

@@ -1,0 +1,38 @@
+/**
+ * Which serializer renders an error: each protocol registers one, and a route chooses it by
+ * `config.errorFormat`, or, for requests that match no route, by path prefix. The registry
+ * belongs to one server instance; nothing here is module state.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { HttpError } from './http-error.ts';
+
+export interface SerializedError {
+  status: number;
+  contentType: string;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+export type ErrorSerializer = (error: HttpError, request: FastifyRequest) => SerializedError;
+
+export class ErrorFormats {
+  readonly #byName = new Map<string, ErrorSerializer>();
+  readonly #byPrefix: Array<{ prefix: string; name: string }> = [];
+
+  constructor(readonly fallback: string) {}
+
+  register(name: string, serializer: ErrorSerializer, options: { prefixes?: string[] } = {}): void {
+    this.#byName.set(name, serializer);
+    for (const prefix of options.prefixes ?? []) this.#byPrefix.push({ prefix, name });
+    this.#byPrefix.sort((a, b) => b.prefix.length - a.prefix.length);
+  }
+
+  serializerFor(request: FastifyRequest): ErrorSerializer {
+    const named = request.routeOptions.config?.errorFormat;
+    const path = request.url.split('?', 1)[0] ?? '';
+    const name = named ?? this.#byPrefix.find((p) => path.startsWith(p.prefix))?.name ?? this.fallback;
+    const serializer = this.#byName.get(name) ?? this.#byName.get(this.fallback);
+    if (!serializer) throw new Error(`no error serializer registered for "${name}"`);
+    return serializer;
+  }
+}

@@ -1,0 +1,23 @@
+/** Liveness (`/healthz`: the process answers) and readiness (`/readyz`: the database answers). */
+import type { FastifyInstance } from 'fastify';
+
+export function registerHealthRoutes(app: FastifyInstance, deps: { ready: () => Promise<void> }): void {
+  const status = { type: 'object', properties: { status: { type: 'string' } } } as const;
+  app.get('/healthz', { schema: { tags: ['health'], summary: 'Liveness', response: { 200: status } } }, async () => ({
+    status: 'ok',
+  }));
+  app.get(
+    '/readyz',
+    { schema: { tags: ['health'], summary: 'Readiness: the database answers', response: { 200: status, 503: status } } },
+    async (request, reply) => {
+      try {
+        await deps.ready();
+        return { status: 'ready' };
+      } catch (error) {
+        request.log.warn({ err: error }, 'readiness check failed');
+        reply.code(503);
+        return { status: 'unavailable' };
+      }
+    },
+  );
+}

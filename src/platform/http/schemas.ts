@@ -1,0 +1,40 @@
+/** Shared pieces of route schemas, so the OpenAPI document describes errors the same way everywhere. */
+
+export const problemSchema = {
+  type: 'object',
+  description: 'RFC 9457 problem details with a stable machine-readable code',
+  required: ['type', 'title', 'status', 'code'],
+  properties: {
+    type: { type: 'string' },
+    title: { type: 'string' },
+    status: { type: 'integer' },
+    code: { type: 'string' },
+    detail: { type: 'string' },
+    instance: { type: 'string' },
+    errors: {
+      type: 'array',
+      items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } } },
+    },
+  },
+  additionalProperties: true,
+} as const;
+
+const DESCRIPTIONS: Record<number, string> = {
+  400: 'Invalid request',
+  401: 'Missing or invalid credential',
+  403: 'Credential lacks the required scope',
+  404: 'Not found (also for objects of another account)',
+  409: 'Conflict',
+  412: 'Precondition failed',
+  413: 'Body too large',
+  415: 'Unsupported content type',
+  422: 'Business rule refused the request',
+  429: 'Rate limited',
+};
+
+/** `response` schema entries for the given error statuses, all problem+json. */
+export function errorResponses(...statuses: number[]): Record<number, unknown> {
+  return Object.fromEntries(
+    statuses.map((s) => [s, { description: DESCRIPTIONS[s] ?? 'Error', content: { 'application/problem+json': { schema: problemSchema } } }]),
+  );
+}

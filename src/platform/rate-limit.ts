@@ -1,0 +1,179 @@
+/**
+ * Rate limits for the token endpoint, sign-in and the API (draft-ietf-httpapi-ratelimit-headers).
+ *
+ * Fixed windows per key: the defaults let one credential burst about 100 requests at once, as
+ * Stripe allows per account. In-process by default; with a Redis URL the counters live in
+ * Redis so that the limits hold across nodes, and if Redis cannot be reached the in-process
+ * limiter takes over (logged) rather than failing requests. Limited responses carry
+ * `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` and `RateLimit-Policy`; a refusal
+ * adds `Retry-After` and is thrown as `rate_limited` so that each protocol renders it its way.
+ */
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { problem } from './errors/catalogue.ts';
+import { bearerToken } from './auth.ts';
+import { sha256Hex } from './crypto.ts';
+import type { MetricsRegistry } from './metrics.ts';
+
+export interface Limit {
+  points: number;
+  seconds: number;
+}
+
+export type Bucket = 'api' | 'token' | 'signin' | 'signin_ip';
+
+export const DEFAULT_LIMITS: Record<Bucket, Limit> = {
+  api: { points: 100, seconds: 1 },
+  token: { points: 100, seconds: 1 },
+  signin: { points: 10, seconds: 300 },
+  signin_ip: { points: 100, seconds: 300 },
+};
+
+export interface RateDecision {
+  allowed: boolean;
+  headers: Record<string, string>;
+}
+
+export interface RateLimits {
+  readonly enabled: boolean;
+  /** Counts one request against `key` in `bucket`. */
+  consume(bucket: Bucket, key: string): Promise<RateDecision>;
+  /** Throws `rate_limited` (429) when over the limit; returns the headers to send otherwise. */
+  enforce(bucket: Bucket, key: string): Promise<Record<string, string>>;
+  /** Settles once the store first connects or fails (at most 2 s), so start-up does not count in-process by accident. */
+  ready(): Promise<void>;
+  close(): Promise<void>;
+}
+
+function headersOf(limit: Limit, res: RateLimiterRes, allowed: boolean): Record<string, string> {
+  const reset = Math.max(1, Math.ceil(res.msBeforeNext / 1000));
+  const headers: Record<string, string> = {
+    'ratelimit-limit': String(limit.points),
+    'ratelimit-remaining': String(Math.max(0, res.remainingPoints)),
+    'ratelimit-reset': String(reset),
+    'ratelimit-policy': `${limit.points};w=${limit.seconds}`,
+  };
+  if (!allowed) headers['retry-after'] = String(reset);
+  return headers;
+}
+
+export function createRateLimits(options: {
+  enabled: boolean;
+  redisUrl?: string;
+  /** Prefix of the keys in Redis (and of the in-process keys). */
+  keyPrefix?: string;
+  limits?: Partial<Record<Bucket, Limit>>;
+  log: FastifyBaseLogger;
+  /** Where refusals are counted and the store in use is reported. */
+  metrics?: MetricsRegistry;
+}): RateLimits {
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  if (!options.enabled) {
+    return {
+      enabled: false,
+      consume: async () => ({ allowed: true, headers: {} }),
+      enforce: async () => ({}),
+      ready: async () => {},
+      close: async () => {},
+    };
+  }
+  let redis: Redis | undefined;
+  let settled: Promise<void> = Promise.resolve();
+  // Whether counters are in Redis right now; the in-process limiter counts while they are not.
+  let onRedis = false;
+  let closing = false;
+  if (options.redisUrl) {
+    redis = new Redis(options.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
+    let lostReported = false;
+    const fallBack = (reason: string) => {
+      onRedis = false;
+      if (lostReported || closing) return;
+      lostReported = true;
+      options.log.warn({ err: reason }, 'rate limits: Redis unreachable, counting in-process until it returns');
+    };
+    redis.on('error', (error: Error) => fallBack(error.message));
+    redis.on('close', () => fallBack('connection closed'));
+    redis.on('ready', () => {
+      onRedis = true;
+      if (lostReported) options.log.info('rate limits: Redis reachable again, counting in Redis');
+      lostReported = false;
+    });
+    const client = redis;
+    settled = new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, 2000);
+      timer.unref();
+      const done = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      client.once('ready', done);
+      client.once('error', done);
+    });
+  }
+  if (options.metrics) {
+    const store = options.metrics.gauge('gatehouse_rate_limit_store', '1 for the store rate limits are counted in now: redis, or local (in-process) when Redis is not configured or unreachable');
+    options.metrics.collect(() => {
+      const redisNow = redis !== undefined && onRedis && redis.status === 'ready';
+      store.set(redisNow ? 1 : 0, { store: 'redis' });
+      store.set(redisNow ? 0 : 1, { store: 'local' });
+    });
+  }
+  const rejections = options.metrics?.counter('gatehouse_rate_limit_rejections_total', 'Requests refused with 429 by a rate limit, by bucket');
+  const limiters = new Map<Bucket, RateLimiterAbstract>();
+  for (const [bucket, limit] of Object.entries(limits) as Array<[Bucket, Limit]>) {
+    const memory = new RateLimiterMemory({ points: limit.points, duration: limit.seconds, keyPrefix: `${options.keyPrefix ?? 'gh_rl'}_${bucket}` });
+    limiters.set(
+      bucket,
+      redis
+        ? new RateLimiterRedis({ storeClient: redis, points: limit.points, duration: limit.seconds, keyPrefix: `${options.keyPrefix ?? 'gh_rl'}_${bucket}`, insuranceLimiter: memory })
+        : memory,
+    );
+  }
+
+  async function consume(bucket: Bucket, key: string): Promise<RateDecision> {
+    const limit = limits[bucket];
+    try {
+      const res = await limiters.get(bucket)!.consume(key, 1);
+      return { allowed: true, headers: headersOf(limit, res, true) };
+    } catch (rejection) {
+      if (rejection instanceof RateLimiterRes) {
+        rejections?.inc({ bucket });
+        return { allowed: false, headers: headersOf(limit, rejection, false) };
+      }
+      // A store failure with no insurance left: let the request through rather than fail it.
+      options.log.warn({ err: String(rejection) }, 'rate limit store failed; request allowed');
+      return { allowed: true, headers: {} };
+    }
+  }
+
+  return {
+    enabled: true,
+    consume,
+    async enforce(bucket, key) {
+      const decision = await consume(bucket, key);
+      if (!decision.allowed) {
+        throw problem('rate_limited', { detail: `Too many requests; retry after ${decision.headers['retry-after']} s`, headers: decision.headers });
+      }
+      return decision.headers;
+    },
+    ready: () => settled,
+    async close() {
+      closing = true;
+      if (redis) redis.disconnect();
+    },
+  };
+}
+
+/** The API limit: an onRequest hook for `/v1/` and `/scim/`, keyed by the bearer token's digest or the client IP. */
+export function limitApiRequests(app: FastifyInstance, limits: RateLimits, prefixes: readonly string[] = ['/v1/', '/scim/']): void {
+  if (!limits.enabled) return;
+  app.addHook('onRequest', async (request, reply) => {
+    const url = request.url;
+    if (!prefixes.some((p) => url.startsWith(p))) return;
+    const token = bearerToken(request);
+    const key = token === undefined ? `ip:${request.ip}` : `tok:${sha256Hex(token).slice(0, 32)}`;
+    const headers = await limits.enforce('api', key);
+    reply.headers(headers);
+  });
+}

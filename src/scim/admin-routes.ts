@@ -1,0 +1,198 @@
+/**
+ * Admin API of SCIM: per-account SCIM tokens (POST shows the token once; GET lists; DELETE
+ * revokes) and roles mapped from groups. Served on the admin listener only.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Accounts } from '../accounts/service.ts';
+import { problem } from '../platform/errors/catalogue.ts';
+import { errorResponses } from '../platform/http/schemas.ts';
+import type { ScimTokens } from './tokens.ts';
+import { RoleNameTaken, type RoleInput, type Roles } from './roles.ts';
+
+const accountParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', maxLength: 64 } } } as const;
+const itemParams = {
+  type: 'object',
+  required: ['id', 'itemId'],
+  properties: { id: { type: 'string', maxLength: 64 }, itemId: { type: 'string', maxLength: 64 } },
+} as const;
+
+const tokenSchema = {
+  type: 'object',
+  required: ['id', 'object', 'description', 'created_at', 'revoked_at'],
+  properties: {
+    id: { type: 'string' },
+    object: { type: 'string', const: 'scim_token' },
+    description: { type: 'string' },
+    created_at: { type: 'string', format: 'date-time' },
+    revoked_at: { type: ['string', 'null'], format: 'date-time' },
+  },
+} as const;
+
+const SCOPE = '^[\\x21\\x23-\\x5B\\x5D-\\x7E]+$';
+const roleBody = {
+  type: 'object',
+  required: ['name', 'scopes', 'groups'],
+  additionalProperties: false,
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 200 },
+    scopes: { type: 'array', maxItems: 100, items: { type: 'string', pattern: SCOPE, maxLength: 200 } },
+    groups: {
+      type: 'array',
+      maxItems: 100,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        minProperties: 1,
+        maxProperties: 1,
+        properties: { displayName: { type: 'string', minLength: 1, maxLength: 256 }, externalId: { type: 'string', minLength: 1, maxLength: 256 } },
+      },
+    },
+  },
+} as const;
+const roleSchema = {
+  type: 'object',
+  required: ['id', 'object', 'name', 'scopes', 'groups', 'created_at', 'updated_at'],
+  properties: {
+    id: { type: 'string' },
+    object: { type: 'string', const: 'role' },
+    name: { type: 'string' },
+    scopes: { type: 'array', items: { type: 'string' } },
+    groups: { type: 'array', items: { type: 'object', properties: { displayName: { type: 'string' }, externalId: { type: 'string' } } } },
+    created_at: { type: 'string', format: 'date-time' },
+    updated_at: { type: 'string', format: 'date-time' },
+  },
+} as const;
+
+export function registerScimAdminRoutes(app: FastifyInstance, deps: { accounts: Accounts; tokens: ScimTokens; roles: Roles }): void {
+  const { accounts, tokens, roles } = deps;
+  const security = [{ adminToken: [] }];
+
+  app.post<{ Params: { id: string }; Body: { description?: string } }>(
+    '/admin/v1/accounts/:id/scim-tokens',
+    {
+      schema: {
+        tags: ['scim'],
+        summary: 'Create a SCIM bearer token for an account (the token is shown only in this response)',
+        security,
+        params: accountParams,
+        body: { type: 'object', additionalProperties: false, properties: { description: { type: 'string', maxLength: 200 } } },
+        response: { 201: { ...tokenSchema, required: [...tokenSchema.required, 'token'], properties: { ...tokenSchema.properties, token: { type: 'string' } } }, ...errorResponses(400, 401, 404, 415) },
+      },
+    },
+    async (request, reply) => {
+      await accounts.require(request.params.id);
+      const issued = await tokens.issue(request.params.id, request.body?.description ?? 'SCIM token');
+      reply.code(201).header('location', `/admin/v1/accounts/${request.params.id}/scim-tokens/${issued.id}`).header('cache-control', 'no-store');
+      return issued;
+    },
+  );
+
+  app.get<{ Params: { id: string } }>(
+    '/admin/v1/accounts/:id/scim-tokens',
+    {
+      schema: {
+        tags: ['scim'],
+        summary: "List an account's SCIM tokens (never the tokens themselves)",
+        security,
+        params: accountParams,
+        response: { 200: { type: 'object', required: ['data'], properties: { data: { type: 'array', items: tokenSchema } } }, ...errorResponses(401, 404) },
+      },
+    },
+    async (request) => {
+      await accounts.require(request.params.id);
+      return { data: await tokens.list(request.params.id) };
+    },
+  );
+
+  app.delete<{ Params: { id: string; itemId: string } }>(
+    '/admin/v1/accounts/:id/scim-tokens/:itemId',
+    {
+      schema: { tags: ['scim'], summary: 'Revoke a SCIM token', security, params: itemParams, response: { 204: { type: 'null' }, ...errorResponses(401, 404) } },
+    },
+    async (request, reply) => {
+      await accounts.require(request.params.id);
+      if (!(await tokens.revoke(request.params.id, request.params.itemId))) throw problem('scim_token_not_found');
+      reply.code(204);
+    },
+  );
+
+  const saveRole = async (run: () => Promise<unknown>) => {
+    try {
+      return await run();
+    } catch (error) {
+      if (error instanceof RoleNameTaken) throw problem('role_name_taken', { detail: `A role named ${error.message} already exists` });
+      throw error;
+    }
+  };
+
+  app.post<{ Params: { id: string }; Body: RoleInput }>(
+    '/admin/v1/accounts/:id/roles',
+    {
+      schema: {
+        tags: ['roles'],
+        summary: 'Create a role: the scopes its holders may consent to, and the groups (by displayName or externalId) that confer it',
+        security,
+        params: accountParams,
+        body: roleBody,
+        response: { 201: roleSchema, ...errorResponses(400, 401, 404, 409, 415) },
+      },
+    },
+    async (request, reply) => {
+      await accounts.require(request.params.id);
+      const role = await saveRole(() => roles.create(request.params.id, request.body));
+      reply.code(201);
+      return role;
+    },
+  );
+
+  app.get<{ Params: { id: string } }>(
+    '/admin/v1/accounts/:id/roles',
+    {
+      schema: {
+        tags: ['roles'],
+        summary: "List an account's roles",
+        security,
+        params: accountParams,
+        response: { 200: { type: 'object', required: ['data'], properties: { data: { type: 'array', items: roleSchema } } }, ...errorResponses(401, 404) },
+      },
+    },
+    async (request) => {
+      await accounts.require(request.params.id);
+      return { data: await roles.list(request.params.id) };
+    },
+  );
+
+  app.get<{ Params: { id: string; itemId: string } }>(
+    '/admin/v1/accounts/:id/roles/:itemId',
+    { schema: { tags: ['roles'], summary: 'Get a role', security, params: itemParams, response: { 200: roleSchema, ...errorResponses(401, 404) } } },
+    async (request) => {
+      await accounts.require(request.params.id);
+      const role = await roles.get(request.params.id, request.params.itemId);
+      if (!role) throw problem('role_not_found');
+      return role;
+    },
+  );
+
+  app.put<{ Params: { id: string; itemId: string }; Body: RoleInput }>(
+    '/admin/v1/accounts/:id/roles/:itemId',
+    {
+      schema: { tags: ['roles'], summary: 'Replace a role', security, params: itemParams, body: roleBody, response: { 200: roleSchema, ...errorResponses(400, 401, 404, 409, 415) } },
+    },
+    async (request) => {
+      await accounts.require(request.params.id);
+      const role = await saveRole(() => roles.replace(request.params.id, request.params.itemId, request.body));
+      if (!role) throw problem('role_not_found');
+      return role;
+    },
+  );
+
+  app.delete<{ Params: { id: string; itemId: string } }>(
+    '/admin/v1/accounts/:id/roles/:itemId',
+    { schema: { tags: ['roles'], summary: 'Delete a role', security, params: itemParams, response: { 204: { type: 'null' }, ...errorResponses(401, 404) } } },
+    async (request, reply) => {
+      await accounts.require(request.params.id);
+      if (!(await roles.delete(request.params.id, request.params.itemId))) throw problem('role_not_found');
+      reply.code(204);
+    },
+  );
+}

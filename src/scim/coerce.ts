@@ -1,0 +1,104 @@
+/**
+ * Turns what a client sent into a canonical SCIM document: attribute names in their schema
+ * spelling (names are case-insensitive, RFC 7643 §2.1), values checked against their types
+ * (wrong type → 400 invalidValue), read-only attributes dropped (RFC 7643 §2.2: ignored on
+ * input), attributes of no schema ignored. What Entra ID sends is accepted as meant:
+ * booleans as "True"/"False" strings, and a complex attribute given as its plain `value`
+ * (enterprise `manager` as an id string).
+ */
+import { invalidValue } from './errors.ts';
+import { findAttr, extensionOf, type AttrDef, type ResourceSchema } from './schema-catalog.ts';
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
+
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
+
+/** A single (non-array) value of `def`'s type, or throws invalidValue. */
+export function coerceSingle(def: AttrDef, value: unknown, where: string): Json {
+  switch (def.type) {
+    case 'string':
+    case 'reference':
+      if (typeof value === 'string') return value;
+      break;
+    case 'boolean':
+      if (typeof value === 'boolean') return value;
+      if (typeof value === 'string' && /^(true|false)$/i.test(value)) return value.toLowerCase() === 'true';
+      break;
+    case 'integer':
+      if (typeof value === 'number' && Number.isInteger(value)) return value;
+      break;
+    case 'decimal':
+      if (typeof value === 'number' && Number.isFinite(value)) return value;
+      break;
+    case 'dateTime':
+      if (typeof value === 'string' && RFC3339.test(value) && !Number.isNaN(Date.parse(value))) return value;
+      break;
+    case 'complex':
+      if (isObject(value)) return coerceComplex(def, value, where);
+      // A complex attribute given as its value alone (Entra: manager as an id string).
+      if (typeof value === 'string' && def.subAttributes && findAttr(def.subAttributes, 'value')) return { value };
+      break;
+  }
+  throw invalidValue(`${where} must be ${article(def.type)} ${def.type}`);
+}
+
+function article(type: string): string {
+  return /^[aeiou]/.test(type) ? 'an' : 'a';
+}
+
+function coerceComplex(def: AttrDef, value: JsonObject, where: string): JsonObject {
+  const out: JsonObject = {};
+  for (const [key, raw] of Object.entries(value)) {
+    const sub = findAttr(def.subAttributes ?? [], key);
+    if (!sub || raw === null) continue;
+    out[sub.name] = coerceSingle(sub, raw, `${where}.${sub.name}`);
+  }
+  return out;
+}
+
+/** A value of `def` (array for multi-valued attributes), or null to clear it. */
+export function coerceValue(def: AttrDef, value: unknown, where: string): Json {
+  if (value === null) return null;
+  if (!def.multiValued) {
+    if (Array.isArray(value)) throw invalidValue(`${where} is single-valued`);
+    return coerceSingle(def, value, where);
+  }
+  const items = Array.isArray(value) ? value : [value];
+  return items.map((item, i) => coerceSingle(def, item, `${where}[${i}]`));
+}
+
+/** True when the attribute is never taken from a client. */
+export function isReadOnly(def: AttrDef): boolean {
+  return def.mutability === 'readOnly';
+}
+
+/**
+ * The canonical document of a resource body: core attributes by name, each extension's
+ * attributes under its URN. `id`, `meta`, `schemas` and read-only attributes are dropped.
+ */
+export function coerceResource(schema: ResourceSchema, body: JsonObject, commonWritable: AttrDef[]): JsonObject {
+  const doc: JsonObject = {};
+  for (const [key, raw] of Object.entries(body)) {
+    const extension = extensionOf(schema, key);
+    if (extension) {
+      if (!isObject(raw)) throw invalidValue(`${extension.urn} must be an object`);
+      const ext: JsonObject = {};
+      for (const [subKey, subRaw] of Object.entries(raw)) {
+        const def = findAttr(extension.attributes, subKey);
+        if (!def || isReadOnly(def) || subRaw === null) continue;
+        ext[def.name] = coerceValue(def, subRaw, subKey);
+      }
+      doc[extension.urn] = ext;
+      continue;
+    }
+    const def = findAttr([...commonWritable, ...schema.attributes], key);
+    if (!def || isReadOnly(def) || raw === null) continue;
+    doc[def.name] = coerceValue(def, raw, def.name);
+  }
+  return doc;
+}

@@ -1,0 +1,227 @@
+/**
+ * SCIM filters (RFC 7644 §3.4.2.2) translated to SQL: the whole grammar (eq ne co sw ew pr
+ * gt ge lt le, and/or/not, grouping, `attr[…]` value filters) becomes one WHERE expression
+ * that the database evaluates with its indexes; nothing is filtered in memory. Strings
+ * compare case-insensitively unless the schema says caseExact (RFC 7643 §2.1), against
+ * stored lower-cased columns, so `userName eq "…"` is an index lookup. Ordering comparisons
+ * on strings use binary collation on both databases so results never depend on the locale.
+ *
+ * A resource type describes where each attribute lives through a `FilterTarget`.
+ */
+import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
+import { parse, type Filter, type Compare } from 'scim2-parse-filter';
+import { invalidFilter } from './errors.ts';
+import { resolvePath, type AttrDef, type AttrType, type ResolvedPath, type ResourceSchema } from './schema-catalog.ts';
+import type { DatabaseKind } from '../config.ts';
+
+export type Condition = RawBuilder<SqlBool>;
+type Value = Compare['compValue'];
+
+/** How one comparison is expressed: against a scalar SQL operand, or through a sub-select. */
+export type Operand =
+  | { kind: 'scalar'; sql: RawBuilder<unknown>; type: AttrType; caseExact: boolean; lowered: boolean }
+  | { kind: 'constant'; value: string }
+  | { kind: 'set'; build: (test: (value: Operand & { kind: 'scalar' }) => Condition) => Condition };
+
+export interface FilterTarget {
+  schema: ResourceSchema;
+  dialect: DatabaseKind;
+  /** The operand of an attribute path (sub-attribute defaulted to `value` for multi-valued complex). */
+  operand(path: ResolvedPath): Operand;
+  /** `attr[filter]`: the condition that some element of `path` satisfies `inner`. */
+  elements(path: ResolvedPath, inner: (subOperand: (sub: AttrDef) => Operand) => Condition): Condition;
+}
+
+/** Parses a filter, turning every parser failure into 400 invalidFilter. */
+export function parseFilter(text: string): Filter {
+  if (text.length > 4096) throw invalidFilter('filter is longer than 4096 characters');
+  try {
+    return parse(text);
+  } catch (error) {
+    throw invalidFilter(`filter could not be parsed: ${(error as Error).message.slice(0, 200)}`);
+  }
+}
+
+export function translateFilter(target: FilterTarget, text: string): Condition {
+  return translate(target, parseFilter(text), 0);
+}
+
+/** Translates an already parsed filter (e.g. the value filter of a PATCH path). */
+export function translateAst(target: FilterTarget, filter: Filter): Condition {
+  return translate(target, filter, 0);
+}
+
+function translate(target: FilterTarget, filter: Filter, depth: number): Condition {
+  if (depth > 50) throw invalidFilter('filter is nested too deeply');
+  switch (filter.op) {
+    case 'and':
+    case 'or': {
+      const parts = (filter as { filters: Filter[] }).filters.map((f) => translate(target, f, depth + 1));
+      return sql<SqlBool>`(${sql.join(parts, filter.op === 'and' ? sql` and ` : sql` or `)})`;
+    }
+    case 'not':
+      return sql<SqlBool>`(not ${translate(target, (filter as { filter: Filter }).filter, depth + 1)})`;
+    case '[]': {
+      const { attrPath, valFilter } = filter as { attrPath: string; valFilter: Filter };
+      const path = resolve(target.schema, attrPath);
+      if (path.sub || path.def.type !== 'complex') throw invalidFilter(`${attrPath}[…] needs a complex attribute`);
+      return target.elements(path, (subOperand) => translateElement(target, path.def, valFilter, subOperand, depth + 1));
+    }
+    default: {
+      const leaf = filter as Compare | { op: 'pr'; attrPath: string };
+      const path = resolve(target.schema, leaf.attrPath);
+      return compare(target.dialect, target.operand(defaulted(path)), leaf.op, 'compValue' in leaf ? leaf.compValue : undefined, leaf.attrPath);
+    }
+  }
+}
+
+/** The filter inside `attr[…]`: attribute paths name sub-attributes of `parent`. */
+function translateElement(target: FilterTarget, parent: AttrDef, filter: Filter, subOperand: (sub: AttrDef) => Operand, depth: number): Condition {
+  if (depth > 50) throw invalidFilter('filter is nested too deeply');
+  switch (filter.op) {
+    case 'and':
+    case 'or': {
+      const parts = (filter as { filters: Filter[] }).filters.map((f) => translateElement(target, parent, f, subOperand, depth + 1));
+      return sql<SqlBool>`(${sql.join(parts, filter.op === 'and' ? sql` and ` : sql` or `)})`;
+    }
+    case 'not':
+      return sql<SqlBool>`(not ${translateElement(target, parent, (filter as { filter: Filter }).filter, subOperand, depth + 1)})`;
+    case '[]':
+      throw invalidFilter('value filters cannot be nested');
+    default: {
+      const leaf = filter as Compare | { op: 'pr'; attrPath: string };
+      const name = leaf.attrPath.toLowerCase().startsWith(parent.name.toLowerCase() + '.')
+        ? leaf.attrPath.slice(parent.name.length + 1)
+        : leaf.attrPath;
+      const sub = parent.subAttributes?.find((s) => s.name.toLowerCase() === name.toLowerCase());
+      if (!sub) throw invalidFilter(`${parent.name} has no sub-attribute ${leaf.attrPath}`);
+      return compare(target.dialect, subOperand(sub), leaf.op, 'compValue' in leaf ? leaf.compValue : undefined, `${parent.name}.${sub.name}`);
+    }
+  }
+}
+
+function resolve(schema: ResourceSchema, attrPath: string): ResolvedPath {
+  const path = resolvePath(schema, attrPath);
+  if (!path) throw invalidFilter(`unknown attribute ${attrPath}`);
+  const leaf = path.sub ?? path.def;
+  if (leaf.returned === 'never') throw invalidFilter(`${attrPath} cannot be filtered`);
+  return path;
+}
+
+/** A complex attribute named without a sub-attribute means its `value` (RFC 7644 §3.4.2.2). */
+function defaulted(path: ResolvedPath): ResolvedPath {
+  if (path.sub || path.def.type !== 'complex') return path;
+  const value = path.def.subAttributes?.find((s) => s.name === 'value');
+  if (!value) throw invalidFilter(`${path.def.name} is complex: name one of its sub-attributes`);
+  return { ...path, sub: value };
+}
+
+function compare(dialect: DatabaseKind, operand: Operand, op: string, value: Value | undefined, where: string): Condition {
+  if (operand.kind === 'set') {
+    // "some value satisfies"; `ne` is the negation of `eq` (an absent attribute is "not equal").
+    if (op === 'ne') return sql<SqlBool>`(not ${operand.build((o) => scalarTest(dialect, o, 'eq', value, where))})`;
+    return operand.build((o) => scalarTest(dialect, o, op, value, where));
+  }
+  if (operand.kind === 'constant') {
+    const test = constantTest(operand.value, op, value, where);
+    return test ? sql<SqlBool>`(1 = 1)` : sql<SqlBool>`(1 = 0)`;
+  }
+  if (op === 'ne') return sql<SqlBool>`(not ${nullSafe(operand, scalarTest(dialect, operand, 'eq', value, where))})`;
+  return scalarTest(dialect, operand, op, value, where);
+}
+
+function nullSafe(operand: Operand & { kind: 'scalar' }, test: Condition): Condition {
+  return sql<SqlBool>`(${operand.sql} is not null and ${test})`;
+}
+
+function constantTest(actual: string, op: string, value: Value | undefined, where: string): boolean {
+  if (op === 'pr') return true;
+  if (typeof value !== 'string') throw invalidFilter(`${where} compares with a string`);
+  const a = actual.toLowerCase();
+  const b = value.toLowerCase();
+  switch (op) {
+    case 'eq': return a === b;
+    case 'ne': return a !== b;
+    case 'co': return a.includes(b);
+    case 'sw': return a.startsWith(b);
+    case 'ew': return a.endsWith(b);
+    case 'gt': return a > b;
+    case 'ge': return a >= b;
+    case 'lt': return a < b;
+    case 'le': return a <= b;
+  }
+  throw invalidFilter(`unknown operator ${op}`);
+}
+
+const ORDERING = new Set(['gt', 'ge', 'lt', 'le']);
+const SQL_ORDERING: Record<string, string> = { gt: '>', ge: '>=', lt: '<', le: '<=' };
+
+/** A comparison of a scalar operand, following RFC 7644 §3.4.2.2 per attribute type. */
+export function scalarTest(dialect: DatabaseKind, operand: Operand & { kind: 'scalar' }, op: string, value: Value | undefined, where: string): Condition {
+  const lhs = operand.sql;
+  if (op === 'pr') {
+    return operand.type === 'string' || operand.type === 'reference'
+      ? sql<SqlBool>`(${lhs} is not null and ${lhs} <> '')`
+      : sql<SqlBool>`(${lhs} is not null)`;
+  }
+  if (value === null) {
+    if (op === 'eq') return sql<SqlBool>`(${lhs} is null)`;
+    throw invalidFilter(`${where}: null can only be compared with eq or ne`);
+  }
+  switch (operand.type) {
+    case 'boolean': {
+      if (typeof value !== 'boolean') throw invalidFilter(`${where} is a boolean: compare it with true or false`);
+      if (op !== 'eq') throw invalidFilter(`${where} is a boolean: only eq, ne and pr apply`);
+      return sql<SqlBool>`(${lhs} = ${operand.lowered ? String(value) : value ? 1 : 0})`;
+    }
+    case 'dateTime': {
+      const ms = typeof value === 'string' ? Date.parse(value) : Number.NaN;
+      if (Number.isNaN(ms)) throw invalidFilter(`${where} is a dateTime: compare it with an RFC 3339 instant`);
+      if (op === 'eq') return sql<SqlBool>`(${lhs} = ${ms})`;
+      if (ORDERING.has(op)) return sql<SqlBool>`(${lhs} ${sql.raw(SQL_ORDERING[op]!)} ${ms})`;
+      throw invalidFilter(`${where} is a dateTime: ${op} does not apply`);
+    }
+    case 'integer':
+    case 'decimal': {
+      if (typeof value !== 'number') throw invalidFilter(`${where} is a number`);
+      if (op === 'eq') return sql<SqlBool>`(${lhs} = ${value})`;
+      if (ORDERING.has(op)) return sql<SqlBool>`(${lhs} ${sql.raw(SQL_ORDERING[op]!)} ${value})`;
+      throw invalidFilter(`${where} is a number: ${op} does not apply`);
+    }
+    default: {
+      if (typeof value !== 'string') throw invalidFilter(`${where} is a string: compare it with a quoted value`);
+      const folded = !operand.caseExact;
+      const left = folded && !operand.lowered ? sql`lower(${lhs})` : lhs;
+      const right = folded ? value.toLowerCase() : value;
+      return stringTest(dialect, left, op, right, where);
+    }
+  }
+}
+
+function stringTest(dialect: DatabaseKind, left: RawBuilder<unknown>, op: string, right: string, where: string): Condition {
+  const length = [...right].length;
+  switch (op) {
+    case 'eq':
+      return sql<SqlBool>`(${left} = ${right})`;
+    case 'co':
+      return dialect === 'postgres' ? sql<SqlBool>`(strpos(${left}, ${right}) > 0)` : sql<SqlBool>`(instr(${left}, ${right}) > 0)`;
+    case 'sw':
+      return sql<SqlBool>`(substr(${left}, 1, ${length}) = ${right})`;
+    case 'ew':
+      return sql<SqlBool>`(length(${left}) >= ${length} and substr(${left}, length(${left}) - ${length} + 1) = ${right})`;
+    case 'gt':
+    case 'ge':
+    case 'lt':
+    case 'le': {
+      const collated = dialect === 'postgres' ? sql`${left} collate "C"` : left;
+      return sql<SqlBool>`(${collated} ${sql.raw(SQL_ORDERING[op]!)} ${right})`;
+    }
+  }
+  throw invalidFilter(`${where}: unknown operator ${op}`);
+}
+
+/** Orders by a scalar operand with binary collation on both databases. */
+export function orderExpression(dialect: DatabaseKind, operand: Operand & { kind: 'scalar' }): Expression<unknown> {
+  const base = operand.caseExact || operand.lowered || operand.type !== 'string' ? operand.sql : sql`lower(${operand.sql})`;
+  return dialect === 'postgres' && (operand.type === 'string' || operand.type === 'reference') ? sql`${base} collate "C"` : base;
+}

@@ -1,0 +1,149 @@
+/**
+ * Queries of SCIM groups and their memberships. A membership is one row, so adding or
+ * removing one member costs one indexed write whatever the size of the group.
+ */
+import { sql, type SqlBool, type Transaction } from 'kysely';
+import type { Db } from '../platform/db/database.ts';
+import type { Tables } from '../platform/db/tables.ts';
+import type { DatabaseKind } from '../config.ts';
+import { invalidFilter, invalidValue } from './errors.ts';
+import type { Filter } from 'scim2-parse-filter';
+import { orderExpression, translateAst, translateFilter, type FilterTarget, type Operand } from './filter.ts';
+import { GROUP_SCHEMA, resolvePath, type AttrDef, type ResolvedPath } from './schema-catalog.ts';
+import type { ScimTables } from './tables.ts';
+import type { ListQuery } from './users-store.ts';
+
+type Executor = Db | Transaction<Tables>;
+export type GroupRow = ScimTables['scim_groups'];
+export interface MemberRef {
+  groupId: string;
+  userId: string;
+  display: string;
+}
+
+const scalar = (ref: string, type: AttrDef['type'], caseExact: boolean, lowered = false): Operand => ({ kind: 'scalar', sql: sql.ref(ref), type, caseExact, lowered });
+
+function columnOperand(path: ResolvedPath): Operand | undefined {
+  const name = path.sub ? `${path.def.name}.${path.sub.name}` : path.def.name;
+  switch (name) {
+    case 'id': return scalar('scim_groups.id', 'string', true);
+    case 'externalId': return scalar('scim_groups.external_id', 'string', true);
+    case 'displayName': return scalar('scim_groups.display_name_lower', 'string', false, true);
+    case 'meta.created': return scalar('scim_groups.created_at', 'dateTime', true);
+    case 'meta.lastModified': return scalar('scim_groups.updated_at', 'dateTime', true);
+    case 'meta.resourceType': return { kind: 'constant', value: 'Group' };
+  }
+  if (path.def.name === 'meta') throw invalidFilter(`${name} cannot be filtered`);
+  return undefined;
+}
+
+function memberOperand(sub: AttrDef): Operand {
+  switch (sub.name) {
+    case 'value': return scalar('m.user_id', 'string', true);
+    case 'display': return { kind: 'scalar', sql: sql`coalesce(u.display_name, u.user_name)`, type: 'string', caseExact: false, lowered: false };
+    case 'type': return { kind: 'constant', value: 'User' };
+  }
+  throw invalidFilter(`members.${sub.name} cannot be filtered`);
+}
+
+export function groupFilterTarget(accountId: string, dialect: DatabaseKind): FilterTarget {
+  const membersWhere = (condition: unknown) =>
+    sql<SqlBool>`scim_groups.id in (select m.group_id from scim_group_members m join users u on u.id = m.user_id where m.account_id = ${accountId} and ${condition})`;
+  return {
+    schema: GROUP_SCHEMA,
+    dialect,
+    operand(path) {
+      const column = columnOperand(path);
+      if (column) return column;
+      const operand = memberOperand(path.sub!);
+      if (operand.kind !== 'scalar') return operand;
+      return { kind: 'set', build: (test) => membersWhere(test(operand)) };
+    },
+    elements(_path, inner) {
+      return membersWhere(inner(memberOperand));
+    },
+  };
+}
+
+function sortOperand(sortBy: string): Operand & { kind: 'scalar' } {
+  const path = resolvePath(GROUP_SCHEMA, sortBy);
+  const column = path ? columnOperand(path) : undefined;
+  if (column?.kind !== 'scalar') throw invalidValue(`sortBy: ${sortBy} cannot be sorted on`);
+  return column;
+}
+
+export function createScimGroupStore(deps: { db: Db; dialect: DatabaseKind }) {
+  const { db, dialect } = deps;
+  return {
+    async insert(trx: Executor, row: GroupRow): Promise<void> {
+      await trx.insertInto('scim_groups').values(row).execute();
+    },
+    async update(trx: Executor, row: GroupRow): Promise<void> {
+      await trx.updateTable('scim_groups').set(row).where('account_id', '=', row.account_id).where('id', '=', row.id).execute();
+    },
+    async find(trx: Executor, accountId: string, id: string): Promise<GroupRow | undefined> {
+      return trx.selectFrom('scim_groups').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+    },
+    async delete(trx: Executor, accountId: string, id: string): Promise<void> {
+      await trx.deleteFrom('scim_groups').where('account_id', '=', accountId).where('id', '=', id).execute();
+    },
+    /** Adds memberships that do not exist yet; returns how many were added. */
+    async addMembers(trx: Executor, accountId: string, groupId: string, userIds: string[], at: number): Promise<number> {
+      let added = 0;
+      for (let i = 0; i < userIds.length; i += 500) {
+        const rows = userIds.slice(i, i + 500).map((user_id) => ({ group_id: groupId, user_id, account_id: accountId, created_at: at }));
+        const result = await trx.insertInto('scim_group_members').values(rows).onConflict((oc) => oc.doNothing()).executeTakeFirst();
+        added += Number(result.numInsertedOrUpdatedRows ?? 0n);
+      }
+      return added;
+    },
+    async removeMembers(trx: Executor, groupId: string, userIds: string[] | 'all'): Promise<number> {
+      if (userIds === 'all') return Number((await trx.deleteFrom('scim_group_members').where('group_id', '=', groupId).executeTakeFirst()).numDeletedRows);
+      let removed = 0;
+      for (let i = 0; i < userIds.length; i += 500) {
+        const result = await trx.deleteFrom('scim_group_members').where('group_id', '=', groupId).where('user_id', 'in', userIds.slice(i, i + 500)).executeTakeFirst();
+        removed += Number(result.numDeletedRows);
+      }
+      return removed;
+    },
+    /** Member ids of `groupId` matching the value filter of a `members[…]` path, found in SQL. */
+    async matchingMembers(trx: Executor, accountId: string, groupId: string, valFilter: Filter): Promise<string[]> {
+      const target: FilterTarget = { ...groupFilterTarget(accountId, dialect), elements: (_path, inner) => inner(memberOperand) };
+      const condition = translateAst(target, { op: '[]', attrPath: 'members', valFilter } as Filter);
+      const rows = await trx
+        .selectFrom('scim_group_members as m')
+        .innerJoin('users as u', 'u.id', 'm.user_id')
+        .select('m.user_id')
+        .where('m.group_id', '=', groupId)
+        .where(condition)
+        .execute();
+      return rows.map((r) => r.user_id);
+    },
+    async membersOf(trx: Executor, groupIds: string[]): Promise<MemberRef[]> {
+      if (groupIds.length === 0) return [];
+      const rows = await trx
+        .selectFrom('scim_group_members as m')
+        .innerJoin('users as u', 'u.id', 'm.user_id')
+        .select(['m.group_id', 'm.user_id', 'u.display_name', 'u.user_name'])
+        .where('m.group_id', 'in', groupIds)
+        .orderBy('m.created_at')
+        .orderBy('m.user_id')
+        .execute();
+      return rows.map((r) => ({ groupId: r.group_id, userId: r.user_id, display: r.display_name ?? r.user_name }));
+    },
+    async list(accountId: string, query: ListQuery): Promise<{ rows: GroupRow[]; total: number }> {
+      const condition = query.filter ? translateFilter(groupFilterTarget(accountId, dialect), query.filter) : sql<boolean>`1 = 1`;
+      const base = db.selectFrom('scim_groups').where('scim_groups.account_id', '=', accountId).where(condition);
+      const { total } = await base.select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow();
+      const totalResults = Number(total);
+      if (query.count === 0 || query.startIndex > totalResults) return { rows: [], total: totalResults };
+      let page = base.selectAll('scim_groups');
+      const direction = query.descending ? 'desc' : 'asc';
+      if (query.sortBy) page = page.orderBy(orderExpression(dialect, sortOperand(query.sortBy)), direction);
+      page = page.orderBy('scim_groups.created_at', direction).orderBy('scim_groups.id', direction);
+      return { rows: await page.limit(query.count).offset(query.startIndex - 1).execute(), total: totalResults };
+    },
+  };
+}
+
+export type ScimGroupStore = ReturnType<typeof createScimGroupStore>;

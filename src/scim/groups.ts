@@ -1,0 +1,224 @@
+/**
+ * SCIM groups (RFC 7643 §4.2, RFC 7644 §3.3-3.6). displayName is unique per account
+ * (case-insensitively, 409 uniqueness); members are users of the same account (groups do not
+ * nest). PATCH on members adds or removes only the rows named — `add members`, `remove
+ * members[value eq "…"]`, `remove members` with a value list (Okta, Entra) — so a change to a
+ * 10,000-member group never reads or rewrites the list.
+ */
+import type { Transaction } from 'kysely';
+import type { Db } from '../platform/db/database.ts';
+import type { Tables } from '../platform/db/tables.ts';
+import type { Clock } from '../platform/clock.ts';
+import { toRfc3339 } from '../platform/clock.ts';
+import { newId } from '../platform/ids.ts';
+import { isUniqueViolation } from '../platform/db/database.ts';
+import { coerceResource, coerceValue, isObject, type Json, type JsonObject } from './coerce.ts';
+import { invalidValue, mutability, notFound, uniqueness } from './errors.ts';
+import { applyPatch, normaliseOperations, parsePatchPath, type PatchOperation } from './patch.ts';
+import { COMMON_ATTRIBUTES, CORE_GROUP, GROUP_SCHEMA, PATCH_OP, findAttr } from './schema-catalog.ts';
+import type { GroupRow, MemberRef, ScimGroupStore } from './groups-store.ts';
+import type { ScimUserStore, ListQuery } from './users-store.ts';
+import { checkIfMatch, checkSchemas, etagOf } from './users.ts';
+
+export interface ScimGroupsDeps {
+  db: Db;
+  store: ScimGroupStore;
+  users: ScimUserStore;
+  clock: Clock;
+  baseUrl: string;
+}
+
+const WRITABLE_COMMON = COMMON_ATTRIBUTES.filter((a) => a.name === 'externalId');
+const MEMBERS = findAttr(GROUP_SCHEMA.attributes, 'members')!;
+type Trx = Transaction<Tables>;
+
+/** The member ids of a `members` value (array of {value}). */
+function memberIds(value: unknown): string[] {
+  const items = coerceValue(MEMBERS, value, 'members') as Json[] | null;
+  return [...new Set((items ?? []).map((m, i) => {
+    if (!isObject(m) || typeof m.value !== 'string' || m.value === '') throw invalidValue(`members[${i}].value is required`);
+    return m.value;
+  }))];
+}
+
+export function createScimGroups(deps: ScimGroupsDeps) {
+  const { db, store, clock } = deps;
+
+  function render(row: GroupRow, members: MemberRef[] | null): JsonObject {
+    const resource: JsonObject = { schemas: [CORE_GROUP], id: row.id };
+    if (row.external_id !== null) resource.externalId = row.external_id;
+    resource.displayName = row.display_name;
+    if (members) resource.members = members.map((m) => ({ value: m.userId, $ref: `${deps.baseUrl}/Users/${m.userId}`, display: m.display, type: 'User' }));
+    resource.meta = {
+      resourceType: 'Group',
+      created: toRfc3339(row.created_at),
+      lastModified: toRfc3339(row.updated_at),
+      location: `${deps.baseUrl}/Groups/${row.id}`,
+      version: etagOf(row.version),
+    };
+    return resource;
+  }
+
+  function checkDoc(doc: JsonObject): { displayName: string; externalId: string | null } {
+    if (typeof doc.displayName !== 'string' || doc.displayName.trim() === '') throw invalidValue('displayName is required');
+    if (doc.displayName.length > 256) throw invalidValue('displayName is longer than 256 characters');
+    return { displayName: doc.displayName.trim(), externalId: typeof doc.externalId === 'string' ? doc.externalId : null };
+  }
+
+  async function ensureUsers(trx: Trx, accountId: string, ids: string[]): Promise<void> {
+    const found = await deps.users.existing(trx, accountId, ids);
+    const missing = ids.find((id) => !found.has(id));
+    if (missing) throw invalidValue(`member ${missing} is not a user of this account`);
+  }
+
+  async function writeRow(trx: Trx, write: () => Promise<void>, displayName: string): Promise<void> {
+    try {
+      await write();
+    } catch (error) {
+      if (isUniqueViolation(error)) throw uniqueness(`a group named ${displayName} already exists in this account`);
+      throw error;
+    }
+    void trx;
+  }
+
+  async function locked(trx: Trx, accountId: string, id: string, ifMatch: string | undefined): Promise<GroupRow> {
+    const row = await store.find(trx, accountId, id);
+    if (!row) throw notFound('Group', id);
+    checkIfMatch(ifMatch, row.version);
+    return row;
+  }
+
+  async function touch(trx: Trx, row: GroupRow, changes: Partial<GroupRow>): Promise<GroupRow> {
+    if (changes.external_id !== undefined && row.external_id !== null && changes.external_id !== row.external_id) {
+      throw mutability('externalId is immutable once set');
+    }
+    const next: GroupRow = { ...row, ...changes, version: row.version + 1, updated_at: Math.max(clock.now(), row.updated_at) };
+    if (next.external_id === null) next.external_id = row.external_id;
+    await writeRow(trx, () => store.update(trx, next), next.display_name);
+    return next;
+  }
+
+  /** Applies the member part of one PATCH operation; returns true when it changed anything. */
+  async function patchMembers(trx: Trx, row: GroupRow, operation: PatchOperation, path: string | undefined): Promise<boolean> {
+    const now = clock.now();
+    const target = path ? parsePatchPath(GROUP_SCHEMA, path) : null;
+    if (target?.sub) throw invalidValue('member sub-attributes cannot be changed; add or remove the member');
+    if (target?.filter) {
+      if (operation.op !== 'remove') throw invalidValue('members[…] paths can only be removed; add members by value');
+      const ids = await store.matchingMembers(trx, row.account_id, row.id, target.filter);
+      return (await store.removeMembers(trx, row.id, ids)) > 0;
+    }
+    switch (operation.op) {
+      case 'add': {
+        const ids = memberIds(operation.value);
+        await ensureUsers(trx, row.account_id, ids);
+        return (await store.addMembers(trx, row.account_id, row.id, ids, now)) > 0;
+      }
+      case 'remove':
+        if (operation.value === undefined || operation.value === null) return (await store.removeMembers(trx, row.id, 'all')) > 0;
+        return (await store.removeMembers(trx, row.id, memberIds(operation.value))) > 0;
+      case 'replace': {
+        const ids = memberIds(operation.value);
+        await ensureUsers(trx, row.account_id, ids);
+        await store.removeMembers(trx, row.id, 'all');
+        await store.addMembers(trx, row.account_id, row.id, ids, now);
+        return true;
+      }
+    }
+  }
+
+  const isMembersPath = (path: string) => /^(urn:ietf:params:scim:schemas:core:2\.0:group:)?members($|[.[])/i.test(path);
+
+  return {
+    render,
+
+    async create(accountId: string, body: JsonObject): Promise<JsonObject> {
+      checkSchemas(body, CORE_GROUP);
+      const doc = coerceResource(GROUP_SCHEMA, body, WRITABLE_COMMON);
+      const { displayName, externalId } = checkDoc(doc);
+      const ids = doc.members === undefined ? [] : memberIds(doc.members);
+      const now = clock.now();
+      const row: GroupRow = { id: newId('grp'), account_id: accountId, display_name: displayName, display_name_lower: displayName.toLowerCase(), external_id: externalId, version: 1, created_at: now, updated_at: now };
+      return db.transaction().execute(async (trx) => {
+        await writeRow(trx, () => store.insert(trx, row), displayName);
+        await ensureUsers(trx, accountId, ids);
+        await store.addMembers(trx, accountId, row.id, ids, now);
+        return render(row, await store.membersOf(trx, [row.id]));
+      });
+    },
+
+    async get(accountId: string, id: string, withMembers = true): Promise<JsonObject> {
+      const row = await store.find(db, accountId, id);
+      if (!row) throw notFound('Group', id);
+      return render(row, withMembers ? await store.membersOf(db, [id]) : null);
+    },
+
+    async replace(accountId: string, id: string, body: JsonObject, ifMatch?: string): Promise<JsonObject> {
+      checkSchemas(body, CORE_GROUP);
+      const doc = coerceResource(GROUP_SCHEMA, body, WRITABLE_COMMON);
+      const { displayName, externalId } = checkDoc(doc);
+      const ids = doc.members === undefined ? [] : memberIds(doc.members);
+      return db.transaction().execute(async (trx) => {
+        const row = await locked(trx, accountId, id, ifMatch);
+        await ensureUsers(trx, accountId, ids);
+        const saved = await touch(trx, row, { display_name: displayName, display_name_lower: displayName.toLowerCase(), external_id: externalId });
+        const keep = new Set(ids);
+        const current = (await store.membersOf(trx, [id])).map((m) => m.userId);
+        await store.removeMembers(trx, id, current.filter((u) => !keep.has(u)));
+        await store.addMembers(trx, accountId, id, ids, clock.now());
+        return render(saved, await store.membersOf(trx, [id]));
+      });
+    },
+
+    /** Applies a PatchOp; returns the new version's row (members are not read). */
+    async patch(accountId: string, id: string, body: JsonObject, ifMatch?: string): Promise<GroupRow> {
+      checkSchemas(body, PATCH_OP);
+      const operations = normaliseOperations(body.Operations ?? body.operations);
+      return db.transaction().execute(async (trx) => {
+        const row = await locked(trx, accountId, id, ifMatch);
+        let doc: JsonObject = { displayName: row.display_name, ...(row.external_id !== null ? { externalId: row.external_id } : {}) };
+        let changed = false;
+        for (const operation of operations) {
+          if (operation.path !== undefined && isMembersPath(operation.path)) {
+            changed = (await patchMembers(trx, row, operation, operation.path)) || changed;
+            continue;
+          }
+          if (operation.path === undefined && isObject(operation.value)) {
+            // Entra's no-path form may carry members beside displayName.
+            const { members, ...rest } = Object.fromEntries(Object.entries(operation.value).map(([k, v]) => [k.toLowerCase() === 'members' ? 'members' : k, v]));
+            if (members !== undefined) changed = (await patchMembers(trx, row, { ...operation, value: members }, undefined)) || changed;
+            if (Object.keys(rest).length === 0) continue;
+            doc = applyPatch(GROUP_SCHEMA, doc, [{ ...operation, value: rest }]);
+          } else {
+            doc = applyPatch(GROUP_SCHEMA, doc, [operation]);
+          }
+          changed = true;
+        }
+        const { displayName, externalId } = checkDoc(doc);
+        if (!changed && displayName === row.display_name && externalId === row.external_id) return row;
+        return touch(trx, row, { display_name: displayName, display_name_lower: displayName.toLowerCase(), external_id: externalId });
+      });
+    },
+
+    async delete(accountId: string, id: string, ifMatch?: string): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await locked(trx, accountId, id, ifMatch);
+        await store.delete(trx, accountId, id);
+      });
+    },
+
+    async list(accountId: string, query: ListQuery, withMembers: boolean): Promise<{ resources: JsonObject[]; total: number }> {
+      const { rows, total } = await store.list(accountId, query);
+      const members = withMembers ? await store.membersOf(db, rows.map((r) => r.id)) : [];
+      const byGroup = new Map<string, MemberRef[]>();
+      for (const m of members) {
+        const list = byGroup.get(m.groupId);
+        if (list) list.push(m);
+        else byGroup.set(m.groupId, [m]);
+      }
+      return { resources: rows.map((r) => render(r, withMembers ? (byGroup.get(r.id) ?? []) : null)), total };
+    },
+  };
+}
+
+export type ScimGroups = ReturnType<typeof createScimGroups>;

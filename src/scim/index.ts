@@ -1,0 +1,61 @@
+/**
+ * SCIM provisioning and roles, built from their dependencies: the public /scim/v2 endpoint,
+ * the admin routes for SCIM tokens and roles, and `userScopeBound` for OAuth.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../platform/db/database.ts';
+import type { Clock } from '../platform/clock.ts';
+import type { DatabaseKind } from '../config.ts';
+import type { AccessTokens } from '../oauth/access-tokens.ts';
+import type { RevokeUserAccess } from '../oauth/user-access.ts';
+import type { Accounts } from '../accounts/service.ts';
+import { createScimUserStore } from './users-store.ts';
+import { createScimGroupStore } from './groups-store.ts';
+import { createScimUsers } from './users.ts';
+import { createScimGroups } from './groups.ts';
+import { createScimTokens, requireScimCredential } from './tokens.ts';
+import { createRoles, createUserScopeBound } from './roles.ts';
+import { registerScimRoutes } from './routes.ts';
+import { registerScimAdminRoutes } from './admin-routes.ts';
+
+export { createUserScopeBound, type UserScopeBound } from './roles.ts';
+
+export interface ScimDeps {
+  db: Db;
+  dialect: DatabaseKind;
+  clock: Clock;
+  accessTokens: AccessTokens;
+  revokeUserAccess: RevokeUserAccess;
+  /** Public base URL of the service (the issuer); SCIM lives at `${issuer}/scim/v2`. */
+  issuer: string;
+  maxPayloadSize: number;
+}
+
+export function createScim(deps: ScimDeps) {
+  const { db, dialect, clock } = deps;
+  const baseUrl = `${deps.issuer}/scim/v2`;
+  const userStore = createScimUserStore({ db, dialect });
+  const users = createScimUsers({ db, store: userStore, clock, revokeUserAccess: deps.revokeUserAccess, baseUrl });
+  const groups = createScimGroups({ db, store: createScimGroupStore({ db, dialect }), users: userStore, clock, baseUrl });
+  const tokens = createScimTokens({ db, clock });
+  const roles = createRoles({ db, clock });
+  const userScopeBound = createUserScopeBound({ db });
+  return {
+    users,
+    groups,
+    tokens,
+    roles,
+    userScopeBound,
+    registerPublic: (app: FastifyInstance) =>
+      registerScimRoutes(app, {
+        users,
+        groups,
+        authenticate: requireScimCredential({ tokens, accessTokens: deps.accessTokens }),
+        baseUrl,
+        maxPayloadSize: deps.maxPayloadSize,
+      }),
+    registerAdmin: (app: FastifyInstance, adminDeps: { accounts: Accounts }) => registerScimAdminRoutes(app, { accounts: adminDeps.accounts, tokens, roles }),
+  };
+}
+
+export type Scim = ReturnType<typeof createScim>;

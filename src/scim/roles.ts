@@ -1,0 +1,136 @@
+/**
+ * Roles from group membership: an account maps directory groups (by displayName,
+ * case-insensitively, or by externalId, exactly) to roles; a role names the scopes its
+ * holders may consent to. `userScopeBound` is what OAuth asks when it builds a consent page
+ * or issues/refreshes a user's token, so a membership change takes effect at the next token.
+ * An account without any mapping bounds nobody (null): clients' scopes alone apply.
+ */
+import { sql } from 'kysely';
+import type { Db } from '../platform/db/database.ts';
+import type { Clock } from '../platform/clock.ts';
+import { newId } from '../platform/ids.ts';
+import { isUniqueViolation } from '../platform/db/database.ts';
+
+export interface GroupSelector {
+  displayName?: string;
+  externalId?: string;
+}
+
+export interface RoleInput {
+  name: string;
+  scopes: string[];
+  groups: GroupSelector[];
+}
+
+export interface RoleView {
+  id: string;
+  object: 'role';
+  name: string;
+  scopes: string[];
+  groups: GroupSelector[];
+  created_at: string;
+  updated_at: string;
+}
+
+export type UserScopeBound = (accountId: string, userId: string) => Promise<ReadonlySet<string> | null>;
+
+export function createUserScopeBound(deps: { db: Db }): UserScopeBound {
+  const { db } = deps;
+  return async (accountId, userId) => {
+    const any = await db.selectFrom('role_groups').select('role_id').where('account_id', '=', accountId).limit(1).executeTakeFirst();
+    if (!any) return null;
+    const rows = await db
+      .selectFrom('roles as r')
+      .select('r.scopes')
+      .where('r.account_id', '=', accountId)
+      .where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('role_groups as rg')
+            .innerJoin('scim_groups as g', (join) =>
+              join
+                .onRef('g.account_id', '=', 'rg.account_id')
+                .on(sql<boolean>`((rg.match = 'displayName' and g.display_name_lower = rg.value) or (rg.match = 'externalId' and g.external_id = rg.value))`),
+            )
+            .innerJoin('scim_group_members as m', 'm.group_id', 'g.id')
+            .select('rg.role_id')
+            .whereRef('rg.role_id', '=', 'r.id')
+            .where('m.user_id', '=', userId),
+        ),
+      )
+      .execute();
+    return new Set(rows.flatMap((r) => r.scopes.split(' ').filter(Boolean)));
+  };
+}
+
+export class RoleNameTaken extends Error {}
+
+export function createRoles(deps: { db: Db; clock: Clock }) {
+  const { db, clock } = deps;
+
+  async function view(id: string): Promise<RoleView | undefined> {
+    const role = await db.selectFrom('roles').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!role) return undefined;
+    const groups = await db.selectFrom('role_groups').select(['match', 'value']).where('role_id', '=', id).orderBy('match').orderBy('value').execute();
+    return {
+      id: role.id,
+      object: 'role',
+      name: role.name,
+      scopes: role.scopes.split(' ').filter(Boolean),
+      groups: groups.map((g) => (g.match === 'displayName' ? { displayName: g.value } : { externalId: g.value })),
+      created_at: new Date(role.created_at).toISOString(),
+      updated_at: new Date(role.updated_at).toISOString(),
+    };
+  }
+
+  const selectorRows = (roleId: string, accountId: string, groups: GroupSelector[]) =>
+    groups.map((g) =>
+      g.displayName !== undefined
+        ? { role_id: roleId, account_id: accountId, match: 'displayName', value: g.displayName.toLowerCase() }
+        : { role_id: roleId, account_id: accountId, match: 'externalId', value: g.externalId! },
+    );
+
+  async function write(accountId: string, roleId: string, input: RoleInput, create: boolean): Promise<void> {
+    const now = clock.now();
+    try {
+      await db.transaction().execute(async (trx) => {
+        const scopes = [...new Set(input.scopes)].join(' ');
+        if (create) await trx.insertInto('roles').values({ id: roleId, account_id: accountId, name: input.name, scopes, created_at: now, updated_at: now }).execute();
+        else await trx.updateTable('roles').set({ name: input.name, scopes, updated_at: now }).where('id', '=', roleId).execute();
+        await trx.deleteFrom('role_groups').where('role_id', '=', roleId).execute();
+        const rows = selectorRows(roleId, accountId, input.groups);
+        if (rows.length > 0) await trx.insertInto('role_groups').values(rows).execute();
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new RoleNameTaken(input.name);
+      throw error;
+    }
+  }
+
+  return {
+    async create(accountId: string, input: RoleInput): Promise<RoleView> {
+      const id = newId('role');
+      await write(accountId, id, input, true);
+      return (await view(id))!;
+    },
+    async replace(accountId: string, id: string, input: RoleInput): Promise<RoleView | undefined> {
+      const found = await db.selectFrom('roles').select('id').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+      if (!found) return undefined;
+      await write(accountId, id, input, false);
+      return view(id);
+    },
+    async get(accountId: string, id: string): Promise<RoleView | undefined> {
+      const found = await db.selectFrom('roles').select('id').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+      return found ? view(found.id) : undefined;
+    },
+    async list(accountId: string): Promise<RoleView[]> {
+      const ids = await db.selectFrom('roles').select('id').where('account_id', '=', accountId).orderBy('name').execute();
+      return (await Promise.all(ids.map((r) => view(r.id)))).filter((r): r is RoleView => r !== undefined);
+    },
+    async delete(accountId: string, id: string): Promise<boolean> {
+      const result = await db.deleteFrom('roles').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+      return result.numDeletedRows > 0n;
+    },
+  };
+}
+
+export type Roles = ReturnType<typeof createRoles>;

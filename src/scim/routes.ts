@@ -1,0 +1,259 @@
+/**
+ * The SCIM 2.0 endpoint at /scim/v2 (RFC 7644): Users, Groups, Bulk and discovery. This is
+ * HTTP only: status codes, ETag/If-Match, Location, media types (`application/scim+json` in
+ * and out, plain JSON accepted), list parameters. Rules live in users.ts and groups.ts.
+ * The SCIM media type parser and the SCIM error format are registered in an encapsulated
+ * scope, so no other route changes behaviour.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { principalOf } from '../platform/auth.ts';
+import type { JsonObject } from './coerce.ts';
+import { SCIM_CONTENT_TYPE, notFound, scimErrorResponses, serializeScimError } from './errors.ts';
+import { LIST_RESPONSE, SEARCH_REQUEST, USER_SCHEMA, GROUP_SCHEMA, type ResourceSchema } from './schema-catalog.ts';
+import { MAX_RESULTS, listOf, resourceTypes, schemas, serviceProviderConfig } from './discovery.ts';
+import { parseProjection, project, wants, type Projection } from './projection.ts';
+import { runBulk } from './bulk.ts';
+import { checkSchemas } from './users.ts';
+import type { ScimUsers } from './users.ts';
+import type { ScimGroups } from './groups.ts';
+import type { ListQuery } from './users-store.ts';
+
+export interface ScimRouteDeps {
+  users: ScimUsers;
+  groups: ScimGroups;
+  authenticate: (request: FastifyRequest) => Promise<void>;
+  baseUrl: string;
+  maxPayloadSize: number;
+}
+
+interface ListParams {
+  filter?: string;
+  startIndex?: number;
+  count?: number;
+  sortBy?: string;
+  sortOrder?: string;
+  attributes?: string;
+  excludedAttributes?: string;
+}
+
+const resource = { type: 'object', description: 'A SCIM resource (application/scim+json)', additionalProperties: true, properties: { schemas: { type: 'array', items: { type: 'string' } }, id: { type: 'string' } } } as const;
+const listResponse = {
+  type: 'object',
+  description: 'SCIM ListResponse',
+  additionalProperties: true,
+  properties: {
+    schemas: { type: 'array', items: { type: 'string' } },
+    totalResults: { type: 'integer' },
+    itemsPerPage: { type: 'integer' },
+    startIndex: { type: 'integer' },
+    Resources: { type: 'array', items: { type: 'object', additionalProperties: true } },
+  },
+} as const;
+const listQuery = {
+  type: 'object',
+  properties: {
+    filter: { type: 'string', maxLength: 4096 },
+    startIndex: { type: 'integer' },
+    count: { type: 'integer' },
+    sortBy: { type: 'string', maxLength: 256 },
+    sortOrder: { type: 'string', enum: ['ascending', 'descending'] },
+    attributes: { type: 'string', maxLength: 2048 },
+    excludedAttributes: { type: 'string', maxLength: 2048 },
+  },
+} as const;
+const projectionQuery = { type: 'object', properties: { attributes: listQuery.properties.attributes, excludedAttributes: listQuery.properties.excludedAttributes } } as const;
+const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', maxLength: 128 } } } as const;
+const anyBody = { type: 'object', additionalProperties: true } as const;
+
+/** RFC 7644 §3.4.2.4: startIndex below 1 means 1; a negative count means 0. */
+function toListQuery(params: ListParams): ListQuery {
+  return {
+    filter: params.filter?.trim() || undefined,
+    sortBy: params.sortBy || undefined,
+    descending: params.sortOrder === 'descending',
+    startIndex: Math.max(1, params.startIndex ?? 1),
+    count: Math.min(MAX_RESULTS, Math.max(0, params.count ?? 100)),
+  };
+}
+
+function listBody(schema: ResourceSchema, page: { resources: JsonObject[]; total: number }, query: ListQuery, projection: Projection) {
+  return {
+    schemas: [LIST_RESPONSE],
+    totalResults: page.total,
+    itemsPerPage: page.resources.length,
+    startIndex: query.startIndex,
+    Resources: page.resources.map((r) => project(schema, r, projection)),
+  };
+}
+
+function sendResource(reply: FastifyReply, status: number, body: JsonObject): JsonObject {
+  const meta = body.meta as JsonObject | undefined;
+  if (meta?.version) reply.header('etag', meta.version as string);
+  if (status === 201 && meta?.location) reply.header('location', meta.location as string);
+  reply.code(status).type(SCIM_CONTENT_TYPE);
+  return body;
+}
+
+export async function registerScimRoutes(app: FastifyInstance, deps: ScimRouteDeps): Promise<void> {
+  app.errorFormats.register('scim', serializeScimError, { prefixes: ['/scim/'] });
+  await app.register(async (scope) => {
+    scope.addContentTypeParser(['application/scim+json'], { parseAs: 'string' }, scope.getDefaultJsonParser('error', 'error'));
+    scope.addHook('onRequest', async (_request, reply) => {
+      reply.type(SCIM_CONTENT_TYPE);
+    });
+    const config = { errorFormat: 'scim' };
+    const security = [{ bearer: [] }];
+    const preHandler = deps.authenticate;
+    const errors = scimErrorResponses(400, 401, 403, 404, 409, 412, 413, 415);
+    const base = '/scim/v2';
+
+    const kinds = [
+      { path: 'Users', tag: 'scim', schema: USER_SCHEMA, service: deps.users, name: 'user' },
+      { path: 'Groups', tag: 'scim', schema: GROUP_SCHEMA, service: deps.groups, name: 'group' },
+    ] as const;
+
+    for (const kind of kinds) {
+      const list = async (accountId: string, params: ListParams) => {
+        const query = toListQuery(params);
+        const projection = parseProjection(params.attributes, params.excludedAttributes);
+        const page =
+          kind.path === 'Users'
+            ? await deps.users.list(accountId, query)
+            : await deps.groups.list(accountId, query, wants(GROUP_SCHEMA, projection, 'members'));
+        return listBody(kind.schema, page, query, projection);
+      };
+
+      scope.get<{ Querystring: ListParams }>(
+        `${base}/${kind.path}`,
+        { config, preHandler, schema: { tags: [kind.tag], summary: `List or filter ${kind.name}s`, security, querystring: listQuery, response: { 200: listResponse, ...errors } } },
+        async (request) => list(principalOf(request).accountId, request.query),
+      );
+
+      scope.post<{ Body: JsonObject }>(
+        `${base}/${kind.path}/.search`,
+        { config, preHandler, schema: { tags: [kind.tag], summary: `Search ${kind.name}s (POST /.search)`, security, body: anyBody, response: { 200: listResponse, ...errors } } },
+        async (request, reply) => {
+          const body = request.body;
+          checkSchemas(body, SEARCH_REQUEST);
+          const join = (v: unknown) => (Array.isArray(v) ? v.join(',') : typeof v === 'string' ? v : undefined);
+          const num = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) ? v : undefined);
+          reply.code(200);
+          return list(principalOf(request).accountId, {
+            filter: typeof body.filter === 'string' ? body.filter : undefined,
+            sortBy: typeof body.sortBy === 'string' ? body.sortBy : undefined,
+            sortOrder: body.sortOrder === 'descending' ? 'descending' : 'ascending',
+            startIndex: num(body.startIndex),
+            count: num(body.count),
+            attributes: join(body.attributes),
+            excludedAttributes: join(body.excludedAttributes),
+          });
+        },
+      );
+
+      scope.post<{ Body: JsonObject }>(
+        `${base}/${kind.path}`,
+        { config, preHandler, schema: { tags: [kind.tag], summary: `Create a ${kind.name}`, security, body: anyBody, response: { 201: resource, ...errors } } },
+        async (request, reply) => sendResource(reply, 201, await kind.service.create(principalOf(request).accountId, request.body)),
+      );
+
+      scope.get<{ Params: { id: string }; Querystring: ListParams }>(
+        `${base}/${kind.path}/:id`,
+        { config, preHandler, schema: { tags: [kind.tag], summary: `Get a ${kind.name}`, security, params: idParams, querystring: projectionQuery, response: { 200: resource, 304: { type: 'null' }, ...errors } } },
+        async (request, reply) => {
+          const projection = parseProjection(request.query.attributes, request.query.excludedAttributes);
+          const accountId = principalOf(request).accountId;
+          const found =
+            kind.path === 'Users'
+              ? await deps.users.get(accountId, request.params.id)
+              : await deps.groups.get(accountId, request.params.id, wants(GROUP_SCHEMA, projection, 'members'));
+          const version = (found.meta as JsonObject).version as string;
+          if (request.headers['if-none-match'] === version) return reply.code(304).header('etag', version).send();
+          return sendResource(reply, 200, project(kind.schema, found, projection));
+        },
+      );
+
+      scope.put<{ Params: { id: string }; Body: JsonObject }>(
+        `${base}/${kind.path}/:id`,
+        { config, preHandler, schema: { tags: [kind.tag], summary: `Replace a ${kind.name}`, security, params: idParams, body: anyBody, response: { 200: resource, ...errors } } },
+        async (request, reply) =>
+          sendResource(reply, 200, await kind.service.replace(principalOf(request).accountId, request.params.id, request.body, ifMatch(request))),
+      );
+
+      scope.delete<{ Params: { id: string } }>(
+        `${base}/${kind.path}/:id`,
+        { config, preHandler, schema: { tags: [kind.tag], summary: `Delete a ${kind.name}`, security, params: idParams, response: { 204: { type: 'null' }, ...errors } } },
+        async (request, reply) => {
+          await kind.service.delete(principalOf(request).accountId, request.params.id, ifMatch(request));
+          return reply.code(204).removeHeader('content-type').send();
+        },
+      );
+    }
+
+    scope.patch<{ Params: { id: string }; Body: JsonObject; Querystring: ListParams }>(
+      `${base}/Users/:id`,
+      { config, preHandler, schema: { tags: ['scim'], summary: 'Patch a user (RFC 7644 §3.5.2); answers 200 with the user', security, params: idParams, querystring: projectionQuery, body: anyBody, response: { 200: resource, ...errors } } },
+      async (request, reply) => {
+        const patched = await deps.users.patch(principalOf(request).accountId, request.params.id, request.body, ifMatch(request));
+        return sendResource(reply, 200, project(USER_SCHEMA, patched, parseProjection(request.query.attributes, request.query.excludedAttributes)));
+      },
+    );
+
+    scope.patch<{ Params: { id: string }; Body: JsonObject; Querystring: ListParams }>(
+      `${base}/Groups/:id`,
+      {
+        config,
+        preHandler,
+        schema: {
+          tags: ['scim'],
+          summary: 'Patch a group (RFC 7644 §3.5.2); 204 unless attributes are asked for, so member changes never read the member list',
+          security,
+          params: idParams,
+          querystring: projectionQuery,
+          body: anyBody,
+          response: { 200: resource, 204: { type: 'null' }, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const accountId = principalOf(request).accountId;
+        const row = await deps.groups.patch(accountId, request.params.id, request.body, ifMatch(request));
+        const { attributes, excludedAttributes } = request.query;
+        if (attributes === undefined && excludedAttributes === undefined) {
+          return reply.code(204).header('etag', `W/"${row.version}"`).removeHeader('content-type').send();
+        }
+        const projection = parseProjection(attributes, excludedAttributes);
+        return sendResource(reply, 200, project(GROUP_SCHEMA, await deps.groups.get(accountId, row.id, wants(GROUP_SCHEMA, projection, 'members')), projection));
+      },
+    );
+
+    scope.post<{ Body: JsonObject }>(
+      `${base}/Bulk`,
+      { config, preHandler, schema: { tags: ['scim'], summary: 'Bulk operations (RFC 7644 §3.7) with bulkId references and failOnErrors', security, body: anyBody, response: { 200: resource, ...errors } } },
+      async (request, reply) => {
+        reply.code(200);
+        return runBulk({ users: deps.users, groups: deps.groups, baseUrl: deps.baseUrl }, principalOf(request).accountId, request.body, request);
+      },
+    );
+
+    const discovery = { config, preHandler, schema: { tags: ['scim'], security, response: { 200: resource, ...scimErrorResponses(401, 404) } } };
+    scope.get(`${base}/ServiceProviderConfig`, { ...discovery, schema: { ...discovery.schema, summary: 'What this SCIM service supports' } }, async () =>
+      serviceProviderConfig(deps.baseUrl, deps.maxPayloadSize),
+    );
+    scope.get(`${base}/ResourceTypes`, { ...discovery, schema: { ...discovery.schema, summary: 'Resource types' } }, async () => listOf(resourceTypes(deps.baseUrl)));
+    scope.get<{ Params: { id: string } }>(`${base}/ResourceTypes/:id`, { ...discovery, schema: { ...discovery.schema, summary: 'A resource type', params: idParams } }, async (request) => {
+      const found = resourceTypes(deps.baseUrl).find((r) => r.id === request.params.id);
+      if (!found) throw notFound('ResourceType', request.params.id);
+      return found;
+    });
+    scope.get(`${base}/Schemas`, { ...discovery, schema: { ...discovery.schema, summary: 'Schemas' } }, async () => listOf(schemas(deps.baseUrl)));
+    scope.get<{ Params: { id: string } }>(`${base}/Schemas/:id`, { ...discovery, schema: { ...discovery.schema, summary: 'A schema', params: idParams } }, async (request) => {
+      const found = schemas(deps.baseUrl).find((s) => s.id === request.params.id);
+      if (!found) throw notFound('Schema', request.params.id);
+      return found;
+    });
+  });
+}
+
+function ifMatch(request: FastifyRequest): string | undefined {
+  const value = request.headers['if-match'];
+  return typeof value === 'string' ? value : undefined;
+}

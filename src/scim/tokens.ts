@@ -1,0 +1,84 @@
+/**
+ * Credentials of the SCIM endpoint: per-account bearer tokens made through the admin API
+ * (generated, shown once, stored as SHA-256 digests, revocable), or an OAuth access token
+ * carrying the `scim` scope. A missing or bad credential answers 401 with a SCIM Error
+ * (RFC 7644 §2, RFC 6750 challenge); everything the principal reaches is its account's.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { Db } from '../platform/db/database.ts';
+import type { Clock } from '../platform/clock.ts';
+import type { Principal } from '../platform/auth.ts';
+import { bearerToken } from '../platform/auth.ts';
+import { newId } from '../platform/ids.ts';
+import { randomSecret, sha256Hex } from '../platform/crypto.ts';
+import type { AccessTokens } from '../oauth/access-tokens.ts';
+import { scimError } from './errors.ts';
+
+export const SCIM_TOKEN_PREFIX = 'gh_scim_';
+
+export interface ScimTokenView {
+  id: string;
+  object: 'scim_token';
+  description: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export function createScimTokens(deps: { db: Db; clock: Clock }) {
+  const { db, clock } = deps;
+  const view = (r: { id: string; description: string; created_at: number; revoked_at: number | null }): ScimTokenView => ({
+    id: r.id,
+    object: 'scim_token',
+    description: r.description,
+    created_at: new Date(r.created_at).toISOString(),
+    revoked_at: r.revoked_at === null ? null : new Date(r.revoked_at).toISOString(),
+  });
+  return {
+    async issue(accountId: string, description: string): Promise<ScimTokenView & { token: string }> {
+      const token = randomSecret(32, SCIM_TOKEN_PREFIX);
+      const row = { id: newId('scimtok'), account_id: accountId, token_digest: sha256Hex(token), description, created_at: clock.now(), revoked_at: null };
+      await db.insertInto('scim_tokens').values(row).execute();
+      return { ...view(row), token };
+    },
+    async list(accountId: string): Promise<ScimTokenView[]> {
+      const rows = await db.selectFrom('scim_tokens').selectAll().where('account_id', '=', accountId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+      return rows.map(view);
+    },
+    /** Revokes a token; false when the account has no such token. */
+    async revoke(accountId: string, id: string): Promise<boolean> {
+      const row = await db.selectFrom('scim_tokens').select(['id', 'revoked_at']).where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+      if (!row) return false;
+      if (row.revoked_at === null) await db.updateTable('scim_tokens').set({ revoked_at: clock.now() }).where('id', '=', id).execute();
+      return true;
+    },
+    async verify(token: string): Promise<Principal | undefined> {
+      if (!token.startsWith(SCIM_TOKEN_PREFIX)) return undefined;
+      // Looked up by digest: equality of digests of a high-entropy secret leaks nothing usable.
+      const row = await db.selectFrom('scim_tokens').select(['id', 'account_id', 'revoked_at']).where('token_digest', '=', sha256Hex(token)).executeTakeFirst();
+      if (!row || row.revoked_at !== null) return undefined;
+      return { kind: 'scim_token', tokenId: row.id, accountId: row.account_id, clientId: row.id, userId: null, scopes: new Set(['scim']) };
+    },
+  };
+}
+
+export type ScimTokens = ReturnType<typeof createScimTokens>;
+
+const CHALLENGE = 'Bearer realm="scim"';
+
+/** preHandler: a SCIM token, or an access token with scope `scim`. */
+export function requireScimCredential(deps: { tokens: ScimTokens; accessTokens: AccessTokens }) {
+  return async function authenticate(request: FastifyRequest): Promise<void> {
+    const token = bearerToken(request);
+    if (token === undefined) throw scimError(401, null, 'Send Authorization: Bearer <SCIM token>', { 'www-authenticate': CHALLENGE });
+    const principal = token.startsWith(SCIM_TOKEN_PREFIX) ? await deps.tokens.verify(token) : await deps.accessTokens.verify(token);
+    if (!principal) {
+      throw scimError(401, null, 'The bearer token is invalid, expired or revoked', {
+        'www-authenticate': `${CHALLENGE}, error="invalid_token"`,
+      });
+    }
+    if (!principal.scopes.has('scim')) {
+      throw scimError(403, null, 'The access token lacks the scope scim', { 'www-authenticate': `${CHALLENGE}, error="insufficient_scope", scope="scim"` });
+    }
+    request.principal = principal;
+  };
+}

@@ -1,0 +1,198 @@
+/**
+ * SCIM users (RFC 7643 §4.1, RFC 7644 §3.3-3.6): the rules of creating, replacing, patching,
+ * deactivating and deleting the people of an account.
+ *
+ * - userName is unique per account, case-insensitively (409 uniqueness).
+ * - externalId is immutable once set (400 mutability); it is not unique.
+ * - password is write-only: it sets the argon2id hash the login page checks.
+ * - active=false and DELETE end the person's access in the same transaction (revokeUserAccess);
+ *   a deleted user's past records keep no attribution to them.
+ * - meta.version is the row's version; If-Match that does not match → 412.
+ */
+import { hash } from '@node-rs/argon2';
+import type { Transaction } from 'kysely';
+import type { Db } from '../platform/db/database.ts';
+import type { Tables } from '../platform/db/tables.ts';
+import type { Clock } from '../platform/clock.ts';
+import { toRfc3339 } from '../platform/clock.ts';
+import { newId } from '../platform/ids.ts';
+import { isUniqueViolation } from '../platform/db/database.ts';
+import type { RevokeUserAccess } from '../oauth/user-access.ts';
+import type { UserRow } from '../users/store.ts';
+import { coerceResource, isObject, type JsonObject } from './coerce.ts';
+import { invalidSyntax, invalidValue, mutability, notFound, preconditionFailed, uniqueness } from './errors.ts';
+import { applyPatch, normaliseOperations } from './patch.ts';
+import { COMMON_ATTRIBUTES, CORE_USER, ENTERPRISE_USER, PATCH_OP, USER_SCHEMA } from './schema-catalog.ts';
+import { searchValues, splitUserDocument, userDocument } from './user-document.ts';
+import type { ListQuery, ScimUserStore, UserGroupRef } from './users-store.ts';
+
+export interface ScimUsersDeps {
+  db: Db;
+  store: ScimUserStore;
+  clock: Clock;
+  revokeUserAccess: RevokeUserAccess;
+  /** Base URL of the SCIM endpoint, e.g. https://gatehouse.example/scim/v2 */
+  baseUrl: string;
+}
+
+const WRITABLE_COMMON = COMMON_ATTRIBUTES.filter((a) => a.name === 'externalId');
+
+export function etagOf(version: number): string {
+  return `W/"${version}"`;
+}
+
+/** RFC 7232 If-Match against the current version; `*` matches any existing resource. */
+export function checkIfMatch(ifMatch: string | undefined, version: number): void {
+  if (ifMatch === undefined) return;
+  const tags = ifMatch.split(',').map((t) => t.trim());
+  const current = etagOf(version);
+  if (tags.includes('*')) return;
+  if (!tags.some((t) => t === current || t === current.slice(2))) throw preconditionFailed();
+}
+
+export function checkSchemas(body: JsonObject, expected: string): void {
+  if (body.schemas === undefined) return;
+  if (!Array.isArray(body.schemas) || !body.schemas.every((s) => typeof s === 'string')) throw invalidSyntax('schemas must be an array of URNs');
+  if (!body.schemas.some((s) => (s as string).toLowerCase() === expected.toLowerCase())) throw invalidSyntax(`schemas must include ${expected}`);
+}
+
+export function createScimUsers(deps: ScimUsersDeps) {
+  const { db, store, clock } = deps;
+
+  function render(row: UserRow, groups: UserGroupRef[]): JsonObject {
+    const doc = userDocument(row);
+    const schemas = [CORE_USER, ...(isObject(doc[ENTERPRISE_USER]) ? [ENTERPRISE_USER] : [])];
+    const resource: JsonObject = { schemas, id: row.id, ...doc };
+    resource.groups = groups.map((g) => ({ value: g.groupId, $ref: `${deps.baseUrl}/Groups/${g.groupId}`, display: g.displayName, type: 'direct' }));
+    resource.meta = {
+      resourceType: 'User',
+      created: toRfc3339(row.created_at),
+      lastModified: toRfc3339(row.updated_at),
+      location: `${deps.baseUrl}/Users/${row.id}`,
+      version: etagOf(row.version),
+    };
+    return resource;
+  }
+
+  /** Checks the document a write would store; returns it with the password taken out. */
+  async function prepare(doc: JsonObject): Promise<{ doc: JsonObject; passwordHash: string | undefined }> {
+    if (typeof doc.userName !== 'string' || doc.userName.trim() === '') throw invalidValue('userName is required');
+    if (doc.userName.length > 256) throw invalidValue('userName is longer than 256 characters');
+    const out: JsonObject = { ...doc, userName: doc.userName.trim() };
+    let passwordHash: string | undefined;
+    if (typeof out.password === 'string') {
+      if (out.password.length < 1 || out.password.length > 1024) throw invalidValue('password must be 1 to 1024 characters');
+      passwordHash = await hash(out.password, { algorithm: 2 /* Argon2id */ });
+    }
+    delete out.password;
+    return { doc: out, passwordHash };
+  }
+
+  async function readOne(trx: Db | Transaction<Tables>, accountId: string, id: string): Promise<JsonObject> {
+    const row = await store.find(trx, accountId, id);
+    if (!row) throw notFound('User', id);
+    return render(row, await store.groupsOf(trx, accountId, [id]));
+  }
+
+  /** Stores `next` over `row` (PUT and PATCH), enforcing immutability and deactivation effects. */
+  async function save(trx: Transaction<Tables>, row: UserRow, next: JsonObject, passwordHash: string | undefined): Promise<UserRow> {
+    if (row.external_id !== null && next.externalId !== undefined && next.externalId !== row.external_id) {
+      throw mutability('externalId is immutable once set');
+    }
+    if (next.externalId === undefined && row.external_id !== null) next.externalId = row.external_id;
+    const { columns, attributes } = splitUserDocument(next);
+    const now = clock.now();
+    const updated: UserRow = {
+      ...row,
+      ...columns,
+      password_hash: passwordHash ?? row.password_hash,
+      attributes: JSON.stringify(attributes),
+      version: row.version + 1,
+      updated_at: Math.max(now, row.updated_at),
+    };
+    try {
+      await store.update(trx, updated, searchValues(row.account_id, row.id, attributes));
+    } catch (error) {
+      if (isUniqueViolation(error)) throw uniqueness(`userName ${columns.user_name} is already taken in this account`);
+      throw error;
+    }
+    if (row.active === 1 && updated.active === 0) await deps.revokeUserAccess(trx, row.account_id, row.id, now);
+    return updated;
+  }
+
+  async function locked(trx: Transaction<Tables>, accountId: string, id: string, ifMatch: string | undefined): Promise<UserRow> {
+    const row = await store.find(trx, accountId, id);
+    if (!row) throw notFound('User', id);
+    checkIfMatch(ifMatch, row.version);
+    return row;
+  }
+
+  return {
+    render,
+
+    async create(accountId: string, body: JsonObject): Promise<JsonObject> {
+      checkSchemas(body, CORE_USER);
+      const { doc, passwordHash } = await prepare(coerceResource(USER_SCHEMA, body, WRITABLE_COMMON));
+      const { columns, attributes } = splitUserDocument(doc);
+      const now = clock.now();
+      const row: UserRow = {
+        id: newId('usr'),
+        account_id: accountId,
+        ...columns,
+        password_hash: passwordHash ?? null,
+        attributes: JSON.stringify(attributes),
+        version: 1,
+        created_at: now,
+        updated_at: now,
+      };
+      try {
+        await db.transaction().execute((trx) => store.insert(trx, row, searchValues(accountId, row.id, attributes)));
+      } catch (error) {
+        if (isUniqueViolation(error)) throw uniqueness(`userName ${columns.user_name} is already taken in this account`);
+        throw error;
+      }
+      return render(row, []);
+    },
+
+    get: (accountId: string, id: string) => readOne(db, accountId, id),
+
+    async replace(accountId: string, id: string, body: JsonObject, ifMatch?: string): Promise<JsonObject> {
+      checkSchemas(body, CORE_USER);
+      const { doc, passwordHash } = await prepare(coerceResource(USER_SCHEMA, body, WRITABLE_COMMON));
+      return db.transaction().execute(async (trx) => {
+        const row = await locked(trx, accountId, id, ifMatch);
+        const saved = await save(trx, row, doc, passwordHash);
+        return render(saved, await store.groupsOf(trx, accountId, [id]));
+      });
+    },
+
+    async patch(accountId: string, id: string, body: JsonObject, ifMatch?: string): Promise<JsonObject> {
+      checkSchemas(body, PATCH_OP);
+      const operations = normaliseOperations(body.Operations ?? body.operations);
+      return db.transaction().execute(async (trx) => {
+        const row = await locked(trx, accountId, id, ifMatch);
+        const { doc, passwordHash } = await prepare(applyPatch(USER_SCHEMA, userDocument(row), operations));
+        const saved = await save(trx, row, doc, passwordHash);
+        return render(saved, await store.groupsOf(trx, accountId, [id]));
+      });
+    },
+
+    async delete(accountId: string, id: string, ifMatch?: string): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await locked(trx, accountId, id, ifMatch);
+        await deps.revokeUserAccess(trx, accountId, id, clock.now());
+        await store.delete(trx, accountId, id);
+      });
+    },
+
+    async list(accountId: string, query: ListQuery): Promise<{ resources: JsonObject[]; total: number }> {
+      const { rows, total } = await store.list(accountId, query);
+      const groups = await store.groupsOf(db, accountId, rows.map((r) => r.id));
+      const byUser = new Map<string, UserGroupRef[]>();
+      for (const g of groups) byUser.set(g.userId, [...(byUser.get(g.userId) ?? []), g]);
+      return { resources: rows.map((r) => render(r, byUser.get(r.id) ?? [])), total };
+    },
+  };
+}
+
+export type ScimUsers = ReturnType<typeof createScimUsers>;

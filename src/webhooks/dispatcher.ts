@@ -1,0 +1,313 @@
+/**
+ * The dispatcher: claims due deliveries with a lease, signs the exact stored bytes, POSTs
+ * them, and records the outcomes in batches. It runs inside `serve` (in-process workers) or
+ * in `gatehouse worker`; any number may share a database.
+ *
+ * It wakes on commit (see wake.ts), on the next due time, when a slot frees up, and on a
+ * slow fallback poll (which also picks up leases left by dead workers). Concurrency is
+ * bounded per worker and per endpoint, so one slow receiver cannot take every slot.
+ */
+import { Agent } from 'undici';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../platform/db/database.ts';
+import type { Clock } from '../platform/clock.ts';
+import { newId, randomBase62 } from '../platform/ids.ts';
+import type { Sealer } from './secrets.ts';
+import type { TargetPolicy } from './target-policy.ts';
+import { signatureHeaders } from './signer.ts';
+import { postOnce } from './attempt.ts';
+import { claimDue, type ClaimedDelivery } from './claims.ts';
+import { recordOutcomes, type Outcome } from './outcomes.ts';
+import { listenForDeliveries } from './wake.ts';
+import type { MetricsRegistry } from '../platform/metrics.ts';
+
+const CLAIM_BATCH = 128;
+const PREFETCH = 4;
+const SATURATED_RECHECK_MS = 100;
+const RECORD_BATCH = 256;
+const RECORD_DELAY_MS = 3;
+
+export interface DispatcherOptions {
+  db: Db;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  sealer: Sealer;
+  policy: TargetPolicy;
+  databaseUrl: string;
+  scheduleSeconds: readonly number[];
+  timeoutMs: number;
+  disableAfterMs: number;
+  maxInFlight?: number;
+  perEndpoint?: number;
+  pollMs?: number;
+  /** Where attempts are counted by outcome. */
+  metrics?: MetricsRegistry;
+}
+
+export interface Dispatcher {
+  /** Starts the loop; resolves once it listens for commits. */
+  start(): Promise<void>;
+  /** Stops claiming, lets attempts in flight finish and records them. */
+  stop(): Promise<void>;
+  /** Delivers everything due now and records it; returns the number of attempts made. */
+  runDue(): Promise<number>;
+}
+
+export function createDispatcher(options: DispatcherOptions): Dispatcher {
+  const { db, clock, log, sealer, policy } = options;
+  const maxInFlight = options.maxInFlight ?? 512;
+  const perEndpoint = options.perEndpoint ?? 16;
+  const pollMs = options.pollMs ?? 1000;
+  // Long enough for the attempt and the recording of its outcome; short enough to recover fast.
+  // it covers waiting behind the endpoint's other attempts (at most PREFETCH rounds) and its own.
+  const leaseMs = (PREFETCH + 1) * options.timeoutMs + 1000;
+  const topUpBelow = (PREFETCH * perEndpoint) / 2;
+  const worker = `wkr_${randomBase62(12)}`;
+  const attempts = options.metrics?.counter('gatehouse_webhook_attempts_total', 'Webhook delivery attempts recorded by this process, by outcome');
+  const agent = new Agent({
+    connect: { lookup: policy.guardedLookup, timeout: options.timeoutMs },
+    connections: perEndpoint,
+    keepAliveTimeout: 10_000,
+  });
+
+  // Claimed deliveries not yet finished (queued or being sent), in total and per endpoint.
+  let claimedCount = 0;
+  const endpointLoad = new Map<string, number>();
+  // Claimed deliveries wait here until their endpoint has a free slot.
+  const waiting = new Map<string, ClaimedDelivery[]>();
+  const sending = new Map<string, number>();
+  const unrecorded = new Set<Promise<void>>();
+  const queue: Array<{ outcome: Outcome; done: () => void }> = [];
+  let flushing: Promise<void> | undefined;
+  let claims = 0;
+
+  let running = false;
+  let filling = false;
+  let saturated = false;
+  let lastScanPastFull = -Infinity;
+  let again = false;
+  let timer: NodeJS.Timeout | undefined;
+  let unlisten: (() => Promise<void>) | undefined;
+
+  /**
+   * Claims up to PREFETCH times an endpoint's bound, so the next attempts are ready when a
+   * slot frees; an endpoint is topped up once half of that has drained (one claim per batch
+   * of attempts, not one per attempt). Looking past full endpoints means reading their
+   * backlog, so that is done at most every SATURATED_RECHECK_MS.
+   */
+  async function fill(): Promise<{ claimed: number; room: number; skipped: number }> {
+    const room = Math.min(maxInFlight - claimedCount, CLAIM_BATCH);
+    const full = [...endpointLoad].filter(([, n]) => n >= topUpBelow).map(([id]) => id);
+    if (room <= 0) return { claimed: 0, room: 0, skipped: full.length };
+    if (full.length > 0) {
+      if (performance.now() - lastScanPastFull < SATURATED_RECHECK_MS) return { claimed: 0, room, skipped: full.length };
+      lastScanPastFull = performance.now();
+    }
+    const claimed = await claimDue(db, {
+      claim: `${worker}.${++claims}`,
+      now: clock.now(),
+      leaseMs,
+      max: room,
+      endpointRoom: (id) => PREFETCH * perEndpoint - (endpointLoad.get(id) ?? 0),
+      skipEndpoints: full,
+    });
+    for (const delivery of claimed) begin(delivery);
+    return { claimed: claimed.length, room, skipped: full.length };
+  }
+
+  function begin(delivery: ClaimedDelivery): void {
+    claimedCount++;
+    endpointLoad.set(delivery.endpointId, (endpointLoad.get(delivery.endpointId) ?? 0) + 1);
+    const list = waiting.get(delivery.endpointId) ?? [];
+    list.push(delivery);
+    waiting.set(delivery.endpointId, list);
+    pump(delivery.endpointId);
+  }
+
+  /** Starts waiting attempts of one endpoint while it has free slots. */
+  function pump(endpointId: string): void {
+    const list = waiting.get(endpointId);
+    while (list && list.length > 0 && (sending.get(endpointId) ?? 0) < perEndpoint) {
+      const delivery = list.shift()!;
+      sending.set(endpointId, (sending.get(endpointId) ?? 0) + 1);
+      const recorded = attempt(delivery).then(
+        (outcome) => {
+          finish(endpointId);
+          return new Promise<void>((done) => enqueue(outcome, done));
+        },
+        (error: unknown) => {
+          finish(endpointId);
+          log.error({ err: error, delivery: delivery.id }, 'webhook attempt failed unexpectedly; the lease will expire');
+        },
+      );
+      unrecorded.add(recorded);
+      void recorded.finally(() => unrecorded.delete(recorded));
+    }
+    if (list && list.length === 0) waiting.delete(endpointId);
+  }
+
+  function finish(endpointId: string): void {
+    claimedCount--;
+    const active = (sending.get(endpointId) ?? 1) - 1;
+    if (active <= 0) sending.delete(endpointId);
+    else sending.set(endpointId, active);
+    const load = (endpointLoad.get(endpointId) ?? 1) - 1;
+    if (load <= 0) endpointLoad.delete(endpointId);
+    else endpointLoad.set(endpointId, load);
+    pump(endpointId);
+    if (load < topUpBelow) kick('release');
+  }
+
+  async function attempt(delivery: ClaimedDelivery): Promise<Outcome> {
+    const attemptId = newId('dlv');
+    const attemptedAt = clock.now();
+    const body = Buffer.from(delivery.payload);
+    const headers = signatureHeaders({
+      eventId: delivery.eventId,
+      deliveryId: attemptId,
+      eventType: delivery.eventType,
+      body,
+      raisedAt: delivery.raisedAt,
+      attemptAt: attemptedAt,
+      secrets: secretsOf(delivery, attemptedAt),
+    });
+    const result = await postOnce({ agent, policy, url: delivery.url, headers, body, timeoutMs: options.timeoutMs });
+    return { delivery, attemptId, attemptedAt, result };
+  }
+
+  // Opened secrets by sealed form: a rotation changes the sealed form, so entries never go stale.
+  const opened = new Map<string, string | undefined>();
+  function open(sealed: string, endpointId: string): string | undefined {
+    if (!opened.has(sealed)) {
+      if (opened.size > 1000) opened.clear();
+      opened.set(sealed, sealer.open(sealed, endpointId));
+    }
+    return opened.get(sealed);
+  }
+
+  function secretsOf(delivery: ClaimedDelivery, now: number): string[] {
+    const aad = delivery.endpointId;
+    const current = open(delivery.secretSealed, aad);
+    if (current === undefined) throw new Error(`secret of ${delivery.endpointId} cannot be opened with the secrets key`);
+    const previous =
+      delivery.previousSecretSealed && (delivery.previousSecretExpiresAt ?? 0) > now ? open(delivery.previousSecretSealed, aad) : undefined;
+    return previous ? [current, previous] : [current];
+  }
+
+  function enqueue(outcome: Outcome, done: () => void): void {
+    queue.push({ outcome, done });
+    flushing ??= flush().finally(() => (flushing = undefined));
+  }
+
+  /**
+   * Records outcomes in batches: one transaction for everything that finished within a few
+   * milliseconds, which is what keeps the database off the critical path under load.
+   */
+  async function flush(): Promise<void> {
+    await new Promise((r) => setTimeout(r, queue.length >= RECORD_BATCH ? 0 : RECORD_DELAY_MS));
+    while (queue.length > 0) {
+      const batch = queue.splice(0, RECORD_BATCH);
+      try {
+        await recordOutcomes(
+          db,
+          batch.map((b) => b.outcome),
+          { scheduleSeconds: options.scheduleSeconds, disableAfterMs: options.disableAfterMs, now: () => clock.now() },
+        );
+        for (const b of batch) attempts?.inc({ outcome: b.outcome.result.ok ? 'succeeded' : 'failed' });
+      } catch (error) {
+        log.error({ err: error, attempts: batch.length }, 'recording webhook attempts failed; their leases will expire and they will be retried');
+      }
+      for (const b of batch) b.done();
+    }
+  }
+
+  /**
+   * Claims while there is room. Wake-ups coalesce: a kick during a claim only asks for one
+   * more round. When every endpoint with due work is at its bound the worker is saturated:
+   * commit signals are then ignored (a finishing attempt kicks anyway, and a short timer
+   * looks for other endpoints' work), so a backlog is not rescanned on every commit.
+   */
+  function kick(reason: 'wake' | 'release' | 'timer' = 'timer'): void {
+    if (!running) return;
+    if (reason === 'release') saturated = false;
+    if (reason === 'wake' && saturated) return;
+    if (filling) {
+      again = true;
+      return;
+    }
+    filling = true;
+    void (async () => {
+      try {
+        do {
+          again = false;
+          const { claimed, room, skipped } = await fill();
+          if (claimed === room && claimed > 0) again = true;
+          saturated = claimed === 0 && skipped > 0;
+        } while (again && running);
+      } catch (error) {
+        log.error({ err: error }, 'claiming webhook deliveries failed; retrying shortly');
+      } finally {
+        filling = false;
+        if (running) await armTimer();
+      }
+    })();
+  }
+
+  /** Sleeps until the next delivery is due, at most `pollMs` (which also finds expired leases). */
+  async function armTimer(): Promise<void> {
+    let wait = pollMs;
+    if (saturated) wait = SATURATED_RECHECK_MS;
+    else if (claimedCount === 0) {
+      try {
+        const next = await db
+          .selectFrom('webhook_deliveries')
+          .select((eb) => eb.fn.min('next_attempt_at').as('due'))
+          .where('state', '=', 'pending')
+          .where('lease_until', 'is', null)
+          .executeTakeFirst();
+        // Due but not claimed (another worker holds it): look again shortly, not in a loop.
+        if (next?.due != null) wait = Math.min(pollMs, Math.max(SATURATED_RECHECK_MS, Number(next.due) - clock.now()));
+      } catch {
+        /* the poll will try again */
+      }
+    }
+    if (!running) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => kick('timer'), wait);
+  }
+
+  async function settle(): Promise<void> {
+    while (unrecorded.size > 0 || flushing) {
+      await Promise.all([...unrecorded]);
+      if (flushing) await flushing;
+    }
+  }
+
+  return {
+    async start() {
+      running = true;
+      unlisten = await listenForDeliveries(db, {
+        databaseUrl: options.databaseUrl,
+        onWake: () => kick('wake'),
+        onError: (error) => log.warn({ err: error }, 'webhook wake-up channel failed; falling back to polling'),
+      });
+      kick('timer');
+    },
+    async stop() {
+      running = false;
+      clearTimeout(timer);
+      await unlisten?.();
+      await settle();
+      await agent.close();
+    },
+    async runDue() {
+      let total = 0;
+      for (;;) {
+        const { claimed } = await fill();
+        await settle();
+        total += claimed;
+        if (claimed === 0) return total;
+      }
+    },
+  };
+}

@@ -1,0 +1,187 @@
+/**
+ * Webhook endpoints of an account: register, read, update, enable/disable, delete, rotate.
+ * Every query is scoped by account: another account's endpoint is indistinguishable from a
+ * missing one. The secret is generated (`whsec_…`), returned once, and kept sealed with the
+ * endpoint id as associated data, so a sealed secret moved to another row does not open.
+ * Rotation keeps the previous secret signing for an overlap window.
+ */
+import type { Transaction } from 'kysely';
+import type { Db } from '../platform/db/database.ts';
+import type { Tables } from '../platform/db/tables.ts';
+import type { Clock } from '../platform/clock.ts';
+import { toRfc3339 } from '../platform/clock.ts';
+import { newId } from '../platform/ids.ts';
+import { problem } from '../platform/errors/catalogue.ts';
+import { newWebhookSecret, type Sealer } from './secrets.ts';
+import { RefusedTarget, type TargetPolicy } from './target-policy.ts';
+import { disableEndpoint } from './lifecycle.ts';
+import type { EndpointRow } from './store.ts';
+import { openCursor, sealCursor } from './cursor.ts';
+
+type Trx = Transaction<Tables>;
+
+export interface EndpointInput {
+  url: string;
+  event_types: string[];
+  description?: string | null;
+}
+
+export interface EndpointView {
+  id: string;
+  object: 'webhook_endpoint';
+  url: string;
+  description: string | null;
+  event_types: string[];
+  status: 'enabled' | 'disabled';
+  disabled_reason: string | null;
+  previous_secret_expires_at: string | null;
+  created_at: string;
+  updated_at: string;
+  secret?: string;
+}
+
+export function presentEndpoint(row: EndpointRow, now: number, secret?: string): EndpointView {
+  const overlap = row.previous_secret_expires_at !== null && row.previous_secret_expires_at > now ? row.previous_secret_expires_at : null;
+  return {
+    id: row.id,
+    object: 'webhook_endpoint',
+    url: row.url,
+    description: row.description,
+    event_types: JSON.parse(row.event_types) as string[],
+    status: row.enabled === 1 ? 'enabled' : 'disabled',
+    disabled_reason: row.disabled_reason,
+    previous_secret_expires_at: overlap === null ? null : toRfc3339(overlap),
+    created_at: toRfc3339(row.created_at),
+    updated_at: toRfc3339(row.updated_at),
+    ...(secret === undefined ? {} : { secret }),
+  };
+}
+
+export function createEndpoints(deps: { db: Db; clock: Clock; sealer: Sealer; cursorSealer: Sealer; policy: TargetPolicy }) {
+  const { db, clock, sealer, cursorSealer, policy } = deps;
+
+  async function checkedUrl(url: string): Promise<string> {
+    try {
+      return (await policy.checkUrl(url)).href;
+    } catch (error) {
+      if (error instanceof RefusedTarget) throw problem('webhook_url_invalid', { detail: error.message });
+      throw error;
+    }
+  }
+
+  async function find(executor: Db | Trx, accountId: string, id: string): Promise<EndpointRow> {
+    const row = await executor
+      .selectFrom('webhook_endpoints')
+      .selectAll()
+      .where('id', '=', id)
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
+    if (!row) throw problem('webhook_endpoint_not_found');
+    return row;
+  }
+
+  return {
+    find: (accountId: string, id: string) => find(db, accountId, id),
+
+    async get(accountId: string, id: string): Promise<EndpointView> {
+      return presentEndpoint(await find(db, accountId, id), clock.now());
+    },
+
+    async create(trx: Trx, accountId: string, input: EndpointInput): Promise<EndpointView> {
+      const url = await checkedUrl(input.url);
+      const now = clock.now();
+      const id = newId('we');
+      const secret = newWebhookSecret();
+      const row: EndpointRow = {
+        id,
+        account_id: accountId,
+        url,
+        description: input.description ?? null,
+        event_types: JSON.stringify([...new Set(input.event_types)]),
+        enabled: 1,
+        disabled_reason: null,
+        secret_sealed: sealer.seal(secret, id),
+        previous_secret_sealed: null,
+        previous_secret_expires_at: null,
+        failing_since: null,
+        created_at: now,
+        updated_at: now,
+      };
+      await trx.insertInto('webhook_endpoints').values(row).execute();
+      return presentEndpoint(row, now, secret);
+    },
+
+    /** Newest first, keyset over (created_at, id). */
+    async list(accountId: string, query: { limit: number; after?: string }): Promise<{ data: EndpointView[]; next_cursor: string | null }> {
+      const scope = { accountId, collection: 'webhook_endpoints:created_desc', filter: '' };
+      const from = query.after === undefined ? undefined : openCursor(cursorSealer, scope, query.after, clock.now());
+      let q = db.selectFrom('webhook_endpoints').selectAll().where('account_id', '=', accountId);
+      if (from) q = q.where((eb) => eb.or([eb('created_at', '<', from.at), eb.and([eb('created_at', '=', from.at), eb('id', '<', from.id)])]));
+      const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.limit + 1).execute();
+      const page = rows.slice(0, query.limit);
+      const last = page[page.length - 1];
+      const next = rows.length > query.limit && last ? sealCursor(cursorSealer, scope, { at: last.created_at, id: last.id }, clock.now()) : null;
+      return { data: page.map((r) => presentEndpoint(r, clock.now())), next_cursor: next };
+    },
+
+    async update(trx: Trx, accountId: string, id: string, input: Partial<EndpointInput>): Promise<EndpointView> {
+      await find(trx, accountId, id);
+      const now = clock.now();
+      await trx
+        .updateTable('webhook_endpoints')
+        .set({
+          ...(input.url === undefined ? {} : { url: await checkedUrl(input.url) }),
+          ...(input.event_types === undefined ? {} : { event_types: JSON.stringify([...new Set(input.event_types)]) }),
+          ...(input.description === undefined ? {} : { description: input.description }),
+          updated_at: now,
+        })
+        .where('id', '=', id)
+        .execute();
+      return presentEndpoint(await find(trx, accountId, id), now);
+    },
+
+    async setEnabled(trx: Trx, accountId: string, id: string, enabled: boolean): Promise<EndpointView> {
+      await find(trx, accountId, id);
+      const now = clock.now();
+      if (enabled) {
+        await trx
+          .updateTable('webhook_endpoints')
+          .set({ enabled: 1, disabled_reason: null, failing_since: null, updated_at: now })
+          .where('id', '=', id)
+          .execute();
+      } else {
+        await disableEndpoint(trx, { accountId, endpointId: id, reason: 'manual', now });
+      }
+      return presentEndpoint(await find(trx, accountId, id), now);
+    },
+
+    async remove(accountId: string, id: string): Promise<void> {
+      const deleted = await db
+        .deleteFrom('webhook_endpoints')
+        .where('id', '=', id)
+        .where('account_id', '=', accountId)
+        .executeTakeFirst();
+      if (Number(deleted.numDeletedRows) === 0) throw problem('webhook_endpoint_not_found');
+    },
+
+    /** A new secret; the current one keeps signing (as a second signature) for `overlapSeconds`. */
+    async rotateSecret(trx: Trx, accountId: string, id: string, overlapSeconds: number): Promise<EndpointView> {
+      const row = await find(trx, accountId, id);
+      const now = clock.now();
+      const secret = newWebhookSecret();
+      await trx
+        .updateTable('webhook_endpoints')
+        .set({
+          secret_sealed: sealer.seal(secret, id),
+          previous_secret_sealed: overlapSeconds > 0 ? row.secret_sealed : null,
+          previous_secret_expires_at: overlapSeconds > 0 ? now + overlapSeconds * 1000 : null,
+          updated_at: now,
+        })
+        .where('id', '=', id)
+        .execute();
+      return presentEndpoint(await find(trx, accountId, id), now, secret);
+    },
+  };
+}
+
+export type Endpoints = ReturnType<typeof createEndpoints>;

@@ -1,0 +1,104 @@
+/**
+ * The outbox. A capability that raises an event calls `recordEvent` with the transaction of
+ * the change itself, so the event exists exactly when the change does: nothing is lost if the
+ * process dies after commit, and nothing is sent for a change that rolled back.
+ *
+ * In the same transaction the event is fanned out: one pending delivery per enabled endpoint
+ * of the account subscribed to its type, due at once, and the dispatcher is woken on commit.
+ */
+import type { Transaction } from 'kysely';
+import type { Tables } from '../platform/db/tables.ts';
+import type { Db } from '../platform/db/database.ts';
+import { newId } from '../platform/ids.ts';
+import { toRfc3339 } from '../platform/clock.ts';
+import { subscribes } from './store.ts';
+import { signalDeliveriesDue } from './wake.ts';
+
+export interface EventTables {
+  events: {
+    id: string;
+    account_id: string;
+    /** dotted kind, e.g. invoice.settled */
+    type: string;
+    object: string;
+    object_id: string;
+    state: string;
+    /** The exact JSON body delivered to receivers. */
+    payload: string;
+    created_at: number;
+  };
+}
+
+export interface EventInput {
+  accountId: string;
+  type: string;
+  object: string;
+  objectId: string;
+  state: string;
+  /** When the event was raised (epoch ms), normally the clock's now. */
+  at: number;
+}
+
+export interface RecordedEvent {
+  id: string;
+  type: string;
+  payload: string;
+  createdAt: number;
+}
+
+/** Writes the event and its deliveries in `trx`; the caller's commit publishes them. */
+export async function recordEvent(trx: Transaction<Tables> | Db, input: EventInput): Promise<RecordedEvent> {
+  const id = newId('evt');
+  const payload = JSON.stringify({
+    event: input.type,
+    object: input.object,
+    id: input.objectId,
+    state: input.state,
+    created_at: toRfc3339(input.at),
+  });
+  await trx
+    .insertInto('events')
+    .values({
+      id,
+      account_id: input.accountId,
+      type: input.type,
+      object: input.object,
+      object_id: input.objectId,
+      state: input.state,
+      payload,
+      created_at: input.at,
+    })
+    .execute();
+  const fannedOut = await fanOut(trx, { eventId: id, accountId: input.accountId, type: input.type, at: input.at });
+  if (fannedOut > 0) await signalDeliveriesDue(trx);
+  return { id, type: input.type, payload, createdAt: input.at };
+}
+
+async function fanOut(trx: Transaction<Tables> | Db, event: { eventId: string; accountId: string; type: string; at: number }): Promise<number> {
+  const endpoints = await trx
+    .selectFrom('webhook_endpoints')
+    .select(['id', 'event_types'])
+    .where('account_id', '=', event.accountId)
+    .where('enabled', '=', 1)
+    .execute();
+  const rows = endpoints
+    .filter((e) => subscribes(e.event_types, event.type))
+    .map((e) => ({
+      id: newId('whd'),
+      account_id: event.accountId,
+      event_id: event.eventId,
+      endpoint_id: e.id,
+      state: 'pending' as const,
+      cycle_failures: 0,
+      attempt_count: 0,
+      next_attempt_at: event.at,
+      lease_owner: null,
+      lease_until: null,
+      last_attempt_at: null,
+      parked_at: null,
+      created_at: event.at,
+      updated_at: event.at,
+    }));
+  if (rows.length > 0) await trx.insertInto('webhook_deliveries').values(rows).execute();
+  return rows.length;
+}

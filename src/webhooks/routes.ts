@@ -1,0 +1,265 @@
+/**
+ * The webhook API under /v1 (HTTP only; rules live in endpoints.ts and recovery.ts).
+ * Endpoints need `webhooks:manage`; reading events needs `events:read`. Every POST runs
+ * through the write runner, so it takes Idempotency-Key like every /v1 write.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { AccessTokens } from '../oauth/access-tokens.ts';
+import type { WriteRunner } from '../idempotency/write-runner.ts';
+import { principalOf, requireBearer } from '../platform/auth.ts';
+import { errorResponses } from '../platform/http/schemas.ts';
+import type { Endpoints } from './endpoints.ts';
+import type { EventDeliveryState, Recovery } from './recovery.ts';
+import { EVENT_TYPES } from './store.ts';
+import { problem } from '../platform/errors/catalogue.ts';
+
+function checkLimit<Q extends { limit: number }>(query: Q): Q {
+  if (query.limit < 1 || query.limit > 100) throw problem('limit_out_of_range', { detail: 'limit must be from 1 to 100' });
+  return query;
+}
+
+const TAG = 'webhooks';
+const security = [{ bearer: [] }];
+const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', maxLength: 64 } } } as const;
+const eventTypes = { type: 'array', minItems: 1, maxItems: 20, items: { type: 'string', enum: [...EVENT_TYPES, '*'] } } as const;
+const description = { type: ['string', 'null'], maxLength: 500 } as const;
+
+const endpointSchema = {
+  type: 'object',
+  required: ['id', 'object', 'url', 'event_types', 'status', 'created_at'],
+  properties: {
+    id: { type: 'string' },
+    object: { type: 'string', const: 'webhook_endpoint' },
+    url: { type: 'string' },
+    description: { type: ['string', 'null'] },
+    event_types: { type: 'array', items: { type: 'string' } },
+    status: { type: 'string', enum: ['enabled', 'disabled'] },
+    disabled_reason: { type: ['string', 'null'], enum: ['manual', 'gone', 'failing', null] },
+    previous_secret_expires_at: { type: ['string', 'null'], format: 'date-time' },
+    created_at: { type: 'string', format: 'date-time' },
+    updated_at: { type: 'string', format: 'date-time' },
+    secret: { type: 'string', description: 'Shown only when created or rotated' },
+  },
+} as const;
+
+const eventSchema = {
+  type: 'object',
+  required: ['id', 'object', 'type', 'created_at', 'data', 'delivery_state'],
+  properties: {
+    id: { type: 'string' },
+    object: { type: 'string', const: 'event' },
+    type: { type: 'string' },
+    created_at: { type: 'string', format: 'date-time' },
+    data: { type: 'object', additionalProperties: true, description: 'The exact webhook body' },
+    delivery_state: { type: 'string', enum: ['pending', 'acknowledged', 'parked', 'none'] },
+  },
+} as const;
+
+const attemptSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string', description: 'The Delivery-Id the attempt carried' },
+    object: { type: 'string', const: 'webhook_delivery_attempt' },
+    event_id: { type: 'string' },
+    event_type: { type: 'string' },
+    outcome: { type: 'string', enum: ['succeeded', 'failed'] },
+    response_status: { type: ['integer', 'null'] },
+    response_body: { type: ['string', 'null'], description: 'First 1024 bytes' },
+    error: { type: ['string', 'null'] },
+    latency_ms: { type: 'integer' },
+    attempted_at: { type: 'string', format: 'date-time' },
+  },
+} as const;
+
+const page = (items: object) => ({
+  type: 'object',
+  required: ['data', 'next_cursor'],
+  properties: { data: { type: 'array', items }, next_cursor: { type: ['string', 'null'] } },
+});
+const paging = {
+  limit: { type: 'integer', default: 20, description: '1 to 100' },
+  after: { type: 'string', maxLength: 1024 },
+} as const;
+
+export function registerWebhookRoutes(app: FastifyInstance, deps: { accessTokens: AccessTokens; writes: WriteRunner; endpoints: Endpoints; recovery: Recovery }): void {
+  const { endpoints, recovery, writes } = deps;
+  const manage = requireBearer(deps.accessTokens, ['webhooks:manage']);
+  const readEvents = requireBearer(deps.accessTokens, ['events:read']);
+
+  app.post<{ Body: { url: string; event_types: string[]; description?: string | null } }>(
+    '/v1/webhook_endpoints',
+    {
+      preHandler: manage,
+      schema: {
+        tags: [TAG],
+        summary: 'Register a webhook endpoint; the secret is shown only in this response',
+        security,
+        body: {
+          type: 'object',
+          required: ['url', 'event_types'],
+          additionalProperties: false,
+          properties: { url: { type: 'string', minLength: 1, maxLength: 2048 }, event_types: eventTypes, description },
+        },
+        response: { 201: endpointSchema, ...errorResponses(400, 401, 403, 409, 415) },
+      },
+    },
+    async (request, reply) =>
+      writes.runWrite(request, reply, async (trx) => {
+        const created = await endpoints.create(trx, principalOf(request).accountId, request.body);
+        return { status: 201, body: created, headers: { location: `/v1/webhook_endpoints/${created.id}` } };
+      }),
+  );
+
+  app.get<{ Querystring: { limit: number; after?: string } }>('/v1/webhook_endpoints', {
+    preHandler: manage,
+    schema: {
+      tags: [TAG],
+      summary: 'List webhook endpoints, newest first',
+      security,
+      querystring: { type: 'object', additionalProperties: false, properties: paging },
+      response: { 200: page(endpointSchema), ...errorResponses(400, 401, 403) },
+    },
+  }, async (request) => endpoints.list(principalOf(request).accountId, checkLimit(request.query)));
+
+  app.get<{ Params: { id: string } }>('/v1/webhook_endpoints/:id', {
+    preHandler: manage,
+    schema: { tags: [TAG], summary: 'Get a webhook endpoint', security, params: idParams, response: { 200: endpointSchema, ...errorResponses(401, 403, 404) } },
+  }, async (request) => endpoints.get(principalOf(request).accountId, request.params.id));
+
+  app.post<{ Params: { id: string }; Body: { url?: string; event_types?: string[]; description?: string | null } }>(
+    '/v1/webhook_endpoints/:id',
+    {
+      preHandler: manage,
+      schema: {
+        tags: [TAG],
+        summary: 'Update a webhook endpoint (url, event types, description)',
+        security,
+        params: idParams,
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          minProperties: 1,
+          properties: { url: { type: 'string', minLength: 1, maxLength: 2048 }, event_types: eventTypes, description },
+        },
+        response: { 200: endpointSchema, ...errorResponses(400, 401, 403, 404, 409, 415) },
+      },
+    },
+    async (request, reply) =>
+      writes.runWrite(request, reply, async (trx) => ({
+        status: 200,
+        body: await endpoints.update(trx, principalOf(request).accountId, request.params.id, request.body),
+      })),
+  );
+
+  for (const action of ['enable', 'disable'] as const) {
+    app.post<{ Params: { id: string } }>(`/v1/webhook_endpoints/:id/${action}`, {
+      preHandler: manage,
+      schema: {
+        tags: [TAG],
+        summary: action === 'enable' ? 'Enable a webhook endpoint' : 'Disable a webhook endpoint (its pending deliveries are parked)',
+        security,
+        params: idParams,
+        response: { 200: endpointSchema, ...errorResponses(401, 403, 404, 409) },
+      },
+    }, async (request, reply) =>
+      writes.runWrite(request, reply, async (trx) => ({
+        status: 200,
+        body: await endpoints.setEnabled(trx, principalOf(request).accountId, request.params.id, action === 'enable'),
+      })),
+    );
+  }
+
+  app.delete<{ Params: { id: string } }>('/v1/webhook_endpoints/:id', {
+    preHandler: manage,
+    schema: { tags: [TAG], summary: 'Delete a webhook endpoint and its deliveries', security, params: idParams, response: { 204: { type: 'null' }, ...errorResponses(401, 403, 404) } },
+  }, async (request, reply) => {
+    await endpoints.remove(principalOf(request).accountId, request.params.id);
+    return reply.code(204).send();
+  });
+
+  app.post<{ Params: { id: string }; Body: { overlap_seconds?: number } | undefined }>('/v1/webhook_endpoints/:id/rotate_secret', {
+    preHandler: manage,
+    schema: {
+      tags: [TAG],
+      summary: 'Rotate the signing secret; the old one keeps signing during the overlap (default 24 h)',
+      security,
+      params: idParams,
+      body: { type: 'object', additionalProperties: false, properties: { overlap_seconds: { type: 'integer', minimum: 0, maximum: 7 * 24 * 3600 } } },
+      response: { 200: endpointSchema, ...errorResponses(400, 401, 403, 404, 409, 415) },
+    },
+  }, async (request, reply) =>
+    writes.runWrite(request, reply, async (trx) => ({
+      status: 200,
+      body: await endpoints.rotateSecret(trx, principalOf(request).accountId, request.params.id, request.body?.overlap_seconds ?? 24 * 3600),
+    })),
+  );
+
+  app.get<{ Params: { id: string }; Querystring: { limit: number; after?: string; event_id?: string } }>('/v1/webhook_endpoints/:id/deliveries', {
+    preHandler: manage,
+    schema: {
+      tags: [TAG],
+      summary: 'The attempt log of an endpoint, newest first',
+      security,
+      params: idParams,
+      querystring: { type: 'object', additionalProperties: false, properties: { ...paging, event_id: { type: 'string', maxLength: 64 } } },
+      response: { 200: page(attemptSchema), ...errorResponses(400, 401, 403, 404) },
+    },
+  }, async (request) => {
+    const { accountId } = principalOf(request);
+    await endpoints.find(accountId, request.params.id);
+    return recovery.listAttempts(accountId, request.params.id, checkLimit(request.query));
+  });
+
+  app.post<{ Params: { id: string }; Body: { since: string } }>('/v1/webhook_endpoints/:id/recover', {
+    preHandler: manage,
+    schema: {
+      tags: [TAG],
+      summary: 'Requeue every parked delivery of this endpoint for events raised since a time',
+      security,
+      params: idParams,
+      body: { type: 'object', required: ['since'], additionalProperties: false, properties: { since: { type: 'string', format: 'date-time' } } },
+      response: { 202: { type: 'object', properties: { object: { type: 'string' }, endpoint_id: { type: 'string' }, since: { type: 'string' }, requeued: { type: 'integer' } } }, ...errorResponses(400, 401, 403, 404, 409, 415) },
+    },
+  }, async (request, reply) =>
+    writes.runWrite(request, reply, async (trx) => ({
+      status: 202,
+      body: await recovery.recover(trx, principalOf(request).accountId, request.params.id, Date.parse(request.body.since)),
+    })),
+  );
+
+  app.get<{ Querystring: { limit: number; after?: string; type?: string; delivery_state?: EventDeliveryState } }>('/v1/events', {
+    preHandler: readEvents,
+    schema: {
+      tags: [TAG],
+      summary: 'Events of the account, newest first',
+      security,
+      querystring: {
+        type: 'object',
+        additionalProperties: false,
+        properties: { ...paging, type: { type: 'string', maxLength: 100 }, delivery_state: { type: 'string', enum: ['pending', 'acknowledged', 'parked', 'none'] } },
+      },
+      response: { 200: page(eventSchema), ...errorResponses(400, 401, 403) },
+    },
+  }, async (request) => recovery.listEvents(principalOf(request).accountId, checkLimit(request.query)));
+
+  app.get<{ Params: { id: string } }>('/v1/events/:id', {
+    preHandler: readEvents,
+    schema: { tags: [TAG], summary: 'Get an event', security, params: idParams, response: { 200: eventSchema, ...errorResponses(401, 403, 404) } },
+  }, async (request) => recovery.getEvent(principalOf(request).accountId, request.params.id));
+
+  app.post<{ Params: { id: string } }>('/v1/events/:id/redeliver', {
+    preHandler: manage,
+    schema: {
+      tags: [TAG],
+      summary: 'Send an event again to every enabled endpoint subscribed to it',
+      security,
+      params: idParams,
+      response: { 202: { type: 'object', properties: { object: { type: 'string' }, event_id: { type: 'string' }, requeued: { type: 'integer' } } }, ...errorResponses(401, 403, 404, 409) },
+    },
+  }, async (request, reply) =>
+    writes.runWrite(request, reply, async (trx) => ({
+      status: 202,
+      body: await recovery.redeliver(trx, principalOf(request).accountId, request.params.id),
+    })),
+  );
+}

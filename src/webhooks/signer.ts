@@ -1,0 +1,52 @@
+/**
+ * The signature headers of one attempt.
+ *
+ * - `Signature: sha256=<hex>`: HMAC-SHA256 over the exact body bytes, keyed by the secret
+ *   string exactly as shown to the user (so `verify(secret, body, header)` of
+ *   @octokit/webhooks-methods works unchanged). During a rotation overlap it carries the new
+ *   secret's signature: a receiver that has switched verifies at once.
+ * - Standard Webhooks: `webhook-signature: v1,<base64>` over `<webhook-id>.<webhook-timestamp>.<body>`,
+ *   keyed by the base64-decoded part of `whsec_…`; during an overlap one `v1,` signature per
+ *   secret, space-separated, as that spec allows. `webhook-timestamp` is the moment of the
+ *   attempt (stock verifiers refuse stale ones), while `Timestamp` stays the moment the event
+ *   was raised, the same on every attempt.
+ */
+import { createHmac } from 'node:crypto';
+
+export interface SignInput {
+  eventId: string;
+  deliveryId: string;
+  eventType: string;
+  /** The exact bytes sent. */
+  body: Buffer;
+  raisedAt: number;
+  attemptAt: number;
+  /** Newest first; every one signs the Standard Webhooks header. */
+  secrets: readonly string[];
+}
+
+export function signatureHeaders(input: SignInput): Record<string, string> {
+  const [current] = input.secrets;
+  if (current === undefined) throw new Error('an endpoint always has a secret');
+  const timestamp = Math.floor(input.attemptAt / 1000).toString();
+  const signed = Buffer.concat([Buffer.from(`${input.eventId}.${timestamp}.`), input.body]);
+  const standard = input.secrets
+    .map((secret) => `v1,${createHmac('sha256', standardKey(secret)).update(signed).digest('base64')}`)
+    .join(' ');
+  return {
+    'content-type': 'application/json',
+    'event-id': input.eventId,
+    'delivery-id': input.deliveryId,
+    'event-type': input.eventType,
+    timestamp: new Date(input.raisedAt).toISOString(),
+    signature: `sha256=${createHmac('sha256', current).update(input.body).digest('hex')}`,
+    'webhook-id': input.eventId,
+    'webhook-timestamp': timestamp,
+    'webhook-signature': standard,
+    'user-agent': 'Gatehouse-Webhooks/1',
+  };
+}
+
+function standardKey(secret: string): Buffer {
+  return Buffer.from(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret, 'base64');
+}

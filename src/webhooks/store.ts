@@ -1,0 +1,75 @@
+/**
+ * Tables of webhook delivery. Endpoints are what an account registered; a delivery is one
+ * event owed to one endpoint (the unit a worker leases); an attempt is one POST, whose id
+ * is the Delivery-Id header it carried.
+ */
+export type DeliveryState = 'pending' | 'acknowledged' | 'parked';
+
+export interface WebhookTables {
+  webhook_endpoints: {
+    id: string;
+    account_id: string;
+    url: string;
+    description: string | null;
+    /** JSON array of event types, or ["*"] */
+    event_types: string;
+    enabled: number;
+    /** manual | gone | failing */
+    disabled_reason: string | null;
+    secret_sealed: string;
+    previous_secret_sealed: string | null;
+    previous_secret_expires_at: number | null;
+    /** First failure of the current unbroken run of failures; null while healthy. */
+    failing_since: number | null;
+    created_at: number;
+    updated_at: number;
+  };
+  webhook_deliveries: {
+    id: string;
+    account_id: string;
+    event_id: string;
+    endpoint_id: string;
+    state: DeliveryState;
+    cycle_failures: number;
+    attempt_count: number;
+    next_attempt_at: number;
+    lease_owner: string | null;
+    lease_until: number | null;
+    last_attempt_at: number | null;
+    parked_at: number | null;
+    created_at: number;
+    updated_at: number;
+  };
+  webhook_attempts: {
+    id: string;
+    account_id: string;
+    delivery_id: string;
+    endpoint_id: string;
+    event_id: string;
+    event_type: string;
+    outcome: 'succeeded' | 'failed';
+    response_status: number | null;
+    response_body: string | null;
+    error: string | null;
+    latency_ms: number;
+    attempted_at: number;
+  };
+}
+
+export type EndpointRow = WebhookTables['webhook_endpoints'];
+export type DeliveryRow = WebhookTables['webhook_deliveries'];
+export type AttemptRow = WebhookTables['webhook_attempts'];
+
+/** Event types an endpoint can subscribe to; `*` subscribes to all. */
+export const EVENT_TYPES = [
+  'invoice.settled',
+  'payout.created',
+  'payout.paid',
+  'payout.failed',
+  'webhook_endpoint.disabled',
+] as const;
+
+export function subscribes(eventTypesJson: string, type: string): boolean {
+  const types = JSON.parse(eventTypesJson) as string[];
+  return types.includes('*') || types.includes(type);
+}

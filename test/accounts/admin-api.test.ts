@@ -1,0 +1,80 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { databaseTargets } from '../helpers/databases.ts';
+import { json } from '../helpers/http.ts';
+import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+
+for (const target of databaseTargets()) {
+  describe(`admin API: accounts (${target.kind})`, () => {
+    let t: TestApp;
+    before(async () => {
+      t = await startTestApp(target);
+    });
+    after(() => t.close());
+
+    it('POST /admin/v1/accounts → 201 {id, name, created_at}; GET finds it; it survives a restart', async () => {
+      t.clock.set(Date.UTC(2031, 4, 6, 7, 8, 9, 123));
+      const created = await t.admin('POST', '/admin/v1/accounts', { name: 'Acme Payments' });
+      assert.equal(created.status, 201);
+      assert.match(created.body.id, /^acct_[0-9A-Za-z]{20}$/);
+      assert.deepEqual(created.body, {
+        id: created.body.id,
+        object: 'account',
+        name: 'Acme Payments',
+        created_at: '2031-05-06T07:08:09.123Z',
+      });
+      assert.equal(created.headers.get('location'), `/admin/v1/accounts/${created.body.id}`);
+
+      t = await t.restart();
+      const fetched = await t.admin('GET', `/admin/v1/accounts/${created.body.id}`);
+      assert.equal(fetched.status, 200);
+      assert.deepEqual(fetched.body, created.body);
+      const listed = await t.admin('GET', '/admin/v1/accounts');
+      assert.equal(listed.status, 200);
+      assert.ok(listed.body.data.some((a: { id: string }) => a.id === created.body.id));
+    });
+
+    it('lists newest first', async () => {
+      t.clock.advance(1000);
+      const a = await t.admin('POST', '/admin/v1/accounts', { name: 'First' });
+      t.clock.advance(1000);
+      const b = await t.admin('POST', '/admin/v1/accounts', { name: 'Second' });
+      const listed = await t.admin('GET', '/admin/v1/accounts?limit=2');
+      assert.deepEqual(
+        listed.body.data.map((x: { id: string }) => x.id),
+        [b.body.id, a.body.id],
+      );
+    });
+
+    it('a wrong or missing admin token → 401 problem+json, nothing created', async () => {
+      const before = (await t.admin('GET', '/admin/v1/accounts?limit=1000')).body.data.length;
+      for (const authorization of ['Bearer wrong-token', 'Basic Zm9vOmJhcg==', undefined]) {
+        const response = await fetch(`${t.adminUrl}/admin/v1/accounts`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
+          body: JSON.stringify({ name: 'Intruder' }),
+        });
+        assert.equal(response.status, 401);
+        assert.match(response.headers.get('content-type') ?? '', /^application\/problem\+json/);
+        assert.equal(response.headers.get('www-authenticate'), 'Bearer realm="gatehouse-admin"');
+        const body = await json(response);
+        assert.equal(body.code, 'admin_unauthorized');
+        assert.equal(body.status, 401);
+      }
+      const after = (await t.admin('GET', '/admin/v1/accounts?limit=1000')).body.data.length;
+      assert.equal(after, before);
+    });
+
+    it('unknown account → 404 account_not_found', async () => {
+      const response = await t.admin('GET', '/admin/v1/accounts/acct_00000000000000000000');
+      assert.equal(response.status, 404);
+      assert.equal(response.body.code, 'account_not_found');
+    });
+
+    it('the admin API is not served on the public listener', async () => {
+      const response = await fetch(`${t.publicUrl}/admin/v1/accounts`);
+      assert.equal(response.status, 404);
+      assert.equal((await json(response)).code, 'not_found');
+    });
+  });
+}

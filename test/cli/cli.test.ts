@@ -1,0 +1,111 @@
+/**
+ * The `gatehouse` command as an operator uses it: a real process, real signals.
+ */
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { databaseTargets } from '../helpers/databases.ts';
+import { freePort } from '../helpers/processes.ts';
+
+const BIN = path.resolve('bin/gatehouse.js');
+
+function run(args: string[], env: Record<string, string> = {}) {
+  return spawnSync(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 30_000 });
+}
+
+
+describe('gatehouse CLI', () => {
+  const dirs: string[] = [];
+  after(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+
+  it('--help lists the commands; <command> --help lists the settings', () => {
+    const top = run(['--help']);
+    assert.equal(top.status, 0);
+    assert.match(top.stdout, /Usage: gatehouse <command>/);
+    assert.match(top.stdout, /serve/);
+    assert.match(top.stdout, /migrate/);
+    const serve = run(['serve', '--help']);
+    assert.equal(serve.status, 0);
+    assert.match(serve.stdout, /GATEHOUSE_DATABASE_URL/);
+    assert.match(serve.stdout, /--admin-port, GATEHOUSE_ADMIN_PORT/);
+  });
+
+  it('an unknown command exits 2 with usage', () => {
+    const r = run(['frobnicate']);
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /unknown command "frobnicate"/);
+  });
+
+  it('a bad setting stops start-up: exit 2, one line naming it', () => {
+    const r = run(['serve'], { GATEHOUSE_PORT: 'http' });
+    assert.equal(r.status, 2);
+    const lines = r.stderr.trim().split('\n');
+    assert.equal(lines.length, 1);
+    assert.match(lines[0]!, /^gatehouse: invalid setting GATEHOUSE_PORT: expected a whole number from 0 to 65535 \(got "http"\)$/);
+  });
+
+  for (const target of databaseTargets()) {
+    it(`serve (${target.kind}): generates and prints the admin token once, logs where it listens, finishes an in-flight request on SIGTERM and exits 0`, async () => {
+      const database = await target.create();
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-cli-'));
+      dirs.push(dataDir);
+      const [port, adminPort] = [await freePort(), await freePort()];
+      const child = spawn(process.execPath, [BIN, 'serve', '--port', String(port), '--admin-port', String(adminPort)], {
+        env: { ...process.env, GATEHOUSE_DATABASE_URL: database.url, GATEHOUSE_DATA_DIR: dataDir, GATEHOUSE_ADMIN_TOKEN: '' },
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.stderr.on('data', (d) => (stderr += d));
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      try {
+        // Polls for the start-up line until a generous deadline (a cold start compiles the sources).
+        const deadline = Date.now() + 60_000;
+        while (!stdout.includes('gatehouse listening') && child.exitCode === null && Date.now() < deadline) {
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        const startLine = stdout.split('\n').find((l) => l.includes('gatehouse listening'));
+        assert.ok(startLine, `no start-up line in: ${stdout}${stderr}`);
+        const start = JSON.parse(startLine);
+        assert.equal(start.public, `http://127.0.0.1:${port}`);
+        assert.equal(start.admin, `http://127.0.0.1:${adminPort}`);
+        assert.equal(start.database, target.kind);
+        assert.equal(start.dataDir, dataDir);
+
+        const tokenFile = path.join(dataDir, 'admin-token');
+        const token = fs.readFileSync(tokenFile, 'utf8').trim();
+        assert.equal(fs.statSync(tokenFile).mode & 0o777, 0o600);
+        assert.ok(stderr.includes(token), 'token printed once at first start');
+        assert.ok(!stdout.includes(token), 'token never in the JSON log');
+
+        // Start a request whose body is still arriving, then ask the process to stop.
+        const body = JSON.stringify({ name: 'In flight' });
+        const socket = net.connect(adminPort, '127.0.0.1');
+        await new Promise((r) => socket.once('connect', r));
+        let response = '';
+        socket.on('data', (d) => (response += d));
+        const closedSocket = new Promise((r) => socket.once('close', r));
+        socket.write(
+          `POST /admin/v1/accounts HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\n` +
+            `Content-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, 5)}`,
+        );
+        await new Promise((r) => setTimeout(r, 200));
+        child.kill('SIGTERM');
+        await new Promise((r) => setTimeout(r, 200));
+        socket.write(body.slice(5));
+        await closedSocket;
+        assert.match(response, /^HTTP\/1\.1 201/);
+        assert.match(response, /"name":"In flight"/);
+        assert.equal(await exited, 0);
+        assert.match(stdout, /shutting down/);
+      } finally {
+        child.kill('SIGKILL');
+        await database.drop();
+      }
+    });
+  }
+});

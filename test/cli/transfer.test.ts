@@ -1,0 +1,116 @@
+/**
+ * Moving an installation: `gatehouse export` from SQLite, `gatehouse import` into PostgreSQL
+ * (or another SQLite file when no PostgreSQL is configured), then the same API reads answer
+ * the same on the target.
+ */
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { databaseTargets, type DatabaseTarget } from '../helpers/databases.ts';
+import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { scimClient, GROUP, USER } from '../scim/scim-client.ts';
+
+const BIN = path.resolve('bin/gatehouse.js');
+
+function gatehouse(args: string[], databaseUrl: string) {
+  return spawnSync(process.execPath, [BIN, ...args], {
+    env: { ...process.env, GATEHOUSE_DATABASE_URL: databaseUrl },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+}
+
+/** A target that reuses an existing database and leaves dropping it to the test. */
+function existing(kind: DatabaseTarget['kind'], url: string): DatabaseTarget {
+  return { kind, create: async () => ({ url, drop: async () => {} }) };
+}
+
+describe('export from SQLite, import into another database', () => {
+  const [sqlite] = databaseTargets();
+  const destinationTarget = databaseTargets().at(-1)!;
+  const cleanups: Array<() => Promise<void>> = [];
+  after(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  });
+
+  it(`every table moves to ${destinationTarget.kind}; the same reads answer the same; a non-empty target is refused without --replace`, async () => {
+    const source = await sqlite!.create();
+    cleanups.push(source.drop);
+    let t: TestApp = await startTestApp(existing('sqlite', source.url));
+    const scim = await scimClient(t, 'Moving Co');
+    const ids: string[] = [];
+    for (const name of ['ada', 'grace', 'edsger']) {
+      const created = await scim.call('POST', '/Users', {
+        schemas: [USER],
+        userName: `${name}@moving.example`,
+        externalId: `ext-${name}`,
+        name: { givenName: name, familyName: 'Example' },
+        emails: [{ value: `${name}@moving.example`, type: 'work', primary: true }],
+      });
+      assert.equal(created.status, 201);
+      ids.push(created.body.id);
+    }
+    const group = await scim.call('POST', '/Groups', {
+      schemas: [GROUP],
+      displayName: 'Finance',
+      members: ids.slice(0, 2).map((value) => ({ value })),
+    });
+    assert.equal(group.status, 201);
+    const before = {
+      account: (await t.admin('GET', `/admin/v1/accounts/${scim.accountId}`)).body,
+      users: (await scim.call('GET', '/Users?sortBy=userName')).body,
+      group: (await scim.call('GET', `/Groups/${group.body.id}`)).body,
+    };
+    await t.gatehouse.close();
+
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-export-'));
+    cleanups.push(async () => fs.rmSync(dir, { recursive: true, force: true }));
+    const file = path.join(dir, 'export.ndjson');
+    const exported = gatehouse(['export', '--out', file], source.url);
+    assert.equal(exported.status, 0, exported.stderr);
+    assert.match(exported.stderr, /exported \d+ rows from \d+ tables/);
+    assert.equal(fs.statSync(file).mode & 0o777, 0o600, 'exports hold secrets’ digests: private to the operator');
+    const header = JSON.parse(fs.readFileSync(file, 'utf8').split('\n')[0]!);
+    assert.equal(header.format, 'gatehouse-export');
+    assert.equal(header.tables.find((x: { name: string }) => x.name === 'users').rows, 3);
+    const names = header.tables.map((x: { name: string }) => x.name);
+    assert.ok(names.indexOf('accounts') < names.indexOf('users'), 'parents are written before children');
+
+    const destination = await destinationTarget.create();
+    cleanups.push(destination.drop);
+    const imported = gatehouse(['import', '--in', file], destination.url);
+    assert.equal(imported.status, 0, imported.stderr);
+    assert.match(imported.stderr, /ok +users: 3\/3/);
+    assert.match(imported.stderr, /every table count verified/);
+
+    // Same public URL as before the move, as an operator would keep it.
+    const issuer = t.config.issuer;
+    t = await startTestApp(existing(destinationTarget.kind, destination.url), { env: { GATEHOUSE_ISSUER: issuer } });
+    cleanups.push(() => t.gatehouse.close());
+    // The SCIM token moved as its digest: the directory's credential keeps working.
+    const on = { ...scim, call: (await scimClientWithToken(t, scim.accountId, scim.token)).call };
+    assert.deepEqual((await t.admin('GET', `/admin/v1/accounts/${scim.accountId}`)).body, before.account);
+    assert.deepEqual((await on.call('GET', '/Users?sortBy=userName')).body, before.users);
+    assert.deepEqual((await on.call('GET', `/Groups/${group.body.id}`)).body, before.group);
+
+    const again = gatehouse(['import', '--in', file], destination.url);
+    assert.equal(again.status, 3);
+    assert.match(again.stderr, /import refused: the target database is not empty .*--replace/);
+    const replaced = gatehouse(['import', '--in', file, '--replace'], destination.url);
+    assert.equal(replaced.status, 0, replaced.stderr);
+    assert.deepEqual((await on.call('GET', '/Users?sortBy=userName')).body, before.users);
+  });
+});
+
+async function scimClientWithToken(t: TestApp, accountId: string, token: string) {
+  return {
+    accountId,
+    async call(method: string, p: string) {
+      const response = await fetch(`${t.publicUrl}/scim/v2${p}`, { method, headers: { authorization: `Bearer ${token}` } });
+      return { status: response.status, body: JSON.parse(await response.text()) };
+    },
+  };
+}

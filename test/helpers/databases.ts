@@ -1,0 +1,64 @@
+/**
+ * Every store and integration test runs against every database: SQLite always, PostgreSQL
+ * when GATEHOUSE_TEST_DATABASE_URL is set. Each suite gets a database of its own (a fresh
+ * SQLite file, or a fresh PostgreSQL database), so runs and parallel files never collide.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { DatabaseKind } from '../../src/config.ts';
+
+export interface DatabaseTarget {
+  kind: DatabaseKind;
+  /** Creates an empty database and returns its URL plus a function that removes it. */
+  create(): Promise<{ url: string; drop(): Promise<void> }>;
+}
+
+const sqliteTarget: DatabaseTarget = {
+  kind: 'sqlite',
+  async create() {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-test-'));
+    return {
+      url: `sqlite:${path.join(dir, 'gatehouse.db')}`,
+      drop: async () => fs.rmSync(dir, { recursive: true, force: true }),
+    };
+  },
+};
+
+async function admin(baseUrl: string, statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: baseUrl });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * A fresh database per suite (from template0, which nobody connects to, so creations may run
+ * in parallel). Databases rather than schemas: catalogue introspection then never sees another
+ * suite's objects while that suite is dropping them.
+ */
+function postgresTarget(baseUrl: string): DatabaseTarget {
+  return {
+    kind: 'postgres',
+    async create() {
+      const name = `gatehouse_t_${process.pid}_${randomBytes(6).toString('hex')}`;
+      await admin(baseUrl, `create database ${name} template template0`);
+      const url = new URL(baseUrl);
+      url.pathname = `/${name}`;
+      return {
+        url: url.href,
+        drop: () => admin(baseUrl, `drop database if exists ${name} with (force)`),
+      };
+    },
+  };
+}
+
+export function databaseTargets(): DatabaseTarget[] {
+  const pgUrl = process.env.GATEHOUSE_TEST_DATABASE_URL;
+  return pgUrl ? [sqliteTarget, postgresTarget(pgUrl)] : [sqliteTarget];
+}

@@ -1,0 +1,26 @@
+/**
+ * Fixtures made through the real service: accounts through the admin API, access tokens
+ * through the real token store (the same rows and verification a granted token has).
+ */
+import assert from 'node:assert/strict';
+import type { TestApp } from './test-app.ts';
+
+export async function createAccount(t: TestApp, name = 'Test account'): Promise<string> {
+  const response = await t.admin('POST', '/admin/v1/accounts', { name });
+  assert.equal(response.status, 201);
+  return response.body.id as string;
+}
+
+export async function mintAccessToken(
+  t: TestApp,
+  input: { accountId: string; scopes: string[]; clientId?: string; userId?: string | null },
+): Promise<string> {
+  const issued = await t.gatehouse.services.accessTokens.issue({
+    accountId: input.accountId,
+    clientId: input.clientId ?? 'test-client',
+    userId: input.userId ?? null,
+    scopes: input.scopes,
+    ttlSeconds: 3600,
+  });
+  return issued.token;
+}

@@ -1,0 +1,94 @@
+/** `gatehouse serve` (or `worker`) as a real child process, for tests that need several nodes or a real kill -9. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+const BIN = path.resolve('bin/gatehouse.js');
+
+export interface SpawnedGatehouse {
+  url: string;
+  /** The admin listener (serve) or the metrics listener (worker). */
+  adminUrl: string;
+  child: ChildProcess;
+  /** Resolves when the process has ended, with how it ended. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const port = (server.address() as net.AddressInfo).port;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The environment of a Gatehouse process a test spawns: its own data dir, ports and issuer, quiet logs. */
+export function spawnedNodeEnv(node: { databaseUrl: string; dataDir: string; port: number; adminPort: number }): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    NODE_ENV: 'test',
+    GATEHOUSE_DATABASE_URL: node.databaseUrl,
+    GATEHOUSE_DATA_DIR: node.dataDir,
+    GATEHOUSE_HOST: '127.0.0.1',
+    GATEHOUSE_PORT: String(node.port),
+    GATEHOUSE_ADMIN_PORT: String(node.adminPort),
+    GATEHOUSE_ISSUER: `http://127.0.0.1:${node.port}`,
+    GATEHOUSE_ADMIN_TOKEN: 'spawned-admin-token-0123456789abcdef',
+    GATEHOUSE_LOG_LEVEL: 'warn',
+    GATEHOUSE_RATE_LIMITS: 'off',
+  };
+}
+
+export async function spawnGatehouse(options: { databaseUrl: string; env?: Record<string, string>; command?: 'serve' | 'worker' }): Promise<SpawnedGatehouse> {
+  const command = options.command ?? 'serve';
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-node-'));
+  const [port, adminPort] = [await freePort(), await freePort()];
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, [BIN, command], {
+    env: {
+      ...spawnedNodeEnv({ databaseUrl: options.databaseUrl, dataDir, port, adminPort }),
+      GATEHOUSE_IN_PROCESS_WORKERS: 'off',
+      // A worker has no public listener; it serves /readyz and /metrics on this port instead.
+      ...(command === 'worker' ? { GATEHOUSE_WORKER_METRICS_PORT: String(adminPort) } : {}),
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      resolve({ code, signal });
+    }),
+  );
+  // Wait for readiness (start-up, not time passing): /readyz answers 200 once it serves.
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`gatehouse exited before it was ready:\n${output}`);
+    try {
+      if ((await fetch(`${command === 'worker' ? `http://127.0.0.1:${adminPort}` : url}/readyz`)).ok) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) throw new Error(`gatehouse not ready after 60 s:\n${output}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    url,
+    adminUrl: `http://127.0.0.1:${adminPort}`,
+    child,
+    exited,
+    output: () => output,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}

@@ -1,0 +1,149 @@
+/**
+ * Exactly once under races: many copies of one request at the same moment perform it once,
+ * within one process and across two server processes sharing PostgreSQL; a copy arriving
+ * while the first is running is told so at once instead of waiting for it.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { databaseTargets } from '../helpers/databases.ts';
+import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { createAccount, mintAccessToken } from '../helpers/fixtures.ts';
+import { PROBE_FILE, PROBE_SCOPE, probeCounts, registerProbeRoutes } from '../helpers/idempotency-probe.ts';
+import { PROBE_BODY, callProbe, type ProbeResponse } from '../helpers/idempotency-client.ts';
+import { spawnGatehouse, type SpawnedGatehouse } from '../helpers/processes.ts';
+
+const CONCURRENCY = 100;
+const ROUNDS = 20;
+
+/** Fires CONCURRENCY identical requests per round and checks that each round performed exactly once. */
+async function hammer(t: TestApp, urls: string[], label: string): Promise<void> {
+  const accountId = await createAccount(t);
+  const token = await mintAccessToken(t, { accountId, scopes: [PROBE_SCOPE] });
+  let inUse = 0;
+  for (let round = 0; round < ROUNDS; round++) {
+    const bucket = `round-${round}`;
+    const key = randomUUID();
+    const responses: ProbeResponse[] = await Promise.all(
+      Array.from({ length: CONCURRENCY }, (_, i) => callProbe(urls[i % urls.length]!, { token, key, bucket })),
+    );
+    const originals = responses.filter((r) => r.status === 201 && !r.replayed);
+    assert.equal(originals.length, 1, `${label} round ${round}: one original response`);
+    const original = originals[0]!;
+    for (const response of responses) {
+      if (response.status === 409) {
+        assert.equal(response.body.code, 'idempotency_key_in_use', `${label} round ${round}`);
+        assert.equal(response.headers.get('retry-after'), '1');
+        inUse++;
+        continue;
+      }
+      assert.equal(response.status, 201, `${label} round ${round}: ${response.text}`);
+      assert.equal(response.text, original.text, `${label} round ${round}: a replay is the original, byte for byte`);
+    }
+    assert.deepEqual(await probeCounts(t.gatehouse.database.db, accountId, bucket), { effects: 1, events: 1 }, `${label} round ${round}`);
+    // Whoever got 409 retries and gets the original.
+    const retry = await callProbe(urls[0]!, { token, key, bucket });
+    assert.equal(retry.replayed, true);
+    assert.equal(retry.text, original.text);
+  }
+  assert.deepEqual(await probeCounts(t.gatehouse.database.db, accountId), { effects: ROUNDS, events: ROUNDS });
+  console.log(`${label}: ${ROUNDS} rounds × ${CONCURRENCY} requests, ${inUse} answered 409 idempotency_key_in_use`);
+}
+
+for (const target of databaseTargets()) {
+  describe(`Idempotency-Key under concurrency (${target.kind})`, () => {
+    let releaseHeld: () => void = () => {};
+    let onHeld: () => void = () => {};
+    let t: TestApp;
+    before(async () => {
+      t = await startTestApp(target, {
+        env: { GATEHOUSE_LOG_LEVEL: 'warn' },
+        extensions: {
+          extraRoutes: registerProbeRoutes,
+          writeHooks: {
+            // Holds a request inside its transaction, effects done and response stored, until released.
+            async beforeCommit(request) {
+              if (request.headers['x-probe-hold'] === undefined) return;
+              const released = new Promise<void>((resolve) => (releaseHeld = resolve));
+              onHeld();
+              await released;
+            },
+          },
+        },
+      });
+    });
+    after(() => t.close());
+
+    it(`${CONCURRENCY} concurrent identical requests with one key, ${ROUNDS} rounds → exactly one effect and one event per round; every answer is the original, its byte-identical replay, or 409 in_use`, async () => {
+      await hammer(t, [t.publicUrl], target.kind);
+    });
+
+    // PostgreSQL: the copy reads the committed claim without touching the owner's row lock.
+    if (target.kind === 'postgres') it(
+      'a copy arriving while the first request is inside its transaction → 409 idempotency_key_in_use with Retry-After at once, not after the first finishes',
+      async () => {
+        const accountId = await createAccount(t);
+        const token = await mintAccessToken(t, { accountId, scopes: [PROBE_SCOPE] });
+        const key = randomUUID();
+        const held = new Promise<void>((resolve) => (onHeld = resolve));
+        const first = callProbe(t.publicUrl, { token, key, headers: { 'x-probe-hold': '1' } });
+        await held;
+        const copy = await callProbe(t.publicUrl, { token, key });
+        assert.equal(copy.status, 409);
+        assert.equal(copy.body.code, 'idempotency_key_in_use');
+        assert.equal(copy.headers.get('retry-after'), '1');
+        const changed = await callProbe(t.publicUrl, { token, key, body: { ...PROBE_BODY, amount: 1 } });
+        assert.equal(changed.body.code, 'idempotency_key_reused');
+        const record = await t.gatehouse.database.db.selectFrom('idempotency_keys').selectAll().where('account_id', '=', accountId).executeTakeFirstOrThrow();
+        assert.equal(record.state, 'running', 'the completion is not visible before commit');
+        releaseHeld();
+        const original = await first;
+        assert.equal(original.status, 201);
+        const retry = await callProbe(t.publicUrl, { token, key });
+        assert.equal(retry.replayed, true);
+        assert.equal(retry.text, original.text);
+        assert.deepEqual(await probeCounts(t.gatehouse.database.db, accountId), { effects: 1, events: 1 });
+      },
+    );
+
+    // SQLite: a process has one connection, so the copy's read waits for the (short) transaction.
+    if (target.kind === 'sqlite') it(
+      'a copy arriving while the first request is inside its transaction waits for it on SQLite, then replays it',
+      async () => {
+        const accountId = await createAccount(t);
+        const token = await mintAccessToken(t, { accountId, scopes: [PROBE_SCOPE] });
+        const key = randomUUID();
+        const held = new Promise<void>((resolve) => (onHeld = resolve));
+        const first = callProbe(t.publicUrl, { token, key, headers: { 'x-probe-hold': '1' } });
+        await held;
+        const copy = callProbe(t.publicUrl, { token, key });
+        releaseHeld();
+        const [original, replay] = await Promise.all([first, copy]);
+        assert.equal(original.status, 201);
+        assert.equal(replay.replayed, true);
+        assert.equal(replay.text, original.text);
+        assert.deepEqual(await probeCounts(t.gatehouse.database.db, accountId), { effects: 1, events: 1 });
+      },
+    );
+
+    if (target.kind === 'postgres') {
+      describe('two server processes on one PostgreSQL database', () => {
+        const nodes: SpawnedGatehouse[] = [];
+        before(async () => {
+          for (let i = 0; i < 2; i++) {
+            nodes.push(await spawnGatehouse({ databaseUrl: t.config.databaseUrl, env: { GATEHOUSE_TEST_EXTENSIONS: PROBE_FILE } }));
+          }
+        });
+        after(() => Promise.all(nodes.map((n) => n.stop())));
+
+        it(`${CONCURRENCY} concurrent identical requests spread over two processes, ${ROUNDS} rounds → exactly one effect per round`, async () => {
+          await hammer(
+            t,
+            nodes.map((n) => n.url),
+            'postgres, two processes',
+          );
+        });
+      });
+    }
+  });
+}

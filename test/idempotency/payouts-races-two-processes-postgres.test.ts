@@ -1,0 +1,4 @@
+/** 100 identical POST /v1/payouts with one key at once, spread over two processes on PostgreSQL (see races.ts). */
+import { describeTwoProcesses } from './races.ts';
+
+describeTwoProcesses('postgres');

@@ -1,0 +1,348 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { databaseTargets } from '../helpers/databases.ts';
+import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { createAccount } from '../helpers/fixtures.ts';
+import { sha256Base64Url } from '../../src/platform/crypto.ts';
+import { Browser, authorizePath, basic, consent, countRows, createUser, postForm, redirectParams, registerClient, signIn } from './helpers.ts';
+
+// RFC 7636 Appendix B
+const VERIFIER = 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk';
+const CHALLENGE = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
+const REDIRECT = 'https://app.example/callback';
+const PASSWORD = 'correct horse battery';
+
+for (const target of databaseTargets()) {
+  describe(`OAuth authorization code + PKCE (${target.kind})`, () => {
+    let t: TestApp;
+    let accountId: string;
+    let client: { client_id: string; client_secret: string };
+    let user: { id: string };
+
+    const params = (extra: Record<string, string> = {}) => ({
+      response_type: 'code',
+      client_id: client.client_id,
+      redirect_uri: REDIRECT,
+      scope: 'invoices:read',
+      state: 'xyz-state',
+      code_challenge: CHALLENGE,
+      code_challenge_method: 'S256',
+      ...extra,
+    });
+
+    /** Signs in (and consents when asked) and returns the code from the redirect. */
+    async function getCode(browser: Browser, extra: Record<string, string> = {}): Promise<string> {
+      let page = await browser.get(authorizePath(params(extra)));
+      if (page.status === 200 && page.html.includes('action="/authorize/login"')) page = await signIn(browser, page, 'ada', PASSWORD);
+      if (page.status === 200 && page.html.includes('action="/authorize/consent"')) page = await consent(browser, page);
+      assert.ok(page.status === 302 || page.status === 303, `expected a redirect, got ${page.status}`);
+      const q = redirectParams(page);
+      assert.equal(q.get('state'), 'xyz-state');
+      assert.equal(q.get('iss'), t.publicUrl);
+      return q.get('code')!;
+    }
+
+    const redeem = (code: string, extra: Record<string, string> = {}) =>
+      postForm(`${t.publicUrl}/token`, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: VERIFIER, ...extra }, { authorization: basic(client.client_id, client.client_secret) });
+
+    before(async () => {
+      t = await startTestApp(target);
+      accountId = await createAccount(t);
+      client = await registerClient(t, accountId, { client_name: 'Ledger App', redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], scope: 'invoices:read ledger:read payouts:write' });
+      user = await createUser(t, accountId, 'ada', PASSWORD);
+    });
+    after(() => t.close());
+
+    it('RFC 7636 Appendix B: S256 of the verifier is the challenge, and the code redeems with it', async () => {
+      assert.equal(sha256Base64Url(VERIFIER), CHALLENGE);
+      const browser = new Browser(t.publicUrl);
+      const code = await getCode(browser);
+      const response = await redeem(code);
+      assert.equal(response.status, 200);
+      assert.equal(response.headers.get('cache-control'), 'no-store');
+      assert.equal(response.body.token_type, 'Bearer');
+      assert.equal(response.body.scope, 'invoices:read');
+      assert.match(response.body.refresh_token, /^gh_rt_/);
+      const principal = await t.gatehouse.services.accessTokens.verify(response.body.access_token);
+      assert.equal(principal?.userId, user.id);
+      assert.equal(principal?.clientId, client.client_id);
+    });
+
+    it('the sign-in page: no framing, no caching, a CSRF cookie that is HttpOnly and SameSite=Lax', async () => {
+      const browser = new Browser(t.publicUrl);
+      const page = await browser.get(authorizePath(params({ scope: 'ledger:read' })));
+      assert.equal(page.status, 200);
+      assert.match(page.headers.get('content-security-policy') ?? '', /frame-ancestors 'none'/);
+      assert.equal(page.headers.get('x-frame-options'), 'DENY');
+      assert.equal(page.headers.get('cache-control'), 'no-store');
+      assert.match(page.headers.get('set-cookie') ?? '', /gh_csrf=[^;]+; Path=\/authorize; HttpOnly; SameSite=Lax/);
+      assert.match(page.html, /<label for="password">/);
+      assert.match(page.html, /Ledger App/);
+      const signedIn = await signIn(browser, page, 'ada', PASSWORD);
+      assert.match(signedIn.headers.get('set-cookie') ?? '', /gh_session=[^;]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=43200/);
+      assert.match(signedIn.html, /See your ledger entries/);
+    });
+
+    it('sign-in failures say only "wrong username or password" and start no session; a form without its CSRF token is refused', async () => {
+      const inactive = await createUser(t, accountId, 'gone', PASSWORD);
+      await t.gatehouse.database.db.updateTable('users').set({ active: 0 }).where('id', '=', inactive.id).execute();
+      const otherAccount = await createAccount(t, 'Other');
+      await createUser(t, otherAccount, 'grace', PASSWORD);
+      for (const [name, pass] of [['ada', 'wrong password'], ['nobody', PASSWORD], ['gone', PASSWORD], ['grace', PASSWORD]] as const) {
+        const browser = new Browser(t.publicUrl);
+        const page = await browser.get(authorizePath(params()));
+        const result = await signIn(browser, page, name, pass);
+        assert.equal(result.status, 401, name);
+        assert.match(result.html, /Wrong username or password\./, name);
+        assert.equal(browser.cookies.has('gh_session'), false, name);
+      }
+      const browser = new Browser(t.publicUrl);
+      const page = await browser.get(authorizePath(params()));
+      browser.cookies.set('gh_csrf', 'forged-value-forged-value');
+      const forged = await signIn(browser, page, 'ada', PASSWORD);
+      assert.equal(forged.status, 403);
+      assert.equal(browser.cookies.has('gh_session'), false);
+    });
+
+    it('consent is remembered per user, client and scope set; a broader set asks again; prompt=consent and prompt=login ask again', async () => {
+      const browser = new Browser(t.publicUrl);
+      await getCode(browser, { scope: 'invoices:read' });
+      const again = await browser.get(authorizePath(params({ scope: 'invoices:read' })));
+      assert.equal(again.status, 302, 'remembered: straight back with a code');
+      assert.ok(redirectParams(again).get('code'));
+      const broader = await browser.get(authorizePath(params({ scope: 'invoices:read ledger:read' })));
+      assert.equal(broader.status, 200);
+      assert.match(broader.html, /action="\/authorize\/consent"/);
+      assert.match(broader.html, /See your ledger entries/);
+      const forced = await browser.get(authorizePath(params({ scope: 'invoices:read', prompt: 'consent' })));
+      assert.match(forced.html, /action="\/authorize\/consent"/);
+      const login = await browser.get(authorizePath(params({ scope: 'invoices:read', prompt: 'login' })));
+      assert.match(login.html, /action="\/authorize\/login"/);
+      const silent = await browser.get(authorizePath(params({ scope: 'invoices:read', prompt: 'none' })));
+      assert.equal(silent.status, 302);
+      assert.ok(redirectParams(silent).get('code'));
+      const silentBroader = await browser.get(authorizePath(params({ scope: 'payouts:write', prompt: 'none' })));
+      assert.equal(redirectParams(silentBroader).get('error'), 'consent_required');
+    });
+
+    it('prompt=none without a session → login_required; Deny → access_denied, each with state and iss', async () => {
+      const browser = new Browser(t.publicUrl);
+      const none = await browser.get(authorizePath(params({ prompt: 'none' })));
+      assert.equal(none.status, 302);
+      const q = redirectParams(none);
+      assert.equal(q.get('error'), 'login_required');
+      assert.equal(q.get('state'), 'xyz-state');
+      assert.equal(q.get('iss'), t.publicUrl);
+      const page = await browser.get(authorizePath(params({ scope: 'payouts:write' })));
+      const consentPage = await signIn(browser, page, 'ada', PASSWORD);
+      const denied = await consent(browser, consentPage, 'deny');
+      assert.equal(denied.status, 303);
+      assert.equal(redirectParams(denied).get('error'), 'access_denied');
+      assert.equal(redirectParams(denied).get('state'), 'xyz-state');
+      assert.equal(redirectParams(denied).get('code'), null);
+    });
+
+    it('RFC 6749 §4.1.2.1: a bad client or redirect_uri shows an error page and never redirects (no open redirect)', async () => {
+      const browser = new Browser(t.publicUrl);
+      const before = await countRows(t, 'oauth_codes');
+      const unsafe: Array<Record<string, string>> = [
+        { client_id: 'client_unknown' },
+        { redirect_uri: 'https://evil.example/callback' },
+        { redirect_uri: `${REDIRECT}/more` },
+        { redirect_uri: `${REDIRECT}?x=1` },
+        { redirect_uri: '' },
+      ];
+      for (const extra of unsafe) {
+        const page = await browser.get(authorizePath(params(extra)));
+        assert.equal(page.status, 400, JSON.stringify(extra));
+        assert.equal(page.headers.get('location'), null);
+        assert.match(page.html, /This request cannot be completed/);
+      }
+      const doubled = await browser.get(`${authorizePath(params())}&redirect_uri=${encodeURIComponent('https://evil.example/')}`);
+      assert.equal(doubled.status, 400);
+      assert.equal(doubled.headers.get('location'), null);
+      assert.equal(await countRows(t, 'oauth_codes'), before);
+    });
+
+    it('RFC 6749 §4.1.2.1: every other error redirects to the registered URI with error, state and iss, and issues no code', async () => {
+      const publicClient = await registerClient(t, accountId, { redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none', scope: 'invoices:read' });
+      const ccOnly = await registerClient(t, accountId, { redirect_uris: [REDIRECT], grant_types: ['authorization_code'], scope: 'invoices:read' });
+      await t.gatehouse.database.db.updateTable('oauth_clients').set({ grant_types: '["client_credentials"]' }).where('id', '=', ccOnly.client_id).execute();
+      const cases: Array<[Record<string, string>, string]> = [
+        [{ response_type: 'token' }, 'unsupported_response_type'],
+        [{ response_type: '' }, 'invalid_request'],
+        [{ scope: 'scim' }, 'invalid_scope'],
+        [{ scope: '' }, 'invalid_scope'],
+        [{ code_challenge_method: 'plain' }, 'invalid_request'],
+        [{ code_challenge: 'short' }, 'invalid_request'],
+        [{ prompt: 'select_account' }, 'invalid_request'],
+        [{ client_id: publicClient.client_id, code_challenge: '', code_challenge_method: '' }, 'invalid_request'],
+        [{ client_id: ccOnly.client_id }, 'unauthorized_client'],
+      ];
+      const browser = new Browser(t.publicUrl);
+      const before = await countRows(t, 'oauth_codes');
+      for (const [extra, error] of cases) {
+        const query = params(extra);
+        for (const [k, v] of Object.entries(query)) if (v === '' && k.startsWith('code_challenge')) delete (query as Record<string, string>)[k];
+        const page = await browser.get(authorizePath(query));
+        assert.equal(page.status, 302, JSON.stringify(extra));
+        const location = new URL(page.headers.get('location')!);
+        assert.equal(`${location.origin}${location.pathname}`, REDIRECT);
+        assert.equal(location.searchParams.get('error'), error, JSON.stringify(extra));
+        assert.equal(location.searchParams.get('state'), 'xyz-state');
+        assert.equal(location.searchParams.get('iss'), t.publicUrl);
+        assert.equal(location.searchParams.get('code'), null);
+      }
+      const repeated = await browser.get(`${authorizePath(params())}&scope=ledger:read`);
+      assert.equal(redirectParams(repeated).get('error'), 'invalid_request');
+      assert.equal(await countRows(t, 'oauth_codes'), before);
+    });
+
+    it('RFC 7636 §4.6 and RFC 6749 §5.2: each failing redemption → invalid_grant (or invalid_client), nothing issued', async () => {
+      const browser = new Browser(t.publicUrl);
+      const other = await registerClient(t, accountId, { redirect_uris: [REDIRECT], scope: 'invoices:read' });
+      const code = await getCode(browser);
+      const before = await countRows(t, 'access_tokens');
+      const cases: Array<[string, Promise<Awaited<ReturnType<typeof redeem>>>, number, string]> = [
+        ['wrong verifier', redeem(code, { code_verifier: 'A'.repeat(43) }), 400, 'invalid_grant'],
+        ['missing verifier', redeem(code, { code_verifier: '' }), 400, 'invalid_grant'],
+        ['other redirect_uri', redeem(code, { redirect_uri: 'https://app.example/other' }), 400, 'invalid_grant'],
+        ['missing redirect_uri', redeem(code, { redirect_uri: '' }), 400, 'invalid_request'],
+        ['unknown code', redeem('gh_ac_unknown'), 400, 'invalid_grant'],
+        [
+          'another client',
+          postForm(`${t.publicUrl}/token`, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: VERIFIER }, { authorization: basic(other.client_id, other.client_secret) }),
+          400,
+          'invalid_grant',
+        ],
+        [
+          'wrong client secret',
+          postForm(`${t.publicUrl}/token`, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: VERIFIER }, { authorization: basic(client.client_id, 'nope') }),
+          401,
+          'invalid_client',
+        ],
+      ];
+      for (const [name, pending, status, error] of cases) {
+        const response = await pending;
+        assert.equal(response.status, status, name);
+        assert.equal(response.body.error, error, name);
+      }
+      assert.equal(await countRows(t, 'access_tokens'), before);
+      // The code is still good for its rightful redemption.
+      assert.equal((await redeem(code)).status, 200);
+    });
+
+    it('a code lives 30 s: at 31 s it is refused; a replayed code is refused and revokes what it issued', async () => {
+      const browser = new Browser(t.publicUrl);
+      const late = await getCode(browser);
+      t.clock.advance(31_000);
+      const expired = await redeem(late);
+      assert.equal(expired.status, 400);
+      assert.equal(expired.body.error, 'invalid_grant');
+
+      const code = await getCode(browser);
+      const first = await redeem(code);
+      assert.equal(first.status, 200);
+      const replay = await redeem(code);
+      assert.equal(replay.status, 400);
+      assert.equal(replay.body.error, 'invalid_grant');
+      assert.equal(await t.gatehouse.services.accessTokens.verify(first.body.access_token), undefined, 'the access token from the code is revoked');
+      const refresh = await postForm(`${t.publicUrl}/token`, { grant_type: 'refresh_token', refresh_token: first.body.refresh_token }, { authorization: basic(client.client_id, client.client_secret) });
+      assert.equal(refresh.body.error, 'invalid_grant', 'so is its refresh token');
+    });
+
+    it('refresh narrows but never widens; a deactivated user loses tokens, refresh and session at once', async () => {
+      const browser = new Browser(t.publicUrl);
+      const bob = await createUser(t, accountId, 'bob', PASSWORD);
+      const page = await browser.get(authorizePath(params({ scope: 'invoices:read ledger:read' })));
+      const consentPage = await signIn(browser, page, 'bob', PASSWORD);
+      const redirect = await consent(browser, consentPage);
+      const tokens = (await redeem(redirectParams(redirect).get('code')!)).body;
+      assert.equal(tokens.scope, 'invoices:read ledger:read');
+      const refresh = (rt: string, scope?: string) =>
+        postForm(`${t.publicUrl}/token`, { grant_type: 'refresh_token', refresh_token: rt, ...(scope ? { scope } : {}) }, { authorization: basic(client.client_id, client.client_secret) });
+      const narrowed = await refresh(tokens.refresh_token, 'ledger:read');
+      assert.equal(narrowed.status, 200);
+      assert.equal(narrowed.body.scope, 'ledger:read');
+      const widened = await refresh(narrowed.body.refresh_token, 'ledger:read payouts:write');
+      assert.equal(widened.status, 400);
+      assert.equal(widened.body.error, 'invalid_scope');
+      const full = await refresh(narrowed.body.refresh_token);
+      assert.equal(full.body.scope, 'invoices:read ledger:read', 'the consented set, not the narrowed one');
+
+      const { revokeUserAccess } = await import('../../src/oauth/user-access.ts');
+      await t.gatehouse.database.db.transaction().execute(async (trx) => {
+        await trx.updateTable('users').set({ active: 0 }).where('id', '=', bob.id).execute();
+        await revokeUserAccess(trx, accountId, bob.id, t.clock.now());
+      });
+      assert.equal(await t.gatehouse.services.accessTokens.verify(full.body.access_token), undefined);
+      const refused = await refresh(full.body.refresh_token);
+      assert.equal(refused.body.error, 'invalid_grant');
+      const silent = await browser.get(authorizePath(params({ prompt: 'none' })));
+      assert.equal(redirectParams(silent).get('error'), 'login_required', 'the session ended');
+    });
+
+    it('sign-in attempts are rate-limited per userName: 429 with Retry-After and RateLimit headers', async () => {
+      const browser = new Browser(t.publicUrl);
+      const page = await browser.get(authorizePath(params()));
+      let last;
+      for (let i = 0; i < 11; i++) last = await signIn(browser, page, 'ratelimited', 'wrong password');
+      assert.equal(last!.status, 429);
+      assert.ok(Number(last!.headers.get('retry-after')) > 0);
+      assert.equal(last!.headers.get('ratelimit-limit'), '10');
+      assert.equal(last!.headers.get('ratelimit-remaining'), '0');
+      assert.match(last!.html, /Too many sign-in attempts/);
+    });
+  });
+
+  describe(`OAuth scopes bounded by the user's roles (${target.kind})`, () => {
+    let t: TestApp;
+    const bound = new Map<string, Set<string>>();
+    before(async () => {
+      t = await startTestApp(target, { userScopeBound: async (_accountId, userId) => bound.get(userId) ?? null });
+    });
+    after(() => t.close());
+
+    it('the consent page offers only scopes within the bound; refresh re-applies a changed bound', async () => {
+      const accountId = await createAccount(t);
+      const client = await registerClient(t, accountId, { redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], scope: 'invoices:read payouts:write' });
+      const user = await createUser(t, accountId, 'eve', PASSWORD);
+      bound.set(user.id, new Set(['invoices:read']));
+      const browser = new Browser(t.publicUrl);
+      const page = await browser.get(authorizePath({ response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT, scope: 'invoices:read payouts:write', state: 's' }));
+      const consentPage = await signIn(browser, page, 'eve', PASSWORD);
+      assert.match(consentPage.html, /See your invoices/);
+      assert.doesNotMatch(consentPage.html, /Send payouts/);
+      const redirect = await consent(browser, consentPage);
+      const auth = { authorization: basic(client.client_id, client.client_secret) };
+      const tokens = (await postForm(`${t.publicUrl}/token`, { grant_type: 'authorization_code', code: redirectParams(redirect).get('code')!, redirect_uri: REDIRECT }, auth)).body;
+      assert.equal(tokens.scope, 'invoices:read');
+      bound.set(user.id, new Set());
+      const refused = await postForm(`${t.publicUrl}/token`, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token }, auth);
+      assert.equal(refused.status, 400);
+      assert.equal(refused.body.error, 'invalid_scope');
+    });
+  });
+}
+
+for (const target of databaseTargets()) {
+  describe(`OAuth pages behind https (${target.kind})`, () => {
+    it('with an https issuer the session and CSRF cookies are Secure', async () => {
+      const t = await startTestApp(target, { env: { GATEHOUSE_ISSUER: 'https://auth.example.test' } });
+      try {
+        const accountId = await createAccount(t);
+        const client = await registerClient(t, accountId, { redirect_uris: [REDIRECT], scope: 'invoices:read' });
+        await createUser(t, accountId, 'ada', PASSWORD);
+        const browser = new Browser(t.publicUrl);
+        const page = await browser.get(authorizePath({ response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT, scope: 'invoices:read', state: 's' }));
+        assert.match(page.headers.get('set-cookie') ?? '', /^gh_csrf=[^;]+; Path=\/authorize; HttpOnly; SameSite=Lax; Secure$/);
+        const consentPage = await signIn(browser, page, 'ada', PASSWORD);
+        assert.match(consentPage.headers.get('set-cookie') ?? '', /^gh_session=[^;]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=43200; Secure$/);
+        const redirect = await consent(browser, consentPage);
+        assert.equal(redirectParams(redirect).get('iss'), 'https://auth.example.test');
+      } finally {
+        await t.close();
+      }
+    });
+  });
+}

@@ -1,0 +1,81 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
+import { databaseTargets } from '../helpers/databases.ts';
+import { json } from '../helpers/http.ts';
+import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { createAccount } from '../helpers/fixtures.ts';
+import { basic, postForm, registerClient } from './helpers.ts';
+
+for (const target of databaseTargets()) {
+  describe(`signing keys and JWKS (${target.kind})`, () => {
+    let t: TestApp;
+    before(async () => {
+      t = await startTestApp(target);
+    });
+    after(() => t.close());
+
+    it('RFC 9701: introspection answers as a JWT signed by a key in the JWKS when asked', async () => {
+      const accountId = await createAccount(t);
+      const reg = await registerClient(t, accountId, { grant_types: ['client_credentials'], scope: 'invoices:read' });
+      const auth = { authorization: basic(reg.client_id, reg.client_secret) };
+      const token = (await postForm(`${t.publicUrl}/token`, { grant_type: 'client_credentials' }, auth)).body.access_token;
+      const response = await fetch(`${t.publicUrl}/introspect`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/token-introspection+jwt' },
+        body: new URLSearchParams({ token }).toString(),
+      });
+      assert.equal(response.status, 200);
+      assert.equal(response.headers.get('content-type'), 'application/token-introspection+jwt');
+      const jwks = (await json(await fetch(`${t.publicUrl}/.well-known/jwks.json`))) as JSONWebKeySet;
+      const { payload, protectedHeader } = await jwtVerify(await response.text(), createLocalJWKSet(jwks), { issuer: t.publicUrl, audience: reg.client_id, currentDate: new Date(t.clock.now()) });
+      assert.equal(protectedHeader.typ, 'token-introspection+jwt');
+      assert.equal((payload.token_introspection as { active: boolean }).active, true);
+    });
+
+    it('gatehouse rotate-keys: a new active key; the old one stays published until the access-token lifetime passes', async () => {
+      const before = (await json(await fetch(`${t.publicUrl}/.well-known/jwks.json`))).keys;
+      assert.equal(before.length, 1);
+      const result = spawnSync(process.execPath, [path.resolve('bin/gatehouse.js'), 'rotate-keys'], {
+        env: { ...process.env, GATEHOUSE_DATABASE_URL: t.config.databaseUrl, GATEHOUSE_DATA_DIR: t.config.dataDir },
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      assert.equal(result.status, 0, result.stderr);
+      assert.match(result.stdout, /signing key key_\w+ is now active/);
+      const after = (await json(await fetch(`${t.publicUrl}/.well-known/jwks.json`))).keys;
+      assert.equal(after.length, 2);
+      assert.equal(after[1].kid, before[0].kid);
+      assert.notEqual(after[0].kid, before[0].kid);
+      t.clock.set(Date.now() + (t.config.accessTokenTtl + 60) * 1000);
+      const later = (await json(await fetch(`${t.publicUrl}/.well-known/jwks.json`))).keys;
+      assert.deepEqual(later.map((k: { kid: string }) => k.kid), [after[0].kid]);
+    });
+  });
+}
+
+for (const target of databaseTargets()) {
+  describe(`sweeping expired OAuth state (${target.kind})`, () => {
+    it('expired tokens, jtis and revocation entries go; live ones stay', async () => {
+      const t = await startTestApp(target);
+      try {
+        const accountId = await createAccount(t);
+        const live = await t.gatehouse.services.accessTokens.issue({ accountId, clientId: 'c', scopes: ['invoices:read'], ttlSeconds: 7200 });
+        await t.gatehouse.services.accessTokens.issue({ accountId, clientId: 'c', scopes: ['invoices:read'], ttlSeconds: 60 });
+        const db = t.gatehouse.database.db;
+        await db.insertInto('oauth_assertion_jtis').values({ client_id: 'c', jti: 'j', expires_at: t.clock.now() + 1000 }).execute();
+        await db.insertInto('oauth_revoked_tokens').values({ token_id: 'at_x', expires_at: t.clock.now() + 1000 }).execute();
+        const { sweepExpiredOAuthState } = await import('../../src/oauth/sweeper.ts');
+        const removed = await sweepExpiredOAuthState(db, t.clock.now() + 3600_000);
+        assert.equal(removed, 3);
+        const left = await db.selectFrom('access_tokens').select('id').execute();
+        assert.deepEqual(left.map((r) => r.id), [live.id]);
+        assert.ok(await t.gatehouse.services.accessTokens.verify(live.token));
+      } finally {
+        await t.close();
+      }
+    });
+  });
+}

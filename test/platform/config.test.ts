@@ -1,0 +1,60 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { ConfigError, loadConfig } from '../../src/config.ts';
+
+describe('config', () => {
+  it('defaults: SQLite in ./data, public 8080, admin 8081 on loopback, issuer from the port', () => {
+    const config = loadConfig({});
+    assert.equal(config.dataDir, path.resolve('data'));
+    assert.equal(config.databaseUrl, `sqlite:${path.resolve('data', 'gatehouse.db')}`);
+    assert.equal(config.databaseKind, 'sqlite');
+    assert.equal(config.port, 8080);
+    assert.equal(config.adminPort, 8081);
+    assert.equal(config.adminHost, '127.0.0.1');
+    assert.equal(config.issuer, 'http://localhost:8080');
+    assert.equal(config.authorizationCodeTtl, 30);
+    assert.deepEqual(config.webhookRetrySchedule, [5, 300, 1800, 7200, 18000, 36000, 36000]);
+  });
+
+  it('postgres:// selects PostgreSQL; flags win over the environment', () => {
+    const config = loadConfig({ GATEHOUSE_DATABASE_URL: 'sqlite:/tmp/x.db', GATEHOUSE_PORT: '9000' }, {
+      '--database-url': 'postgres://postgres@127.0.0.1:5432/test',
+    });
+    assert.equal(config.databaseKind, 'postgres');
+    assert.equal(config.port, 9000);
+    assert.equal(config.issuer, 'http://localhost:9000');
+  });
+
+  const bad: Array<[Record<string, string>, string, RegExp]> = [
+    [{ GATEHOUSE_PORT: 'eighty' }, 'GATEHOUSE_PORT', /whole number from 0 to 65535/],
+    [{ GATEHOUSE_PORT: '70000' }, 'GATEHOUSE_PORT', /whole number/],
+    [{ GATEHOUSE_DATABASE_URL: 'mysql://x' }, 'GATEHOUSE_DATABASE_URL', /sqlite:<path> or postgres/],
+    [{ GATEHOUSE_ISSUER: 'not a url' }, 'GATEHOUSE_ISSUER', /absolute http/],
+    [{ GATEHOUSE_ADMIN_TOKEN: 'short' }, 'GATEHOUSE_ADMIN_TOKEN', /at least 16/],
+    [{ GATEHOUSE_AUTHORIZATION_CODE_TTL: '60' }, 'GATEHOUSE_AUTHORIZATION_CODE_TTL', /1 to 59/],
+    [{ GATEHOUSE_RATE_LIMITS: 'maybe' }, 'GATEHOUSE_RATE_LIMITS', /on or off/],
+    [{ GATEHOUSE_WEBHOOK_RETRY_SCHEDULE: '1,x' }, 'GATEHOUSE_WEBHOOK_RETRY_SCHEDULE', /comma-separated/],
+    [{ GATEHOUSE_WEBHOOK_ALLOW_NETWORKS: '127.0.0.1' }, 'GATEHOUSE_WEBHOOK_ALLOW_NETWORKS', /CIDR/],
+    [{ GATEHOUSE_REDIS_URL: 'http://x' }, 'GATEHOUSE_REDIS_URL', /redis:\/\//],
+  ];
+  for (const [env, name, why] of bad) {
+    it(`a bad ${name} names the setting and the problem`, () => {
+      assert.throws(
+        () => loadConfig(env),
+        (error: unknown) => {
+          assert.ok(error instanceof ConfigError);
+          assert.equal(error.setting, name);
+          assert.match(error.message, new RegExp(`^invalid setting ${name}: `));
+          assert.match(error.message, why);
+          assert.doesNotMatch(error.message, /\n/);
+          return true;
+        },
+      );
+    });
+  }
+
+  it('a bad flag is named by its flag', () => {
+    assert.throws(() => loadConfig({}, { '--port': '-1' }), /invalid setting --port/);
+  });
+});

@@ -1,0 +1,118 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { databaseTargets } from '../helpers/databases.ts';
+import { json } from '../helpers/http.ts';
+import { startTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../helpers/test-app.ts';
+
+const [sqlite] = databaseTargets();
+
+async function post(t: TestApp, body: string | Buffer, contentType?: string) {
+  const response = await fetch(`${t.adminUrl}/admin/v1/accounts`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, ...(contentType ? { 'content-type': contentType } : {}) },
+    body,
+  });
+  return { status: response.status, type: response.headers.get('content-type') ?? '', body: await json(response) };
+}
+
+describe('one error model: RFC 9457 problem+json, never a stack trace', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp(sqlite!, { env: { GATEHOUSE_BODY_LIMIT: '2048' } });
+  });
+  after(() => t.close());
+
+  const problemShape = (body: Record<string, unknown>, status: number, code: string) => {
+    assert.equal(body.status, status);
+    assert.equal(body.code, code);
+    assert.equal(typeof body.title, 'string');
+    assert.match(String(body.type), new RegExp(`/docs#error-${code}$`));
+    assert.doesNotMatch(JSON.stringify(body), /at .*\.ts:\d+|node_modules|stack/);
+  };
+
+  it('unknown route → 404 not_found', async () => {
+    const response = await fetch(`${t.publicUrl}/no/such/route?x=1`);
+    assert.equal(response.status, 404);
+    assert.match(response.headers.get('content-type') ?? '', /^application\/problem\+json/);
+    const body = await json(response);
+    problemShape(body, 404, 'not_found');
+    assert.equal(body.instance, '/no/such/route');
+  });
+
+  it('malformed JSON → 400 malformed_json', async () => {
+    const r = await post(t, '{"name":', 'application/json');
+    assert.equal(r.status, 400);
+    assert.match(r.type, /^application\/problem\+json/);
+    problemShape(r.body, 400, 'malformed_json');
+  });
+
+  it('wrong content type → 415 unsupported_media_type', async () => {
+    for (const type of ['text/plain', 'application/xml', 'application/x-www-form-urlencoded']) {
+      const r = await post(t, 'name=x', type);
+      assert.equal(r.status, 415, type);
+      problemShape(r.body, 415, 'unsupported_media_type');
+    }
+  });
+
+  it('oversized body → 413 payload_too_large', async () => {
+    const r = await post(t, JSON.stringify({ name: 'x'.repeat(5000) }), 'application/json');
+    assert.equal(r.status, 413);
+    problemShape(r.body, 413, 'payload_too_large');
+  });
+
+  it('schema violation → 400 validation_failed naming the field', async () => {
+    const r = await post(t, JSON.stringify({ name: 42 }), 'application/json');
+    assert.equal(r.status, 400);
+    problemShape(r.body, 400, 'validation_failed');
+    assert.match(r.body.detail, /body\.name/);
+    const extra = await post(t, JSON.stringify({ name: 'ok', admin: true }), 'application/json');
+    assert.equal(extra.status, 400);
+    assert.match(extra.body.detail, /admin/);
+  });
+
+  it('prototype pollution keys are refused', async () => {
+    const r = await post(t, '{"name":"x","__proto__":{"polluted":1}}', 'application/json');
+    assert.equal(r.status, 400);
+    assert.equal(({} as Record<string, unknown>).polluted, undefined);
+  });
+
+  it('every response carries a request id and nosniff; a sane client id is echoed', async () => {
+    const response = await fetch(`${t.publicUrl}/healthz`, { headers: { 'x-request-id': 'req-abc.123' } });
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('x-request-id'), 'req-abc.123');
+    assert.equal(response.headers.get('x-content-type-options'), 'nosniff');
+    const other = await fetch(`${t.publicUrl}/healthz`, { headers: { 'x-request-id': 'bad id with spaces' } });
+    assert.match(other.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/);
+  });
+
+  it('/healthz and /readyz answer on both listeners', async () => {
+    for (const base of [t.publicUrl, t.adminUrl]) {
+      const health = await fetch(`${base}/healthz`);
+      assert.deepEqual([health.status, await json(health)], [200, { status: 'ok' }]);
+      const ready = await fetch(`${base}/readyz`);
+      assert.deepEqual([ready.status, await json(ready)], [200, { status: 'ready' }]);
+    }
+  });
+
+  it('/openapi.json is an OpenAPI 3.1 document generated from the routes; /docs renders it', async () => {
+    const doc = await json(await fetch(`${t.publicUrl}/openapi.json`));
+    assert.equal(doc.openapi, '3.1.0');
+    assert.ok(doc.paths['/healthz']);
+    const adminDoc = await json(await fetch(`${t.adminUrl}/openapi.json`));
+    assert.ok(adminDoc.paths['/admin/v1/accounts'].post);
+    const page = await fetch(`${t.publicUrl}/docs`);
+    assert.equal(page.status, 200);
+    assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
+    const html = await page.text();
+    assert.match(html, /id="error-not_found"/);
+  });
+
+  it('logs are JSON lines with a request id and never the admin token', async () => {
+    await t.admin('GET', '/admin/v1/accounts');
+    const lines = t.logs.join('').trim().split('\n').map((l) => JSON.parse(l));
+    const request = lines.find((l) => l.msg === 'request' && l.route === '/admin/v1/accounts');
+    assert.ok(request);
+    assert.ok(request.reqId);
+    assert.ok(!t.logs.join('').includes(TEST_ADMIN_TOKEN));
+  });
+});

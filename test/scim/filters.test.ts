@@ -1,0 +1,142 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { databaseTargets } from '../helpers/databases.ts';
+import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { scimClient, ENTERPRISE, GROUP, USER, type ScimClient } from './scim-client.ts';
+
+const PEOPLE = [
+  { userName: 'alice@Example.com', title: 'Engineer', active: true, name: { givenName: 'Alice', familyName: 'Zed' }, emails: [{ value: 'alice@example.com', type: 'work', primary: true }, { value: 'al@home.org', type: 'home' }], [ENTERPRISE]: { department: 'R&D', employeeNumber: '100' } },
+  { userName: 'bob@example.com', title: 'Manager', active: false, name: { givenName: 'Bob', familyName: 'Young' }, emails: [{ value: 'bob@home.org', type: 'home' }], [ENTERPRISE]: { department: 'Sales', employeeNumber: '200' } },
+  { userName: 'carol@example.org', active: true, name: { givenName: 'Carol', familyName: 'Xu' }, emails: [{ value: 'carol@example.org', type: 'work' }] },
+  { userName: 'dave_%@example.com', title: 'engineer', active: true, displayName: 'Dave' },
+];
+
+/** filter → the userNames it selects, the same on every database. */
+const CASES: Array<[string, string[]]> = [
+  ['userName eq "ALICE@example.com"', ['alice@Example.com']],
+  ['userName ne "alice@example.com"', ['bob@example.com', 'carol@example.org', 'dave_%@example.com']],
+  ['userName co "EXAMPLE.C"', ['alice@Example.com', 'bob@example.com', 'dave_%@example.com']],
+  ['userName sw "B"', ['bob@example.com']],
+  ['userName ew ".ORG"', ['carol@example.org']],
+  ['userName co "_%"', ['dave_%@example.com']],
+  ['title pr', ['alice@Example.com', 'bob@example.com', 'dave_%@example.com']],
+  ['not (title pr)', ['carol@example.org']],
+  ['title eq "engineer"', ['alice@Example.com', 'dave_%@example.com']],
+  ['userName gt "bob@example.com"', ['carol@example.org', 'dave_%@example.com']],
+  ['userName ge "bob@example.com"', ['bob@example.com', 'carol@example.org', 'dave_%@example.com']],
+  ['userName lt "bob@example.com"', ['alice@Example.com']],
+  ['userName le "bob@example.com"', ['alice@Example.com', 'bob@example.com']],
+  ['active eq true', ['alice@Example.com', 'carol@example.org', 'dave_%@example.com']],
+  ['active eq false', ['bob@example.com']],
+  ['name.givenName eq "carol"', ['carol@example.org']],
+  ['name.familyName sw "y"', ['bob@example.com']],
+  ['emails eq "BOB@home.org"', ['bob@example.com']],
+  ['emails.value ew "home.org"', ['alice@Example.com', 'bob@example.com']],
+  ['emails[type eq "work" and value co "example"]', ['alice@Example.com', 'carol@example.org']],
+  ['emails[type eq "home" and value sw "bob"]', ['bob@example.com']],
+  ['emails[type eq "work" and primary eq true]', ['alice@Example.com']],
+  ['emails[not (type eq "work")]', ['alice@Example.com', 'bob@example.com']],
+  // Without brackets the two tests need not hold for the same email (RFC 7644 §3.4.2.2).
+  ['emails.type eq "work" and emails.value sw "al@"', ['alice@Example.com']],
+  ['emails[type eq "work" and value sw "al@"]', []],
+  ['title eq "engineer" or active eq false and name.familyName eq "young"', ['alice@Example.com', 'bob@example.com', 'dave_%@example.com']],
+  ['(title eq "engineer" or active eq false) and name.familyName eq "young"', ['bob@example.com']],
+  ['title eq "engineer" and not (displayName pr)', ['alice@Example.com']],
+  [`${ENTERPRISE}:department eq "r&d"`, ['alice@Example.com']],
+  [`${ENTERPRISE}:employeeNumber gt "150"`, ['bob@example.com']],
+  ['urn:ietf:params:scim:schemas:core:2.0:User:userName eq "carol@example.org"', ['carol@example.org']],
+  ['meta.resourceType eq "User" and userName sw "a"', ['alice@Example.com']],
+  ['meta.created gt "2000-01-01T00:00:00Z" and userName sw "c"', ['carol@example.org']],
+  ['meta.lastModified lt "2000-01-01T00:00:00Z"', []],
+  ['userName Eq "bob@example.com" OR userName eQ "carol@example.org"', ['bob@example.com', 'carol@example.org']],
+  ['groups.display eq "admins"', ['alice@Example.com']],
+];
+
+const MALFORMED = [
+  'userName eq',
+  'userName xx "a"',
+  '((userName eq "a")',
+  'userName eq "unterminated',
+  'emails[type eq "work"',
+  'and',
+  'userName eq "a" and',
+  'nosuchattribute eq "x"',
+  'password eq "secret"',
+  'active gt true',
+  'active eq "yes"',
+  'userName eq 5',
+  'meta.created gt "yesterday"',
+  'emails[value eq "a"[type eq "b"]]',
+  'name eq "x"',
+  'emails[nosub eq "x"]',
+  '',
+];
+
+for (const target of databaseTargets()) {
+  describe(`SCIM filters → SQL (${target.kind})`, () => {
+    let t: TestApp;
+    let c: ScimClient;
+    before(async () => {
+      t = await startTestApp(target);
+      c = await scimClient(t);
+      const ids: string[] = [];
+      for (const person of PEOPLE) {
+        const created = await c.call('POST', '/Users', { schemas: [USER, ENTERPRISE], ...person });
+        assert.equal(created.status, 201, JSON.stringify(created.body));
+        ids.push(created.body.id);
+      }
+      const group = await c.call('POST', '/Groups', { schemas: [GROUP], displayName: 'Admins', members: [{ value: ids[0] }] });
+      assert.equal(group.status, 201);
+      // Another account's users never match.
+      const other = await scimClient(t, 'Other');
+      await other.call('POST', '/Users', { schemas: [USER], userName: 'alice@example.com', title: 'Engineer' });
+    });
+    after(() => t.close());
+
+    for (const [filter, expected] of CASES) {
+      it(`RFC 7644 §3.4.2.2: ${filter}`, async () => {
+        const response = await c.call('GET', `/Users?filter=${encodeURIComponent(filter)}&sortBy=userName`);
+        assert.equal(response.status, 200, JSON.stringify(response.body));
+        assert.equal(response.body.totalResults, expected.length);
+        assert.deepEqual(response.body.Resources.map((r: { userName: string }) => r.userName), expected);
+      });
+    }
+
+    it('the same filter through POST /.search with attributes, sort and paging', async () => {
+      const response = await c.call('POST', '/Users/.search', {
+        schemas: ['urn:ietf:params:scim:api:messages:2.0:SearchRequest'],
+        filter: 'title pr',
+        attributes: ['userName', 'name.givenName'],
+        sortBy: 'userName',
+        sortOrder: 'descending',
+        startIndex: 2,
+        count: 1,
+      });
+      assert.equal(response.status, 200);
+      assert.equal(response.body.totalResults, 3);
+      assert.equal(response.body.itemsPerPage, 1);
+      assert.equal(response.body.startIndex, 2);
+      assert.deepEqual(response.body.Resources, [{ schemas: [USER, ENTERPRISE], id: response.body.Resources[0].id, userName: 'bob@example.com', name: { givenName: 'Bob' } }]);
+    });
+
+    for (const filter of MALFORMED.filter(Boolean)) {
+      it(`malformed filter ${JSON.stringify(filter)} → 400 invalidFilter`, async () => {
+        const response = await c.call('GET', `/Users?filter=${encodeURIComponent(filter)}`);
+        assert.equal(response.status, 400);
+        assert.equal(response.body.status, '400');
+        assert.equal(response.body.scimType, 'invalidFilter');
+      });
+    }
+
+    it('any filter text → 200 or 400, never 500', async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.string({ maxLength: 40, unit: fc.constantFrom(...'userName eq "a" ( ) [ ] and or not pr emails.value co 1 true . : ,'.split('')) }), async (filter) => {
+          const response = await c.call('GET', `/Users?filter=${encodeURIComponent(filter)}`);
+          assert.ok(response.status === 200 || (response.status === 400 && response.body.scimType === 'invalidFilter'), `${filter} → ${response.status}`);
+        }),
+        { numRuns: 60 },
+      );
+    });
+  });
+}

@@ -1,0 +1,82 @@
+/**
+ * Limits every request's input meets before validation (src/platform/http/input-guard.ts),
+ * each answered in the protocol of the route: nesting deeper than 32 levels, and NUL
+ * characters, which PostgreSQL text cannot hold. Both were found by fuzzing: a deep body
+ * overflowed the recursion of the request fingerprint, and a NUL client_id failed the
+ * PostgreSQL query; each answered 500.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { databaseTargets } from '../helpers/databases.ts';
+import { createAccount, mintAccessToken } from '../helpers/fixtures.ts';
+import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { scimClient, type ScimClient } from '../scim/scim-client.ts';
+import { MAX_JSON_DEPTH, inspectInput } from '../../src/platform/http/input-guard.ts';
+
+const nested = (depth: number) => '{"a":'.repeat(depth - 1) + '{}' + '}'.repeat(depth - 1);
+
+describe('input guard: depth and NUL', () => {
+  it(`accepts exactly ${MAX_JSON_DEPTH} levels, refuses ${MAX_JSON_DEPTH + 1}; finds NUL in values and member names`, () => {
+    assert.equal(inspectInput(JSON.parse(nested(MAX_JSON_DEPTH))), undefined);
+    assert.equal(inspectInput(JSON.parse(nested(MAX_JSON_DEPTH + 1))), 'too_deep');
+    assert.equal(inspectInput(JSON.parse('['.repeat(100_000) + ']'.repeat(100_000))), 'too_deep');
+    assert.equal(inspectInput({ a: ['x', { b: 'y\u0000' }] }), 'nul');
+    assert.equal(inspectInput({ 'k\u0000': 1 }), 'nul');
+    assert.equal(inspectInput({ a: 'ok', n: 1e308, b: [true, null] }), undefined);
+  });
+});
+
+for (const target of databaseTargets()) {
+  describe(`input limits answered in each protocol's shape (${target.kind})`, () => {
+    let t: TestApp;
+    let token: string;
+    let scim: ScimClient;
+    before(async () => {
+      t = await startTestApp(target);
+      token = await mintAccessToken(t, { accountId: await createAccount(t), scopes: ['invoices:write', 'invoices:read'] });
+      scim = await scimClient(t);
+    });
+    after(() => t.close());
+
+    const v1 = (path: string, body: string, method = 'POST') =>
+      fetch(`${t.publicUrl}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() }, body: method === 'GET' ? undefined : body });
+
+    it('/v1: a body nested too deep → 400 malformed_json; a NUL in the body, query or path → 400 malformed_request; nothing stored', async () => {
+      const deep = await v1('/v1/invoices', `{"amount":1,"currency":"EUR","metadata":${nested(MAX_JSON_DEPTH + 5)}}`);
+      assert.equal(deep.status, 400);
+      assert.equal(((await deep.json()) as { code: string }).code, 'malformed_json');
+      const veryDeep = await v1('/v1/invoices', '['.repeat(50_000) + ']'.repeat(50_000));
+      assert.equal(veryDeep.status, 400);
+      for (const [path, body, method] of [['/v1/invoices', '{"amount":1,"currency":"EUR","description":"a\\u0000b"}', 'POST'], ['/v1/invoices?limit=1&after=%00', '', 'GET'], ['/v1/invoices/inv_%00', '', 'GET']] as const) {
+        const response = await v1(path, body, method);
+        assert.equal(response.status, 400, path);
+        assert.equal(((await response.json()) as { code: string }).code, 'malformed_request', path);
+      }
+      const list = await v1('/v1/invoices?limit=100', '', 'GET');
+      assert.deepEqual(((await list.json()) as { data: unknown[] }).data, []);
+    });
+
+    it('SCIM: too deep → 400 invalidSyntax; NUL in a filter, an id or a body → 400 in the SCIM Error shape', async () => {
+      const deep = await scim.call('POST', '/Users', JSON.parse(`{"schemas":["urn:ietf:params:scim:schemas:core:2.0:User"],"userName":"x","name":${nested(MAX_JSON_DEPTH + 1)}}`));
+      assert.equal(deep.status, 400);
+      assert.equal(deep.body.scimType, 'invalidSyntax');
+      for (const [method, path, body] of [['GET', `/Users?filter=${encodeURIComponent('userName eq "a\u0000"')}`], ['GET', '/Users/%00'], ['POST', '/Users', { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: 'nul\u0000@example.com' }]] as const) {
+        const response = await scim.call(method, path, body);
+        assert.equal(response.status, 400, path);
+        assert.deepEqual(response.body.schemas, ['urn:ietf:params:scim:api:messages:2.0:Error'], path);
+      }
+      assert.equal((await scim.call('GET', '/Users')).body.totalResults, 0);
+    });
+
+    it('/token and /authorize: a NUL client_id → invalid_request, and the error page (never a 500)', async () => {
+      const tokenResponse = await fetch(`${t.publicUrl}/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials&client_id=%00&client_secret=x' });
+      assert.equal(tokenResponse.status, 400);
+      assert.equal(((await tokenResponse.json()) as { error: string }).error, 'invalid_request');
+      const page = await fetch(`${t.publicUrl}/authorize?response_type=code&client_id=%00&redirect_uri=https://evil.example/`, { redirect: 'manual' });
+      assert.equal(page.status, 400);
+      assert.equal(page.headers.get('location'), null);
+      assert.match(await page.text(), /This request cannot be completed/);
+    });
+  });
+}

@@ -1,0 +1,257 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { databaseTargets } from '../helpers/databases.ts';
+import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { recordEvent } from '../../src/webhooks/outbox.ts';
+import { startReceiver, type Receiver } from './receiver.ts';
+import { ALLOW_LOOPBACK, deliveriesOf, dispatcher, raise, registerEndpoint, tenant, type Tenant } from './support.ts';
+
+for (const target of databaseTargets()) {
+  describe(`webhook delivery (${target.kind})`, () => {
+    let t: TestApp;
+    let receiver: Receiver;
+    const receivers: Receiver[] = [];
+    before(async () => {
+      t = await startTestApp(target, {
+        env: { ...ALLOW_LOOPBACK, GATEHOUSE_WEBHOOK_RETRY_SCHEDULE: '1,1,1', GATEHOUSE_WEBHOOK_TIMEOUT: '1' },
+      });
+    });
+    after(async () => {
+      await Promise.all(receivers.map((r) => r.close().catch(() => {})));
+      await t.close();
+    });
+
+    async function fresh(types = ['*']): Promise<{ who: Tenant; endpoint: { id: string; secret: string }; receiver: Receiver }> {
+      receiver = await startReceiver();
+      receivers.push(receiver);
+      const who = await tenant(t);
+      const endpoint = await registerEndpoint(who, receiver.url, types);
+      receiver.secrets = [endpoint.secret];
+      return { who, endpoint, receiver };
+    }
+
+    it('endpoint 10: the event arrives with every header, signed over the exact bytes; both stock verifiers accept it', async () => {
+      const { who } = await fresh();
+      t.clock.set(Date.UTC(2031, 0, 2, 3, 4, 5, 678) + (Date.now() - Date.UTC(2031, 0, 2, 3, 4, 5, 678)));
+      const event = await raise(t, who.accountId, 'invoice.settled', 'inv_AAAAAAAAAAAAAAAAAAAA');
+      assert.equal(await dispatcher(t).runDue(), 1);
+      const [got] = receiver.received;
+      assert.ok(got);
+      assert.equal(got.raw.toString(), event.payload);
+      assert.deepEqual(got.body, { event: 'invoice.settled', object: 'invoice', id: 'inv_AAAAAAAAAAAAAAAAAAAA', state: 'settled', created_at: new Date(event.createdAt).toISOString() });
+      assert.equal(got.headers['content-type'], 'application/json');
+      assert.equal(got.headers['event-id'], event.id);
+      assert.equal(got.headers['event-type'], 'invoice.settled');
+      assert.match(String(got.headers['delivery-id']), /^dlv_[0-9A-Za-z]{20}$/);
+      assert.equal(got.headers.timestamp, new Date(event.createdAt).toISOString());
+      assert.match(String(got.headers.signature), /^sha256=[0-9a-f]{64}$/);
+      assert.equal(got.headers['webhook-id'], event.id);
+      assert.equal(got.octokitValid, true, 'octokit verify() on Signature');
+      assert.equal(got.standardValid, true, 'standardwebhooks verify() on webhook-* headers');
+      const [delivery] = await deliveriesOf(t, event.id);
+      assert.equal(delivery!.state, 'acknowledged');
+      assert.equal(delivery!.attempt_count, 1);
+      await receiver.close();
+    });
+
+    it('a signature made with another secret, or over other bytes, does not verify', async () => {
+      const { who } = await fresh();
+      receiver.secrets = ['whsec_' + Buffer.alloc(24, 7).toString('base64')];
+      await raise(t, who.accountId);
+      await dispatcher(t).runDue();
+      assert.equal(receiver.received[0]!.octokitValid, false);
+      assert.equal(receiver.received[0]!.standardValid, false);
+      await receiver.close();
+    });
+
+    it('outbox: fanned out to every enabled endpoint subscribed to the type, and only those', async () => {
+      const who = await tenant(t);
+      const [a, b, c] = [await startReceiver(), await startReceiver(), await startReceiver()];
+      await registerEndpoint(who, a.url, ['payout.paid']);
+      await registerEndpoint(who, b.url, ['invoice.settled']);
+      const disabled = await registerEndpoint(who, c.url, ['payout.paid']);
+      assert.equal((await who.call('POST', `/v1/webhook_endpoints/${disabled.id}/disable`)).status, 200);
+      const other = await tenant(t);
+      const foreign = await startReceiver();
+      await registerEndpoint(other, foreign.url, ['*']);
+      const event = await raise(t, who.accountId, 'payout.paid', 'po_AAAAAAAAAAAAAAAAAAAA');
+      await dispatcher(t).runDue();
+      assert.equal(a.received.length, 1);
+      assert.equal(b.received.length, 0);
+      assert.equal(c.received.length, 0);
+      assert.equal(foreign.received.length, 0);
+      assert.equal((await deliveriesOf(t, event.id)).length, 1);
+      await Promise.all([a, b, c, foreign].map((r) => r.close()));
+    });
+
+    it('outbox: a business transaction that rolls back emits nothing', async () => {
+      const { who } = await fresh();
+      const db = t.gatehouse.database.db;
+      const before = await db.selectFrom('events').select(db.fn.countAll().as('n')).executeTakeFirstOrThrow();
+      await assert.rejects(
+        db.transaction().execute(async (trx) => {
+          await recordEvent(trx, { accountId: who.accountId, type: 'payout.failed', object: 'payout', objectId: 'po_X', state: 'failed', at: t.clock.now() });
+          throw new Error('business rule failed');
+        }),
+        /business rule failed/,
+      );
+      const afterCount = await db.selectFrom('events').select(db.fn.countAll().as('n')).executeTakeFirstOrThrow();
+      assert.equal(Number(afterCount.n), Number(before.n));
+      assert.equal(await dispatcher(t).runDue(), 0);
+      assert.equal(receiver.received.length, 0);
+      await receiver.close();
+    });
+
+    it('state table: 500, 302 and a timeout are resent with a new Delivery-Id and the same Event-Id; then 2xx acknowledges and ends the cycle', async () => {
+      const { who, endpoint } = await fresh();
+      const answers = [500, { status: 302, headers: { location: 'http://127.0.0.1:1/elsewhere' } }, 'timeout'] as const;
+      receiver.answer = (r) => {
+        const i = receiver.received.indexOf(r);
+        return i < 3 ? (answers[i] as never) : 200;
+      };
+      const event = await raise(t, who.accountId);
+      for (let i = 0; i < 4; i++) {
+        if (i > 0) t.clock.advance(1200);
+        assert.equal(await dispatcher(t).runDue(), 1, `attempt ${i + 1}`);
+      }
+      t.clock.advance(60_000);
+      assert.equal(await dispatcher(t).runDue(), 0, 'no attempt after the acknowledgement');
+      assert.equal(receiver.received.length, 4);
+      const deliveryIds = receiver.received.map((r) => r.headers['delivery-id']);
+      assert.equal(new Set(deliveryIds).size, 4);
+      assert.ok(receiver.received.every((r) => r.headers['event-id'] === event.id && r.headers.timestamp === new Date(event.createdAt).toISOString()));
+      assert.ok(receiver.received.every((r) => r.octokitValid && r.standardValid));
+      const [delivery] = await deliveriesOf(t, event.id);
+      assert.equal(delivery!.state, 'acknowledged');
+      assert.equal(delivery!.attempt_count, 4);
+      const log = await who.call('GET', `/v1/webhook_endpoints/${endpoint.id}/deliveries`);
+      assert.equal(log.status, 200);
+      assert.deepEqual(
+        log.body.data.map((a: { id: string; outcome: string; response_status: number | null }) => [a.id, a.outcome, a.response_status]),
+        [
+          [deliveryIds[3], 'succeeded', 200],
+          [deliveryIds[2], 'failed', null],
+          [deliveryIds[1], 'failed', 302],
+          [deliveryIds[0], 'failed', 500],
+        ],
+      );
+      assert.match(log.body.data[1].error, /timeout/);
+      await receiver.close();
+    });
+
+    it('a connection reset is a failure and is retried', async () => {
+      const { who } = await fresh();
+      receiver.answer = (r) => (receiver.received.indexOf(r) === 0 ? 'reset' : 204);
+      const event = await raise(t, who.accountId);
+      await dispatcher(t).runDue();
+      t.clock.advance(1200);
+      await dispatcher(t).runDue();
+      assert.equal(receiver.received.length, 2);
+      assert.equal((await deliveriesOf(t, event.id))[0]!.state, 'acknowledged');
+      await receiver.close();
+    });
+
+    it('state table: never 2xx → parked after the schedule (1,1,1 = four attempts), then recover → delivered once', async () => {
+      const { who, endpoint } = await fresh();
+      receiver.answer = () => 503;
+      const event = await raise(t, who.accountId);
+      await dispatcher(t).runDue();
+      for (let i = 0; i < 3; i++) {
+        // Not yet due: the jittered delay is at least 0.9 s.
+        t.clock.advance(800);
+        assert.equal(await dispatcher(t).runDue(), 0);
+        t.clock.advance(400);
+        assert.equal(await dispatcher(t).runDue(), 1);
+      }
+      t.clock.advance(3_600_000);
+      assert.equal(await dispatcher(t).runDue(), 0, 'parked: no more attempts');
+      assert.equal(receiver.received.length, 4);
+      const [parked] = await deliveriesOf(t, event.id);
+      assert.equal(parked!.state, 'parked');
+      const listed = await who.call('GET', '/v1/events?delivery_state=parked');
+      assert.equal(listed.status, 200, JSON.stringify(listed.body));
+      assert.deepEqual(listed.body.data.map((e: { id: string }) => e.id), [event.id]);
+      assert.equal(listed.body.data[0].delivery_state, 'parked');
+
+      receiver.answer = () => 200;
+      const recovered = await who.call('POST', `/v1/webhook_endpoints/${endpoint.id}/recover`, { since: new Date(event.createdAt - 1000).toISOString() });
+      assert.equal(recovered.status, 202);
+      assert.equal(recovered.body.requeued, 1);
+      assert.equal(await dispatcher(t).runDue(), 1);
+      t.clock.advance(3_600_000);
+      assert.equal(await dispatcher(t).runDue(), 0);
+      assert.equal(receiver.received.length, 5);
+      assert.equal(receiver.received[4]!.headers['event-id'], event.id);
+      assert.equal((await deliveriesOf(t, event.id))[0]!.state, 'acknowledged');
+      assert.equal((await who.call('GET', `/v1/events/${event.id}`)).body.delivery_state, 'acknowledged');
+      await receiver.close();
+    });
+
+    it('Retry-After on 429 is honoured: no retry before it, one after', async () => {
+      const { who } = await fresh();
+      receiver.answer = (r) => (receiver.received.indexOf(r) === 0 ? { status: 429, headers: { 'retry-after': '120' } } : 204);
+      const event = await raise(t, who.accountId);
+      await dispatcher(t).runDue();
+      t.clock.advance(60_000);
+      assert.equal(await dispatcher(t).runDue(), 0);
+      t.clock.advance(61_000);
+      assert.equal(await dispatcher(t).runDue(), 1);
+      assert.equal((await deliveriesOf(t, event.id))[0]!.state, 'acknowledged');
+      await receiver.close();
+    });
+
+    it('410 Gone disables the endpoint, parks the delivery and notifies the account’s other endpoints', async () => {
+      const { who, endpoint } = await fresh(['invoice.settled']);
+      const watcher = await startReceiver();
+      await registerEndpoint(who, watcher.url, ['webhook_endpoint.disabled']);
+      receiver.answer = () => 410;
+      const event = await raise(t, who.accountId);
+      await dispatcher(t).runDue();
+      const got = await who.call('GET', `/v1/webhook_endpoints/${endpoint.id}`);
+      assert.equal(got.body.status, 'disabled');
+      assert.equal(got.body.disabled_reason, 'gone');
+      assert.equal((await deliveriesOf(t, event.id))[0]!.state, 'parked');
+      await dispatcher(t).runDue();
+      assert.deepEqual(watcher.received.map((r) => r.body.event), ['webhook_endpoint.disabled']);
+      assert.equal(watcher.received[0]!.body.id, endpoint.id);
+      await raise(t, who.accountId);
+      await dispatcher(t).runDue();
+      assert.equal(receiver.received.length, 1, 'a disabled endpoint receives nothing new');
+      await Promise.all([receiver.close(), watcher.close()]);
+    });
+
+    it('an endpoint failing for days is disabled with a notice event', async () => {
+      const { who, endpoint } = await fresh(['invoice.settled']);
+      receiver.answer = () => 500;
+      for (let day = 0; day < 6; day++) {
+        await raise(t, who.accountId);
+        await dispatcher(t).runDue();
+        t.clock.advance(24 * 3600 * 1000);
+      }
+      const got = await who.call('GET', `/v1/webhook_endpoints/${endpoint.id}`);
+      assert.equal(got.body.status, 'disabled');
+      assert.equal(got.body.disabled_reason, 'failing');
+      const notices = await who.call('GET', '/v1/events?type=webhook_endpoint.disabled');
+      assert.equal(notices.body.data.length, 1);
+      assert.equal(notices.body.data[0].data.id, endpoint.id);
+      await receiver.close();
+    });
+
+    it('one slow receiver cannot starve another: attempts per endpoint are bounded', async () => {
+      const who = await tenant(t);
+      const slow = await startReceiver();
+      const fast = await startReceiver();
+      slow.answer = () => ({ status: 204, delayMs: 300 });
+      await registerEndpoint(who, slow.url, ['payout.created']);
+      await registerEndpoint(who, fast.url, ['payout.paid']);
+      for (let i = 0; i < 40; i++) await raise(t, who.accountId, 'payout.created', `po_${i}`);
+      await raise(t, who.accountId, 'payout.paid');
+      const run = dispatcher(t).runDue();
+      await fast.waitFor(1, 2000);
+      assert.ok(slow.received.length <= 16, `slow endpoint had ${slow.received.length} attempts in flight`);
+      await run;
+      assert.equal(slow.received.length, 40);
+      await Promise.all([slow.close(), fast.close()]);
+    });
+  });
+}

@@ -1,0 +1,142 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { databaseTargets } from '../helpers/databases.ts';
+import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { startReceiver, type Receiver } from './receiver.ts';
+import { ALLOW_LOOPBACK, dispatcher, raise, registerEndpoint, tenant } from './support.ts';
+
+for (const target of databaseTargets()) {
+  describe(`webhook recovery API (${target.kind})`, () => {
+    let t: TestApp;
+    let receiver: Receiver;
+    before(async () => {
+      t = await startTestApp(target, { env: { ...ALLOW_LOOPBACK, GATEHOUSE_WEBHOOK_RETRY_SCHEDULE: '1' } });
+      receiver = await startReceiver();
+    });
+    after(async () => {
+      await receiver.close();
+      await t.close();
+    });
+
+    it('GET /v1/events: newest first, every event exactly once across pages; the read ends on next_cursor null', async () => {
+      const who = await tenant(t);
+      const ids: string[] = [];
+      for (let i = 0; i < 25; i++) {
+        t.clock.advance(i % 3 === 0 && i < 24 ? 0 : 1); // equal timestamps too: the keyset breaks ties by id
+        ids.push((await raise(t, who.accountId, i % 2 ? 'payout.paid' : 'invoice.settled', `obj_${i}`)).id);
+      }
+      const seen: string[] = [];
+      let after: string | null = null;
+      let pages = 0;
+      do {
+        const page = await who.call('GET', `/v1/events?limit=10${after ? `&after=${encodeURIComponent(after)}` : ''}`);
+        assert.equal(page.status, 200);
+        seen.push(...page.body.data.map((e: { id: string }) => e.id));
+        after = page.body.next_cursor;
+        pages++;
+      } while (after);
+      assert.equal(pages, 3);
+      assert.deepEqual([...seen].sort(), [...ids].sort());
+      const newest = await who.call('GET', '/v1/events?limit=1');
+      assert.equal(newest.body.data[0].id, ids[24]);
+      assert.deepEqual(newest.body.data[0].data, { event: 'invoice.settled', object: 'invoice', id: 'obj_24', state: 'settled', created_at: newest.body.data[0].created_at });
+      assert.equal(newest.body.data[0].delivery_state, 'none');
+      const paid = await who.call('GET', '/v1/events?type=payout.paid&limit=100');
+      assert.equal(paid.body.data.length, 12);
+      assert.ok(paid.body.data.every((e: { type: string }) => e.type === 'payout.paid'));
+    });
+
+    it('cursors are sealed: tampered → cursor_malformed, another account’s → cursor_foreign, another filter → cursor_mismatch; limit out of range → 400', async () => {
+      const who = await tenant(t);
+      for (let i = 0; i < 3; i++) await raise(t, who.accountId);
+      const first = await who.call('GET', '/v1/events?limit=1');
+      const cursor: string = first.body.next_cursor;
+      assert.ok(cursor);
+      assert.ok(!cursor.includes(first.body.data[0].id) && !Buffer.from(cursor, 'base64url').toString('latin1').includes('evt_'));
+      const flipped = cursor.slice(0, 20) + (cursor[20] === 'A' ? 'B' : 'A') + cursor.slice(21);
+      assert.equal((await who.call('GET', `/v1/events?limit=1&after=${flipped}`)).body.code, 'cursor_malformed');
+      const other = await tenant(t);
+      const foreign = await other.call('GET', `/v1/events?limit=1&after=${cursor}`);
+      assert.equal(foreign.status, 400);
+      assert.equal(foreign.body.code, 'cursor_foreign');
+      assert.equal((await who.call('GET', `/v1/events?limit=1&type=payout.paid&after=${cursor}`)).body.code, 'cursor_mismatch');
+      for (const limit of [0, 101]) {
+        const r = await who.call('GET', `/v1/events?limit=${limit}`);
+        assert.equal(r.status, 400);
+        assert.equal(r.body.code, 'limit_out_of_range');
+      }
+    });
+
+    it('another account’s event is 404, exactly like a missing one', async () => {
+      const who = await tenant(t);
+      const other = await tenant(t);
+      const event = await raise(t, who.accountId);
+      for (const [method, path] of [
+        ['GET', `/v1/events/${event.id}`],
+        ['POST', `/v1/events/${event.id}/redeliver`],
+        ['GET', '/v1/events/evt_00000000000000000000'],
+      ] as const) {
+        const r = await other.call(method, path);
+        assert.equal(r.status, 404);
+        assert.equal(r.body.code, 'event_not_found');
+      }
+      const listed = await other.call('GET', '/v1/events');
+      assert.deepEqual(listed.body.data, []);
+    });
+
+    it('redeliver: an acknowledged event is sent again with the same Event-Id and a new Delivery-Id', async () => {
+      const who = await tenant(t);
+      const { secret } = await registerEndpoint(who, receiver.url, ['invoice.settled']);
+      receiver.secrets = [secret];
+      const start = receiver.received.length;
+      const event = await raise(t, who.accountId);
+      await dispatcher(t).runDue();
+      const r = await who.call('POST', `/v1/events/${event.id}/redeliver`);
+      assert.equal(r.status, 202);
+      assert.deepEqual(r.body, { object: 'redelivery', event_id: event.id, requeued: 1 });
+      await dispatcher(t).runDue();
+      const mine = receiver.received.slice(start);
+      assert.equal(mine.length, 2);
+      assert.equal(mine[0]!.headers['event-id'], mine[1]!.headers['event-id']);
+      assert.notEqual(mine[0]!.headers['delivery-id'], mine[1]!.headers['delivery-id']);
+      assert.ok(mine.every((m) => m.octokitValid && m.standardValid));
+    });
+
+    it('the attempt log keeps status, latency and the first 1024 bytes of the response; recover only requeues parked deliveries since the time given', async () => {
+      const who = await tenant(t);
+      const { id } = await registerEndpoint(who, receiver.url, ['payout.failed']);
+      receiver.answer = () => ({ status: 500, body: 'x'.repeat(5000) });
+      const old = await raise(t, who.accountId, 'payout.failed', 'po_old');
+      t.clock.advance(10_000);
+      const since = t.clock.now();
+      const recent = await raise(t, who.accountId, 'payout.failed', 'po_new');
+      await dispatcher(t).runDue();
+      t.clock.advance(1200);
+      await dispatcher(t).runDue();
+      const log = await who.call('GET', `/v1/webhook_endpoints/${id}/deliveries?limit=3`);
+      assert.equal(log.status, 200);
+      assert.equal(log.body.data.length, 3);
+      assert.ok(log.body.next_cursor);
+      const a = log.body.data[0];
+      assert.equal(a.outcome, 'failed');
+      assert.equal(a.response_status, 500);
+      assert.equal(a.response_body.length, 1024);
+      assert.equal(typeof a.latency_ms, 'number');
+      const rest = await who.call('GET', `/v1/webhook_endpoints/${id}/deliveries?limit=3&after=${log.body.next_cursor}`);
+      assert.equal(rest.body.data.length, 1);
+      assert.equal(rest.body.next_cursor, null);
+      const byEvent = await who.call('GET', `/v1/webhook_endpoints/${id}/deliveries?event_id=${old.id}`);
+      assert.equal(byEvent.body.data.length, 2);
+
+      receiver.answer = () => 204;
+      const recovered = await who.call('POST', `/v1/webhook_endpoints/${id}/recover`, { since: new Date(since).toISOString() });
+      assert.equal(recovered.body.requeued, 1);
+      const before = receiver.received.length;
+      await dispatcher(t).runDue();
+      assert.equal(receiver.received.length, before + 1);
+      assert.equal(receiver.received.at(-1)!.body.id, 'po_new');
+      assert.equal((await who.call('GET', `/v1/events/${old.id}`)).body.delivery_state, 'parked');
+      assert.equal((await who.call('GET', `/v1/events/${recent.id}`)).body.delivery_state, 'acknowledged');
+    });
+  });
+}

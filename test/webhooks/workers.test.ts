@@ -1,0 +1,202 @@
+/**
+ * Workers as operators run them: in-process inside the app (woken on commit), and separate
+ * `gatehouse worker` processes that may be killed outright or run side by side.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { databaseTargets } from '../helpers/databases.ts';
+import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { startReceiver, type Receiver } from './receiver.ts';
+import { ALLOW_LOOPBACK, raise, registerEndpoint, tenant } from './support.ts';
+import { createDispatcher } from '../../src/webhooks/dispatcher.ts';
+import { createSealer, loadSecretsKey } from '../../src/webhooks/secrets.ts';
+import { createTargetPolicy } from '../../src/webhooks/target-policy.ts';
+
+const BIN = path.resolve('bin/gatehouse.js');
+
+function startWorker(databaseUrl: string, dataDir: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [BIN, 'worker'], {
+    env: {
+      ...process.env,
+      GATEHOUSE_DATABASE_URL: databaseUrl,
+      GATEHOUSE_DATA_DIR: dataDir,
+      GATEHOUSE_WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8',
+      GATEHOUSE_WEBHOOK_TIMEOUT: '1',
+      GATEHOUSE_LOG_LEVEL: 'info',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const onData = (chunk: Buffer) => {
+      output += chunk;
+      if (output.includes('gatehouse worker delivering')) resolve(child);
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (c: Buffer) => (output += c));
+    child.once('exit', (code) => reject(new Error(`worker exited ${code}:\n${output}`)));
+    setTimeout(() => reject(new Error(`worker not ready:\n${output}`)), 30_000).unref();
+  });
+}
+
+async function stopWorker(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+async function until(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function states(t: TestApp, accountId: string): Promise<Record<string, number>> {
+  const rows = await t.gatehouse.database.db
+    .selectFrom('webhook_deliveries')
+    .select(['state'])
+    .where('account_id', '=', accountId)
+    .execute();
+  const out: Record<string, number> = {};
+  for (const r of rows) out[r.state] = (out[r.state] ?? 0) + 1;
+  return out;
+}
+
+describe('gatehouse worker command', () => {
+  it('worker --help describes the command and lists the settings; the top-level help lists it', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const help = spawnSync(process.execPath, [BIN, 'worker', '--help'], { encoding: 'utf8', timeout: 30_000 });
+    assert.equal(help.status, 0);
+    assert.match(help.stdout, /Usage: gatehouse worker/);
+    assert.match(help.stdout, /leases expire/);
+    assert.match(help.stdout, /GATEHOUSE_WEBHOOK_RETRY_SCHEDULE/);
+    const top = spawnSync(process.execPath, [BIN, '--help'], { encoding: 'utf8', timeout: 30_000 });
+    assert.match(top.stdout, /worker\s+Deliver webhooks/);
+  });
+});
+
+for (const target of databaseTargets()) {
+  describe(`webhook workers (${target.kind})`, () => {
+    let receiver: Receiver;
+    before(async () => {
+      receiver = await startReceiver();
+    });
+    after(() => receiver.close());
+
+    it('in-process worker: woken on commit, not by polling (its poll is a minute here), within milliseconds', async () => {
+      const t = await startTestApp(target, { env: ALLOW_LOOPBACK });
+      const key = await loadSecretsKey({ db: t.gatehouse.database.db, clock: t.clock, configured: undefined });
+      const worker = createDispatcher({
+        db: t.gatehouse.database.db,
+        clock: t.clock,
+        log: t.gatehouse.log,
+        sealer: createSealer(key, 'webhook secrets'),
+        policy: createTargetPolicy({ allowNetworks: ['127.0.0.0/8'], requireHttps: false }),
+        databaseUrl: t.config.databaseUrl,
+        scheduleSeconds: [1],
+        timeoutMs: 5000,
+        disableAfterMs: 3600_000,
+        pollMs: 60_000,
+      });
+      try {
+        const who = await tenant(t);
+        const { secret } = await registerEndpoint(who, receiver.url, ['payout.created']);
+        receiver.secrets = [secret];
+        await worker.start();
+        const latencies: number[] = [];
+        for (let i = 0; i < 5; i++) {
+          const start = receiver.received.length;
+          const committed = Date.now();
+          await raise(t, who.accountId, 'payout.created', `po_${i}`);
+          await receiver.waitFor(start + 1, 5000);
+          latencies.push(receiver.received[start]!.at - committed);
+        }
+        latencies.sort((a, b) => a - b);
+        // Only the commit signal can have woken it; the median guards against a slow path.
+        assert.ok(latencies[2]! < 250, `commit → first attempt: ${latencies.join(', ')} ms`);
+        await until(async () => (await states(t, who.accountId)).acknowledged === 5, 5000, 'acknowledgements');
+      } finally {
+        await worker.stop();
+        await t.close();
+      }
+    });
+
+    it('serve with in-process workers delivers without anyone driving the dispatcher', async () => {
+      const t = await startTestApp(target, { env: { ...ALLOW_LOOPBACK, GATEHOUSE_IN_PROCESS_WORKERS: 'on' } });
+      try {
+        const who = await tenant(t);
+        await registerEndpoint(who, receiver.url, ['payout.failed']);
+        const start = receiver.received.length;
+        const event = await raise(t, who.accountId, 'payout.failed', 'po_failed');
+        await receiver.waitFor(start + 1, 5000);
+        assert.equal(receiver.received[start]!.headers['event-id'], event.id);
+        await until(async () => (await states(t, who.accountId)).acknowledged === 1, 5000, 'acknowledgement');
+      } finally {
+        await t.close();
+      }
+    });
+
+    it('kill -9 a worker with deliveries in flight, start another: every event acknowledged, none lost', async () => {
+      const t = await startTestApp(target, { env: ALLOW_LOOPBACK });
+      const workers: ChildProcess[] = [];
+      try {
+        const who = await tenant(t);
+        const slow = await startReceiver();
+        try {
+          slow.answer = () => ({ status: 204, delayMs: 400 });
+          await registerEndpoint(who, slow.url, ['invoice.settled']);
+          const events = new Set<string>();
+          for (let i = 0; i < 60; i++) events.add((await raise(t, who.accountId, 'invoice.settled', `inv_${i}`)).id);
+          workers.push(await startWorker(t.config.databaseUrl, t.config.dataDir));
+          await slow.waitFor(5, 15_000);
+          workers[0]!.kill('SIGKILL');
+          await new Promise((r) => workers[0]!.once('exit', r));
+          const pendingAtKill = (await states(t, who.accountId)).pending ?? 0;
+          assert.ok(pendingAtKill > 0, 'the kill left deliveries unfinished');
+          workers.push(await startWorker(t.config.databaseUrl, t.config.dataDir));
+          await until(async () => (await states(t, who.accountId)).acknowledged === 60, 30_000, 'every delivery acknowledged');
+          const deliveredEvents = new Set(slow.received.map((r) => String(r.headers['event-id'])));
+          assert.deepEqual([...deliveredEvents].sort(), [...events].sort());
+          const deliveryIds = slow.received.map((r) => r.headers['delivery-id']);
+          assert.equal(new Set(deliveryIds).size, deliveryIds.length, 'every attempt has its own Delivery-Id');
+        } finally {
+          await slow.close();
+        }
+      } finally {
+        for (const w of workers) await stopWorker(w);
+        await t.close();
+      }
+    });
+
+    if (target.kind === 'postgres') {
+      it('two workers on one PostgreSQL never deliver the same attempt twice at once', async () => {
+        const t = await startTestApp(target, { env: ALLOW_LOOPBACK });
+        const workers: ChildProcess[] = [];
+        const shared = await startReceiver();
+        try {
+          shared.answer = () => ({ status: 204, delayMs: 15 });
+          const who = await tenant(t);
+          await registerEndpoint(who, shared.url, ['payout.paid']);
+          workers.push(await startWorker(t.config.databaseUrl, t.config.dataDir), await startWorker(t.config.databaseUrl, t.config.dataDir));
+          const events: string[] = [];
+          for (let i = 0; i < 300; i++) events.push((await raise(t, who.accountId, 'payout.paid', `po_${i}`)).id);
+          await until(async () => (await states(t, who.accountId)).acknowledged === 300, 30_000, 'every delivery acknowledged');
+          assert.equal(shared.overlaps, 0, 'no event was being delivered by two workers at once');
+          assert.equal(shared.received.length, 300, 'each event delivered exactly once');
+          assert.deepEqual(new Set(shared.received.map((r) => r.headers['event-id'])), new Set(events));
+          const attempts = await t.gatehouse.database.db.selectFrom('webhook_attempts').select('id').where('account_id', '=', who.accountId).execute();
+          assert.equal(attempts.length, 300);
+        } finally {
+          for (const w of workers) await stopWorker(w);
+          await shared.close();
+          await t.close();
+        }
+      });
+    }
+  });
+}
