@@ -2,15 +2,18 @@
  * GET /authorize and its pages: POST /authorize/login and POST /authorize/consent.
  *
  * Each step re-runs every check of the authorization request on the parameters the form
- * carries, so nothing a browser posts can widen what was checked. Forms need the CSRF token
- * that matches the `gh_csrf` cookie (double submit, SameSite=Lax, HttpOnly). `prompt=none`
+ * carries, so nothing a browser posts can widen what was checked. Every form carries a CSRF
+ * token. The sign-in form's matches the `gh_csrf` cookie (double submit, SameSite=Lax,
+ * HttpOnly): before sign-in there is no session to bind it to. The consent form's is derived
+ * from the session secret, so a cookie planted from a sibling origin cannot pair with a token
+ * the attacker holds, and a token leaks nothing about the session it belongs to. `prompt=none`
  * never shows a page (login_required / consent_required), `prompt=login` asks for the password
  * even with a session, `prompt=consent` asks again even when consent is remembered.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../platform/db/database.ts';
 import type { Clock } from '../platform/clock.ts';
-import { randomSecret, safeEqual } from '../platform/crypto.ts';
+import { randomSecret, safeEqual, sha256Base64Url } from '../platform/crypto.ts';
 import type { RateLimits } from '../platform/rate-limit.ts';
 import type { Users } from '../users/service.ts';
 import type { Clients } from './clients.ts';
@@ -42,7 +45,8 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
   const { clients, users, sessions, rateLimits, userScopeBound, issuer } = deps;
   const secure = issuer.startsWith('https:');
 
-  function csrfOf(request: FastifyRequest, reply: FastifyReply): string {
+  /** The sign-in form's CSRF token: the `gh_csrf` cookie's value, set when missing. */
+  function signInToken(request: FastifyRequest, reply: FastifyReply): string {
     const existing = parseCookies(request.headers.cookie)[CSRF_COOKIE];
     if (existing && /^[A-Za-z0-9_-]{20,}$/.test(existing)) return existing;
     const fresh = randomSecret(24);
@@ -50,10 +54,21 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
     return fresh;
   }
 
-  function csrfValid(request: FastifyRequest, body: Record<string, unknown>): boolean {
+  function signInTokenValid(request: FastifyRequest, body: Record<string, unknown>): boolean {
     const fromCookie = parseCookies(request.headers.cookie)[CSRF_COOKIE];
     const fromForm = body.csrf_token;
     return typeof fromCookie === 'string' && typeof fromForm === 'string' && fromCookie.length > 0 && safeEqual(fromForm, fromCookie);
+  }
+
+  /** The consent form's CSRF token: bound to the session whose secret the cookie carries. */
+  function consentToken(sessionSecret: string): string {
+    return sha256Base64Url(`gatehouse consent form\n${sessionSecret}`);
+  }
+
+  function consentTokenValid(request: FastifyRequest, body: Record<string, unknown>): boolean {
+    const sessionSecret = parseCookies(request.headers.cookie)[SESSION_COOKIE];
+    const fromForm = body.csrf_token;
+    return typeof sessionSecret === 'string' && sessionSecret.length > 0 && typeof fromForm === 'string' && safeEqual(fromForm, consentToken(sessionSecret));
   }
 
   function redirect(reply: FastifyReply, status: 302 | 303, location: string) {
@@ -86,7 +101,7 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
   }
 
   /** After sign-in (or with a session): consent if needed, otherwise a code. */
-  async function proceed(request: FastifyRequest, reply: FastifyReply, req: AuthorizationRequest, session: Session, status: 302 | 303) {
+  async function proceed(reply: FastifyReply, req: AuthorizationRequest, session: Session, sessionSecret: string, status: 302 | 303) {
     const fail = (code: RedirectError['code'], description: string) => redirectError(reply, status, new RedirectError(code, description, req.redirectUri, req.state));
     const offered = intersect(req.scopes, await userScopeBound(req.client.accountId, session.userId));
     if (offered.length === 0) return fail('access_denied', "None of the requested scopes is within the user's roles");
@@ -94,7 +109,7 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
     const needsConsent = req.prompt.has('consent') || !isSubset(offered, remembered);
     if (needsConsent) {
       if (req.prompt.has('none')) return fail('consent_required', 'The user has not consented to these scopes');
-      const csrf = csrfOf(request, reply);
+      const csrf = consentToken(sessionSecret);
       return sendPage(reply, 200, consentPage({ clientName: req.client.name, userName: session.userName, scopes: offered, params: withoutPrompt(req, 'login'), csrf }), redirectTarget(req.redirectUri));
     }
     return issue(reply, req, session, offered, status);
@@ -115,7 +130,7 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
   }
 
   function showSignIn(request: FastifyRequest, reply: FastifyReply, req: AuthorizationRequest, status: number, error?: string, userName?: string) {
-    const csrf = csrfOf(request, reply);
+    const csrf = signInToken(request, reply);
     return sendPage(reply, status, signInPage({ clientName: req.client.name, params: req.params, csrf, error, userName }), redirectTarget(req.redirectUri));
   }
 
@@ -127,14 +142,14 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
     const session = await currentSession(request, req);
     if (req.prompt.has('none') && !session) return redirectError(reply, 302, new RedirectError('login_required', 'The user is not signed in', req.redirectUri, req.state));
     if (!session || req.prompt.has('login')) return showSignIn(request, reply, req, 200);
-    return proceed(request, reply, req, session, 302);
+    return proceed(reply, req, session, parseCookies(request.headers.cookie)[SESSION_COOKIE]!, 302);
   });
 
   app.post('/authorize/login', { config: pageConfig, schema: { tags: ['oauth'], summary: 'Sign-in form of the authorization endpoint' } }, async (request, reply) => {
     const body = (request.body ?? {}) as Record<string, unknown>;
     const req = await check(request, reply, body, 303);
     if (!req) return reply;
-    if (!csrfValid(request, body)) return sendPage(reply, 403, errorPage('The form expired. Go back to the application and start again.'));
+    if (!signInTokenValid(request, body)) return sendPage(reply, 403, errorPage('The form expired. Go back to the application and start again.'));
     const userName = typeof body.username === 'string' ? body.username.slice(0, 256) : '';
     const password = typeof body.password === 'string' ? body.password.slice(0, 1024) : '';
     const byName = await rateLimits.consume('signin', `${req.client.accountId}:${userName.trim().toLowerCase()}`);
@@ -150,16 +165,16 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
     const secret = await sessions.start(req.client.accountId, user.id, previous);
     reply.header('set-cookie', cookie(SESSION_COOKIE, secret, { secure, maxAge: SESSION_TTL_SECONDS }));
     const session: Session = { id: '', accountId: user.account_id, userId: user.id, userName: user.user_name, authenticatedAt: deps.clock.now() };
-    return proceed(request, reply, { ...req, prompt: without(req.prompt, 'login') }, session, 303);
+    return proceed(reply, { ...req, prompt: without(req.prompt, 'login') }, session, secret, 303);
   });
 
   app.post('/authorize/consent', { config: pageConfig, schema: { tags: ['oauth'], summary: 'Consent form of the authorization endpoint (Allow or Deny)' } }, async (request, reply) => {
     const body = (request.body ?? {}) as Record<string, unknown>;
     const req = await check(request, reply, body, 303);
     if (!req) return reply;
-    if (!csrfValid(request, body)) return sendPage(reply, 403, errorPage('The form expired. Go back to the application and start again.'));
     const session = await currentSession(request, req);
     if (!session) return showSignIn(request, reply, req, 200);
+    if (!consentTokenValid(request, body)) return sendPage(reply, 403, errorPage('The form expired. Go back to the application and start again.'));
     if (body.decision !== 'allow') return redirectError(reply, 303, new RedirectError('access_denied', 'The user denied the request', req.redirectUri, req.state));
     const offered = intersect(req.scopes, await userScopeBound(req.client.accountId, session.userId));
     if (offered.length === 0) return redirectError(reply, 303, new RedirectError('access_denied', "None of the requested scopes is within the user's roles", req.redirectUri, req.state));

@@ -151,11 +151,14 @@ for (const target of databaseTargets()) {
         assert.equal(response.status, 403, `${name} CSRF token`);
         assert.equal(response.headers.get('location'), null, `${name}: redirected`);
       }
-      // The attacker's own session cookie with the victim's form: the tokens still must match the cookie.
+      // A planted cookie: the victim's session with a gh_csrf cookie and a matching token the
+      // attacker chose (enough to pass a plain double submit) is refused, since the consent
+      // token is bound to the session.
+      const planted = attacker.cookies.get('gh_csrf')!;
       const swapped = await fetch(`${t.publicUrl}/authorize/consent`, {
         method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `gh_session=${attacker.cookies.get('gh_session')}; gh_csrf=${victim.cookies.get('gh_csrf')}` },
-        body: new URLSearchParams({ ...fields, csrf_token: hiddenFields(attackerConsent.html).csrf_token!, decision: 'allow' }).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `gh_session=${victim.cookies.get('gh_session')}; gh_csrf=${planted}` },
+        body: new URLSearchParams({ ...fields, csrf_token: planted, decision: 'allow' }).toString(),
         redirect: 'manual',
       });
       assert.equal(swapped.status, 403);
