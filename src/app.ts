@@ -32,6 +32,7 @@ import { createIdempotencyRetention, type IdempotencyRetention } from './idempot
 import { documentIdempotencyKeys } from './idempotency/openapi.ts';
 import type { CursorKeyRing } from './paging/cursor.ts';
 import { setUpCursorKeys } from './paging/cursor-keys.ts';
+import { openKeyVault } from './platform/secrets-key.ts';
 import { createPaging, type Paging } from './paging/page.ts';
 import { createInvoices, type Invoices } from './payments/invoices.ts';
 import { createPayouts, type Payouts } from './payments/payouts.ts';
@@ -118,7 +119,9 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
   const metrics = new MetricsRegistry();
 
   const accounts = createAccounts({ store: createAccountStore(db), clock });
-  const accessTokens = createAccessTokens({ db, clock });
+  // One secrets key seals what must be recovered: signing and MAC keys, the cursor key, webhook secrets.
+  const vault = await openKeyVault({ db, clock, configured: config.secretsKey });
+  const accessTokens = createAccessTokens({ db, clock, vault });
   const users = createUserStore(db);
   const scim = createScim({ db, dialect: database.kind, clock, accessTokens, revokeUserAccess, issuer: config.issuer, maxPayloadSize: config.bodyLimit });
   const idempotencyStore = createIdempotencyStore({ db, kind: database.kind });
@@ -132,7 +135,7 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
     metrics,
   });
   const idempotency = createIdempotencyRetention({ store: idempotencyStore, clock });
-  const cursorKeys = await setUpCursorKeys({ db, clock, configured: config.cursorKeys });
+  const cursorKeys = await setUpCursorKeys({ db, clock, vault, configured: config.cursorKeys });
   const paging = createPaging({ ring: cursorKeys, clock, cursorTtlMs: config.cursorTtl * 1000 });
   const invoices = createInvoices({ db, clock, paging });
   const payouts = createPayouts({ db, clock, paging, delayMs: config.payoutDelay * 1000 });
@@ -153,6 +156,7 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
     clock,
     config,
     accessTokens,
+    vault,
     users: userAccounts,
     rateLimits,
     userScopeBound: deps.userScopeBound ?? scim.userScopeBound,

@@ -23,6 +23,7 @@ import { migrateToLatest } from '../../src/platform/db/migrate.ts';
 import { systemClock } from '../../src/platform/clock.ts';
 import { newId } from '../../src/platform/ids.ts';
 import { createAccessTokens } from '../../src/oauth/access-tokens.ts';
+import { openKeyVault } from '../../src/platform/secrets-key.ts';
 import { createKeyRing, sealCursor } from '../../src/paging/cursor.ts';
 import { INVOICES_ORDER } from '../../src/payments/invoices.ts';
 import type { InvoiceRow } from '../../src/payments/tables.ts';
@@ -64,7 +65,7 @@ async function prepare(databaseUrl: string, accountId: string, cursorKey: { id: 
   const database = await openDatabase({ databaseUrl, poolSize: 2 });
   try {
     await migrateToLatest(database);
-    const token = await createAccessTokens({ db: database.db, clock: systemClock }).issue({
+    const token = await createAccessTokens({ db: database.db, clock: systemClock, vault: await openKeyVault({ db: database.db, clock: systemClock, configured: undefined }) }).issue({
       accountId,
       clientId: 'bench',
       scopes: ['invoices:read'],

@@ -28,6 +28,7 @@ import { migrateToLatest } from '../../src/platform/db/migrate.ts';
 import { systemClock } from '../../src/platform/clock.ts';
 import { newId } from '../../src/platform/ids.ts';
 import { createAccessTokens } from '../../src/oauth/access-tokens.ts';
+import { openKeyVault } from '../../src/platform/secrets-key.ts';
 import { MAX_AMOUNT } from '../../src/payments/currencies.ts';
 
 const PAYOUT = JSON.stringify({ amount: 1, currency: 'EUR', destination: 'iban:DE89370400440532013000' });
@@ -39,7 +40,7 @@ async function seedAccount(databaseUrl: string): Promise<string> {
     await migrateToLatest(database);
     const accountId = newId('acct');
     await database.db.insertInto('accounts').values({ id: accountId, name: 'Bench', created_at: Date.now() }).execute();
-    const issued = await createAccessTokens({ db: database.db, clock: systemClock }).issue({
+    const issued = await createAccessTokens({ db: database.db, clock: systemClock, vault: await openKeyVault({ db: database.db, clock: systemClock, configured: undefined }) }).issue({
       accountId,
       clientId: 'bench',
       scopes: ['invoices:write', 'payouts:write'],

@@ -3,6 +3,7 @@ import { systemClock } from '../platform/clock.ts';
 import { openDatabase } from '../platform/db/database.ts';
 import { migrateToLatest } from '../platform/db/migrate.ts';
 import { createSigningKeys } from '../oauth/keys.ts';
+import { openKeyVault } from '../platform/secrets-key.ts';
 import type { CommandContext } from './commands.ts';
 
 /** `gatehouse rotate-keys`: a new active signing key; the old ones stay in the JWKS until what they signed expires. */
@@ -11,7 +12,8 @@ export async function rotateKeys({ flags, env }: CommandContext): Promise<number
   const database = await openDatabase({ databaseUrl: config.databaseUrl });
   try {
     await migrateToLatest(database);
-    const keys = createSigningKeys({ db: database.db, clock: systemClock, retainSeconds: config.accessTokenTtl });
+    const vault = await openKeyVault({ db: database.db, clock: systemClock, configured: config.secretsKey });
+    const keys = createSigningKeys({ db: database.db, clock: systemClock, vault, retainSeconds: config.accessTokenTtl });
     const { kid, retired } = await keys.rotate();
     console.log(`gatehouse: signing key ${kid} is now active`);
     for (const old of retired) console.log(`  ${old} retired; published for another ${config.accessTokenTtl} s`);

@@ -17,6 +17,7 @@ import type { Clock } from '../platform/clock.ts';
 import type { Principal } from '../platform/auth.ts';
 import { newId } from '../platform/ids.ts';
 import { randomSecret, sha256Hex } from '../platform/crypto.ts';
+import type { KeyVault } from '../platform/secrets-key.ts';
 import { createTokenSealer, type SealedClaims } from './token-sealing.ts';
 
 export interface AccessTokenTables {
@@ -69,9 +70,9 @@ export function isSealed(token: string): boolean {
   return token.startsWith(ACCESS_TOKEN_PREFIX) && token.includes('.');
 }
 
-export function createAccessTokens(deps: { db: Db; clock: Clock }) {
+export function createAccessTokens(deps: { db: Db; clock: Clock; vault: KeyVault }) {
   const { db, clock } = deps;
-  const sealer = createTokenSealer({ db, clock });
+  const sealer = createTokenSealer(deps);
 
   async function stored(token: string): Promise<TokenFacts | undefined> {
     const row = await db

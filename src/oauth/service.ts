@@ -17,6 +17,7 @@ import { createClientAuthenticator } from './client-auth.ts';
 import { createTokenEndpoint, type UserScopeBound } from './token.ts';
 import { createRevocation } from './revocation.ts';
 import { createSigningKeys } from './keys.ts';
+import type { KeyVault } from '../platform/secrets-key.ts';
 import { createSessions } from './sessions.ts';
 import { registerOAuthRoutes } from './routes.ts';
 
@@ -25,6 +26,8 @@ export interface OAuthDeps {
   clock: Clock;
   config: Pick<Config, 'issuer' | 'authorizationCodeTtl' | 'accessTokenTtl' | 'refreshTokenTtl'>;
   accessTokens: AccessTokens;
+  /** Seals the private signing keys at rest. */
+  vault: KeyVault;
   users: Users;
   rateLimits: RateLimits;
   userScopeBound?: UserScopeBound;
@@ -56,7 +59,7 @@ export function createOAuth(deps: OAuthDeps) {
     };
   }
   const revocation = createRevocation({ db, clock, issuer: config.issuer, accessTokens: deps.accessTokens });
-  const keys = createSigningKeys({ db, clock, retainSeconds: config.accessTokenTtl });
+  const keys = createSigningKeys({ db, clock, vault: deps.vault, retainSeconds: config.accessTokenTtl });
   const sessions = createSessions({ db, clock });
 
   return {

@@ -5,7 +5,8 @@
  * the database on every use: the client must still exist and the token id must not be on the
  * revocation list, so revocation and client deletion take effect on the next request.
  *
- * MAC keys live in `oauth_signing_keys` (alg HS256, never published). Every node reads them
+ * MAC keys live in `oauth_signing_keys` (alg HS256, never published), sealed under the secrets
+ * key (platform/secrets-key.ts). Every node reads them
  * from the database; a token naming a key this node has not seen makes it reload, and the
  * active key is re-read every minute so a rotation reaches every node.
  */
@@ -14,6 +15,7 @@ import { safeEqual } from '../platform/crypto.ts';
 import type { Db } from '../platform/db/database.ts';
 import type { Clock } from '../platform/clock.ts';
 import { newId } from '../platform/ids.ts';
+import type { KeyVault } from '../platform/secrets-key.ts';
 
 export const MAC_ALG = 'HS256';
 const REFRESH_MS = 60_000;
@@ -35,20 +37,20 @@ interface MacKey {
   createdAt: number;
 }
 
-export async function createMacKey(db: Db, now: number): Promise<string> {
+export async function createMacKey(db: Db, vault: KeyVault, now: number): Promise<string> {
   const kid = newId('mac');
   const jwk = { kty: 'oct', kid, alg: MAC_ALG, k: randomBytes(32).toString('base64url') };
   await db
     .insertInto('oauth_signing_keys')
-    .values({ kid, alg: MAC_ALG, public_jwk: '{}', private_jwk: JSON.stringify(jwk), created_at: now, retired_at: null, publish_until: null })
+    .values({ kid, alg: MAC_ALG, public_jwk: '{}', private_jwk: vault.seal(JSON.stringify(jwk), kid), created_at: now, retired_at: null, publish_until: null })
     .execute();
   return kid;
 }
 
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64url');
 
-export function createTokenSealer(deps: { db: Db; clock: Clock }) {
-  const { db, clock } = deps;
+export function createTokenSealer(deps: { db: Db; clock: Clock; vault: KeyVault }) {
+  const { db, clock, vault } = deps;
   let keys = new Map<string, MacKey>();
   let loadedAt = -Infinity;
   let loading: Promise<void> | undefined;
@@ -63,7 +65,7 @@ export function createTokenSealer(deps: { db: Db; clock: Clock }) {
     const next = new Map<string, MacKey>();
     for (const row of rows) {
       if (row.publish_until !== null && row.publish_until <= now) continue;
-      const jwk = JSON.parse(row.private_jwk) as { k: string };
+      const jwk = JSON.parse(vault.open(row.private_jwk, row.kid)) as { k: string };
       next.set(row.kid, { kid: row.kid, key: Buffer.from(jwk.k, 'base64url'), active: row.retired_at === null, createdAt: row.created_at });
     }
     keys = next;

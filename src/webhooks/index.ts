@@ -8,7 +8,7 @@ import type { Db } from '../platform/db/database.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { AccessTokens } from '../oauth/access-tokens.ts';
 import type { WriteRunner } from '../idempotency/write-runner.ts';
-import { createSealer, loadSecretsKey } from './secrets.ts';
+import { createSealer, loadSecretsKey } from '../platform/secrets-key.ts';
 import { createTargetPolicy, type Resolve } from './target-policy.ts';
 import { createEndpoints, type Endpoints } from './endpoints.ts';
 import { createRecovery, type Recovery } from './recovery.ts';

@@ -11,7 +11,7 @@ import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
 import { ALLOW_LOOPBACK, raise, registerEndpoint, tenant } from './support.ts';
 import { createDispatcher } from '../../src/webhooks/dispatcher.ts';
-import { createSealer, loadSecretsKey } from '../../src/webhooks/secrets.ts';
+import { createSealer, loadSecretsKey } from '../../src/platform/secrets-key.ts';
 import { createTargetPolicy } from '../../src/webhooks/target-policy.ts';
 
 const BIN = path.resolve('bin/gatehouse.js');

@@ -1,0 +1,98 @@
+/**
+ * Key material at rest: the server's signing and token MAC keys and the generated cursor key
+ * are stored sealed under the secrets key, so with GATEHOUSE_SECRETS_KEY set a copy of the
+ * database alone reveals none of them; values stored plain by an earlier version still work;
+ * a node given another secrets key refuses to start and says which setting to check.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { databaseTargets } from '../helpers/databases.ts';
+import { startTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../helpers/test-app.ts';
+import { createAccount } from '../helpers/fixtures.ts';
+import { basic, postForm, registerClient } from '../oauth/helpers.ts';
+import { loadConfig } from '../../src/config.ts';
+import { createGatehouse } from '../../src/app.ts';
+import { openDatabase } from '../../src/platform/db/database.ts';
+import { createKeyVault } from '../../src/platform/secrets-key.ts';
+
+const SECRETS_KEY = randomBytes(32);
+
+for (const target of databaseTargets()) {
+  describe(`keys at rest (${target.kind})`, () => {
+    let t: TestApp;
+    before(async () => {
+      t = await startTestApp(target, { env: { GATEHOUSE_SECRETS_KEY: SECRETS_KEY.toString('base64') } });
+    });
+    after(() => t.close());
+
+    async function clientToken(): Promise<{ token: string; auth: Record<string, string> }> {
+      const accountId = await createAccount(t);
+      const reg = await registerClient(t, accountId, { grant_types: ['client_credentials'], scope: 'invoices:read' });
+      const auth = { authorization: basic(reg.client_id, reg.client_secret) };
+      const issued = await postForm(`${t.publicUrl}/token`, { grant_type: 'client_credentials' }, auth);
+      assert.equal(issued.status, 200);
+      return { token: issued.body.access_token, auth };
+    }
+
+    async function active(token: string, auth: Record<string, string>): Promise<boolean> {
+      const response = await postForm(`${t.publicUrl}/introspect`, { token }, auth);
+      assert.equal(response.status, 200);
+      return response.body.active;
+    }
+
+    it('signing keys, MAC keys and the cursor key are stored sealed; nothing of the secrets key is stored', async () => {
+      const { token, auth } = await clientToken();
+      assert.equal(await active(token, auth), true);
+      const db = t.gatehouse.database.db;
+      const keys = await db.selectFrom('oauth_signing_keys').select(['kid', 'alg', 'private_jwk']).execute();
+      assert.deepEqual(new Set(keys.map((k) => k.alg)), new Set(['ES256', 'HS256']));
+      const vault = createKeyVault(SECRETS_KEY);
+      for (const key of keys) {
+        assert.match(key.private_jwk, /^sealed:[A-Za-z0-9_-]+$/, `${key.kid} is sealed`);
+        const jwk = JSON.parse(vault.open(key.private_jwk, key.kid)) as { kid: string; d?: string; k?: string };
+        assert.equal(jwk.kid, key.kid);
+        assert.ok(jwk.d ?? jwk.k, `${key.kid} holds its private part`);
+        assert.ok(!key.private_jwk.includes((jwk.d ?? jwk.k)!), `${key.kid}: the private part is not readable`);
+        // A sealed value is bound to its row: moved under another kid it does not open.
+        assert.throws(() => vault.open(key.private_jwk, 'key_elsewhere'), /GATEHOUSE_SECRETS_KEY/);
+      }
+      const settings = Object.fromEntries((await db.selectFrom('settings').select(['name', 'value']).execute()).map((r) => [r.name, r.value]));
+      assert.match(settings.cursor_key!, /^sealed:/);
+      assert.equal(settings.secrets_key, undefined, 'a configured secrets key is never stored');
+    });
+
+    it('a key stored plain (before keys were sealed) is still read after a restart', async () => {
+      const { token, auth } = await clientToken();
+      const db = t.gatehouse.database.db;
+      const vault = createKeyVault(SECRETS_KEY);
+      for (const key of await db.selectFrom('oauth_signing_keys').select(['kid', 'private_jwk']).execute()) {
+        await db.updateTable('oauth_signing_keys').set({ private_jwk: vault.open(key.private_jwk, key.kid) }).where('kid', '=', key.kid).execute();
+      }
+      t = await t.restart();
+      assert.equal(await active(token, auth), true);
+      const jwks = (await (await fetch(`${t.publicUrl}/.well-known/jwks.json`)).json()) as { keys: unknown[] };
+      assert.equal(jwks.keys.length, 1);
+    });
+
+    it('another secrets key: start-up stops with an error naming GATEHOUSE_SECRETS_KEY, and nothing stored changes', async () => {
+      const db = t.gatehouse.database.db;
+      const before = await db.selectFrom('oauth_signing_keys').selectAll().orderBy('kid').execute();
+      const config = loadConfig({
+        GATEHOUSE_DATABASE_URL: t.config.databaseUrl,
+        GATEHOUSE_DATA_DIR: t.config.dataDir,
+        GATEHOUSE_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+        GATEHOUSE_LOG_LEVEL: 'silent',
+        GATEHOUSE_IN_PROCESS_WORKERS: 'off',
+        GATEHOUSE_SECRETS_KEY: randomBytes(32).toString('base64'),
+      });
+      const database = await openDatabase({ databaseUrl: config.databaseUrl });
+      try {
+        await assert.rejects(createGatehouse(config, { database }), /stored key cursor_key cannot be opened: GATEHOUSE_SECRETS_KEY/);
+      } finally {
+        await database.close();
+      }
+      assert.deepEqual(await db.selectFrom('oauth_signing_keys').selectAll().orderBy('kid').execute(), before);
+    });
+  });
+}
