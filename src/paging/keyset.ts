@@ -10,6 +10,7 @@
  * One more row than the page is fetched to learn whether another page exists.
  */
 import { sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import type { Database } from '../platform/db/database.ts';
 import type { CursorPosition } from './cursor.ts';
 
 export interface KeysetOrder {
@@ -41,6 +42,29 @@ export function keysetPage<DB, TB extends keyof DB, O>(
     q = q.where(sql<SqlBool>`(${sort}, ${id}) ${beyond} (${after.key}, ${after.id})`);
   }
   return q.orderBy(sort, order.direction).orderBy(id, order.direction).limit(take);
+}
+
+/**
+ * Runs `keysetPage` over `query`, which selects exactly `columns` in that order, and returns
+ * the rows as objects keyed by `columns`. The rows travel as arrays (Database#selectArrays)
+ * and become objects here, which costs a fraction of the driver building them.
+ */
+export async function selectKeysetPage<DB, TB extends keyof DB, Row>(
+  database: Pick<Database, 'selectArrays'>,
+  query: SelectQueryBuilder<DB, TB, Row>,
+  columns: readonly (keyof Row & string)[],
+  order: KeysetOrder,
+  after: CursorPosition | undefined,
+  take: number,
+): Promise<Row[]> {
+  const arrays = await database.selectArrays(keysetPage(query, order, after, take).compile());
+  return arrays.map((values) => rowFrom(columns, values));
+}
+
+function rowFrom<Row>(columns: readonly (keyof Row & string)[], values: readonly unknown[]): Row {
+  const row: Partial<Record<keyof Row, unknown>> = {};
+  for (let i = 0; i < columns.length; i++) row[columns[i]!] = values[i];
+  return row as Row;
 }
 
 /** The position of `row` in `order`, to seal into the next cursor. */

@@ -84,6 +84,24 @@ export function createPaging(deps: { ring: CursorKeyRing; clock: Clock; cursorTt
 
 export type Paging = ReturnType<typeof createPaging>;
 
+/** The media type pages are sent with, as the framework's own JSON serialization labels it. */
+export const PAGE_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * The JSON text of a page, `{"data":[…],"next_cursor":…}`, from each row's own JSON text.
+ * A page of 100 rows is the largest answer most routes give; writing it as text skips
+ * building an object per row and serializing it again against the response schema, whose
+ * shape `rowJson` must write (each collection tests its writer against its presenter).
+ */
+export function pageJson<Row>(page: Page<Row>, rowJson: (row: Row) => string): string {
+  return `{"data":[${page.rows.map(rowJson).join(',')}],"next_cursor":${page.nextCursor === null ? 'null' : JSON.stringify(page.nextCursor)}}`;
+}
+
+/** A JSON string literal for `value`, or null. */
+export function jsonStringOrNull(value: string | null): string {
+  return value === null ? 'null' : JSON.stringify(value);
+}
+
 /** Query-string members every collection route accepts (add the collection's filters beside them). */
 export const pageQueryProperties = {
   limit: {
