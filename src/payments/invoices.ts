@@ -10,8 +10,8 @@ import { toRfc3339 } from '../platform/clock.ts';
 import { newId } from '../platform/ids.ts';
 import { problem } from '../platform/errors/catalogue.ts';
 import { recordEvent } from '../webhooks/outbox.ts';
-import { jsonStringOrNull, pageJson, type Paging } from '../paging/page.ts';
-import { NEWEST_FIRST, selectKeysetPage } from '../paging/keyset.ts';
+import { jsonString, jsonStringOrNull, pageJson, type Paging } from '../paging/page.ts';
+import { NEWEST_FIRST, compileKeysetRead, selectKeysetPage } from '../paging/keyset.ts';
 import { creditBalance, post } from './ledger.ts';
 import type { InvoiceRow, InvoiceState } from './tables.ts';
 
@@ -59,8 +59,8 @@ export type InvoicePageRow = Pick<InvoiceRow, (typeof PAGE_COLUMNS)[number]>;
  */
 export function invoiceJson(row: InvoicePageRow): string {
   return (
-    `{"id":${JSON.stringify(row.id)},"object":"invoice","amount":${row.amount},"currency":${JSON.stringify(row.currency)}` +
-    `,"description":${jsonStringOrNull(row.description)},"metadata":${row.metadata},"state":${JSON.stringify(row.state)}` +
+    `{"id":${jsonString(row.id)},"object":"invoice","amount":${row.amount},"currency":${jsonString(row.currency)}` +
+    `,"description":${jsonStringOrNull(row.description)},"metadata":${row.metadata},"state":${jsonString(row.state)}` +
     `,"created_at":"${toRfc3339(row.created_at)}","settled_at":${row.settled_at === null ? 'null' : `"${toRfc3339(row.settled_at)}"`}}`
   );
 }
@@ -74,6 +74,8 @@ export function createInvoices(deps: { db: Db; database: Pick<Database, 'selectA
   async function find(executor: Db, accountId: string, id: string): Promise<InvoiceRow | undefined> {
     return executor.selectFrom('invoices').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
   }
+
+  const pageRead = compileKeysetRead(db.selectFrom('invoices').select(PAGE_COLUMNS).where('account_id', '=', ''), PAGE_COLUMNS, NEWEST_FIRST);
 
   return {
     async create(trx: Db, accountId: string, input: NewInvoice): Promise<Invoice> {
@@ -122,11 +124,10 @@ export function createInvoices(deps: { db: Db; database: Pick<Database, 'selectA
 
     /** A page of the account's invoices, as the JSON text of the response. */
     async listJson(request: { accountId: string; limit: number | undefined; after: string | undefined }): Promise<string> {
-      const scoped = db.selectFrom('invoices').select(PAGE_COLUMNS).where('account_id', '=', request.accountId);
       const page = await paging.read(request, {
         orderName: INVOICES_ORDER,
         order: NEWEST_FIRST,
-        fetch: (after, take) => selectKeysetPage(database, scoped, PAGE_COLUMNS, NEWEST_FIRST, after, take),
+        fetch: (after, take) => selectKeysetPage(database, pageRead, [request.accountId], after, take),
       });
       return pageJson(page, invoiceJson);
     },

@@ -5,8 +5,8 @@
  */
 import type { Database, Db } from '../platform/db/database.ts';
 import { toRfc3339 } from '../platform/clock.ts';
-import { pageJson, type Paging } from '../paging/page.ts';
-import { NEWEST_FIRST, selectKeysetPage } from '../paging/keyset.ts';
+import { jsonString, pageJson, type Paging } from '../paging/page.ts';
+import { NEWEST_FIRST, compileKeysetRead, selectKeysetPage, type KeysetRead } from '../paging/keyset.ts';
 import type { Direction, LedgerAccount, LedgerEntryRow } from './tables.ts';
 
 export interface LedgerEntry {
@@ -30,6 +30,9 @@ export interface LedgerFilters {
 
 export const LEDGER_ACCOUNTS: readonly LedgerAccount[] = ['cash', 'balance', 'payouts_pending'];
 
+/** The filters, in the order their conditions are added to the read. */
+const FILTER_COLUMNS = ['ledger_account', 'direction', 'currency'] as const satisfies readonly (keyof LedgerFilters)[];
+
 export function presentLedgerEntry(row: LedgerEntryRow): LedgerEntry {
   return {
     id: row.id,
@@ -51,9 +54,9 @@ export type LedgerEntryPageRow = Pick<LedgerEntryRow, (typeof PAGE_COLUMNS)[numb
 /** The JSON text of presentLedgerEntry(row) as the response schema serializes it, written directly for pages. */
 export function ledgerEntryJson(row: LedgerEntryPageRow): string {
   return (
-    `{"id":${JSON.stringify(row.id)},"object":"ledger_entry","transaction_id":${JSON.stringify(row.transaction_id)}` +
-    `,"ledger_account":${JSON.stringify(row.ledger_account)},"direction":${JSON.stringify(row.direction)},"amount":${row.amount}` +
-    `,"currency":${JSON.stringify(row.currency)},"source":{"object":${JSON.stringify(row.source_object)},"id":${JSON.stringify(row.source_id)}}` +
+    `{"id":${jsonString(row.id)},"object":"ledger_entry","transaction_id":${jsonString(row.transaction_id)}` +
+    `,"ledger_account":${jsonString(row.ledger_account)},"direction":${jsonString(row.direction)},"amount":${row.amount}` +
+    `,"currency":${jsonString(row.currency)},"source":{"object":${jsonString(row.source_object)},"id":${jsonString(row.source_id)}}` +
     `,"created_at":"${toRfc3339(row.created_at)}"}`
   );
 }
@@ -62,20 +65,34 @@ export const LEDGER_ORDER = 'ledger_entries:created_at.desc,id.desc';
 
 export function createLedgerEntries(deps: { db: Db; database: Pick<Database, 'selectArrays'>; paging: Paging }) {
   const { db, database, paging } = deps;
+  // One compiled read per combination of filters given, compiled when first asked for.
+  const reads = new Map<string, KeysetRead<LedgerEntryPageRow>>();
+
+  /** The compiled read for `filters` and the values filling its placeholders, in order. */
+  function readFor(accountId: string, filters: LedgerFilters): { read: KeysetRead<LedgerEntryPageRow>; scope: string[] } {
+    const given = FILTER_COLUMNS.filter((column) => filters[column] !== undefined);
+    const name = given.join(',');
+    let read = reads.get(name);
+    if (!read) {
+      let scoped = db.selectFrom('ledger_entries').select(PAGE_COLUMNS).where('account_id', '=', '');
+      for (const column of given) scoped = scoped.where(column, '=', '');
+      read = compileKeysetRead(scoped, PAGE_COLUMNS, NEWEST_FIRST);
+      reads.set(name, read);
+    }
+    return { read, scope: [accountId, ...given.map((column) => filters[column]!)] };
+  }
+
   return {
     /** A page of the account's ledger entries, narrowed by `filters`, as the JSON text of the response. */
     async listJson(request: { accountId: string; limit: number | undefined; after: string | undefined; filters: LedgerFilters }): Promise<string> {
       const { filters } = request;
-      let scoped = db.selectFrom('ledger_entries').select(PAGE_COLUMNS).where('account_id', '=', request.accountId);
-      if (filters.ledger_account) scoped = scoped.where('ledger_account', '=', filters.ledger_account);
-      if (filters.direction) scoped = scoped.where('direction', '=', filters.direction);
-      if (filters.currency) scoped = scoped.where('currency', '=', filters.currency);
+      const { read, scope } = readFor(request.accountId, filters);
       const page = await paging.read(
         { ...request, filters: { ...filters } },
         {
           orderName: LEDGER_ORDER,
           order: NEWEST_FIRST,
-          fetch: (after, take) => selectKeysetPage(database, scoped, PAGE_COLUMNS, NEWEST_FIRST, after, take),
+          fetch: (after, take) => selectKeysetPage(database, read, scope, after, take),
         },
       );
       return pageJson(page, ledgerEntryJson);

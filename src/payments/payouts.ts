@@ -14,8 +14,8 @@ import { toRfc3339 } from '../platform/clock.ts';
 import { newId } from '../platform/ids.ts';
 import { problem } from '../platform/errors/catalogue.ts';
 import { recordEvent } from '../webhooks/outbox.ts';
-import { jsonStringOrNull, pageJson, type Paging } from '../paging/page.ts';
-import { NEWEST_FIRST, selectKeysetPage } from '../paging/keyset.ts';
+import { jsonString, jsonStringOrNull, pageJson, type Paging } from '../paging/page.ts';
+import { NEWEST_FIRST, compileKeysetRead, selectKeysetPage } from '../paging/keyset.ts';
 import { debitBalance, post } from './ledger.ts';
 import type { PayoutRow, PayoutState } from './tables.ts';
 
@@ -60,8 +60,8 @@ export type PayoutPageRow = Pick<PayoutRow, (typeof PAGE_COLUMNS)[number]>;
 /** The JSON text of presentPayout(row) as the response schema serializes it, written directly for pages. */
 export function payoutJson(row: PayoutPageRow): string {
   return (
-    `{"id":${JSON.stringify(row.id)},"object":"payout","amount":${row.amount},"currency":${JSON.stringify(row.currency)}` +
-    `,"destination":${JSON.stringify(row.destination)},"state":${JSON.stringify(row.state)},"failure_code":${jsonStringOrNull(row.failure_code)}` +
+    `{"id":${jsonString(row.id)},"object":"payout","amount":${row.amount},"currency":${jsonString(row.currency)}` +
+    `,"destination":${jsonString(row.destination)},"state":${jsonString(row.state)},"failure_code":${jsonStringOrNull(row.failure_code)}` +
     `,"created_at":"${toRfc3339(row.created_at)}","processed_at":${row.processed_at === null ? 'null' : `"${toRfc3339(row.processed_at)}"`}}`
   );
 }
@@ -70,6 +70,7 @@ export const PAYOUTS_ORDER = 'payouts:created_at.desc,id.desc';
 
 export function createPayouts(deps: { db: Db; database: Pick<Database, 'selectArrays'>; clock: Clock; paging: Paging; delayMs: number }) {
   const { db, database, clock, paging, delayMs } = deps;
+  const pageRead = compileKeysetRead(db.selectFrom('payouts').select(PAGE_COLUMNS).where('account_id', '=', ''), PAGE_COLUMNS, NEWEST_FIRST);
   return {
     async create(trx: Db, accountId: string, input: NewPayout): Promise<Payout> {
       const now = clock.now();
@@ -107,11 +108,10 @@ export function createPayouts(deps: { db: Db; database: Pick<Database, 'selectAr
 
     /** A page of the account's payouts, as the JSON text of the response. */
     async listJson(request: { accountId: string; limit: number | undefined; after: string | undefined }): Promise<string> {
-      const scoped = db.selectFrom('payouts').select(PAGE_COLUMNS).where('account_id', '=', request.accountId);
       const page = await paging.read(request, {
         orderName: PAYOUTS_ORDER,
         order: NEWEST_FIRST,
-        fetch: (after, take) => selectKeysetPage(database, scoped, PAGE_COLUMNS, NEWEST_FIRST, after, take),
+        fetch: (after, take) => selectKeysetPage(database, pageRead, [request.accountId], after, take),
       });
       return pageJson(page, payoutJson);
     },

@@ -13,11 +13,25 @@ import { invoiceJson, presentInvoice } from '../../src/payments/invoices.ts';
 import { payoutJson, presentPayout } from '../../src/payments/payouts.ts';
 import { ledgerEntryJson, presentLedgerEntry } from '../../src/payments/ledger-entries.ts';
 import type { InvoiceRow, LedgerEntryRow, PayoutRow } from '../../src/payments/tables.ts';
+import { jsonString } from '../../src/paging/page.ts';
 
 const instant = fc.integer({ min: 0, max: 253_402_300_799_999 });
 const text = fc.string({ unit: 'binary', maxLength: 40 });
 
 describe('page row writers', () => {
+  it('jsonString(s) is JSON.stringify(s) for any UTF-16 text, lone surrogates included', () => {
+    const codeUnits = fc.array(fc.integer({ min: 0, max: 0xffff }), { maxLength: 30 }).map((units) => String.fromCharCode(...units));
+    fc.assert(
+      fc.property(fc.oneof(codeUnits, fc.string({ unit: 'binary' }), fc.string()), (value) => {
+        assert.equal(jsonString(value), JSON.stringify(value));
+      }),
+      { numRuns: 5000 },
+    );
+    for (const value of ['', '"', '\\', '\u0000', '\u001f', ' ', '\u007f', '\u2028', '\ud800', '\udfff', '\ud834\udd1e', 'inv_AbC123']) {
+      assert.equal(jsonString(value), JSON.stringify(value));
+    }
+  });
+
   it('invoiceJson(row) is the JSON of presentInvoice(row), metadata included as stored', () => {
     fc.assert(
       fc.property(
