@@ -9,7 +9,8 @@
  * SQLite turn into an index range on (…, sort, id); an OR of two comparisons would not be.
  * One more row than the page is fetched to learn whether another page exists.
  */
-import { sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { sql, type CompiledQuery, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import type { Database } from '../platform/db/database.ts';
 import type { CursorPosition } from './cursor.ts';
 
 export interface KeysetOrder {
@@ -41,6 +42,67 @@ export function keysetPage<DB, TB extends keyof DB, O>(
     q = q.where(sql<SqlBool>`(${sort}, ${id}) ${beyond} (${after.key}, ${after.id})`);
   }
   return q.orderBy(sort, order.direction).orderBy(id, order.direction).limit(take);
+}
+
+/**
+ * A collection's page query compiled once: pages are read on every request, and building and
+ * compiling the query anew costs more than SQLite takes to run it. `scoped` is the collection's
+ * query, selecting exactly `columns` in that order, with placeholders for its scope values
+ * (e.g. `where('account_id', '=', '')`); a read fills them in the order they appear in it.
+ */
+export interface KeysetRead<Row> {
+  columns: readonly (keyof Row & string)[];
+  order: KeysetOrder;
+  /** How many scope values the query takes. */
+  scopeSize: number;
+  first: CompiledQuery;
+  after: CompiledQuery;
+}
+
+// Stand-ins for the keyset parameters while compiling, recognised in the compiled parameters.
+const KEY_MARK = '\u0000keyset:key';
+const ID_MARK = '\u0000keyset:id';
+const TAKE_MARK = -1;
+
+export function compileKeysetRead<DB, TB extends keyof DB, Row>(
+  scoped: SelectQueryBuilder<DB, TB, Row>,
+  columns: readonly (keyof Row & string)[],
+  order: KeysetOrder,
+): KeysetRead<Row> {
+  const first = keysetPage(scoped, order, undefined, TAKE_MARK).compile();
+  const after = keysetPage(scoped, order, { key: KEY_MARK, id: ID_MARK }, TAKE_MARK).compile();
+  const scopeSize = first.parameters.length - 1;
+  // The SQL text places the scope's parameters first, then the position's, then the limit's.
+  const tail = (query: CompiledQuery, n: number) => query.parameters.slice(query.parameters.length - n);
+  if (tail(first, 1)[0] !== TAKE_MARK || after.parameters.length !== scopeSize + 3 || tail(after, 3).join() !== [KEY_MARK, ID_MARK, TAKE_MARK].join()) {
+    throw new Error(`the keyset parameters of ${first.sql} are not where paging expects them`);
+  }
+  return { columns, order, scopeSize, first, after };
+}
+
+/**
+ * The rows of one page of `read`: `scope` fills its placeholders, then the rows after `after`
+ * (all when undefined), at most `take`. The rows travel as arrays (Database#selectArrays) and
+ * become objects keyed by the read's columns here, for a fraction of what the driver would spend.
+ */
+export async function selectKeysetPage<Row>(
+  database: Pick<Database, 'selectArrays'>,
+  read: KeysetRead<Row>,
+  scope: readonly unknown[],
+  after: CursorPosition | undefined,
+  take: number,
+): Promise<Row[]> {
+  if (scope.length !== read.scopeSize) throw new Error(`this read takes ${read.scopeSize} scope values, not ${scope.length}`);
+  const query =
+    after === undefined ? { ...read.first, parameters: [...scope, take] } : { ...read.after, parameters: [...scope, after.key, after.id, take] };
+  const arrays = await database.selectArrays(query);
+  return arrays.map((values) => rowFrom(read.columns, values));
+}
+
+function rowFrom<Row>(columns: readonly (keyof Row & string)[], values: readonly unknown[]): Row {
+  const row: Partial<Record<keyof Row, unknown>> = {};
+  for (let i = 0; i < columns.length; i++) row[columns[i]!] = values[i];
+  return row as Row;
 }
 
 /** The position of `row` in `order`, to seal into the next cursor. */

@@ -4,14 +4,14 @@
  * `invoice_already_settled`; the settlement posts its ledger entries, credits the available
  * balance and records `invoice.settled`, all in the caller's transaction.
  */
-import type { Db } from '../platform/db/database.ts';
+import type { Database, Db } from '../platform/db/database.ts';
 import type { Clock } from '../platform/clock.ts';
 import { toRfc3339 } from '../platform/clock.ts';
 import { newId } from '../platform/ids.ts';
 import { problem } from '../platform/errors/catalogue.ts';
 import { recordEvent } from '../webhooks/outbox.ts';
-import type { Page, Paging } from '../paging/page.ts';
-import { NEWEST_FIRST, keysetPage } from '../paging/keyset.ts';
+import { jsonString, jsonStringOrNull, pageJson, type Paging } from '../paging/page.ts';
+import { NEWEST_FIRST, compileKeysetRead, selectKeysetPage } from '../paging/keyset.ts';
 import { creditBalance, post } from './ledger.ts';
 import type { InvoiceRow, InvoiceState } from './tables.ts';
 
@@ -48,15 +48,34 @@ export function presentInvoice(row: InvoiceRow): Invoice {
   };
 }
 
+/** What a page of invoices reads of each row: what presentInvoice shows, in select order. */
+const PAGE_COLUMNS = ['id', 'amount', 'currency', 'description', 'metadata', 'state', 'created_at', 'settled_at'] as const;
+export type InvoicePageRow = Pick<InvoiceRow, (typeof PAGE_COLUMNS)[number]>;
+
+/**
+ * The JSON text of presentInvoice(row) as the response schema serializes it, written directly
+ * for pages. `metadata` goes in as stored: create writes it with JSON.stringify of the object,
+ * so the stored text is exactly the JSON that parsing and serializing it again would give.
+ */
+export function invoiceJson(row: InvoicePageRow): string {
+  return (
+    `{"id":${jsonString(row.id)},"object":"invoice","amount":${row.amount},"currency":${jsonString(row.currency)}` +
+    `,"description":${jsonStringOrNull(row.description)},"metadata":${row.metadata},"state":${jsonString(row.state)}` +
+    `,"created_at":"${toRfc3339(row.created_at)}","settled_at":${row.settled_at === null ? 'null' : `"${toRfc3339(row.settled_at)}"`}}`
+  );
+}
+
 /** Cursors name the collection and its order; a new order needs a new name. */
 export const INVOICES_ORDER = 'invoices:created_at.desc,id.desc';
 
-export function createInvoices(deps: { db: Db; clock: Clock; paging: Paging }) {
-  const { db, clock, paging } = deps;
+export function createInvoices(deps: { db: Db; database: Pick<Database, 'selectArrays'>; clock: Clock; paging: Paging }) {
+  const { db, database, clock, paging } = deps;
 
   async function find(executor: Db, accountId: string, id: string): Promise<InvoiceRow | undefined> {
     return executor.selectFrom('invoices').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
   }
+
+  const pageRead = compileKeysetRead(db.selectFrom('invoices').select(PAGE_COLUMNS).where('account_id', '=', ''), PAGE_COLUMNS, NEWEST_FIRST);
 
   return {
     async create(trx: Db, accountId: string, input: NewInvoice): Promise<Invoice> {
@@ -103,14 +122,14 @@ export function createInvoices(deps: { db: Db; clock: Clock; paging: Paging }) {
       return presentInvoice(updated);
     },
 
-    async list(request: { accountId: string; limit: number | undefined; after: string | undefined }): Promise<Page<Invoice>> {
+    /** A page of the account's invoices, as the JSON text of the response. */
+    async listJson(request: { accountId: string; limit: number | undefined; after: string | undefined }): Promise<string> {
       const page = await paging.read(request, {
         orderName: INVOICES_ORDER,
         order: NEWEST_FIRST,
-        fetch: (after, take) =>
-          keysetPage(db.selectFrom('invoices').selectAll().where('account_id', '=', request.accountId), NEWEST_FIRST, after, take).execute(),
+        fetch: (after, take) => selectKeysetPage(database, pageRead, [request.accountId], after, take),
       });
-      return { rows: page.rows.map(presentInvoice), nextCursor: page.nextCursor };
+      return pageJson(page, invoiceJson);
     },
   };
 }

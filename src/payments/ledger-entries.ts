@@ -3,10 +3,10 @@
  * ledger account, one direction and one currency. The filters are part of the cursor
  * (through its filter fingerprint), so a cursor continues only the read it came from.
  */
-import type { Db } from '../platform/db/database.ts';
+import type { Database, Db } from '../platform/db/database.ts';
 import { toRfc3339 } from '../platform/clock.ts';
-import type { Page, Paging } from '../paging/page.ts';
-import { NEWEST_FIRST, keysetPage } from '../paging/keyset.ts';
+import { jsonString, pageJson, type Paging } from '../paging/page.ts';
+import { NEWEST_FIRST, compileKeysetRead, selectKeysetPage, type KeysetRead } from '../paging/keyset.ts';
 import type { Direction, LedgerAccount, LedgerEntryRow } from './tables.ts';
 
 export interface LedgerEntry {
@@ -30,6 +30,9 @@ export interface LedgerFilters {
 
 export const LEDGER_ACCOUNTS: readonly LedgerAccount[] = ['cash', 'balance', 'payouts_pending'];
 
+/** The filters, in the order their conditions are added to the read. */
+const FILTER_COLUMNS = ['ledger_account', 'direction', 'currency'] as const satisfies readonly (keyof LedgerFilters)[];
+
 export function presentLedgerEntry(row: LedgerEntryRow): LedgerEntry {
   return {
     id: row.id,
@@ -44,28 +47,55 @@ export function presentLedgerEntry(row: LedgerEntryRow): LedgerEntry {
   };
 }
 
+/** What a page of ledger entries reads of each row: what presentLedgerEntry shows, in select order. */
+const PAGE_COLUMNS = ['id', 'transaction_id', 'ledger_account', 'direction', 'amount', 'currency', 'source_object', 'source_id', 'created_at'] as const;
+export type LedgerEntryPageRow = Pick<LedgerEntryRow, (typeof PAGE_COLUMNS)[number]>;
+
+/** The JSON text of presentLedgerEntry(row) as the response schema serializes it, written directly for pages. */
+export function ledgerEntryJson(row: LedgerEntryPageRow): string {
+  return (
+    `{"id":${jsonString(row.id)},"object":"ledger_entry","transaction_id":${jsonString(row.transaction_id)}` +
+    `,"ledger_account":${jsonString(row.ledger_account)},"direction":${jsonString(row.direction)},"amount":${row.amount}` +
+    `,"currency":${jsonString(row.currency)},"source":{"object":${jsonString(row.source_object)},"id":${jsonString(row.source_id)}}` +
+    `,"created_at":"${toRfc3339(row.created_at)}"}`
+  );
+}
+
 export const LEDGER_ORDER = 'ledger_entries:created_at.desc,id.desc';
 
-export function createLedgerEntries(deps: { db: Db; paging: Paging }) {
-  const { db, paging } = deps;
+export function createLedgerEntries(deps: { db: Db; database: Pick<Database, 'selectArrays'>; paging: Paging }) {
+  const { db, database, paging } = deps;
+  // One compiled read per combination of filters given, compiled when first asked for.
+  const reads = new Map<string, KeysetRead<LedgerEntryPageRow>>();
+
+  /** The compiled read for `filters` and the values filling its placeholders, in order. */
+  function readFor(accountId: string, filters: LedgerFilters): { read: KeysetRead<LedgerEntryPageRow>; scope: string[] } {
+    const given = FILTER_COLUMNS.filter((column) => filters[column] !== undefined);
+    const name = given.join(',');
+    let read = reads.get(name);
+    if (!read) {
+      let scoped = db.selectFrom('ledger_entries').select(PAGE_COLUMNS).where('account_id', '=', '');
+      for (const column of given) scoped = scoped.where(column, '=', '');
+      read = compileKeysetRead(scoped, PAGE_COLUMNS, NEWEST_FIRST);
+      reads.set(name, read);
+    }
+    return { read, scope: [accountId, ...given.map((column) => filters[column]!)] };
+  }
+
   return {
-    async list(request: { accountId: string; limit: number | undefined; after: string | undefined; filters: LedgerFilters }): Promise<Page<LedgerEntry>> {
+    /** A page of the account's ledger entries, narrowed by `filters`, as the JSON text of the response. */
+    async listJson(request: { accountId: string; limit: number | undefined; after: string | undefined; filters: LedgerFilters }): Promise<string> {
       const { filters } = request;
+      const { read, scope } = readFor(request.accountId, filters);
       const page = await paging.read(
         { ...request, filters: { ...filters } },
         {
           orderName: LEDGER_ORDER,
           order: NEWEST_FIRST,
-          fetch: (after, take) => {
-            let query = db.selectFrom('ledger_entries').selectAll().where('account_id', '=', request.accountId);
-            if (filters.ledger_account) query = query.where('ledger_account', '=', filters.ledger_account);
-            if (filters.direction) query = query.where('direction', '=', filters.direction);
-            if (filters.currency) query = query.where('currency', '=', filters.currency);
-            return keysetPage(query, NEWEST_FIRST, after, take).execute();
-          },
+          fetch: (after, take) => selectKeysetPage(database, read, scope, after, take),
         },
       );
-      return { rows: page.rows.map(presentLedgerEntry), nextCursor: page.nextCursor };
+      return pageJson(page, ledgerEntryJson);
     },
   };
 }

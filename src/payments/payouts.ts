@@ -8,14 +8,14 @@
  * payouts_pending, records `payout.created` and debits the balance atomically (see
  * ledger.ts), all in the caller's transaction.
  */
-import type { Db } from '../platform/db/database.ts';
+import type { Database, Db } from '../platform/db/database.ts';
 import type { Clock } from '../platform/clock.ts';
 import { toRfc3339 } from '../platform/clock.ts';
 import { newId } from '../platform/ids.ts';
 import { problem } from '../platform/errors/catalogue.ts';
 import { recordEvent } from '../webhooks/outbox.ts';
-import type { Page, Paging } from '../paging/page.ts';
-import { NEWEST_FIRST, keysetPage } from '../paging/keyset.ts';
+import { jsonString, jsonStringOrNull, pageJson, type Paging } from '../paging/page.ts';
+import { NEWEST_FIRST, compileKeysetRead, selectKeysetPage } from '../paging/keyset.ts';
 import { debitBalance, post } from './ledger.ts';
 import type { PayoutRow, PayoutState } from './tables.ts';
 
@@ -53,10 +53,24 @@ export function presentPayout(row: PayoutRow): Payout {
   };
 }
 
+/** What a page of payouts reads of each row: what presentPayout shows, in select order. */
+const PAGE_COLUMNS = ['id', 'amount', 'currency', 'destination', 'state', 'failure_code', 'created_at', 'processed_at'] as const;
+export type PayoutPageRow = Pick<PayoutRow, (typeof PAGE_COLUMNS)[number]>;
+
+/** The JSON text of presentPayout(row) as the response schema serializes it, written directly for pages. */
+export function payoutJson(row: PayoutPageRow): string {
+  return (
+    `{"id":${jsonString(row.id)},"object":"payout","amount":${row.amount},"currency":${jsonString(row.currency)}` +
+    `,"destination":${jsonString(row.destination)},"state":${jsonString(row.state)},"failure_code":${jsonStringOrNull(row.failure_code)}` +
+    `,"created_at":"${toRfc3339(row.created_at)}","processed_at":${row.processed_at === null ? 'null' : `"${toRfc3339(row.processed_at)}"`}}`
+  );
+}
+
 export const PAYOUTS_ORDER = 'payouts:created_at.desc,id.desc';
 
-export function createPayouts(deps: { db: Db; clock: Clock; paging: Paging; delayMs: number }) {
-  const { db, clock, paging, delayMs } = deps;
+export function createPayouts(deps: { db: Db; database: Pick<Database, 'selectArrays'>; clock: Clock; paging: Paging; delayMs: number }) {
+  const { db, database, clock, paging, delayMs } = deps;
+  const pageRead = compileKeysetRead(db.selectFrom('payouts').select(PAGE_COLUMNS).where('account_id', '=', ''), PAGE_COLUMNS, NEWEST_FIRST);
   return {
     async create(trx: Db, accountId: string, input: NewPayout): Promise<Payout> {
       const now = clock.now();
@@ -92,14 +106,14 @@ export function createPayouts(deps: { db: Db; clock: Clock; paging: Paging; dela
       return presentPayout(row);
     },
 
-    async list(request: { accountId: string; limit: number | undefined; after: string | undefined }): Promise<Page<Payout>> {
+    /** A page of the account's payouts, as the JSON text of the response. */
+    async listJson(request: { accountId: string; limit: number | undefined; after: string | undefined }): Promise<string> {
       const page = await paging.read(request, {
         orderName: PAYOUTS_ORDER,
         order: NEWEST_FIRST,
-        fetch: (after, take) =>
-          keysetPage(db.selectFrom('payouts').selectAll().where('account_id', '=', request.accountId), NEWEST_FIRST, after, take).execute(),
+        fetch: (after, take) => selectKeysetPage(database, pageRead, [request.accountId], after, take),
       });
-      return { rows: page.rows.map(presentPayout), nextCursor: page.nextCursor };
+      return pageJson(page, payoutJson);
     },
   };
 }

@@ -10,7 +10,7 @@ import { principalOf, requireBearer, type BearerVerifier } from '../platform/aut
 import { errorResponses } from '../platform/http/schemas.ts';
 import type { WriteRunner } from '../idempotency/write-runner.ts';
 import type { MetricsRegistry } from '../platform/metrics.ts';
-import { pageQueryProperties, pageSchema } from '../paging/page.ts';
+import { PAGE_CONTENT_TYPE, pageQueryProperties, pageSchema } from '../paging/page.ts';
 import { currencySchema } from './currencies.ts';
 import type { Invoices, NewInvoice } from './invoices.ts';
 import type { NewPayout, Payouts } from './payouts.ts';
@@ -84,9 +84,9 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: PaymentRouteDe
         response: { 200: pageSchema(invoiceSchema, 'A page of invoices'), ...errorResponses(400, 401, 403, 429) },
       },
     },
-    async (request) => {
-      const page = await invoices.list({ accountId: principalOf(request).accountId, limit: request.query.limit, after: request.query.after });
-      return { data: page.rows, next_cursor: page.nextCursor };
+    async (request, reply) => {
+      const page = await invoices.listJson({ accountId: principalOf(request).accountId, limit: request.query.limit, after: request.query.after });
+      return reply.type(PAGE_CONTENT_TYPE).send(page);
     },
   );
 
@@ -167,9 +167,9 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: PaymentRouteDe
         response: { 200: pageSchema(payoutSchema, 'A page of payouts'), ...errorResponses(400, 401, 403, 429) },
       },
     },
-    async (request) => {
-      const page = await payouts.list({ accountId: principalOf(request).accountId, limit: request.query.limit, after: request.query.after });
-      return { data: page.rows, next_cursor: page.nextCursor };
+    async (request, reply) => {
+      const page = await payouts.listJson({ accountId: principalOf(request).accountId, limit: request.query.limit, after: request.query.after });
+      return reply.type(PAGE_CONTENT_TYPE).send(page);
     },
   );
 
@@ -210,15 +210,15 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: PaymentRouteDe
         response: { 200: pageSchema(ledgerEntrySchema, 'A page of ledger entries'), ...errorResponses(400, 401, 403, 429) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { limit, after, ledger_account, direction, currency } = request.query;
-      const page = await ledgerEntries.list({
+      const page = await ledgerEntries.listJson({
         accountId: principalOf(request).accountId,
         limit,
         after,
         filters: { ledger_account, direction, currency },
       });
-      return { data: page.rows, next_cursor: page.nextCursor };
+      return reply.type(PAGE_CONTENT_TYPE).send(page);
     },
   );
 }
