@@ -177,19 +177,26 @@ export function createScimUserStore(deps: { db: Db; dialect: DatabaseKind }) {
       return found;
     },
 
-    /** One page of users matching `query`, and how many match in all. */
+    /**
+     * One page of users matching `query`, and how many match in all. The page is read first:
+     * a page that ends before `count` rows tells the total itself (a filter on a unique
+     * attribute always does), so the count is asked only when the page is full or empty.
+     */
     async list(accountId: string, query: ListQuery): Promise<{ rows: UserRow[]; total: number }> {
       const condition = query.filter ? translateFilter(userFilterTarget(accountId, dialect), query.filter) : sql<boolean>`1 = 1`;
       const base = db.selectFrom('users').where('users.account_id', '=', accountId).where(condition);
-      const { total } = await base.select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow();
-      const totalResults = Number(total);
-      if (query.count === 0 || query.startIndex > totalResults) return { rows: [], total: totalResults };
+      const countMatches = async () => {
+        const { total } = await base.select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow();
+        return Number(total);
+      };
+      if (query.count === 0) return { rows: [], total: await countMatches() };
       let page = base.selectAll('users');
       const direction = query.descending ? 'desc' : 'asc';
       if (query.sortBy) page = page.orderBy(orderExpression(dialect, sortOperand(query.sortBy)), direction);
       page = page.orderBy('users.created_at', direction).orderBy('users.id', direction);
       const rows = await page.limit(query.count).offset(query.startIndex - 1).execute();
-      return { rows, total: totalResults };
+      const partial = rows.length < query.count && (rows.length > 0 || query.startIndex === 1);
+      return { rows, total: partial ? query.startIndex - 1 + rows.length : await countMatches() };
     },
 
     /** Direct group memberships of the given users. */

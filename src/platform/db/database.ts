@@ -20,9 +20,15 @@ import {
   PostgresDialect,
   SqliteDialect,
   SqliteDriver,
+  SqliteQueryCompiler,
+  ValueNode,
   sql,
   type DatabaseConnection,
   type Driver,
+  type LimitNode,
+  type OffsetNode,
+  type OperationNode,
+  type QueryCompiler,
 } from 'kysely';
 import type { DatabaseKind } from '../../config.ts';
 import type { Tables } from './tables.ts';
@@ -87,6 +93,32 @@ class ImmediateSqliteDriver extends SqliteDriver {
   }
 }
 
+/**
+ * LIMIT and OFFSET written as literals when they are integers. SQLite (built with STAT4, as
+ * better-sqlite3 is) plans with the bound value of a LIMIT parameter, so binding one marks the
+ * statement expired and every execution prepares it again: that costs more than the indexed
+ * query itself. Integers cannot carry SQL, and the statement cache keeps one statement per
+ * page size in use.
+ */
+class LiteralLimitSqliteQueryCompiler extends SqliteQueryCompiler {
+  protected override visitLimit(node: LimitNode): void {
+    if (!this.#appendInteger('limit ', node.limit)) super.visitLimit(node);
+  }
+
+  protected override visitOffset(node: OffsetNode): void {
+    if (!this.#appendInteger('offset ', node.offset)) super.visitOffset(node);
+  }
+
+  #appendInteger(keyword: string, node: OperationNode): boolean {
+    if (!ValueNode.is(node)) return false;
+    const value: unknown = node.value;
+    const integer = typeof value === 'bigint' || (typeof value === 'number' && Number.isSafeInteger(value));
+    if (!integer) return false;
+    this.append(`${keyword}${String(value)}`);
+    return true;
+  }
+}
+
 class ImmediateSqliteDialect extends SqliteDialect {
   readonly #config: ConstructorParameters<typeof SqliteDialect>[0];
   constructor(config: ConstructorParameters<typeof SqliteDialect>[0]) {
@@ -95,6 +127,9 @@ class ImmediateSqliteDialect extends SqliteDialect {
   }
   override createDriver(): Driver {
     return new ImmediateSqliteDriver(this.#config);
+  }
+  override createQueryCompiler(): QueryCompiler {
+    return new LiteralLimitSqliteQueryCompiler();
   }
 }
 
