@@ -23,6 +23,7 @@ import {
   SqliteQueryCompiler,
   ValueNode,
   sql,
+  type Compilable,
   type DatabaseConnection,
   type Driver,
   type LimitNode,
@@ -34,6 +35,32 @@ import type { DatabaseKind } from '../../config.ts';
 import type { Tables } from './tables.ts';
 
 export type Db = Kysely<Tables>;
+
+/**
+ * A placeholder for a value given each time a reusable query runs. It is an object of its own,
+ * so no input value can be mistaken for it.
+ */
+export function querySlot<T = string>(name: string): T {
+  return Object.freeze({ slot: name }) as unknown as T;
+}
+
+/**
+ * A query of a fixed shape built and compiled once, then run with the values of its `slots`
+ * (in that order) put where the slots were bound. Building and compiling with Kysely costs
+ * more than running a small indexed query, and the unchanged SQL text finds its prepared
+ * statement at once. Parameters other than slots keep the values they were compiled with.
+ */
+export function reusableQuery<R>(query: Compilable<R>, slots: readonly unknown[]): (executor: Kysely<Tables>, values: readonly unknown[]) => Promise<R[]> {
+  const compiled = query.compile();
+  const positions = compiled.parameters.map((parameter) => slots.indexOf(parameter));
+  slots.forEach((_, i) => {
+    if (!positions.includes(i)) throw new Error(`slot ${i} is not a parameter of: ${compiled.sql}`);
+  });
+  return async (executor, values) => {
+    const parameters = compiled.parameters.map((parameter, i) => (positions[i] === -1 ? parameter : values[positions[i]!]));
+    return (await executor.executeQuery<R>({ ...compiled, parameters })).rows;
+  };
+}
 
 export interface Database {
   db: Db;
