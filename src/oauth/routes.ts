@@ -49,6 +49,19 @@ function credentialsOf(request: FastifyRequest, body: Record<string, string | un
   };
 }
 
+/** The token request's parameters and credentials, named one by one (no copy of the whole form). */
+function tokenRequestOf(request: FastifyRequest, body: Record<string, string | undefined>): TokenRequest {
+  return {
+    grant_type: body.grant_type,
+    code: body.code,
+    redirect_uri: body.redirect_uri,
+    code_verifier: body.code_verifier,
+    refresh_token: body.refresh_token,
+    scope: body.scope,
+    ...credentialsOf(request, body),
+  };
+}
+
 /** Who a token request claims to be, for the rate limit: Basic user, body client_id, or IP. */
 function rateKey(request: FastifyRequest, body: Record<string, string | undefined>): string {
   const header = request.headers.authorization;
@@ -72,12 +85,14 @@ export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRoute
   await app.register(async (scope) => {
     await scope.register(formbody, { bodyLimit: 64 * 1024 });
     // RFC 6749 §3.2 and §4.1.3: these endpoints take form bodies only.
-    scope.addHook('preValidation', async (request) => {
-      if (request.method !== 'POST') return;
+    // A plain callback: no promise per request on the token endpoint's path.
+    scope.addHook('preValidation', (request, _reply, done) => {
+      if (request.method !== 'POST') return done();
       const type = (request.headers['content-type'] ?? '').split(';', 1)[0]!.trim().toLowerCase();
       if (type !== 'application/x-www-form-urlencoded') {
-        throw problem('unsupported_media_type', { detail: 'The body must be application/x-www-form-urlencoded' });
+        return done(problem('unsupported_media_type', { detail: 'The body must be application/x-www-form-urlencoded' }));
       }
+      done();
     });
     registerAuthorizeRoutes(scope, deps);
 
@@ -103,7 +118,7 @@ export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRoute
       async (request, reply) => {
         const body = (request.body ?? {}) as Record<string, string | undefined>;
         if (deps.rateLimits.enabled) reply.headers(await deps.rateLimits.enforce('token', rateKey(request, body)));
-        const response = await deps.tokens.exchange({ ...body, ...credentialsOf(request, body) });
+        const response = await deps.tokens.exchange(tokenRequestOf(request, body));
         reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
         return response;
       },

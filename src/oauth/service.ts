@@ -52,9 +52,14 @@ export function createOAuth(deps: OAuthDeps) {
   const issued = deps.metrics?.counter('gatehouse_oauth_tokens_issued_total', 'Access tokens issued by the token endpoint, by grant type');
   if (issued) {
     const exchange = tokens.exchange;
+    // One series per grant type, resolved once: only a supported grant type issues a token.
+    const byGrantType = new Map<string, { inc(): void }>();
     tokens.exchange = async (req) => {
       const response = await exchange(req);
-      issued.inc({ grant_type: req.grant_type ?? '' });
+      const grantType = req.grant_type ?? '';
+      let series = byGrantType.get(grantType);
+      if (!series) byGrantType.set(grantType, (series = issued.series({ grant_type: grantType })));
+      series.inc();
       return response;
     };
   }

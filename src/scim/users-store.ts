@@ -3,7 +3,7 @@
  * their derived `groups`. Every query is scoped by account.
  */
 import { sql, type SqlBool, type Transaction } from 'kysely';
-import type { Db } from '../platform/db/database.ts';
+import { querySlot, reusableQuery, type Db } from '../platform/db/database.ts';
 import type { Tables } from '../platform/db/tables.ts';
 import type { DatabaseKind } from '../config.ts';
 import type { UserRow } from '../users/store.ts';
@@ -140,8 +140,63 @@ function sortOperand(sortBy: string): Operand & { kind: 'scalar' } {
   };
 }
 
+/** List queries kept compiled per store (see listPlan); each is at most a few KiB. */
+const LIST_PLANS = 500;
+
 export function createScimUserStore(deps: { db: Db; dialect: DatabaseKind }) {
   const { db, dialect } = deps;
+
+  // Every user rendered asks for its groups: one compiled query per number of users asked about
+  // (at most a page's worth of sizes), run with the account and the ids.
+  const groupQueries = new Map<number, ReturnType<typeof compileGroupsQuery>>();
+  function compileGroupsQuery(size: number) {
+    const account = querySlot('account_id');
+    const users = Array.from({ length: size }, (_, i) => querySlot(`user_id ${i}`));
+    return reusableQuery(
+      db
+        .selectFrom('scim_group_members as m')
+        .innerJoin('scim_groups as g', 'g.id', 'm.group_id')
+        .select(['m.user_id', 'g.id', 'g.display_name'])
+        .where('m.account_id', '=', account)
+        .where('m.user_id', 'in', users)
+        .orderBy('g.display_name_lower'),
+      [account, ...users],
+    );
+  }
+  function groupsQuery(size: number) {
+    let query = groupQueries.get(size);
+    if (!query) groupQueries.set(size, (query = compileGroupsQuery(size)));
+    return query;
+  }
+
+  // Identity providers send the same list queries over and over (`userName eq "…"` before
+  // every provisioning). Their SQL depends on nothing but the query's text and list parameters,
+  // the account being bound when it runs, so each is translated and compiled once and kept.
+  const listPlans = new Map<string, ReturnType<typeof compileListPlan>>();
+  function compileListPlan(query: ListQuery) {
+    const account = querySlot('account_id');
+    const condition = query.filter ? translateFilter(userFilterTarget(account, dialect), query.filter) : sql<boolean>`1 = 1`;
+    const base = db.selectFrom('users').where('users.account_id', '=', account).where(condition);
+    let page = base.selectAll('users');
+    const direction = query.descending ? 'desc' : 'asc';
+    if (query.sortBy) page = page.orderBy(orderExpression(dialect, sortOperand(query.sortBy)), direction);
+    page = page.orderBy('users.created_at', direction).orderBy('users.id', direction);
+    return {
+      page: reusableQuery(page.limit(query.count).offset(query.startIndex - 1), [account]),
+      count: reusableQuery(base.select((eb) => eb.fn.countAll<number | string>().as('total')), [account]),
+    };
+  }
+  function listPlan(query: ListQuery) {
+    const key = JSON.stringify([query.filter, query.sortBy, query.descending, query.count, query.startIndex]);
+    let plan = listPlans.get(key);
+    if (!plan) {
+      // Compiled before it is kept: a filter or sortBy that fails is never cached.
+      plan = compileListPlan(query);
+      if (listPlans.size >= LIST_PLANS) listPlans.delete(listPlans.keys().next().value!);
+      listPlans.set(key, plan);
+    }
+    return plan;
+  }
 
   async function writeValues(trx: Executor, rows: ValueRow[]): Promise<void> {
     for (let i = 0; i < rows.length; i += 500) await trx.insertInto('scim_user_values').values(rows.slice(i, i + 500)).execute();
@@ -177,32 +232,24 @@ export function createScimUserStore(deps: { db: Db; dialect: DatabaseKind }) {
       return found;
     },
 
-    /** One page of users matching `query`, and how many match in all. */
+    /**
+     * One page of users matching `query`, and how many match in all. The page is read first:
+     * a page that ends before `count` rows tells the total itself (a filter on a unique
+     * attribute always does), so the count is asked only when the page is full or empty.
+     */
     async list(accountId: string, query: ListQuery): Promise<{ rows: UserRow[]; total: number }> {
-      const condition = query.filter ? translateFilter(userFilterTarget(accountId, dialect), query.filter) : sql<boolean>`1 = 1`;
-      const base = db.selectFrom('users').where('users.account_id', '=', accountId).where(condition);
-      const { total } = await base.select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow();
-      const totalResults = Number(total);
-      if (query.count === 0 || query.startIndex > totalResults) return { rows: [], total: totalResults };
-      let page = base.selectAll('users');
-      const direction = query.descending ? 'desc' : 'asc';
-      if (query.sortBy) page = page.orderBy(orderExpression(dialect, sortOperand(query.sortBy)), direction);
-      page = page.orderBy('users.created_at', direction).orderBy('users.id', direction);
-      const rows = await page.limit(query.count).offset(query.startIndex - 1).execute();
-      return { rows, total: totalResults };
+      const plan = listPlan(query);
+      const countMatches = async () => Number((await plan.count(db, [accountId]))[0]!.total);
+      if (query.count === 0) return { rows: [], total: await countMatches() };
+      const rows = await plan.page(db, [accountId]);
+      const partial = rows.length < query.count && (rows.length > 0 || query.startIndex === 1);
+      return { rows, total: partial ? query.startIndex - 1 + rows.length : await countMatches() };
     },
 
     /** Direct group memberships of the given users. */
     async groupsOf(trx: Executor, accountId: string, userIds: string[]): Promise<UserGroupRef[]> {
       if (userIds.length === 0) return [];
-      const rows = await trx
-        .selectFrom('scim_group_members as m')
-        .innerJoin('scim_groups as g', 'g.id', 'm.group_id')
-        .select(['m.user_id', 'g.id', 'g.display_name'])
-        .where('m.account_id', '=', accountId)
-        .where('m.user_id', 'in', userIds)
-        .orderBy('g.display_name_lower')
-        .execute();
+      const rows = await groupsQuery(userIds.length)(trx, [accountId, ...userIds]);
       return rows.map((r) => ({ userId: r.user_id, groupId: r.id, displayName: r.display_name }));
     },
   };

@@ -20,14 +20,47 @@ import {
   PostgresDialect,
   SqliteDialect,
   SqliteDriver,
+  SqliteQueryCompiler,
+  ValueNode,
   sql,
+  type Compilable,
   type DatabaseConnection,
   type Driver,
+  type LimitNode,
+  type OffsetNode,
+  type OperationNode,
+  type QueryCompiler,
 } from 'kysely';
 import type { DatabaseKind } from '../../config.ts';
 import type { Tables } from './tables.ts';
 
 export type Db = Kysely<Tables>;
+
+/**
+ * A placeholder for a value given each time a reusable query runs. It is an object of its own,
+ * so no input value can be mistaken for it.
+ */
+export function querySlot<T = string>(name: string): T {
+  return Object.freeze({ slot: name }) as unknown as T;
+}
+
+/**
+ * A query of a fixed shape built and compiled once, then run with the values of its `slots`
+ * (in that order) put where the slots were bound. Building and compiling with Kysely costs
+ * more than running a small indexed query, and the unchanged SQL text finds its prepared
+ * statement at once. Parameters other than slots keep the values they were compiled with.
+ */
+export function reusableQuery<R>(query: Compilable<R>, slots: readonly unknown[]): (executor: Kysely<Tables>, values: readonly unknown[]) => Promise<R[]> {
+  const compiled = query.compile();
+  const positions = compiled.parameters.map((parameter) => slots.indexOf(parameter));
+  slots.forEach((_, i) => {
+    if (!positions.includes(i)) throw new Error(`slot ${i} is not a parameter of: ${compiled.sql}`);
+  });
+  return async (executor, values) => {
+    const parameters = compiled.parameters.map((parameter, i) => (positions[i] === -1 ? parameter : values[positions[i]!]));
+    return (await executor.executeQuery<R>({ ...compiled, parameters })).rows;
+  };
+}
 
 export interface Database {
   db: Db;
@@ -94,6 +127,32 @@ class ImmediateSqliteDriver extends SqliteDriver {
   }
 }
 
+/**
+ * LIMIT and OFFSET written as literals when they are integers. SQLite (built with STAT4, as
+ * better-sqlite3 is) plans with the bound value of a LIMIT parameter, so binding one marks the
+ * statement expired and every execution prepares it again: that costs more than the indexed
+ * query itself. Integers cannot carry SQL, and the statement cache keeps one statement per
+ * page size in use.
+ */
+class LiteralLimitSqliteQueryCompiler extends SqliteQueryCompiler {
+  protected override visitLimit(node: LimitNode): void {
+    if (!this.#appendInteger('limit ', node.limit)) super.visitLimit(node);
+  }
+
+  protected override visitOffset(node: OffsetNode): void {
+    if (!this.#appendInteger('offset ', node.offset)) super.visitOffset(node);
+  }
+
+  #appendInteger(keyword: string, node: OperationNode): boolean {
+    if (!ValueNode.is(node)) return false;
+    const value: unknown = node.value;
+    const integer = typeof value === 'bigint' || (typeof value === 'number' && Number.isSafeInteger(value));
+    if (!integer) return false;
+    this.append(`${keyword}${String(value)}`);
+    return true;
+  }
+}
+
 class ImmediateSqliteDialect extends SqliteDialect {
   readonly #config: ConstructorParameters<typeof SqliteDialect>[0];
   constructor(config: ConstructorParameters<typeof SqliteDialect>[0]) {
@@ -102,6 +161,9 @@ class ImmediateSqliteDialect extends SqliteDialect {
   }
   override createDriver(): Driver {
     return new ImmediateSqliteDriver(this.#config);
+  }
+  override createQueryCompiler(): QueryCompiler {
+    return new LiteralLimitSqliteQueryCompiler();
   }
 }
 

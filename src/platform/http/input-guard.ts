@@ -18,6 +18,8 @@ export type InputFinding = 'too_deep' | 'nul';
 
 /** The first limit `value` breaks, or undefined. */
 export function inspectInput(value: unknown, maxDepth = MAX_JSON_DEPTH): InputFinding | undefined {
+  const flat = maxDepth > 0 ? inspectFlat(value) : 'nested';
+  if (flat !== 'nested') return flat;
   const stack: Array<[unknown, number]> = [[value, 0]];
   while (stack.length > 0) {
     const [node, depth] = stack.pop()!;
@@ -39,10 +41,33 @@ export function inspectInput(value: unknown, maxDepth = MAX_JSON_DEPTH): InputFi
   return undefined;
 }
 
+/**
+ * Most inputs are a scalar or one object of scalars (query strings, path parameters, small
+ * forms): those are checked here without building the walk's stack; 'nested' sends the rest
+ * to the full walk.
+ */
+function inspectFlat(value: unknown): InputFinding | undefined | 'nested' {
+  if (typeof value === 'string') return value.includes('\u0000') ? 'nul' : undefined;
+  if (value === null || typeof value !== 'object') return undefined;
+  if (Array.isArray(value)) return 'nested';
+  for (const name in value) {
+    if (!Object.hasOwn(value, name)) continue;
+    const child: unknown = (value as Record<string, unknown>)[name];
+    if (child !== null && typeof child === 'object') return 'nested';
+    if (name.includes('\u0000') || (typeof child === 'string' && child.includes('\u0000'))) return 'nul';
+  }
+  return undefined;
+}
+
+const PARTS = ['body', 'query', 'path'] as const;
+
 export function guardInput(request: FastifyRequest): void {
-  for (const [part, value] of [['body', request.body], ['query', request.query], ['path', request.params]] as const) {
-    const finding = inspectInput(value);
+  const values = [request.body, request.query, request.params];
+  for (let i = 0; i < PARTS.length; i++) {
+    const finding = inspectInput(values[i]);
+    if (finding === undefined) continue;
+    const part = PARTS[i]!;
     if (finding === 'too_deep') throw problem('malformed_json', { detail: `The ${part} nests deeper than ${MAX_JSON_DEPTH} levels` });
-    if (finding === 'nul') throw problem('malformed_request', { detail: `The ${part} contains a NUL character (U+0000), which no field accepts` });
+    throw problem('malformed_request', { detail: `The ${part} contains a NUL character (U+0000), which no field accepts` });
   }
 }

@@ -14,6 +14,7 @@ import { createValidatorCompiler } from './validation.ts';
 import { guardInput } from './input-guard.ts';
 import { isDatabaseUnavailable } from '../db/database.ts';
 import type { MetricsRegistry } from '../metrics.ts';
+import { requestLoggerFactory } from '../logging.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -56,6 +57,7 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 256 },
   });
 
+  app.setChildLoggerFactory(requestLoggerFactory);
   app.decorate('errorFormats', new ErrorFormats('problem'));
   app.errorFormats.register('problem', (error, request) =>
     serializeProblem(error, { issuer: options.issuer, instance: request.url.split('?', 1)[0] }),
@@ -107,23 +109,34 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
 
 /**
  * Counts requests by route and status and observes their latency. Label sets are resolved once
- * per (method, route, status) and kept, so a request costs two increments.
+ * per (method, route, status) and kept, so a request costs two increments. They are found by the
+ * route (the same string on every request of that route) and then a short scan: no key string
+ * is built per request.
  */
 function requestMetrics(metrics: HttpServerOptions['metrics']) {
   if (!metrics) return undefined;
   const { registry, listener } = metrics;
   const requests = registry.counter('gatehouse_http_requests_total', 'HTTP requests by listener, method, route and status');
   const latency = registry.histogram('gatehouse_http_request_duration_seconds', 'HTTP request latency by listener and route');
-  const bound = new Map<string, { count: { inc(): void }; time: { observe(seconds: number): void } }>();
+  interface Series {
+    method: string;
+    status: number;
+    count: { inc(): void };
+    time: { observe(seconds: number): void };
+  }
+  const byRoute = new Map<string, Series[]>();
   return (method: string, route: string, status: number, elapsedMs: number) => {
-    const key = `${method} ${status} ${route}`;
-    let series = bound.get(key);
+    let known = byRoute.get(route);
+    if (!known) byRoute.set(route, (known = []));
+    let series = known.find((s) => s.status === status && s.method === method);
     if (!series) {
       series = {
+        method,
+        status,
         count: requests.series({ listener, method, route, status: String(status) }),
         time: latency.series({ listener, route }),
       };
-      bound.set(key, series);
+      known.push(series);
     }
     series.count.inc();
     series.time.observe(elapsedMs / 1000);
