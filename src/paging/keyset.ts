@@ -45,39 +45,48 @@ export function keysetPage<DB, TB extends keyof DB, O>(
 }
 
 /**
- * A collection's page query compiled once: pages are read on every request, and building and
- * compiling the query anew costs more than SQLite takes to run it. `scoped` is the collection's
- * query, selecting exactly `columns` in that order, with placeholders for its scope values
- * (e.g. `where('account_id', '=', '')`); a read fills them in the order they appear in it.
+ * A collection's page query compiled once per page size: pages are read on every request, and
+ * building and compiling the query anew costs more than SQLite takes to run it. `scoped` is the
+ * collection's query, selecting exactly `columns` in that order, with placeholders for its
+ * scope values (e.g. `where('account_id', '=', '')`); a read fills them in the order they
+ * appear in it. The page size is compiled in, as a literal or a parameter as the dialect
+ * writes it (SQLite's is a literal: a bound LIMIT would make it prepare the statement again).
  */
 export interface KeysetRead<Row> {
   columns: readonly (keyof Row & string)[];
-  order: KeysetOrder;
   /** How many scope values the query takes. */
   scopeSize: number;
-  first: CompiledQuery;
-  after: CompiledQuery;
+  /** The first-page and after-a-position queries that read `take` rows. */
+  queries(take: number): { first: CompiledQuery; after: CompiledQuery };
 }
 
-// Stand-ins for the keyset parameters while compiling, recognised in the compiled parameters.
+// Stand-ins for the position while compiling, recognised in the compiled parameters.
 const KEY_MARK = '\u0000keyset:key';
 const ID_MARK = '\u0000keyset:id';
-const TAKE_MARK = -1;
 
 export function compileKeysetRead<DB, TB extends keyof DB, Row>(
   scoped: SelectQueryBuilder<DB, TB, Row>,
   columns: readonly (keyof Row & string)[],
   order: KeysetOrder,
 ): KeysetRead<Row> {
-  const first = keysetPage(scoped, order, undefined, TAKE_MARK).compile();
-  const after = keysetPage(scoped, order, { key: KEY_MARK, id: ID_MARK }, TAKE_MARK).compile();
-  const scopeSize = first.parameters.length - 1;
-  // The SQL text places the scope's parameters first, then the position's, then the limit's.
-  const tail = (query: CompiledQuery, n: number) => query.parameters.slice(query.parameters.length - n);
-  if (tail(first, 1)[0] !== TAKE_MARK || after.parameters.length !== scopeSize + 3 || tail(after, 3).join() !== [KEY_MARK, ID_MARK, TAKE_MARK].join()) {
-    throw new Error(`the keyset parameters of ${first.sql} are not where paging expects them`);
-  }
-  return { columns, order, scopeSize, first, after };
+  const scopeSize = scoped.compile().parameters.length;
+  const compiled = new Map<number, { first: CompiledQuery; after: CompiledQuery }>();
+  return {
+    columns,
+    scopeSize,
+    queries(take) {
+      let pair = compiled.get(take);
+      if (!pair) {
+        pair = { first: keysetPage(scoped, order, undefined, take).compile(), after: keysetPage(scoped, order, { key: KEY_MARK, id: ID_MARK }, take).compile() };
+        // The SQL text places the scope's parameters first, then the position's.
+        if (pair.after.parameters[scopeSize] !== KEY_MARK || pair.after.parameters[scopeSize + 1] !== ID_MARK) {
+          throw new Error(`the keyset parameters of ${pair.after.sql} are not where paging expects them`);
+        }
+        compiled.set(take, pair);
+      }
+      return pair;
+    },
+  };
 }
 
 /**
@@ -93,9 +102,12 @@ export async function selectKeysetPage<Row>(
   take: number,
 ): Promise<Row[]> {
   if (scope.length !== read.scopeSize) throw new Error(`this read takes ${read.scopeSize} scope values, not ${scope.length}`);
-  const query =
-    after === undefined ? { ...read.first, parameters: [...scope, take] } : { ...read.after, parameters: [...scope, after.key, after.id, take] };
-  const arrays = await database.selectArrays(query);
+  const { first, after: next } = read.queries(take);
+  const query = after === undefined ? first : next;
+  const parameters = [...query.parameters];
+  for (let i = 0; i < scope.length; i++) parameters[i] = scope[i];
+  if (after !== undefined) [parameters[scope.length], parameters[scope.length + 1]] = [after.key, after.id];
+  const arrays = await database.selectArrays({ ...query, parameters });
   return arrays.map((values) => rowFrom(read.columns, values));
 }
 
