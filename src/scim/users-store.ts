@@ -199,6 +199,9 @@ export function createScimUserStore(deps: { db: Db; dialect: DatabaseKind }) {
       count: reusableQuery(base.select((eb) => eb.fn.countAll<number | string>().as('total')), [account]),
     };
   }
+  async function countMatches(plan: ReturnType<typeof compileListPlan>, accountId: string): Promise<number> {
+    return Number((await plan.count(db, [accountId]))[0]!.total);
+  }
   function listPlan(query: ListQuery) {
     const key = JSON.stringify([query.filter, query.sortBy, query.descending, query.count, query.startIndex]);
     let plan = listPlans.get(key);
@@ -252,12 +255,11 @@ export function createScimUserStore(deps: { db: Db; dialect: DatabaseKind }) {
      */
     async list(accountId: string, query: ListQuery): Promise<{ users: ListedUser[]; total: number }> {
       const plan = listPlan(query);
-      const countMatches = async () => Number((await plan.count(db, [accountId]))[0]!.total);
-      if (query.count === 0) return { users: [], total: await countMatches() };
+      if (query.count === 0) return { users: [], total: await countMatches(plan, accountId) };
       const rows = await plan.page(db, [accountId]);
       const partial = rows.length < query.count && (rows.length > 0 || query.startIndex === 1);
       const users = rows.map(({ group_refs, ...row }) => ({ row, groups: decodeGroupRefs(group_refs) }));
-      return { users, total: partial ? query.startIndex - 1 + rows.length : await countMatches() };
+      return { users, total: partial ? query.startIndex - 1 + rows.length : await countMatches(plan, accountId) };
     },
 
     /** Direct group memberships of one user. */
