@@ -7,7 +7,7 @@ import { renderTable, type Row } from './report.ts';
 /** What each scenario measures and how; a scenario without an entry is still tabled. */
 const ABOUT: Record<string, string> = {
   healthz:
-    'GET /healthz with 50 connections for the measured seconds (after a 2 s warm-up), against a fastify hello-world answering the same way in its own process. It is the floor every other figure stands on: the cost of Gatehouse\'s HTTP stack (request ids, logging, hooks) over bare fastify. Target: ≥ 0.8 of the ceiling.',
+    'GET /healthz with 50 connections for the measured seconds (after a 2 s warm-up), against a fastify hello-world answering the same way in its own process. It is the floor every other figure stands on: the cost of Gatehouse\'s HTTP stack (request ids, logging, hooks) over bare fastify. Each row also gives the server\'s CPU time per request (from /proc), which moves much less than req/s on a shared machine. Target: ≥ 0.8 of the ceiling.',
   'token-client-credentials':
     'POST /token with grant_type=client_credentials and client_secret_basic, 50 connections, against oidc-provider 9.13.3 configured for the same grant (in memory, opaque tokens) and against the fastify ceiling parsing a small body. Beside req/s, each row gives the server\'s CPU time per request (from /proc), which moves much less than req/s on a shared machine. Targets on SQLite: ≥ 3 × oidc-provider and ≥ 0.5 × the ceiling, no non-2xx; PostgreSQL is reported.',
   'list-invoices':

@@ -1,4 +1,5 @@
 /** Load generation with autocannon, reduced to the figures the reports compare. */
+import fs from 'node:fs';
 import autocannon from 'autocannon';
 
 export interface LoadOptions {
@@ -44,4 +45,21 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
 /** A short run to warm up JIT and caches before measuring. */
 export async function warmUp(options: LoadOptions): Promise<void> {
   await load({ ...options, durationSeconds: 2 });
+}
+
+/** CPU time (user + system) the process has used, in microseconds. */
+export function cpuMicros(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+/**
+ * A warmed-up load against the process `pid`, with the server's CPU time per request: on a
+ * shared, busy machine req/s moves with the neighbours, CPU per request much less.
+ */
+export async function measureWithCpu(pid: number, options: LoadOptions): Promise<LoadResult & { cpu: string }> {
+  await warmUp(options);
+  const before = cpuMicros(pid);
+  const result = await load(options);
+  return { ...result, cpu: `${Math.round((cpuMicros(pid) - before) / Math.max(1, result.total))} µs CPU/req` };
 }

@@ -4,9 +4,8 @@
  * its own process. Targets on SQLite: ≥ 3× oidc-provider and ≥ 0.5 of the ceiling, no non-2xx.
  */
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import pg from 'pg';
-import { load, warmUp, type LoadResult } from '../lib/load.ts';
+import { measureWithCpu } from '../lib/load.ts';
 import { startCeiling, startGatehouse, startNode } from '../lib/processes.ts';
 import type { Row } from '../lib/report.ts';
 import type { Scenario } from '../run.ts';
@@ -16,23 +15,6 @@ const BODY = 'grant_type=client_credentials&scope=invoices%3Aread';
 
 function basic(id: string, secret: string): string {
   return `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
-}
-
-/** CPU time (user + system) the process has used, in microseconds. */
-function cpuMicros(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-}
-
-/**
- * Throughput, and the server's CPU time per request: on a shared, busy machine req/s moves with
- * the neighbours, CPU per request much less.
- */
-async function measure(pid: number, options: Parameters<typeof load>[0]): Promise<LoadResult & { cpu: string }> {
-  await warmUp(options);
-  const before = cpuMicros(pid);
-  const result = await load(options);
-  return { ...result, cpu: `${Math.round((cpuMicros(pid) - before) / Math.max(1, result.total))} µs CPU/req` };
 }
 
 const tokenRequest = (url: string, authorization: string) => ({
@@ -55,13 +37,13 @@ export const tokenClientCredentials: Scenario = {
     const ceiling = await startCeiling();
     // The ceiling parses a small JSON body (fastify has no form parser of its own) and answers.
     const hello = { url: ceiling.url, method: 'POST' as const, body: '{"grant_type":"client_credentials"}', headers: { 'content-type': 'application/json' } };
-    const top = await measure(ceiling.process.pid!, hello);
+    const top = await measureWithCpu(ceiling.process.pid!, hello);
     rows.push({ scenario: NAME, subject: `fastify hello-world (ceiling; ${top.cpu})`, database: '-', ...top, peakRssMiB: ceiling.peakRssMiB() });
     await ceiling.stop();
 
     const secret = 'bench-client-secret-0123456789abcdef';
     const peer = await startNode(['--import', 'tsx', 'bench/peers/oidc-provider.ts'], { ready: /listening (\S+)/, env: { BENCH_CLIENT_SECRET: secret } });
-    const reference = await measure(peer.process.pid!, tokenRequest(`${peer.url}/token`, basic('bench-client', secret)));
+    const reference = await measureWithCpu(peer.process.pid!, tokenRequest(`${peer.url}/token`, basic('bench-client', secret)));
     rows.push({ scenario: NAME, subject: `oidc-provider 9.13.3 (reference; ${reference.cpu})`, database: 'memory', ...reference, peakRssMiB: peer.peakRssMiB() });
     await peer.stop();
 
@@ -78,7 +60,7 @@ export const tokenClientCredentials: Scenario = {
       try {
         const account = await admin(gatehouse.adminUrl, gatehouse.adminToken, '/admin/v1/accounts', { name: 'Bench' });
         const client = await admin(gatehouse.adminUrl, gatehouse.adminToken, `/admin/v1/accounts/${account.id}/clients`, { grant_types: ['client_credentials'], scope: 'invoices:read' });
-        const result = await measure(gatehouse.process.pid!, tokenRequest(`${gatehouse.url}/token`, basic(client.client_id!, client.client_secret!)));
+        const result = await measureWithCpu(gatehouse.process.pid!, tokenRequest(`${gatehouse.url}/token`, basic(client.client_id!, client.client_secret!)));
         const vsPeer = result.requestsPerSecond / reference.requestsPerSecond;
         const vsCeiling = result.requestsPerSecond / top.requestsPerSecond;
         const sqlite = database.kind === 'sqlite';

@@ -29,6 +29,11 @@ export interface ClientCredentials {
   client_assertion?: string;
 }
 
+/** RFC 6749 §2.3.1: the Basic user and password are form-urlencoded. */
+function formDecode(s: string): string {
+  return decodeURIComponent(s.replace(/\+/g, ' '));
+}
+
 function parseBasic(header: string): { id: string; secret: string } | undefined {
   const match = /^Basic +([A-Za-z0-9+/]+=*) *$/i.exec(header);
   if (!match) return undefined;
@@ -36,8 +41,7 @@ function parseBasic(header: string): { id: string; secret: string } | undefined 
   const colon = decoded.indexOf(':');
   if (colon < 0) return undefined;
   try {
-    const form = (s: string) => decodeURIComponent(s.replace(/\+/g, ' '));
-    return { id: form(decoded.slice(0, colon)), secret: form(decoded.slice(colon + 1)) };
+    return { id: formDecode(decoded.slice(0, colon)), secret: formDecode(decoded.slice(colon + 1)) };
   } catch {
     return undefined;
   }

@@ -12,9 +12,23 @@ export interface Projection {
   excluded: string[];
 }
 
+// Helpers of hot paths are module functions, not closures made per call: the service runs
+// through tsx, which keeps function names by redefining `name` on every closure it creates.
+
+function splitNames(value: string | undefined): string[] {
+  return value ? value.split(',').map((s) => s.trim()).filter(Boolean) : [];
+}
+
+function resolveAll(schema: ResourceSchema, list: string[]) {
+  return list.map((p) => {
+    const resolved = resolvePath(schema, p);
+    if (!resolved) throw invalidValue(`unknown attribute ${p}`);
+    return resolved;
+  });
+}
+
 export function parseProjection(attributes: string | undefined, excluded: string | undefined): Projection {
-  const split = (value: string | undefined) => (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-  return { attributes: attributes ? split(attributes) : null, excluded: split(excluded) };
+  return { attributes: attributes ? splitNames(attributes) : null, excluded: splitNames(excluded) };
 }
 
 /** Whether the response needs `name` (top-level attribute) at all, to skip work (e.g. members). */
@@ -25,15 +39,9 @@ export function wants(schema: ResourceSchema, projection: Projection, name: stri
 }
 
 export function project(schema: ResourceSchema, resource: JsonObject, projection: Projection): JsonObject {
-  const paths = (list: string[]) =>
-    list.map((p) => {
-      const resolved = resolvePath(schema, p);
-      if (!resolved) throw invalidValue(`unknown attribute ${p}`);
-      return resolved;
-    });
   if (projection.attributes) {
     const out: JsonObject = { schemas: resource.schemas!, id: resource.id! };
-    for (const { urn, def, sub } of paths(projection.attributes)) {
+    for (const { urn, def, sub } of resolveAll(schema, projection.attributes)) {
       const from = urn ? resource[urn] : resource;
       if (!isObject(from) || from[def.name] === undefined) continue;
       const into = urn ? ((out[urn] as JsonObject | undefined) ?? (out[urn] = {})) : out;
@@ -47,7 +55,7 @@ export function project(schema: ResourceSchema, resource: JsonObject, projection
   }
   if (projection.excluded.length === 0) return resource;
   const out = structuredClone(resource);
-  for (const { urn, def, sub } of paths(projection.excluded)) {
+  for (const { urn, def, sub } of resolveAll(schema, projection.excluded)) {
     if (def.returned === 'always') continue;
     const from = urn ? out[urn] : out;
     if (!isObject(from)) continue;

@@ -98,8 +98,9 @@ export async function registerScimRoutes(app: FastifyInstance, deps: ScimRouteDe
   app.errorFormats.register('scim', serializeScimError, { prefixes: ['/scim/'] });
   await app.register(async (scope) => {
     scope.addContentTypeParser(['application/scim+json'], { parseAs: 'string' }, scope.getDefaultJsonParser('error', 'error'));
-    scope.addHook('onRequest', async (_request, reply) => {
+    scope.addHook('onRequest', (_request, reply, done) => {
       reply.type(SCIM_CONTENT_TYPE);
+      done();
     });
     const config = { errorFormat: 'scim' };
     const security = [{ bearer: [] }];

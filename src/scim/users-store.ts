@@ -26,9 +26,31 @@ export interface ListQuery {
 }
 
 export interface UserGroupRef {
-  userId: string;
   groupId: string;
   displayName: string;
+}
+
+/** A user of a list page, with its direct groups. */
+export interface ListedUser {
+  row: UserRow;
+  groups: UserGroupRef[];
+}
+
+/**
+ * The direct groups of each listed user, ordered by name, as one JSON column of the page
+ * query: `[[id, displayName], …]`. One query serves a page and its memberships.
+ */
+function groupRefsOf(dialect: DatabaseKind) {
+  const members = sql`from scim_group_members m join scim_groups g on g.id = m.group_id where m.account_id = users.account_id and m.user_id = users.id`;
+  return dialect === 'postgres'
+    ? sql<unknown>`(select coalesce(json_agg(json_build_array(g.id, g.display_name) order by g.display_name_lower), '[]'::json) ${members})`
+    : sql<unknown>`(select json_group_array(json_array(g.id, g.display_name) order by g.display_name_lower) ${members})`;
+}
+
+/** pg parses json columns itself; SQLite returns the text. */
+function decodeGroupRefs(value: unknown): UserGroupRef[] {
+  const refs = (typeof value === 'string' ? JSON.parse(value) : value) as Array<[string, string]>;
+  return refs.map(([groupId, displayName]) => ({ groupId, displayName }));
 }
 
 const scalar = (ref: string, type: AttrDef['type'], caseExact: boolean, lowered = false): Operand => ({
@@ -146,28 +168,19 @@ const LIST_PLANS = 500;
 export function createScimUserStore(deps: { db: Db; dialect: DatabaseKind }) {
   const { db, dialect } = deps;
 
-  // Every user rendered asks for its groups: one compiled query per number of users asked about
-  // (at most a page's worth of sizes), run with the account and the ids.
-  const groupQueries = new Map<number, ReturnType<typeof compileGroupsQuery>>();
-  function compileGroupsQuery(size: number) {
-    const account = querySlot('account_id');
-    const users = Array.from({ length: size }, (_, i) => querySlot(`user_id ${i}`));
-    return reusableQuery(
-      db
-        .selectFrom('scim_group_members as m')
-        .innerJoin('scim_groups as g', 'g.id', 'm.group_id')
-        .select(['m.user_id', 'g.id', 'g.display_name'])
-        .where('m.account_id', '=', account)
-        .where('m.user_id', 'in', users)
-        .orderBy('g.display_name_lower'),
-      [account, ...users],
-    );
-  }
-  function groupsQuery(size: number) {
-    let query = groupQueries.get(size);
-    if (!query) groupQueries.set(size, (query = compileGroupsQuery(size)));
-    return query;
-  }
+  // A user read alone (GET, PUT, PATCH) asks for its groups: compiled once, run with the ids.
+  const groupsAccount = querySlot('account_id');
+  const groupsUser = querySlot('user_id');
+  const groupsOfOne = reusableQuery(
+    db
+      .selectFrom('scim_group_members as m')
+      .innerJoin('scim_groups as g', 'g.id', 'm.group_id')
+      .select(['g.id', 'g.display_name'])
+      .where('m.account_id', '=', groupsAccount)
+      .where('m.user_id', '=', groupsUser)
+      .orderBy('g.display_name_lower'),
+    [groupsAccount, groupsUser],
+  );
 
   // Identity providers send the same list queries over and over (`userName eq "…"` before
   // every provisioning). Their SQL depends on nothing but the query's text and list parameters,
@@ -177,7 +190,7 @@ export function createScimUserStore(deps: { db: Db; dialect: DatabaseKind }) {
     const account = querySlot('account_id');
     const condition = query.filter ? translateFilter(userFilterTarget(account, dialect), query.filter) : sql<boolean>`1 = 1`;
     const base = db.selectFrom('users').where('users.account_id', '=', account).where(condition);
-    let page = base.selectAll('users');
+    let page = base.selectAll('users').select(groupRefsOf(dialect).as('group_refs'));
     const direction = query.descending ? 'desc' : 'asc';
     if (query.sortBy) page = page.orderBy(orderExpression(dialect, sortOperand(query.sortBy)), direction);
     page = page.orderBy('users.created_at', direction).orderBy('users.id', direction);
@@ -185,6 +198,9 @@ export function createScimUserStore(deps: { db: Db; dialect: DatabaseKind }) {
       page: reusableQuery(page.limit(query.count).offset(query.startIndex - 1), [account]),
       count: reusableQuery(base.select((eb) => eb.fn.countAll<number | string>().as('total')), [account]),
     };
+  }
+  async function countMatches(plan: ReturnType<typeof compileListPlan>, accountId: string): Promise<number> {
+    return Number((await plan.count(db, [accountId]))[0]!.total);
   }
   function listPlan(query: ListQuery) {
     const key = JSON.stringify([query.filter, query.sortBy, query.descending, query.count, query.startIndex]);
@@ -237,20 +253,19 @@ export function createScimUserStore(deps: { db: Db; dialect: DatabaseKind }) {
      * a page that ends before `count` rows tells the total itself (a filter on a unique
      * attribute always does), so the count is asked only when the page is full or empty.
      */
-    async list(accountId: string, query: ListQuery): Promise<{ rows: UserRow[]; total: number }> {
+    async list(accountId: string, query: ListQuery): Promise<{ users: ListedUser[]; total: number }> {
       const plan = listPlan(query);
-      const countMatches = async () => Number((await plan.count(db, [accountId]))[0]!.total);
-      if (query.count === 0) return { rows: [], total: await countMatches() };
+      if (query.count === 0) return { users: [], total: await countMatches(plan, accountId) };
       const rows = await plan.page(db, [accountId]);
       const partial = rows.length < query.count && (rows.length > 0 || query.startIndex === 1);
-      return { rows, total: partial ? query.startIndex - 1 + rows.length : await countMatches() };
+      const users = rows.map(({ group_refs, ...row }) => ({ row, groups: decodeGroupRefs(group_refs) }));
+      return { users, total: partial ? query.startIndex - 1 + rows.length : await countMatches(plan, accountId) };
     },
 
-    /** Direct group memberships of the given users. */
-    async groupsOf(trx: Executor, accountId: string, userIds: string[]): Promise<UserGroupRef[]> {
-      if (userIds.length === 0) return [];
-      const rows = await groupsQuery(userIds.length)(trx, [accountId, ...userIds]);
-      return rows.map((r) => ({ userId: r.user_id, groupId: r.id, displayName: r.display_name }));
+    /** Direct group memberships of one user. */
+    async groupsOf(trx: Executor, accountId: string, userId: string): Promise<UserGroupRef[]> {
+      const rows = await groupsOfOne(trx, [accountId, userId]);
+      return rows.map((r) => ({ groupId: r.id, displayName: r.display_name }));
     },
   };
 }

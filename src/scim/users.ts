@@ -91,7 +91,7 @@ export function createScimUsers(deps: ScimUsersDeps) {
   async function readOne(trx: Db | Transaction<Tables>, accountId: string, id: string): Promise<JsonObject> {
     const row = await store.find(trx, accountId, id);
     if (!row) throw notFound('User', id);
-    return render(row, await store.groupsOf(trx, accountId, [id]));
+    return render(row, await store.groupsOf(trx, accountId, id));
   }
 
   /** Stores `next` over `row` (PUT and PATCH), enforcing immutability and deactivation effects. */
@@ -162,7 +162,7 @@ export function createScimUsers(deps: ScimUsersDeps) {
       return db.transaction().execute(async (trx) => {
         const row = await locked(trx, accountId, id, ifMatch);
         const saved = await save(trx, row, doc, passwordHash);
-        return render(saved, await store.groupsOf(trx, accountId, [id]));
+        return render(saved, await store.groupsOf(trx, accountId, id));
       });
     },
 
@@ -173,7 +173,7 @@ export function createScimUsers(deps: ScimUsersDeps) {
         const row = await locked(trx, accountId, id, ifMatch);
         const { doc, passwordHash } = await prepare(applyPatch(USER_SCHEMA, userDocument(row), operations));
         const saved = await save(trx, row, doc, passwordHash);
-        return render(saved, await store.groupsOf(trx, accountId, [id]));
+        return render(saved, await store.groupsOf(trx, accountId, id));
       });
     },
 
@@ -186,11 +186,8 @@ export function createScimUsers(deps: ScimUsersDeps) {
     },
 
     async list(accountId: string, query: ListQuery): Promise<{ resources: JsonObject[]; total: number }> {
-      const { rows, total } = await store.list(accountId, query);
-      const groups = await store.groupsOf(db, accountId, rows.map((r) => r.id));
-      const byUser = new Map<string, UserGroupRef[]>();
-      for (const g of groups) byUser.set(g.userId, [...(byUser.get(g.userId) ?? []), g]);
-      return { resources: rows.map((r) => render(r, byUser.get(r.id) ?? [])), total };
+      const { users, total } = await store.list(accountId, query);
+      return { resources: users.map((u) => render(u.row, u.groups)), total };
     },
   };
 }

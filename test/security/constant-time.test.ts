@@ -96,7 +96,7 @@ describe('security: constant-time comparisons in the source', () => {
       ['src/oauth/authorize-routes.ts', /safeEqual\(fromForm, fromCookie\)/, 'CSRF token'],
       ['src/admin/admin-token.ts', /safeEqual\(given, configured\)/, 'configured admin token'],
       ['src/admin/admin-token.ts', /matchesDigest\(given, digest\)/, 'generated admin token'],
-      ['src/oauth/token-sealing.ts', /safeEqual\(token\.slice\(dot \+ 1\), mac\(key\.key, body\)\.toString\('base64url'\)\)/, 'sealed token MAC'],
+      ['src/oauth/token-sealing.ts', /safeEqual\(token\.slice\(dot \+ 1\), mac\(key\.key, body\)\)/, 'sealed token MAC'],
     ];
     for (const [file, call, what] of sites) assert.match(fs.readFileSync(file, 'utf8'), call, `${what} in ${file}`);
   });

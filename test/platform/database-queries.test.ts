@@ -1,0 +1,66 @@
+/**
+ * Query helpers of the database layer: integer LIMIT/OFFSET written as literals on SQLite (a
+ * bound LIMIT makes SQLite prepare the statement again on every run), and reusable queries
+ * compiled once and run with the values of their slots.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { databaseTargets } from '../helpers/databases.ts';
+import { openDatabase, querySlot, reusableQuery, type Database } from '../../src/platform/db/database.ts';
+import { migrateToLatest } from '../../src/platform/db/migrate.ts';
+
+for (const target of databaseTargets()) {
+  describe(`database queries (${target.kind})`, () => {
+    let created: { url: string; drop(): Promise<void> };
+    let database: Database;
+    before(async () => {
+      created = await target.create();
+      database = await openDatabase({ databaseUrl: created.url });
+      await migrateToLatest(database);
+      const rows = ['a', 'b', 'c', 'd'].map((name, i) => ({ id: `acct_${name}`, name: `Account ${name}`, created_at: 1000 + i }));
+      await database.db.insertInto('accounts').values(rows).execute();
+    });
+    after(async () => {
+      await database.close();
+      await created.drop();
+    });
+
+    const page = (limit: number, offset: number) => database.db.selectFrom('accounts').select('id').where('name', 'like', 'Account %').orderBy('created_at').limit(limit).offset(offset);
+
+    it('integer LIMIT and OFFSET are literals on SQLite and parameters on PostgreSQL; other values stay bound', () => {
+      const compiled = page(2, 1).compile();
+      if (target.kind === 'sqlite') {
+        assert.match(compiled.sql, / limit 2 offset 1$/);
+        assert.deepEqual(compiled.parameters, ['Account %']);
+      } else {
+        assert.match(compiled.sql, / limit \$2 offset \$3$/);
+        assert.deepEqual(compiled.parameters, ['Account %', 2, 1]);
+      }
+    });
+
+    it('pages of every size and depth read the right rows, one after another', async () => {
+      const expected = ['acct_a', 'acct_b', 'acct_c', 'acct_d'];
+      for (const [limit, offset] of [[2, 0], [2, 2], [1, 3], [3, 1], [2, 0], [5, 4]] as const) {
+        const rows = await page(limit, offset).execute();
+        assert.deepEqual(rows.map((r) => r.id), expected.slice(offset, offset + limit));
+      }
+    });
+
+    it('a reusable query runs with the values of its slots; other parameters keep their compiled values', async () => {
+      const name = querySlot('name');
+      const byName = reusableQuery(
+        database.db.selectFrom('accounts').select('id').where('name', '=', name).where('created_at', '>=', 1001).orderBy('id').limit(10),
+        [name],
+      );
+      assert.deepEqual(await byName(database.db, ['Account b']), [{ id: 'acct_b' }]);
+      assert.deepEqual(await byName(database.db, ['Account a']), [], 'created_at >= 1001 was kept');
+      assert.deepEqual(await byName(database.db, ['Account d']), [{ id: 'acct_d' }]);
+      assert.deepEqual(await byName(database.db, ['Account %']), [], 'a value is compared, never spliced');
+    });
+
+    it('a slot a query never binds is refused when the query is built', () => {
+      const unused = querySlot('unused');
+      assert.throws(() => reusableQuery(database.db.selectFrom('accounts').select('id').where('id', '=', 'x'), [unused]), /slot 0 is not a parameter/);
+    });
+  });
+}

@@ -1,0 +1,115 @@
+/**
+ * How list answers are assembled: the total comes from the page when the page tells it and
+ * from a count otherwise, list queries are compiled once per query text and run with the
+ * caller's account, and each listed user carries its groups from the same query.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { databaseTargets } from '../helpers/databases.ts';
+import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { scimClient, GROUP, USER, type ScimClient } from './scim-client.ts';
+
+const NAMES = ['u1@example.com', 'u2@example.com', 'u3@example.com', 'u4@example.com', 'u5@example.com'];
+const q = (filter: string) => `?filter=${encodeURIComponent(filter)}`;
+
+for (const target of databaseTargets()) {
+  describe(`SCIM list queries (${target.kind})`, () => {
+    let t: TestApp;
+    let a: ScimClient;
+    let b: ScimClient;
+    const idsOfA: string[] = [];
+    before(async () => {
+      t = await startTestApp(target);
+      a = await scimClient(t, 'A');
+      b = await scimClient(t, 'B');
+      for (const userName of NAMES) {
+        const created = await a.call('POST', '/Users', { schemas: [USER], userName });
+        assert.equal(created.status, 201);
+        idsOfA.push(created.body.id);
+      }
+    });
+    after(() => t.close());
+
+    // [startIndex, count] → [totalResults, userNames on the page], by userName.
+    const PAGES: Array<[number, number, number, string[]]> = [
+      [1, 100, 5, NAMES],
+      [1, 2, 5, NAMES.slice(0, 2)],
+      [4, 2, 5, NAMES.slice(3, 5)],
+      [5, 2, 5, NAMES.slice(4)],
+      [5, 1, 5, NAMES.slice(4)],
+      [6, 2, 5, []],
+      [50, 10, 5, []],
+      [1, 0, 5, []],
+    ];
+    for (const [startIndex, count, total, names] of PAGES) {
+      it(`RFC 7644 §3.4.2.4: startIndex=${startIndex}&count=${count} → totalResults ${total}, ${names.length} resource(s)`, async () => {
+        const response = await a.call('GET', `/Users?sortBy=userName&startIndex=${startIndex}&count=${count}`);
+        assert.equal(response.status, 200);
+        assert.equal(response.body.totalResults, total);
+        assert.equal(response.body.itemsPerPage, names.length);
+        assert.equal(response.body.startIndex, startIndex);
+        assert.deepEqual(response.body.Resources.map((r: { userName: string }) => r.userName), names);
+      });
+    }
+
+    it('a filter matching nothing answers totalResults 0 on the first and on a later page', async () => {
+      for (const paging of ['', '&startIndex=3&count=2']) {
+        const response = await a.call('GET', `/Users${q('userName eq "nobody@example.com"')}${paging}`);
+        assert.equal(response.status, 200);
+        assert.equal(response.body.totalResults, 0);
+        assert.deepEqual(response.body.Resources, []);
+      }
+    });
+
+    it('the same filter text in two accounts answers each with its own user, in any order of asking', async () => {
+      const inB = await b.call('POST', '/Users', { schemas: [USER], userName: 'u3@example.com' });
+      assert.equal(inB.status, 201);
+      const filter = q('userName eq "U3@example.com"');
+      for (const [client, id] of [[a, idsOfA[2]], [b, inB.body.id], [a, idsOfA[2]], [b, inB.body.id]] as const) {
+        const response = await client.call('GET', `/Users${filter}`);
+        assert.equal(response.status, 200);
+        assert.equal(response.body.totalResults, 1);
+        assert.deepEqual(response.body.Resources.map((r: { id: string }) => r.id), [id]);
+      }
+      const deleted = await b.call('DELETE', `/Users/${inB.body.id}`);
+      assert.equal(deleted.status, 204);
+      assert.equal((await b.call('GET', `/Users${filter}`)).body.totalResults, 0);
+      assert.equal((await a.call('GET', `/Users${filter}`)).body.totalResults, 1);
+    });
+
+    it('a malformed filter or an unknown sortBy is refused every time it is asked, matches or not', async () => {
+      for (let i = 0; i < 2; i++) {
+        const malformed = await a.call('GET', `/Users${q('userName eq')}`);
+        assert.equal(malformed.status, 400);
+        assert.equal(malformed.body.scimType, 'invalidFilter');
+        for (const filter of ['userName eq "u1@example.com"', 'userName eq "nobody@example.com"']) {
+          const unsorted = await a.call('GET', `/Users${q(filter)}&sortBy=nosuchattribute`);
+          assert.equal(unsorted.status, 400);
+          assert.equal(unsorted.body.scimType, 'invalidValue');
+        }
+      }
+    });
+
+    it('listed users carry their direct groups ordered by name, as a read of the user does', async () => {
+      const zeta = await a.call('POST', '/Groups', { schemas: [GROUP], displayName: 'zeta', members: [{ value: idsOfA[0] }] });
+      const alpha = await a.call('POST', '/Groups', { schemas: [GROUP], displayName: 'Alpha "quoted"', members: [{ value: idsOfA[0] }, { value: idsOfA[1] }] });
+      assert.equal(zeta.status, 201);
+      assert.equal(alpha.status, 201);
+      const listed = await a.call('GET', '/Users?sortBy=userName&count=3');
+      assert.equal(listed.status, 200);
+      const groupsOf = (resource: { groups: Array<{ value: string; display: string; type: string; $ref: string }> }) =>
+        resource.groups.map((g) => [g.value, g.display, g.type, g.$ref]);
+      const ref = (id: string) => `${t.config.issuer}/scim/v2/Groups/${id}`;
+      assert.deepEqual(groupsOf(listed.body.Resources[0]), [
+        [alpha.body.id, 'Alpha "quoted"', 'direct', ref(alpha.body.id)],
+        [zeta.body.id, 'zeta', 'direct', ref(zeta.body.id)],
+      ]);
+      assert.deepEqual(groupsOf(listed.body.Resources[1]), [[alpha.body.id, 'Alpha "quoted"', 'direct', ref(alpha.body.id)]]);
+      assert.deepEqual(listed.body.Resources[2].groups, []);
+      for (const resource of listed.body.Resources) {
+        const read = await a.call('GET', `/Users/${resource.id}`);
+        assert.deepEqual(read.body.groups, resource.groups);
+      }
+    });
+  });
+}
