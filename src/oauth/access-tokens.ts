@@ -10,8 +10,8 @@
  * Either way revocation, a deleted client and a deactivated user take effect on the very next
  * request (RFC 6750 bearer usage).
  */
-import type { InferResult, Transaction } from 'kysely';
-import type { Db } from '../platform/db/database.ts';
+import type { Transaction } from 'kysely';
+import { querySlot, reusableQuery, type Db } from '../platform/db/database.ts';
 import type { Tables } from '../platform/db/tables.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Principal } from '../platform/auth.ts';
@@ -75,25 +75,28 @@ export function createAccessTokens(deps: { db: Db; clock: Clock; vault: KeyVault
   const sealer = createTokenSealer(deps);
 
   // Every request bearing a token runs this lookup, so it is compiled once and run with the digest.
-  const byDigest = db
-    .selectFrom('access_tokens')
-    .leftJoin('users', 'users.id', 'access_tokens.user_id')
-    .select([
-      'access_tokens.id',
-      'access_tokens.account_id',
-      'access_tokens.client_id',
-      'access_tokens.user_id',
-      'access_tokens.scope',
-      'access_tokens.issued_at',
-      'access_tokens.expires_at',
-      'access_tokens.revoked_at',
-      'users.active as user_active',
-    ])
-    .where('access_tokens.token_digest', '=', '')
-    .compile();
+  const digest = querySlot('token_digest');
+  const byDigest = reusableQuery(
+    db
+      .selectFrom('access_tokens')
+      .leftJoin('users', 'users.id', 'access_tokens.user_id')
+      .select([
+        'access_tokens.id',
+        'access_tokens.account_id',
+        'access_tokens.client_id',
+        'access_tokens.user_id',
+        'access_tokens.scope',
+        'access_tokens.issued_at',
+        'access_tokens.expires_at',
+        'access_tokens.revoked_at',
+        'users.active as user_active',
+      ])
+      .where('access_tokens.token_digest', '=', digest),
+    [digest],
+  );
 
   async function stored(token: string): Promise<TokenFacts | undefined> {
-    const [row] = (await db.executeQuery<InferResult<typeof byDigest>[number]>({ ...byDigest, parameters: [sha256Hex(token)] })).rows;
+    const [row] = await byDigest(db, [sha256Hex(token)]);
     if (!row || row.revoked_at !== null || row.expires_at <= clock.now()) return undefined;
     // A token issued to a person stops working once that person is deactivated or deleted.
     if (row.user_id !== null && row.user_active !== 1) return undefined;
