@@ -4,7 +4,8 @@
  * `invoice_already_settled`; the settlement posts its ledger entries, credits the available
  * balance and records `invoice.settled`, all in the caller's transaction.
  */
-import type { Database, Db } from '../platform/db/database.ts';
+import type { Db } from '../platform/db/database.ts';
+import type { DatabaseKind } from '../config.ts';
 import type { Clock } from '../platform/clock.ts';
 import { toRfc3339 } from '../platform/clock.ts';
 import { newId } from '../platform/ids.ts';
@@ -68,14 +69,14 @@ export function invoiceJson(row: InvoicePageRow): string {
 /** Cursors name the collection and its order; a new order needs a new name. */
 export const INVOICES_ORDER = 'invoices:created_at.desc,id.desc';
 
-export function createInvoices(deps: { db: Db; database: Pick<Database, 'selectArrays'>; clock: Clock; paging: Paging }) {
-  const { db, database, clock, paging } = deps;
+export function createInvoices(deps: { db: Db; kind: DatabaseKind; clock: Clock; paging: Paging }) {
+  const { db, kind, clock, paging } = deps;
 
   async function find(executor: Db, accountId: string, id: string): Promise<InvoiceRow | undefined> {
     return executor.selectFrom('invoices').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
   }
 
-  const pageRead = compileKeysetRead(db.selectFrom('invoices').select(PAGE_COLUMNS).where('account_id', '=', ''), PAGE_COLUMNS, NEWEST_FIRST);
+  const pageRead = compileKeysetRead(kind, db.selectFrom('invoices').select(PAGE_COLUMNS).where('account_id', '=', ''), PAGE_COLUMNS, NEWEST_FIRST);
 
   return {
     async create(trx: Db, accountId: string, input: NewInvoice): Promise<Invoice> {
@@ -127,7 +128,7 @@ export function createInvoices(deps: { db: Db; database: Pick<Database, 'selectA
       const page = await paging.read(request, {
         orderName: INVOICES_ORDER,
         order: NEWEST_FIRST,
-        fetch: (after, take) => selectKeysetPage(database, pageRead, [request.accountId], after, take),
+        fetch: (after, take) => selectKeysetPage(db, pageRead, [request.accountId], after, take),
       });
       return pageJson(page, invoiceJson);
     },

@@ -3,7 +3,8 @@
  * ledger account, one direction and one currency. The filters are part of the cursor
  * (through its filter fingerprint), so a cursor continues only the read it came from.
  */
-import type { Database, Db } from '../platform/db/database.ts';
+import type { Db } from '../platform/db/database.ts';
+import type { DatabaseKind } from '../config.ts';
 import { toRfc3339 } from '../platform/clock.ts';
 import { jsonString, pageJson, type Paging } from '../paging/page.ts';
 import { NEWEST_FIRST, compileKeysetRead, selectKeysetPage, type KeysetRead } from '../paging/keyset.ts';
@@ -63,8 +64,8 @@ export function ledgerEntryJson(row: LedgerEntryPageRow): string {
 
 export const LEDGER_ORDER = 'ledger_entries:created_at.desc,id.desc';
 
-export function createLedgerEntries(deps: { db: Db; database: Pick<Database, 'selectArrays'>; paging: Paging }) {
-  const { db, database, paging } = deps;
+export function createLedgerEntries(deps: { db: Db; kind: DatabaseKind; paging: Paging }) {
+  const { db, kind, paging } = deps;
   // One compiled read per combination of filters given, compiled when first asked for.
   const reads = new Map<string, KeysetRead<LedgerEntryPageRow>>();
 
@@ -76,7 +77,7 @@ export function createLedgerEntries(deps: { db: Db; database: Pick<Database, 'se
     if (!read) {
       let scoped = db.selectFrom('ledger_entries').select(PAGE_COLUMNS).where('account_id', '=', '');
       for (const column of given) scoped = scoped.where(column, '=', '');
-      read = compileKeysetRead(scoped, PAGE_COLUMNS, NEWEST_FIRST);
+      read = compileKeysetRead(kind, scoped, PAGE_COLUMNS, NEWEST_FIRST);
       reads.set(name, read);
     }
     return { read, scope: [accountId, ...given.map((column) => filters[column]!)] };
@@ -92,7 +93,7 @@ export function createLedgerEntries(deps: { db: Db; database: Pick<Database, 'se
         {
           orderName: LEDGER_ORDER,
           order: NEWEST_FIRST,
-          fetch: (after, take) => selectKeysetPage(database, read, scope, after, take),
+          fetch: (after, take) => selectKeysetPage(db, read, scope, after, take),
         },
       );
       return pageJson(page, ledgerEntryJson);

@@ -8,7 +8,8 @@
  * payouts_pending, records `payout.created` and debits the balance atomically (see
  * ledger.ts), all in the caller's transaction.
  */
-import type { Database, Db } from '../platform/db/database.ts';
+import type { Db } from '../platform/db/database.ts';
+import type { DatabaseKind } from '../config.ts';
 import type { Clock } from '../platform/clock.ts';
 import { toRfc3339 } from '../platform/clock.ts';
 import { newId } from '../platform/ids.ts';
@@ -68,9 +69,9 @@ export function payoutJson(row: PayoutPageRow): string {
 
 export const PAYOUTS_ORDER = 'payouts:created_at.desc,id.desc';
 
-export function createPayouts(deps: { db: Db; database: Pick<Database, 'selectArrays'>; clock: Clock; paging: Paging; delayMs: number }) {
-  const { db, database, clock, paging, delayMs } = deps;
-  const pageRead = compileKeysetRead(db.selectFrom('payouts').select(PAGE_COLUMNS).where('account_id', '=', ''), PAGE_COLUMNS, NEWEST_FIRST);
+export function createPayouts(deps: { db: Db; kind: DatabaseKind; clock: Clock; paging: Paging; delayMs: number }) {
+  const { db, kind, clock, paging, delayMs } = deps;
+  const pageRead = compileKeysetRead(kind, db.selectFrom('payouts').select(PAGE_COLUMNS).where('account_id', '=', ''), PAGE_COLUMNS, NEWEST_FIRST);
   return {
     async create(trx: Db, accountId: string, input: NewPayout): Promise<Payout> {
       const now = clock.now();
@@ -111,7 +112,7 @@ export function createPayouts(deps: { db: Db; database: Pick<Database, 'selectAr
       const page = await paging.read(request, {
         orderName: PAYOUTS_ORDER,
         order: NEWEST_FIRST,
-        fetch: (after, take) => selectKeysetPage(database, pageRead, [request.accountId], after, take),
+        fetch: (after, take) => selectKeysetPage(db, pageRead, [request.accountId], after, take),
       });
       return pageJson(page, payoutJson);
     },

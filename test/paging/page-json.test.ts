@@ -14,9 +14,25 @@ import { payoutJson, presentPayout } from '../../src/payments/payouts.ts';
 import { ledgerEntryJson, presentLedgerEntry } from '../../src/payments/ledger-entries.ts';
 import type { InvoiceRow, LedgerEntryRow, PayoutRow } from '../../src/payments/tables.ts';
 import { jsonString } from '../../src/paging/page.ts';
+import { compareStored } from '../../src/paging/keyset.ts';
 
 const instant = fc.integer({ min: 0, max: 253_402_300_799_999 });
 const text = fc.string({ unit: 'binary', maxLength: 40 });
+
+describe('keyset order in JavaScript', () => {
+  it('compareStored orders text as the databases do (bytewise UTF-8) and numbers by value', () => {
+    const sign = (n: number) => Math.sign(n);
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme' }), fc.string({ unit: 'grapheme' }), (a, b) => {
+        assert.equal(sign(compareStored(a, b)), sign(Buffer.compare(Buffer.from(a), Buffer.from(b))));
+      }),
+      { numRuns: 5000 },
+    );
+    // A code point above U+FFFF sorts after U+E000-U+FFFF bytewise, though its UTF-16 surrogates sort before.
+    assert.ok(compareStored('\u{1F600}', '\uFFFD') > 0 && '\u{1F600}' < '\uFFFD');
+    fc.assert(fc.property(fc.maxSafeInteger(), fc.maxSafeInteger(), (a, b) => assert.equal(sign(compareStored(a, b)), sign(a - b))));
+  });
+});
 
 describe('page row writers', () => {
   it('jsonString(s) is JSON.stringify(s) for any UTF-16 text, lone surrogates included', () => {
