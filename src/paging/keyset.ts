@@ -45,6 +45,9 @@ export function keysetPage<DB, TB extends keyof DB, O>(
   return q.orderBy(sort, order.direction).orderBy(id, order.direction).limit(take);
 }
 
+/** The values of `columns` of a `T` row, in that order: how a page read returns each row. */
+export type ColumnValues<T, C extends readonly (keyof T)[]> = { -readonly [K in keyof C]: C[K] extends keyof T ? T[C[K]] : never };
+
 /**
  * A collection's page query compiled once: pages are read on every request, and building and
  * compiling the query anew costs more than SQLite takes to run it. `scoped` is the collection's
@@ -54,17 +57,20 @@ export function keysetPage<DB, TB extends keyof DB, O>(
  * The page comes back as one JSON value, an array of row arrays, built by the database: the
  * drivers spend more turning each of a page's ~800 column values into a JavaScript value than
  * the database spends reading them, and one string through JSON.parse costs a fraction of that.
+ * The rows stay arrays (ColumnValues), which the collections' JSON writers destructure.
  */
-export interface KeysetRead<Row> {
-  columns: readonly (keyof Row & string)[];
+export interface KeysetRead<Row extends readonly unknown[]> {
+  columns: readonly string[];
   order: KeysetOrder;
   /** How many scope values the query takes. */
   scopeSize: number;
   first: CompiledQuery;
   after: CompiledQuery;
-  /** Where the sort key and the id are in a row's array. */
+  /** Where the sort key and the id are in a row. */
   sortIndex: number;
   idIndex: number;
+  /** Only there to carry the row type. */
+  readonly row?: Row;
 }
 
 // Stand-ins for the keyset parameters while compiling, recognised in the compiled parameters.
@@ -72,12 +78,12 @@ const KEY_MARK = '\u0000keyset:key';
 const ID_MARK = '\u0000keyset:id';
 const TAKE_MARK = -1;
 
-export function compileKeysetRead<DB, TB extends keyof DB, Row>(
+export function compileKeysetRead<DB, TB extends keyof DB, O, const C extends readonly (keyof O & string)[]>(
   kind: DatabaseKind,
-  scoped: SelectQueryBuilder<DB, TB, Row>,
-  columns: readonly (keyof Row & string)[],
+  scoped: SelectQueryBuilder<DB, TB, O>,
+  columns: C,
   order: KeysetOrder,
-): KeysetRead<Row> {
+): KeysetRead<ColumnValues<O, C>> {
   const first = keysetPage(scoped, order, undefined, TAKE_MARK).compile();
   const after = keysetPage(scoped, order, { key: KEY_MARK, id: ID_MARK }, TAKE_MARK).compile();
   const scopeSize = first.parameters.length - 1;
@@ -86,8 +92,9 @@ export function compileKeysetRead<DB, TB extends keyof DB, Row>(
   if (tail(first, 1)[0] !== TAKE_MARK || after.parameters.length !== scopeSize + 3 || tail(after, 3).join() !== [KEY_MARK, ID_MARK, TAKE_MARK].join()) {
     throw new Error(`the keyset parameters of ${first.sql} are not where paging expects them`);
   }
-  const sortIndex = columns.indexOf(unqualified(order.sortColumn) as keyof Row & string);
-  const idIndex = columns.indexOf(unqualified(order.idColumn) as keyof Row & string);
+  const names: readonly string[] = columns;
+  const sortIndex = names.indexOf(unqualified(order.sortColumn));
+  const idIndex = names.indexOf(unqualified(order.idColumn));
   if (sortIndex < 0 || idIndex < 0) throw new Error(`a page read must select ${order.sortColumn} and ${order.idColumn}`);
   return { columns, order, scopeSize, first: asJsonRows(kind, first, columns), after: asJsonRows(kind, after, columns), sortIndex, idIndex };
 }
@@ -105,9 +112,9 @@ function asJsonRows(kind: DatabaseKind, query: CompiledQuery, columns: readonly 
 
 /**
  * The rows of one page of `read`: `scope` fills its placeholders, then the rows after `after`
- * (all when undefined), at most `take`, as objects keyed by the read's columns.
+ * (all when undefined), at most `take`.
  */
-export async function selectKeysetPage<Row>(
+export async function selectKeysetPage<Row extends readonly unknown[]>(
   db: Db,
   read: KeysetRead<Row>,
   scope: readonly unknown[],
@@ -118,23 +125,31 @@ export async function selectKeysetPage<Row>(
   const query =
     after === undefined ? { ...read.first, parameters: [...scope, take] } : { ...read.after, parameters: [...scope, after.key, after.id, take] };
   const { rows } = await db.executeQuery<{ rows: string }>(query);
-  const arrays = JSON.parse(rows[0]!.rows) as unknown[][];
+  const page = JSON.parse(rows[0]!.rows) as Row[];
+  for (const row of page) checkIntegers(row, read.columns);
   // The inner query chose the rows (ORDER BY then LIMIT); an aggregate keeps no promised order,
   // so they are put in order here, as the database compares them.
+  const { sortIndex, idIndex } = read;
   const sign = read.order.direction === 'desc' ? -1 : 1;
-  arrays.sort((a, b) => sign * (compareStored(a[read.sortIndex], b[read.sortIndex]) || compareStored(a[read.idIndex], b[read.idIndex])));
-  return arrays.map((values) => rowFrom(read.columns, values));
+  return page.sort((a, b) => sign * (compareStored(a[sortIndex], b[sortIndex]) || compareStored(a[idIndex], b[idIndex])));
 }
 
-function rowFrom<Row>(columns: readonly (keyof Row & string)[], values: readonly unknown[]): Row {
-  const row: Partial<Record<keyof Row, unknown>> = {};
-  for (let i = 0; i < columns.length; i++) {
-    const value = values[i];
-    // Page columns hold integers, text and null; the JSON text must not have rounded an integer.
+/** Page columns hold integers, text and null; the JSON text must not have rounded an integer. */
+function checkIntegers(row: readonly unknown[], columns: readonly string[]): void {
+  for (let i = 0; i < row.length; i++) {
+    const value = row[i];
     if (typeof value === 'number' && !Number.isSafeInteger(value)) throw new RangeError(`${columns[i]} ${value} is not a safe integer`);
-    row[columns[i]!] = value;
   }
-  return row as Row;
+}
+
+/** The position of `row` in `read`'s order, to seal into the next cursor. */
+export function keysetPosition<Row extends readonly unknown[]>(read: KeysetRead<Row>, row: Row): CursorPosition {
+  const key = row[read.sortIndex];
+  const id = row[read.idIndex];
+  if ((typeof key !== 'number' && typeof key !== 'string') || typeof id !== 'string') {
+    throw new Error(`rows must carry ${read.order.sortColumn} and ${read.order.idColumn} to be paged`);
+  }
+  return { key, id };
 }
 
 /**
@@ -161,16 +176,6 @@ function compareCodePoints(a: string, b: string): number {
 function codePointRank(unit: number): number {
   if (unit >= 0xd800 && unit <= 0xdfff) return unit + 0x2000;
   return unit >= 0xe000 ? unit - 0x800 : unit;
-}
-
-/** The position of `row` in `order`, to seal into the next cursor. */
-export function positionOf(row: Record<string, unknown>, order: KeysetOrder): CursorPosition {
-  const key = row[unqualified(order.sortColumn)];
-  const id = row[unqualified(order.idColumn)];
-  if ((typeof key !== 'number' && typeof key !== 'string') || typeof id !== 'string') {
-    throw new Error(`rows must carry ${order.sortColumn} and ${order.idColumn} to be paged`);
-  }
-  return { key, id };
 }
 
 function unqualified(column: string): string {
