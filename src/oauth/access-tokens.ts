@@ -73,7 +73,8 @@ export function createAccessTokens(deps: { db: Db; clock: Clock }) {
   const { db, clock } = deps;
   const sealer = createTokenSealer({ db, clock });
 
-  // Every request bearing a token runs this lookup, so it is compiled once and run with the digest.
+  // Every request bearing a token runs this lookup, so it is compiled once (with a stand-in digest)
+  // and each use passes the digest of the presented token.
   const byDigest = db
     .selectFrom('access_tokens')
     .leftJoin('users', 'users.id', 'access_tokens.user_id')
@@ -88,7 +89,7 @@ export function createAccessTokens(deps: { db: Db; clock: Clock }) {
       'access_tokens.revoked_at',
       'users.active as user_active',
     ])
-    .where('access_tokens.token_digest', '=', '')
+    .where('access_tokens.token_digest', '=', sha256Hex(''))
     .compile();
 
   async function stored(token: string): Promise<TokenFacts | undefined> {
