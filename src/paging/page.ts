@@ -12,7 +12,6 @@
 import type { Clock } from '../platform/clock.ts';
 import { problem } from '../platform/errors/catalogue.ts';
 import { filterFingerprint, openCursor, sealCursor, type CursorKeyRing, type CursorPosition } from './cursor.ts';
-import { positionOf, type KeysetOrder } from './keyset.ts';
 
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
@@ -30,9 +29,10 @@ export interface PageRequest {
 export interface Collection<Row> {
   /** Names the collection and its order in cursors; change it when the order changes. */
   orderName: string;
-  order: KeysetOrder;
-  /** Rows after `after` (all when undefined) in `order`, at most `take` of them. */
+  /** Rows after `after` (all when undefined) in the collection's order, at most `take` of them. */
   fetch(after: CursorPosition | undefined, take: number): Promise<Row[]>;
+  /** The position of `row` in that order, sealed into the next cursor. */
+  position(row: Row): CursorPosition;
 }
 
 export interface Page<Row> {
@@ -52,7 +52,7 @@ export function pageLimit(limit: number | undefined): number {
 export function createPaging(deps: { ring: CursorKeyRing; clock: Clock; cursorTtlMs: number }) {
   const { ring, clock, cursorTtlMs } = deps;
   return {
-    async read<Row extends object>(request: PageRequest, collection: Collection<Row>): Promise<Page<Row>> {
+    async read<Row>(request: PageRequest, collection: Collection<Row>): Promise<Page<Row>> {
       const limit = pageLimit(request.limit);
       const filter = filterFingerprint(request.filters ?? {});
       const now = clock.now();
@@ -69,9 +69,8 @@ export function createPaging(deps: { ring: CursorKeyRing; clock: Clock; cursorTt
       const fetched = await collection.fetch(after, limit + 1);
       if (fetched.length <= limit) return { rows: fetched, nextCursor: null };
       const rows = fetched.slice(0, limit);
-      const last = rows[rows.length - 1] as Record<string, unknown>;
       const nextCursor = sealCursor(ring, {
-        position: positionOf(last, collection.order),
+        position: collection.position(rows[rows.length - 1]!),
         order: collection.orderName,
         filter,
         accountId: request.accountId,

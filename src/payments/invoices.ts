@@ -4,14 +4,15 @@
  * `invoice_already_settled`; the settlement posts its ledger entries, credits the available
  * balance and records `invoice.settled`, all in the caller's transaction.
  */
-import type { Database, Db } from '../platform/db/database.ts';
+import type { Db } from '../platform/db/database.ts';
+import type { DatabaseKind } from '../config.ts';
 import type { Clock } from '../platform/clock.ts';
 import { toRfc3339 } from '../platform/clock.ts';
 import { newId } from '../platform/ids.ts';
 import { problem } from '../platform/errors/catalogue.ts';
 import { recordEvent } from '../webhooks/outbox.ts';
 import { jsonString, jsonStringOrNull, pageJson, type Paging } from '../paging/page.ts';
-import { NEWEST_FIRST, compileKeysetRead, selectKeysetPage } from '../paging/keyset.ts';
+import { NEWEST_FIRST, compileKeysetRead, keysetPosition, selectKeysetPage, type ColumnValues } from '../paging/keyset.ts';
 import { creditBalance, post } from './ledger.ts';
 import type { InvoiceRow, InvoiceState } from './tables.ts';
 
@@ -49,33 +50,33 @@ export function presentInvoice(row: InvoiceRow): Invoice {
 }
 
 /** What a page of invoices reads of each row: what presentInvoice shows, in select order. */
-const PAGE_COLUMNS = ['id', 'amount', 'currency', 'description', 'metadata', 'state', 'created_at', 'settled_at'] as const;
-export type InvoicePageRow = Pick<InvoiceRow, (typeof PAGE_COLUMNS)[number]>;
+export const INVOICE_PAGE_COLUMNS = ['id', 'amount', 'currency', 'description', 'metadata', 'state', 'created_at', 'settled_at'] as const;
+export type InvoicePageRow = ColumnValues<InvoiceRow, typeof INVOICE_PAGE_COLUMNS>;
 
 /**
  * The JSON text of presentInvoice(row) as the response schema serializes it, written directly
  * for pages. `metadata` goes in as stored: create writes it with JSON.stringify of the object,
  * so the stored text is exactly the JSON that parsing and serializing it again would give.
  */
-export function invoiceJson(row: InvoicePageRow): string {
+export function invoiceJson([id, amount, currency, description, metadata, state, createdAt, settledAt]: InvoicePageRow): string {
   return (
-    `{"id":${jsonString(row.id)},"object":"invoice","amount":${row.amount},"currency":${jsonString(row.currency)}` +
-    `,"description":${jsonStringOrNull(row.description)},"metadata":${row.metadata},"state":${jsonString(row.state)}` +
-    `,"created_at":"${toRfc3339(row.created_at)}","settled_at":${row.settled_at === null ? 'null' : `"${toRfc3339(row.settled_at)}"`}}`
+    `{"id":${jsonString(id)},"object":"invoice","amount":${amount},"currency":${jsonString(currency)}` +
+    `,"description":${jsonStringOrNull(description)},"metadata":${metadata},"state":${jsonString(state)}` +
+    `,"created_at":"${toRfc3339(createdAt)}","settled_at":${settledAt === null ? 'null' : `"${toRfc3339(settledAt)}"`}}`
   );
 }
 
 /** Cursors name the collection and its order; a new order needs a new name. */
 export const INVOICES_ORDER = 'invoices:created_at.desc,id.desc';
 
-export function createInvoices(deps: { db: Db; database: Pick<Database, 'selectArrays'>; clock: Clock; paging: Paging }) {
-  const { db, database, clock, paging } = deps;
+export function createInvoices(deps: { db: Db; kind: DatabaseKind; clock: Clock; paging: Paging }) {
+  const { db, kind, clock, paging } = deps;
 
   async function find(executor: Db, accountId: string, id: string): Promise<InvoiceRow | undefined> {
     return executor.selectFrom('invoices').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
   }
 
-  const pageRead = compileKeysetRead(db.selectFrom('invoices').select(PAGE_COLUMNS).where('account_id', '=', ''), PAGE_COLUMNS, NEWEST_FIRST);
+  const pageRead = compileKeysetRead(kind, db.selectFrom('invoices').select(INVOICE_PAGE_COLUMNS).where('account_id', '=', ''), INVOICE_PAGE_COLUMNS, NEWEST_FIRST);
 
   return {
     async create(trx: Db, accountId: string, input: NewInvoice): Promise<Invoice> {
@@ -126,8 +127,8 @@ export function createInvoices(deps: { db: Db; database: Pick<Database, 'selectA
     async listJson(request: { accountId: string; limit: number | undefined; after: string | undefined }): Promise<string> {
       const page = await paging.read(request, {
         orderName: INVOICES_ORDER,
-        order: NEWEST_FIRST,
-        fetch: (after, take) => selectKeysetPage(database, pageRead, [request.accountId], after, take),
+        fetch: (after, take) => selectKeysetPage(db, pageRead, [request.accountId], after, take),
+        position: (row) => keysetPosition(pageRead, row),
       });
       return pageJson(page, invoiceJson);
     },

@@ -3,10 +3,11 @@
  * ledger account, one direction and one currency. The filters are part of the cursor
  * (through its filter fingerprint), so a cursor continues only the read it came from.
  */
-import type { Database, Db } from '../platform/db/database.ts';
+import type { Db } from '../platform/db/database.ts';
+import type { DatabaseKind } from '../config.ts';
 import { toRfc3339 } from '../platform/clock.ts';
 import { jsonString, pageJson, type Paging } from '../paging/page.ts';
-import { NEWEST_FIRST, compileKeysetRead, selectKeysetPage, type KeysetRead } from '../paging/keyset.ts';
+import { NEWEST_FIRST, compileKeysetRead, keysetPosition, selectKeysetPage, type ColumnValues, type KeysetRead } from '../paging/keyset.ts';
 import type { Direction, LedgerAccount, LedgerEntryRow } from './tables.ts';
 
 export interface LedgerEntry {
@@ -48,23 +49,33 @@ export function presentLedgerEntry(row: LedgerEntryRow): LedgerEntry {
 }
 
 /** What a page of ledger entries reads of each row: what presentLedgerEntry shows, in select order. */
-const PAGE_COLUMNS = ['id', 'transaction_id', 'ledger_account', 'direction', 'amount', 'currency', 'source_object', 'source_id', 'created_at'] as const;
-export type LedgerEntryPageRow = Pick<LedgerEntryRow, (typeof PAGE_COLUMNS)[number]>;
+export const LEDGER_ENTRY_PAGE_COLUMNS = [
+  'id',
+  'transaction_id',
+  'ledger_account',
+  'direction',
+  'amount',
+  'currency',
+  'source_object',
+  'source_id',
+  'created_at',
+] as const;
+export type LedgerEntryPageRow = ColumnValues<LedgerEntryRow, typeof LEDGER_ENTRY_PAGE_COLUMNS>;
 
 /** The JSON text of presentLedgerEntry(row) as the response schema serializes it, written directly for pages. */
-export function ledgerEntryJson(row: LedgerEntryPageRow): string {
+export function ledgerEntryJson([id, transactionId, ledgerAccount, direction, amount, currency, sourceObject, sourceId, createdAt]: LedgerEntryPageRow): string {
   return (
-    `{"id":${jsonString(row.id)},"object":"ledger_entry","transaction_id":${jsonString(row.transaction_id)}` +
-    `,"ledger_account":${jsonString(row.ledger_account)},"direction":${jsonString(row.direction)},"amount":${row.amount}` +
-    `,"currency":${jsonString(row.currency)},"source":{"object":${jsonString(row.source_object)},"id":${jsonString(row.source_id)}}` +
-    `,"created_at":"${toRfc3339(row.created_at)}"}`
+    `{"id":${jsonString(id)},"object":"ledger_entry","transaction_id":${jsonString(transactionId)}` +
+    `,"ledger_account":${jsonString(ledgerAccount)},"direction":${jsonString(direction)},"amount":${amount}` +
+    `,"currency":${jsonString(currency)},"source":{"object":${jsonString(sourceObject)},"id":${jsonString(sourceId)}}` +
+    `,"created_at":"${toRfc3339(createdAt)}"}`
   );
 }
 
 export const LEDGER_ORDER = 'ledger_entries:created_at.desc,id.desc';
 
-export function createLedgerEntries(deps: { db: Db; database: Pick<Database, 'selectArrays'>; paging: Paging }) {
-  const { db, database, paging } = deps;
+export function createLedgerEntries(deps: { db: Db; kind: DatabaseKind; paging: Paging }) {
+  const { db, kind, paging } = deps;
   // One compiled read per combination of filters given, compiled when first asked for.
   const reads = new Map<string, KeysetRead<LedgerEntryPageRow>>();
 
@@ -74,9 +85,9 @@ export function createLedgerEntries(deps: { db: Db; database: Pick<Database, 'se
     const name = given.join(',');
     let read = reads.get(name);
     if (!read) {
-      let scoped = db.selectFrom('ledger_entries').select(PAGE_COLUMNS).where('account_id', '=', '');
+      let scoped = db.selectFrom('ledger_entries').select(LEDGER_ENTRY_PAGE_COLUMNS).where('account_id', '=', '');
       for (const column of given) scoped = scoped.where(column, '=', '');
-      read = compileKeysetRead(scoped, PAGE_COLUMNS, NEWEST_FIRST);
+      read = compileKeysetRead(kind, scoped, LEDGER_ENTRY_PAGE_COLUMNS, NEWEST_FIRST);
       reads.set(name, read);
     }
     return { read, scope: [accountId, ...given.map((column) => filters[column]!)] };
@@ -91,8 +102,8 @@ export function createLedgerEntries(deps: { db: Db; database: Pick<Database, 'se
         { ...request, filters: { ...filters } },
         {
           orderName: LEDGER_ORDER,
-          order: NEWEST_FIRST,
-          fetch: (after, take) => selectKeysetPage(database, read, scope, after, take),
+          fetch: (after, take) => selectKeysetPage(db, read, scope, after, take),
+          position: (row) => keysetPosition(read, row),
         },
       );
       return pageJson(page, ledgerEntryJson);

@@ -8,14 +8,15 @@
  * payouts_pending, records `payout.created` and debits the balance atomically (see
  * ledger.ts), all in the caller's transaction.
  */
-import type { Database, Db } from '../platform/db/database.ts';
+import type { Db } from '../platform/db/database.ts';
+import type { DatabaseKind } from '../config.ts';
 import type { Clock } from '../platform/clock.ts';
 import { toRfc3339 } from '../platform/clock.ts';
 import { newId } from '../platform/ids.ts';
 import { problem } from '../platform/errors/catalogue.ts';
 import { recordEvent } from '../webhooks/outbox.ts';
 import { jsonString, jsonStringOrNull, pageJson, type Paging } from '../paging/page.ts';
-import { NEWEST_FIRST, compileKeysetRead, selectKeysetPage } from '../paging/keyset.ts';
+import { NEWEST_FIRST, compileKeysetRead, keysetPosition, selectKeysetPage, type ColumnValues } from '../paging/keyset.ts';
 import { debitBalance, post } from './ledger.ts';
 import type { PayoutRow, PayoutState } from './tables.ts';
 
@@ -54,23 +55,23 @@ export function presentPayout(row: PayoutRow): Payout {
 }
 
 /** What a page of payouts reads of each row: what presentPayout shows, in select order. */
-const PAGE_COLUMNS = ['id', 'amount', 'currency', 'destination', 'state', 'failure_code', 'created_at', 'processed_at'] as const;
-export type PayoutPageRow = Pick<PayoutRow, (typeof PAGE_COLUMNS)[number]>;
+export const PAYOUT_PAGE_COLUMNS = ['id', 'amount', 'currency', 'destination', 'state', 'failure_code', 'created_at', 'processed_at'] as const;
+export type PayoutPageRow = ColumnValues<PayoutRow, typeof PAYOUT_PAGE_COLUMNS>;
 
 /** The JSON text of presentPayout(row) as the response schema serializes it, written directly for pages. */
-export function payoutJson(row: PayoutPageRow): string {
+export function payoutJson([id, amount, currency, destination, state, failureCode, createdAt, processedAt]: PayoutPageRow): string {
   return (
-    `{"id":${jsonString(row.id)},"object":"payout","amount":${row.amount},"currency":${jsonString(row.currency)}` +
-    `,"destination":${jsonString(row.destination)},"state":${jsonString(row.state)},"failure_code":${jsonStringOrNull(row.failure_code)}` +
-    `,"created_at":"${toRfc3339(row.created_at)}","processed_at":${row.processed_at === null ? 'null' : `"${toRfc3339(row.processed_at)}"`}}`
+    `{"id":${jsonString(id)},"object":"payout","amount":${amount},"currency":${jsonString(currency)}` +
+    `,"destination":${jsonString(destination)},"state":${jsonString(state)},"failure_code":${jsonStringOrNull(failureCode)}` +
+    `,"created_at":"${toRfc3339(createdAt)}","processed_at":${processedAt === null ? 'null' : `"${toRfc3339(processedAt)}"`}}`
   );
 }
 
 export const PAYOUTS_ORDER = 'payouts:created_at.desc,id.desc';
 
-export function createPayouts(deps: { db: Db; database: Pick<Database, 'selectArrays'>; clock: Clock; paging: Paging; delayMs: number }) {
-  const { db, database, clock, paging, delayMs } = deps;
-  const pageRead = compileKeysetRead(db.selectFrom('payouts').select(PAGE_COLUMNS).where('account_id', '=', ''), PAGE_COLUMNS, NEWEST_FIRST);
+export function createPayouts(deps: { db: Db; kind: DatabaseKind; clock: Clock; paging: Paging; delayMs: number }) {
+  const { db, kind, clock, paging, delayMs } = deps;
+  const pageRead = compileKeysetRead(kind, db.selectFrom('payouts').select(PAYOUT_PAGE_COLUMNS).where('account_id', '=', ''), PAYOUT_PAGE_COLUMNS, NEWEST_FIRST);
   return {
     async create(trx: Db, accountId: string, input: NewPayout): Promise<Payout> {
       const now = clock.now();
@@ -110,8 +111,8 @@ export function createPayouts(deps: { db: Db; database: Pick<Database, 'selectAr
     async listJson(request: { accountId: string; limit: number | undefined; after: string | undefined }): Promise<string> {
       const page = await paging.read(request, {
         orderName: PAYOUTS_ORDER,
-        order: NEWEST_FIRST,
-        fetch: (after, take) => selectKeysetPage(database, pageRead, [request.accountId], after, take),
+        fetch: (after, take) => selectKeysetPage(db, pageRead, [request.accountId], after, take),
+        position: (row) => keysetPosition(pageRead, row),
       });
       return pageJson(page, payoutJson);
     },

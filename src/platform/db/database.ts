@@ -78,13 +78,6 @@ export interface Database {
    * write lock already serialises). Used so that nodes starting at once migrate one at a time.
    */
   exclusive<T>(name: string, work: () => Promise<T>): Promise<T>;
-  /**
-   * Runs a compiled read and returns its rows as arrays of column values in select order, for
-   * hot reads of many rows: better-sqlite3 builds a row object by looking every column name up
-   * again for every row, which costs as much as the read itself. Only on `db`, never inside a
-   * transaction (on SQLite it waits for the connection the transaction holds).
-   */
-  selectArrays(query: CompiledQuery): Promise<unknown[][]>;
   close(): Promise<void>;
 }
 
@@ -173,23 +166,18 @@ class ImmediateSqliteDialect extends SqliteDialect {
  * after a schema change). Kysely only runs them to completion with all()/run(), one at a time.
  */
 function withStatementCache(connection: BetterSqlite3.Database, size = 500) {
-  const cached = (cache: Map<string, BetterSqlite3.Statement>, sql: string, raw: boolean) => {
-    let statement = cache.get(sql);
-    if (statement === undefined) {
-      statement = connection.prepare(sql);
-      if (raw) statement.raw(true);
-      if (cache.size >= size) cache.delete(cache.keys().next().value!);
-      cache.set(sql, statement);
-    }
-    return statement;
-  };
-  const objects = new Map<string, BetterSqlite3.Statement>();
-  // A statement's row mode is its own setting, so statements returning arrays are kept apart.
-  const arrays = new Map<string, BetterSqlite3.Statement>();
+  const cache = new Map<string, BetterSqlite3.Statement>();
   return {
     close: () => connection.close(),
-    prepare: (sql: string) => cached(objects, sql, false),
-    prepareArrays: (sql: string) => cached(arrays, sql, true),
+    prepare(sql: string) {
+      let statement = cache.get(sql);
+      if (statement === undefined) {
+        statement = connection.prepare(sql);
+        if (cache.size >= size) cache.delete(cache.keys().next().value!);
+        cache.set(sql, statement);
+      }
+      return statement;
+    },
   };
 }
 
@@ -202,8 +190,7 @@ function openSqlite(options: DatabaseOptions): Database {
   connection.pragma('synchronous = NORMAL');
   connection.pragma('foreign_keys = ON');
   connection.pragma('busy_timeout = 5000');
-  const statements = withStatementCache(connection);
-  const db = new Kysely<Tables>({ dialect: new ImmediateSqliteDialect({ database: statements }) });
+  const db = new Kysely<Tables>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(connection) }) });
   return {
     db,
     kind: 'sqlite',
@@ -211,9 +198,6 @@ function openSqlite(options: DatabaseOptions): Database {
     schema: undefined,
     poolStats: () => undefined,
     exclusive: (_name, work) => work(),
-    // Holding Kysely's one connection keeps the read out of any transaction in progress.
-    selectArrays: (query) =>
-      db.connection().execute(async () => statements.prepareArrays(query.sql).all(query.parameters as unknown[]) as unknown[][]),
     ping: async () => {
       await sql`select 1`.execute(db);
     },
@@ -285,7 +269,6 @@ async function openPostgres(options: DatabaseOptions): Promise<Database> {
         await client.end().catch(() => {});
       }
     },
-    selectArrays: async (query) => (await pool.query({ text: query.sql, values: query.parameters as unknown[], rowMode: 'array' })).rows,
     ping: async () => {
       await sql`select 1`.execute(db);
     },
