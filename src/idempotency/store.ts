@@ -16,6 +16,7 @@ import type { DatabaseKind } from '../config.ts';
 import type { Db } from '../platform/db/database.ts';
 import type { Tables } from '../platform/db/tables.ts';
 import { newId, randomBase62 } from '../platform/ids.ts';
+import { preparedQuery, type Placeholder } from '../platform/db/prepared.ts';
 
 export interface IdempotencyTables {
   idempotency_keys: {
@@ -61,6 +62,36 @@ export interface Claim {
   leaseToken: string;
 }
 
+/** Every write reads its key (twice on SQLite: before and under the write lock). */
+const findByScope = preparedQuery((db, value: Placeholder<KeyScope>) =>
+  db
+    .selectFrom('idempotency_keys')
+    .selectAll()
+    .where('account_id', '=', value('accountId'))
+    .where('client_id', '=', value('clientId'))
+    .where('idempotency_key', '=', value('key')),
+);
+
+/** SQLite: every performed write inserts its key, done, with the stored response. */
+const insertRow = preparedQuery((db, value: Placeholder<IdempotencyRow>) =>
+  db.insertInto('idempotency_keys').values({
+    id: value('id'),
+    account_id: value('account_id'),
+    client_id: value('client_id'),
+    idempotency_key: value('idempotency_key'),
+    fingerprint: value('fingerprint'),
+    state: value('state'),
+    lease_token: value('lease_token'),
+    locked_until: value('locked_until'),
+    response_status: value('response_status'),
+    response_headers: value('response_headers'),
+    response_body: value('response_body'),
+    created_at: value('created_at'),
+    completed_at: value('completed_at'),
+    expires_at: value('expires_at'),
+  }),
+);
+
 export function createIdempotencyStore(deps: { db: Db; kind: DatabaseKind }) {
   const { db, kind } = deps;
   const newToken = () => randomBase62(24);
@@ -70,13 +101,7 @@ export function createIdempotencyStore(deps: { db: Db; kind: DatabaseKind }) {
 
     /** The row for a key, read without locking (or in `executor`'s transaction). */
     async find(scope: KeyScope, executor: Db | Transaction<Tables> = db): Promise<IdempotencyRow | undefined> {
-      return executor
-        .selectFrom('idempotency_keys')
-        .selectAll()
-        .where('account_id', '=', scope.accountId)
-        .where('client_id', '=', scope.clientId)
-        .where('idempotency_key', '=', scope.key)
-        .executeTakeFirst();
+      return (await findByScope.execute(executor, scope)).rows[0];
     },
 
     /** Claims a key nobody holds; undefined when another request inserted it first. */
@@ -203,25 +228,22 @@ export function createIdempotencyStore(deps: { db: Db; kind: DatabaseKind }) {
       input: { fingerprint: string; now: number; retentionMs: number; response: StoredResponse; replaced: IdempotencyRow | undefined },
     ): Promise<void> {
       if (input.replaced) await trx.deleteFrom('idempotency_keys').where('id', '=', input.replaced.id).execute();
-      await trx
-        .insertInto('idempotency_keys')
-        .values({
-          id: newId('idk'),
-          account_id: scope.accountId,
-          client_id: scope.clientId,
-          idempotency_key: scope.key,
-          fingerprint: input.fingerprint,
-          state: 'done',
-          lease_token: newToken(),
-          locked_until: input.now,
-          response_status: input.response.status,
-          response_headers: JSON.stringify(input.response.headers),
-          response_body: input.response.body,
-          created_at: input.now,
-          completed_at: input.now,
-          expires_at: input.now + input.retentionMs,
-        })
-        .execute();
+      await insertRow.execute(trx, {
+        id: newId('idk'),
+        account_id: scope.accountId,
+        client_id: scope.clientId,
+        idempotency_key: scope.key,
+        fingerprint: input.fingerprint,
+        state: 'done',
+        lease_token: newToken(),
+        locked_until: input.now,
+        response_status: input.response.status,
+        response_headers: JSON.stringify(input.response.headers),
+        response_body: input.response.body,
+        created_at: input.now,
+        completed_at: input.now,
+        expires_at: input.now + input.retentionMs,
+      });
     },
 
     /** Gives the key back after a failure that is not stored, so a retry runs afresh. */

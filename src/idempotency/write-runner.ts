@@ -26,6 +26,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Transaction } from 'kysely';
 import type { Db } from '../platform/db/database.ts';
+import type { GroupCommit } from '../platform/db/group-commit.ts';
 import type { Tables } from '../platform/db/tables.ts';
 import type { Clock } from '../platform/clock.ts';
 import { principalOf } from '../platform/auth.ts';
@@ -94,6 +95,11 @@ export function createWriteRunner(deps: {
   retentionSeconds: number;
   leaseMs?: number;
   hooks?: WriteHooks;
+  /**
+   * SQLite: the transactions that perform requests are shared by the requests that arrive
+   * together (group-commit.ts); without it each request commits on its own.
+   */
+  groupCommit?: GroupCommit;
   /** Where replays and in-use refusals are counted. */
   metrics?: MetricsRegistry;
 }) {
@@ -101,6 +107,8 @@ export function createWriteRunner(deps: {
   const outcomes = deps.metrics?.counter('gatehouse_idempotency_requests_total', 'Writes with an Idempotency-Key that were replayed or refused as in use, by outcome');
   const retentionMs = deps.retentionSeconds * 1000;
   const leaseMs = deps.leaseMs ?? DEFAULT_LEASE_MS;
+  const transact = <T>(work: (trx: Transaction<Tables>) => Promise<T>): Promise<T> =>
+    deps.groupCommit ? deps.groupCommit.run(work) : db.transaction().execute(work);
   const replay = (reply: FastifyReply, response: StoredResponse): FastifyReply => {
     outcomes?.inc({ outcome: 'replayed' });
     return send(reply, response, true);
@@ -163,7 +171,7 @@ export function createWriteRunner(deps: {
     if (seen) return replay(reply, seen);
 
     const storeUnderLock = (perform: (trx: Transaction<Tables>) => Promise<StoredResponse>) =>
-      db.transaction().execute(async (trx): Promise<{ verdict: Verdict } | { performed: StoredResponse }> => {
+      transact(async (trx): Promise<{ verdict: Verdict } | { performed: StoredResponse }> => {
         const row = await store.find(scope, trx);
         const verdict = judge(row, fingerprint, clock.now());
         if (verdict.kind !== 'new' && verdict.kind !== 'abandoned') return { verdict };
