@@ -128,6 +128,9 @@ function openSqlite(options: DatabaseOptions): Database {
   connection.pragma('synchronous = NORMAL');
   connection.pragma('foreign_keys = ON');
   connection.pragma('busy_timeout = 5000');
+  // Savepoints (group-commit.ts) keep the original of every page they change in a sub-journal;
+  // in memory, not spilled to a temporary file page by page.
+  connection.pragma('temp_store = MEMORY');
   const db = new Kysely<Tables>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(connection) }) });
   return {
     db,
