@@ -26,6 +26,7 @@ import {
 } from 'kysely';
 import type { DatabaseKind } from '../../config.ts';
 import type { Tables } from './tables.ts';
+import { BACKSTOP_CHECKPOINT_PAGES, startCheckpointer } from './checkpointer.ts';
 
 export type Db = Kysely<Tables>;
 
@@ -131,6 +132,9 @@ function openSqlite(options: DatabaseOptions): Database {
   // Savepoints (group-commit.ts) keep the original of every page they change in a sub-journal;
   // in memory, not spilled to a temporary file page by page.
   connection.pragma('temp_store = MEMORY');
+  // Checkpoints run in a worker thread (checkpointer.ts); this connection's own is the backstop.
+  const checkpointer = inMemory ? undefined : startCheckpointer(path.resolve(file));
+  connection.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
   const db = new Kysely<Tables>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(connection) }) });
   return {
     db,
@@ -142,7 +146,10 @@ function openSqlite(options: DatabaseOptions): Database {
     ping: async () => {
       await sql`select 1`.execute(db);
     },
-    close: () => db.destroy(),
+    close: async () => {
+      await checkpointer?.stop();
+      await db.destroy();
+    },
   };
 }
 
