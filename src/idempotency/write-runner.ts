@@ -16,7 +16,9 @@
  *    SQLite (one writer at a time, IMMEDIATE transactions): the key is checked again and
  *    written, already `done`, inside the transaction that performs the request, under the
  *    write lock. A copy waits for that lock (milliseconds) and then replays; a crash leaves
- *    nothing at all, so the retry performs the request at once.
+ *    nothing at all, so the retry performs the request at once. Requests that arrive together
+ *    share that transaction, each in its own savepoint, and hear back only after its COMMIT
+ *    (platform/db/group-commit.ts).
  * 4. A business refusal thrown by the handler (a 4xx HttpError other than 401/403/429) rolls
  *    the effects back and is then stored in a small transaction of its own, so it is replayed
  *    too. Any other failure gives the key back, so a retry runs afresh.
