@@ -92,9 +92,60 @@ const insertRow = preparedQuery((db, value: Placeholder<IdempotencyRow>) =>
   }),
 );
 
+interface ClaimInput {
+  fingerprint: string;
+  now: number;
+  leaseMs: number;
+  retentionMs: number;
+}
+
+/** The row of a new claim: `running`, owned by the claim's lease token until its lease ends. */
+function claimRow(scope: KeyScope, input: ClaimInput, claim: Claim) {
+  return {
+    id: claim.id,
+    account_id: scope.accountId,
+    client_id: scope.clientId,
+    idempotency_key: scope.key,
+    fingerprint: input.fingerprint,
+    state: 'running' as const,
+    lease_token: claim.leaseToken,
+    locked_until: input.now + input.leaseMs,
+    created_at: input.now,
+    expires_at: input.now + input.retentionMs,
+  };
+}
+
 export function createIdempotencyStore(deps: { db: Db; kind: DatabaseKind }) {
   const { db, kind } = deps;
   const newToken = () => randomBase62(24);
+
+  /**
+   * PostgreSQL, one round trip: the read, and the insert only if the read saw nothing. The claim
+   * alone need not be durable: a database crash that loses it has lost nothing else, and the
+   * business transaction's durable commit flushes it too (the WAL is one sequence). Turning
+   * synchronous_commit off for this statement's own transaction saves a WAL flush per write.
+   */
+  async function claimOrReadInOneStatement(scope: KeyScope, input: ClaimInput, claim: Claim): Promise<{ claim?: Claim; row?: IdempotencyRow }> {
+    const row = claimRow(scope, input, claim);
+    const result = await sql<IdempotencyRow & { claimed: number }>`with seen as (
+        select * from idempotency_keys
+        where account_id = ${row.account_id} and client_id = ${row.client_id} and idempotency_key = ${row.idempotency_key}
+      ), claimed as (
+        insert into idempotency_keys
+          (id, account_id, client_id, idempotency_key, fingerprint, state, lease_token, locked_until, created_at, expires_at)
+        select ${row.id}::text, ${row.account_id}::text, ${row.client_id}::text, ${row.idempotency_key}::text,
+          ${row.fingerprint}::text, ${row.state}::text, ${row.lease_token}::text, ${row.locked_until}::bigint,
+          ${row.created_at}::bigint, ${row.expires_at}::bigint
+        from (select set_config('synchronous_commit', 'off', true)) as local_setting
+        where not exists (select 1 from seen)
+        on conflict (account_id, client_id, idempotency_key) do nothing
+        returning id
+      )
+      select (select count(*) from claimed)::int as claimed, seen.* from (select 1) as one left join seen on true`.execute(db);
+    const { claimed, ...seen } = result.rows[0]!;
+    if (claimed === 1) return { claim };
+    return seen.id === null ? {} : { row: seen };
+  }
 
   return {
     kind,
@@ -104,44 +155,23 @@ export function createIdempotencyStore(deps: { db: Db; kind: DatabaseKind }) {
       return (await findByScope.execute(executor, scope)).rows[0];
     },
 
-    /** Claims a key nobody holds; undefined when another request inserted it first. */
-    async insertClaim(
-      scope: KeyScope,
-      input: { fingerprint: string; now: number; leaseMs: number; retentionMs: number },
-    ): Promise<Claim | undefined> {
+    /**
+     * Claims the key if nobody holds it, or returns the row that does. The row is read without
+     * locking and the claim inserted only if no row was seen, so a copy of a running request
+     * learns of it at once instead of waiting on the owner's row lock. Neither comes back when
+     * another request claimed the key after the read: read again.
+     */
+    async claimOrRead(scope: KeyScope, input: ClaimInput): Promise<{ claim?: Claim; row?: IdempotencyRow }> {
       const claim = { id: newId('idk'), leaseToken: newToken() };
-      const row = {
-        id: claim.id,
-        account_id: scope.accountId,
-        client_id: scope.clientId,
-        idempotency_key: scope.key,
-        fingerprint: input.fingerprint,
-        state: 'running' as const,
-        lease_token: claim.leaseToken,
-        locked_until: input.now + input.leaseMs,
-        created_at: input.now,
-        expires_at: input.now + input.retentionMs,
-      };
-      if (kind === 'postgres') {
-        // The claim alone need not be durable: a database crash that loses it has lost nothing
-        // else, and the business transaction's durable commit flushes it too (the WAL is one
-        // sequence). Turning synchronous_commit off for this statement's own transaction saves
-        // a WAL flush per write, in one round trip.
-        const result = await sql`insert into idempotency_keys
-            (id, account_id, client_id, idempotency_key, fingerprint, state, lease_token, locked_until, created_at, expires_at)
-          select ${row.id}::text, ${row.account_id}::text, ${row.client_id}::text, ${row.idempotency_key}::text,
-            ${row.fingerprint}::text, ${row.state}::text, ${row.lease_token}::text, ${row.locked_until}::bigint,
-            ${row.created_at}::bigint, ${row.expires_at}::bigint
-          from (select set_config('synchronous_commit', 'off', true)) as local_setting
-          on conflict (account_id, client_id, idempotency_key) do nothing`.execute(db);
-        return Number(result.numAffectedRows ?? 0) === 1 ? claim : undefined;
-      }
+      if (kind === 'postgres') return claimOrReadInOneStatement(scope, input, claim);
+      const row = await this.find(scope);
+      if (row) return { row };
       const result = await db
         .insertInto('idempotency_keys')
-        .values(row)
+        .values(claimRow(scope, input, claim))
         .onConflict((oc) => oc.columns(['account_id', 'client_id', 'idempotency_key']).doNothing())
         .executeTakeFirst();
-      return Number(result.numInsertedOrUpdatedRows ?? 0) === 1 ? claim : undefined;
+      return Number(result.numInsertedOrUpdatedRows ?? 0) === 1 ? { claim } : {};
     },
 
     /**

@@ -120,16 +120,16 @@ export function createWriteRunner(deps: {
     // A lost race re-reads the row; a few rounds settle it, since every round has a winner.
     for (let round = 0; round < 3; round++) {
       const now = clock.now();
-      const row = await store.find(scope);
+      const claimInput = { fingerprint, now, leaseMs, retentionMs };
+      const { claim, row } = await store.claimOrRead(scope, claimInput);
+      if (claim) return { kind: 'claimed', claim };
+      if (row === undefined) continue;
       const verdict = judge(row, fingerprint, now);
       const response = answerOf(verdict);
       if (response) return { kind: 'replay', response };
-      const claimInput = { fingerprint, now, leaseMs, retentionMs };
-      const claim =
-        row === undefined
-          ? await store.insertClaim(scope, claimInput)
-          : await store.takeOver(row, { ...claimInput, restart: verdict.kind === 'new' });
-      if (claim) return { kind: 'claimed', claim };
+      // An expired record (the key is new again) or an abandoned claim.
+      const takenOver = await store.takeOver(row, { ...claimInput, restart: verdict.kind === 'new' });
+      if (takenOver) return { kind: 'claimed', claim: takenOver };
     }
     throw inUse();
   }
