@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import type { Config } from './config.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
 import { openDatabase, type Database } from './platform/db/database.ts';
+import { createGroupCommit } from './platform/db/group-commit.ts';
 import { migrateToLatest } from './platform/db/migrate.ts';
 import { createLogger, type LogDestination } from './platform/logging.ts';
 import { createHttpServer } from './platform/http/server.ts';
@@ -132,6 +133,8 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
     retentionSeconds: config.idempotencyRetention,
     leaseMs: config.idempotencyLease * 1000,
     hooks: deps.writeHooks,
+    // One writer on SQLite: requests that arrive together share a commit.
+    groupCommit: database.kind === 'sqlite' ? createGroupCommit({ db }) : undefined,
     metrics,
   });
   const idempotency = createIdempotencyRetention({ store: idempotencyStore, clock });

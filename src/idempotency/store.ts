@@ -16,6 +16,7 @@ import type { DatabaseKind } from '../config.ts';
 import type { Db } from '../platform/db/database.ts';
 import type { Tables } from '../platform/db/tables.ts';
 import { newId, randomBase62 } from '../platform/ids.ts';
+import { preparedQuery, type Placeholder } from '../platform/db/prepared.ts';
 
 export interface IdempotencyTables {
   idempotency_keys: {
@@ -61,62 +62,116 @@ export interface Claim {
   leaseToken: string;
 }
 
+/** Every write reads its key (twice on SQLite: before and under the write lock). */
+const findByScope = preparedQuery((db, value: Placeholder<KeyScope>) =>
+  db
+    .selectFrom('idempotency_keys')
+    .selectAll()
+    .where('account_id', '=', value('accountId'))
+    .where('client_id', '=', value('clientId'))
+    .where('idempotency_key', '=', value('key')),
+);
+
+/** SQLite: every performed write inserts its key, done, with the stored response. */
+const insertRow = preparedQuery((db, value: Placeholder<IdempotencyRow>) =>
+  db.insertInto('idempotency_keys').values({
+    id: value('id'),
+    account_id: value('account_id'),
+    client_id: value('client_id'),
+    idempotency_key: value('idempotency_key'),
+    fingerprint: value('fingerprint'),
+    state: value('state'),
+    lease_token: value('lease_token'),
+    locked_until: value('locked_until'),
+    response_status: value('response_status'),
+    response_headers: value('response_headers'),
+    response_body: value('response_body'),
+    created_at: value('created_at'),
+    completed_at: value('completed_at'),
+    expires_at: value('expires_at'),
+  }),
+);
+
+interface ClaimInput {
+  fingerprint: string;
+  now: number;
+  leaseMs: number;
+  retentionMs: number;
+}
+
+/** The row of a new claim: `running`, owned by the claim's lease token until its lease ends. */
+function claimRow(scope: KeyScope, input: ClaimInput, claim: Claim) {
+  return {
+    id: claim.id,
+    account_id: scope.accountId,
+    client_id: scope.clientId,
+    idempotency_key: scope.key,
+    fingerprint: input.fingerprint,
+    state: 'running' as const,
+    lease_token: claim.leaseToken,
+    locked_until: input.now + input.leaseMs,
+    created_at: input.now,
+    expires_at: input.now + input.retentionMs,
+  };
+}
+
 export function createIdempotencyStore(deps: { db: Db; kind: DatabaseKind }) {
   const { db, kind } = deps;
   const newToken = () => randomBase62(24);
+
+  /**
+   * PostgreSQL, one round trip: the read, and the insert only if the read saw nothing. The claim
+   * alone need not be durable: a database crash that loses it has lost nothing else, and the
+   * business transaction's durable commit flushes it too (the WAL is one sequence). Turning
+   * synchronous_commit off for this statement's own transaction saves a WAL flush per write.
+   */
+  async function claimOrReadInOneStatement(scope: KeyScope, input: ClaimInput, claim: Claim): Promise<{ claim?: Claim; row?: IdempotencyRow }> {
+    const row = claimRow(scope, input, claim);
+    const result = await sql<IdempotencyRow & { claimed: number }>`with seen as (
+        select * from idempotency_keys
+        where account_id = ${row.account_id} and client_id = ${row.client_id} and idempotency_key = ${row.idempotency_key}
+      ), claimed as (
+        insert into idempotency_keys
+          (id, account_id, client_id, idempotency_key, fingerprint, state, lease_token, locked_until, created_at, expires_at)
+        select ${row.id}::text, ${row.account_id}::text, ${row.client_id}::text, ${row.idempotency_key}::text,
+          ${row.fingerprint}::text, ${row.state}::text, ${row.lease_token}::text, ${row.locked_until}::bigint,
+          ${row.created_at}::bigint, ${row.expires_at}::bigint
+        from (select set_config('synchronous_commit', 'off', true)) as local_setting
+        where not exists (select 1 from seen)
+        on conflict (account_id, client_id, idempotency_key) do nothing
+        returning id
+      )
+      select (select count(*) from claimed)::int as claimed, seen.* from (select 1) as one left join seen on true`.execute(db);
+    const { claimed, ...seen } = result.rows[0]!;
+    if (claimed === 1) return { claim };
+    return seen.id === null ? {} : { row: seen };
+  }
 
   return {
     kind,
 
     /** The row for a key, read without locking (or in `executor`'s transaction). */
     async find(scope: KeyScope, executor: Db | Transaction<Tables> = db): Promise<IdempotencyRow | undefined> {
-      return executor
-        .selectFrom('idempotency_keys')
-        .selectAll()
-        .where('account_id', '=', scope.accountId)
-        .where('client_id', '=', scope.clientId)
-        .where('idempotency_key', '=', scope.key)
-        .executeTakeFirst();
+      return (await findByScope.execute(executor, scope)).rows[0];
     },
 
-    /** Claims a key nobody holds; undefined when another request inserted it first. */
-    async insertClaim(
-      scope: KeyScope,
-      input: { fingerprint: string; now: number; leaseMs: number; retentionMs: number },
-    ): Promise<Claim | undefined> {
+    /**
+     * Claims the key if nobody holds it, or returns the row that does. The row is read without
+     * locking and the claim inserted only if no row was seen, so a copy of a running request
+     * learns of it at once instead of waiting on the owner's row lock. Neither comes back when
+     * another request claimed the key after the read: read again.
+     */
+    async claimOrRead(scope: KeyScope, input: ClaimInput): Promise<{ claim?: Claim; row?: IdempotencyRow }> {
       const claim = { id: newId('idk'), leaseToken: newToken() };
-      const row = {
-        id: claim.id,
-        account_id: scope.accountId,
-        client_id: scope.clientId,
-        idempotency_key: scope.key,
-        fingerprint: input.fingerprint,
-        state: 'running' as const,
-        lease_token: claim.leaseToken,
-        locked_until: input.now + input.leaseMs,
-        created_at: input.now,
-        expires_at: input.now + input.retentionMs,
-      };
-      if (kind === 'postgres') {
-        // The claim alone need not be durable: a database crash that loses it has lost nothing
-        // else, and the business transaction's durable commit flushes it too (the WAL is one
-        // sequence). Turning synchronous_commit off for this statement's own transaction saves
-        // a WAL flush per write, in one round trip.
-        const result = await sql`insert into idempotency_keys
-            (id, account_id, client_id, idempotency_key, fingerprint, state, lease_token, locked_until, created_at, expires_at)
-          select ${row.id}::text, ${row.account_id}::text, ${row.client_id}::text, ${row.idempotency_key}::text,
-            ${row.fingerprint}::text, ${row.state}::text, ${row.lease_token}::text, ${row.locked_until}::bigint,
-            ${row.created_at}::bigint, ${row.expires_at}::bigint
-          from (select set_config('synchronous_commit', 'off', true)) as local_setting
-          on conflict (account_id, client_id, idempotency_key) do nothing`.execute(db);
-        return Number(result.numAffectedRows ?? 0) === 1 ? claim : undefined;
-      }
+      if (kind === 'postgres') return claimOrReadInOneStatement(scope, input, claim);
+      const row = await this.find(scope);
+      if (row) return { row };
       const result = await db
         .insertInto('idempotency_keys')
-        .values(row)
+        .values(claimRow(scope, input, claim))
         .onConflict((oc) => oc.columns(['account_id', 'client_id', 'idempotency_key']).doNothing())
         .executeTakeFirst();
-      return Number(result.numInsertedOrUpdatedRows ?? 0) === 1 ? claim : undefined;
+      return Number(result.numInsertedOrUpdatedRows ?? 0) === 1 ? { claim } : {};
     },
 
     /**
@@ -203,25 +258,22 @@ export function createIdempotencyStore(deps: { db: Db; kind: DatabaseKind }) {
       input: { fingerprint: string; now: number; retentionMs: number; response: StoredResponse; replaced: IdempotencyRow | undefined },
     ): Promise<void> {
       if (input.replaced) await trx.deleteFrom('idempotency_keys').where('id', '=', input.replaced.id).execute();
-      await trx
-        .insertInto('idempotency_keys')
-        .values({
-          id: newId('idk'),
-          account_id: scope.accountId,
-          client_id: scope.clientId,
-          idempotency_key: scope.key,
-          fingerprint: input.fingerprint,
-          state: 'done',
-          lease_token: newToken(),
-          locked_until: input.now,
-          response_status: input.response.status,
-          response_headers: JSON.stringify(input.response.headers),
-          response_body: input.response.body,
-          created_at: input.now,
-          completed_at: input.now,
-          expires_at: input.now + input.retentionMs,
-        })
-        .execute();
+      await insertRow.execute(trx, {
+        id: newId('idk'),
+        account_id: scope.accountId,
+        client_id: scope.clientId,
+        idempotency_key: scope.key,
+        fingerprint: input.fingerprint,
+        state: 'done',
+        lease_token: newToken(),
+        locked_until: input.now,
+        response_status: input.response.status,
+        response_headers: JSON.stringify(input.response.headers),
+        response_body: input.response.body,
+        created_at: input.now,
+        completed_at: input.now,
+        expires_at: input.now + input.retentionMs,
+      });
     },
 
     /** Gives the key back after a failure that is not stored, so a retry runs afresh. */

@@ -16,7 +16,9 @@
  *    SQLite (one writer at a time, IMMEDIATE transactions): the key is checked again and
  *    written, already `done`, inside the transaction that performs the request, under the
  *    write lock. A copy waits for that lock (milliseconds) and then replays; a crash leaves
- *    nothing at all, so the retry performs the request at once.
+ *    nothing at all, so the retry performs the request at once. Requests that arrive together
+ *    share that transaction, each in its own savepoint, and hear back only after its COMMIT
+ *    (platform/db/group-commit.ts).
  * 4. A business refusal thrown by the handler (a 4xx HttpError other than 401/403/429) rolls
  *    the effects back and is then stored in a small transaction of its own, so it is replayed
  *    too. Any other failure gives the key back, so a retry runs afresh.
@@ -26,6 +28,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Transaction } from 'kysely';
 import type { Db } from '../platform/db/database.ts';
+import type { GroupCommit } from '../platform/db/group-commit.ts';
 import type { Tables } from '../platform/db/tables.ts';
 import type { Clock } from '../platform/clock.ts';
 import { principalOf } from '../platform/auth.ts';
@@ -94,6 +97,11 @@ export function createWriteRunner(deps: {
   retentionSeconds: number;
   leaseMs?: number;
   hooks?: WriteHooks;
+  /**
+   * SQLite: the transactions that perform requests are shared by the requests that arrive
+   * together (group-commit.ts); without it each request commits on its own.
+   */
+  groupCommit?: GroupCommit;
   /** Where replays and in-use refusals are counted. */
   metrics?: MetricsRegistry;
 }) {
@@ -101,6 +109,8 @@ export function createWriteRunner(deps: {
   const outcomes = deps.metrics?.counter('gatehouse_idempotency_requests_total', 'Writes with an Idempotency-Key that were replayed or refused as in use, by outcome');
   const retentionMs = deps.retentionSeconds * 1000;
   const leaseMs = deps.leaseMs ?? DEFAULT_LEASE_MS;
+  const transact = <T>(work: (trx: Transaction<Tables>) => Promise<T>): Promise<T> =>
+    deps.groupCommit ? deps.groupCommit.run(work) : db.transaction().execute(work);
   const replay = (reply: FastifyReply, response: StoredResponse): FastifyReply => {
     outcomes?.inc({ outcome: 'replayed' });
     return send(reply, response, true);
@@ -110,16 +120,16 @@ export function createWriteRunner(deps: {
     // A lost race re-reads the row; a few rounds settle it, since every round has a winner.
     for (let round = 0; round < 3; round++) {
       const now = clock.now();
-      const row = await store.find(scope);
+      const claimInput = { fingerprint, now, leaseMs, retentionMs };
+      const { claim, row } = await store.claimOrRead(scope, claimInput);
+      if (claim) return { kind: 'claimed', claim };
+      if (row === undefined) continue;
       const verdict = judge(row, fingerprint, now);
       const response = answerOf(verdict);
       if (response) return { kind: 'replay', response };
-      const claimInput = { fingerprint, now, leaseMs, retentionMs };
-      const claim =
-        row === undefined
-          ? await store.insertClaim(scope, claimInput)
-          : await store.takeOver(row, { ...claimInput, restart: verdict.kind === 'new' });
-      if (claim) return { kind: 'claimed', claim };
+      // An expired record (the key is new again) or an abandoned claim.
+      const takenOver = await store.takeOver(row, { ...claimInput, restart: verdict.kind === 'new' });
+      if (takenOver) return { kind: 'claimed', claim: takenOver };
     }
     throw inUse();
   }
@@ -163,7 +173,7 @@ export function createWriteRunner(deps: {
     if (seen) return replay(reply, seen);
 
     const storeUnderLock = (perform: (trx: Transaction<Tables>) => Promise<StoredResponse>) =>
-      db.transaction().execute(async (trx): Promise<{ verdict: Verdict } | { performed: StoredResponse }> => {
+      transact(async (trx): Promise<{ verdict: Verdict } | { performed: StoredResponse }> => {
         const row = await store.find(scope, trx);
         const verdict = judge(row, fingerprint, clock.now());
         if (verdict.kind !== 'new' && verdict.kind !== 'abandoned') return { verdict };

@@ -11,13 +11,14 @@
  * request (RFC 6750 bearer usage).
  */
 import type { Transaction } from 'kysely';
-import { querySlot, reusableQuery, type Db } from '../platform/db/database.ts';
+import type { Db } from '../platform/db/database.ts';
 import type { Tables } from '../platform/db/tables.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Principal } from '../platform/auth.ts';
 import { newId } from '../platform/ids.ts';
 import { randomSecret, sha256Hex } from '../platform/crypto.ts';
 import type { KeyVault } from '../platform/secrets-key.ts';
+import { preparedQuery, type Placeholder } from '../platform/db/prepared.ts';
 import { createTokenSealer, type SealedClaims } from './token-sealing.ts';
 
 export interface AccessTokenTables {
@@ -70,33 +71,41 @@ export function isSealed(token: string): boolean {
   return token.startsWith(ACCESS_TOKEN_PREFIX) && token.includes('.');
 }
 
+// Every request with a bearer token runs one of these two lookups.
+
+const storedToken = preparedQuery((db, value: Placeholder<{ digest: string }>) =>
+  db
+    .selectFrom('access_tokens')
+    .leftJoin('users', 'users.id', 'access_tokens.user_id')
+    .select([
+      'access_tokens.id',
+      'access_tokens.account_id',
+      'access_tokens.client_id',
+      'access_tokens.user_id',
+      'access_tokens.scope',
+      'access_tokens.issued_at',
+      'access_tokens.expires_at',
+      'access_tokens.revoked_at',
+      'users.active as user_active',
+    ])
+    .where('access_tokens.token_digest', '=', value('digest')),
+);
+
+const sealedTokenClient = preparedQuery((db, value: Placeholder<{ tokenId: string; clientId: string; accountId: string }>) =>
+  db
+    .selectFrom('oauth_clients')
+    .leftJoin('oauth_revoked_tokens', (join) => join.on('oauth_revoked_tokens.token_id', '=', value('tokenId')))
+    .select(['oauth_clients.id', 'oauth_revoked_tokens.token_id'])
+    .where('oauth_clients.id', '=', value('clientId'))
+    .where('oauth_clients.account_id', '=', value('accountId')),
+);
+
 export function createAccessTokens(deps: { db: Db; clock: Clock; vault: KeyVault }) {
   const { db, clock } = deps;
   const sealer = createTokenSealer(deps);
 
-  // Every request bearing a token runs this lookup, so it is compiled once and run with the digest.
-  const digest = querySlot('token_digest');
-  const byDigest = reusableQuery(
-    db
-      .selectFrom('access_tokens')
-      .leftJoin('users', 'users.id', 'access_tokens.user_id')
-      .select([
-        'access_tokens.id',
-        'access_tokens.account_id',
-        'access_tokens.client_id',
-        'access_tokens.user_id',
-        'access_tokens.scope',
-        'access_tokens.issued_at',
-        'access_tokens.expires_at',
-        'access_tokens.revoked_at',
-        'users.active as user_active',
-      ])
-      .where('access_tokens.token_digest', '=', digest),
-    [digest],
-  );
-
   async function stored(token: string): Promise<TokenFacts | undefined> {
-    const [row] = await byDigest(db, [sha256Hex(token)]);
+    const row = (await storedToken.execute(db, { digest: sha256Hex(token) })).rows[0];
     if (!row || row.revoked_at !== null || row.expires_at <= clock.now()) return undefined;
     // A token issued to a person stops working once that person is deactivated or deleted.
     if (row.user_id !== null && row.user_active !== 1) return undefined;
@@ -115,13 +124,7 @@ export function createAccessTokens(deps: { db: Db; clock: Clock; vault: KeyVault
   async function sealed(token: string): Promise<TokenFacts | undefined> {
     const claims = await sealer.open(token, ACCESS_TOKEN_PREFIX);
     if (!claims || claims.expiresAt <= clock.now()) return undefined;
-    const row = await db
-      .selectFrom('oauth_clients')
-      .leftJoin('oauth_revoked_tokens', (join) => join.on('oauth_revoked_tokens.token_id', '=', claims.id))
-      .select(['oauth_clients.id', 'oauth_revoked_tokens.token_id'])
-      .where('oauth_clients.id', '=', claims.clientId)
-      .where('oauth_clients.account_id', '=', claims.accountId)
-      .executeTakeFirst();
+    const row = (await sealedTokenClient.execute(db, { tokenId: claims.id, clientId: claims.clientId, accountId: claims.accountId })).rows[0];
     if (!row || row.token_id !== null) return undefined;
     return { ...claims, userId: null, sealed: true };
   }

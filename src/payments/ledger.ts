@@ -21,6 +21,7 @@
  */
 import type { Db } from '../platform/db/database.ts';
 import { newId } from '../platform/ids.ts';
+import { preparedQuery, type Placeholder } from '../platform/db/prepared.ts';
 import type { LedgerAccount, LedgerEntryRow } from './tables.ts';
 
 export interface Posting {
@@ -33,27 +34,67 @@ export interface Posting {
   at: number;
 }
 
+type EntryPair = Omit<Posting, 'source'> & {
+  transactionId: string;
+  debitId: string;
+  creditId: string;
+  sourceObject: Posting['source']['object'];
+  sourceId: string;
+  /** The credit's amount: minus the posting's */
+  creditAmount: number;
+};
+
+/** Both entries of a posting in one statement. */
+const insertEntryPair = preparedQuery((db, value: Placeholder<EntryPair>) => {
+  const common = {
+    account_id: value('accountId'),
+    transaction_id: value('transactionId'),
+    currency: value('currency'),
+    source_object: value('sourceObject'),
+    source_id: value('sourceId'),
+    created_at: value('at'),
+  };
+  const entries: LedgerEntryRow[] = [
+    { ...common, id: value('debitId'), ledger_account: value('debit'), direction: 'debit', amount: value('amount') },
+    { ...common, id: value('creditId'), ledger_account: value('credit'), direction: 'credit', amount: value('creditAmount') },
+  ];
+  return db.insertInto('ledger_entries').values(entries);
+});
+
 /** Writes the two entries of one posting in `trx`; returns its transaction id. */
 export async function post(trx: Db, posting: Posting): Promise<string> {
   const transactionId = newId('ltx');
-  const common = {
-    account_id: posting.accountId,
-    transaction_id: transactionId,
-    currency: posting.currency,
-    source_object: posting.source.object,
-    source_id: posting.source.id,
-    created_at: posting.at,
-  };
-  const entries: LedgerEntryRow[] = [
-    { ...common, id: newId('le'), ledger_account: posting.debit, direction: 'debit', amount: posting.amount },
-    { ...common, id: newId('le'), ledger_account: posting.credit, direction: 'credit', amount: -posting.amount },
-  ];
-  await trx.insertInto('ledger_entries').values(entries).execute();
+  await insertEntryPair.execute(trx, {
+    ...posting,
+    transactionId,
+    debitId: newId('le'),
+    creditId: newId('le'),
+    sourceObject: posting.source.object,
+    sourceId: posting.source.id,
+    creditAmount: -posting.amount,
+  });
   return transactionId;
 }
 
+interface BalanceChange {
+  accountId: string;
+  currency: string;
+  amount: number;
+  at: number;
+}
+
+/** The conditional debit every payout runs. */
+const debitIfCovered = preparedQuery((db, value: Placeholder<BalanceChange>) =>
+  db
+    .updateTable('balances')
+    .set((eb) => ({ available: eb('available', '-', value('amount')), updated_at: value('at') }))
+    .where('account_id', '=', value('accountId'))
+    .where('currency', '=', value('currency'))
+    .where('available', '>=', value('amount')),
+);
+
 /** Adds `amount` to the available balance, creating the row on first use. */
-export async function creditBalance(trx: Db, input: { accountId: string; currency: string; amount: number; at: number }): Promise<void> {
+export async function creditBalance(trx: Db, input: BalanceChange): Promise<void> {
   await trx
     .insertInto('balances')
     .values({ account_id: input.accountId, currency: input.currency, available: input.amount, updated_at: input.at })
@@ -70,13 +111,8 @@ export async function creditBalance(trx: Db, input: { accountId: string; currenc
  * Takes `amount` from the available balance if it covers it, in one atomic statement.
  * Returns false (and changes nothing) when it does not.
  */
-export async function debitBalance(trx: Db, input: { accountId: string; currency: string; amount: number; at: number }): Promise<boolean> {
-  const result = await trx
-    .updateTable('balances')
-    .set((eb) => ({ available: eb('available', '-', input.amount), updated_at: input.at }))
-    .where('account_id', '=', input.accountId)
-    .where('currency', '=', input.currency)
-    .where('available', '>=', input.amount)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+export async function debitBalance(trx: Db, input: BalanceChange): Promise<boolean> {
+  const result = await debitIfCovered.execute(trx, input);
+  return Number(result.numAffectedRows) === 1;
 }
+

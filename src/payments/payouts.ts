@@ -17,6 +17,7 @@ import { problem } from '../platform/errors/catalogue.ts';
 import { recordEvent } from '../webhooks/outbox.ts';
 import { jsonString, jsonStringOrNull, pageJson, type Paging } from '../paging/page.ts';
 import { NEWEST_FIRST, compileKeysetRead, keysetPosition, selectKeysetPage, type ColumnValues } from '../paging/keyset.ts';
+import { preparedQuery, type Placeholder } from '../platform/db/prepared.ts';
 import { debitBalance, post } from './ledger.ts';
 import type { PayoutRow, PayoutState } from './tables.ts';
 
@@ -67,6 +68,21 @@ export function payoutJson([id, amount, currency, destination, state, failureCod
   );
 }
 
+const insertPayout = preparedQuery((db, value: Placeholder<PayoutRow>) =>
+  db.insertInto('payouts').values({
+    id: value('id'),
+    account_id: value('account_id'),
+    amount: value('amount'),
+    currency: value('currency'),
+    destination: value('destination'),
+    state: value('state'),
+    failure_code: value('failure_code'),
+    created_at: value('created_at'),
+    due_at: value('due_at'),
+    processed_at: value('processed_at'),
+  }),
+);
+
 export const PAYOUTS_ORDER = 'payouts:created_at.desc,id.desc';
 
 export function createPayouts(deps: { db: Db; kind: DatabaseKind; clock: Clock; paging: Paging; delayMs: number }) {
@@ -88,7 +104,7 @@ export function createPayouts(deps: { db: Db; kind: DatabaseKind; clock: Clock; 
         due_at: now + delayMs,
         processed_at: null,
       };
-      await trx.insertInto('payouts').values(row).execute();
+      await insertPayout.execute(trx, row);
       await post(trx, { ...money, debit: 'balance', credit: 'payouts_pending', source: { object: 'payout', id: row.id } });
       await recordEvent(trx, { accountId, type: 'payout.created', object: 'payout', objectId: row.id, state: 'pending', at: now });
       // Last, so that concurrent payouts of one account queue on its balance row (locked until

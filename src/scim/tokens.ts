@@ -5,7 +5,8 @@
  * (RFC 7644 §2, RFC 6750 challenge); everything the principal reaches is its account's.
  */
 import type { FastifyRequest } from 'fastify';
-import { querySlot, reusableQuery, type Db } from '../platform/db/database.ts';
+import type { Db } from '../platform/db/database.ts';
+import { querySlot, reusableQuery } from '../platform/db/prepared.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Principal } from '../platform/auth.ts';
 import { bearerToken } from '../platform/auth.ts';

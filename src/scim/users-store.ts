@@ -3,7 +3,8 @@
  * their derived `groups`. Every query is scoped by account.
  */
 import { sql, type SqlBool, type Transaction } from 'kysely';
-import { querySlot, reusableQuery, type Db } from '../platform/db/database.ts';
+import type { Db } from '../platform/db/database.ts';
+import { querySlot, reusableQuery } from '../platform/db/prepared.ts';
 import type { Tables } from '../platform/db/tables.ts';
 import type { DatabaseKind } from '../config.ts';
 import type { UserRow } from '../users/store.ts';

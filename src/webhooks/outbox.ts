@@ -10,6 +10,7 @@ import type { Transaction } from 'kysely';
 import type { Tables } from '../platform/db/tables.ts';
 import type { Db } from '../platform/db/database.ts';
 import { newId } from '../platform/ids.ts';
+import { preparedQuery, type Placeholder } from '../platform/db/prepared.ts';
 import { toRfc3339 } from '../platform/clock.ts';
 import { subscribes } from './store.ts';
 import { signalDeliveriesDue } from './wake.ts';
@@ -46,6 +47,26 @@ export interface RecordedEvent {
   createdAt: number;
 }
 
+type EventRow = EventTables['events'];
+
+const insertEvent = preparedQuery((db, value: Placeholder<EventRow>) =>
+  db.insertInto('events').values({
+    id: value('id'),
+    account_id: value('account_id'),
+    type: value('type'),
+    object: value('object'),
+    object_id: value('object_id'),
+    state: value('state'),
+    payload: value('payload'),
+    created_at: value('created_at'),
+  }),
+);
+
+/** Every event reads the account's enabled endpoints to fan out to. */
+const enabledEndpoints = preparedQuery((db, value: Placeholder<{ accountId: string }>) =>
+  db.selectFrom('webhook_endpoints').select(['id', 'event_types']).where('account_id', '=', value('accountId')).where('enabled', '=', 1),
+);
+
 /** Writes the event and its deliveries in `trx`; the caller's commit publishes them. */
 export async function recordEvent(trx: Transaction<Tables> | Db, input: EventInput): Promise<RecordedEvent> {
   const id = newId('evt');
@@ -56,31 +77,23 @@ export async function recordEvent(trx: Transaction<Tables> | Db, input: EventInp
     state: input.state,
     created_at: toRfc3339(input.at),
   });
-  await trx
-    .insertInto('events')
-    .values({
-      id,
-      account_id: input.accountId,
-      type: input.type,
-      object: input.object,
-      object_id: input.objectId,
-      state: input.state,
-      payload,
-      created_at: input.at,
-    })
-    .execute();
+  await insertEvent.execute(trx, {
+    id,
+    account_id: input.accountId,
+    type: input.type,
+    object: input.object,
+    object_id: input.objectId,
+    state: input.state,
+    payload,
+    created_at: input.at,
+  });
   const fannedOut = await fanOut(trx, { eventId: id, accountId: input.accountId, type: input.type, at: input.at });
   if (fannedOut > 0) await signalDeliveriesDue(trx);
   return { id, type: input.type, payload, createdAt: input.at };
 }
 
 async function fanOut(trx: Transaction<Tables> | Db, event: { eventId: string; accountId: string; type: string; at: number }): Promise<number> {
-  const endpoints = await trx
-    .selectFrom('webhook_endpoints')
-    .select(['id', 'event_types'])
-    .where('account_id', '=', event.accountId)
-    .where('enabled', '=', 1)
-    .execute();
+  const { rows: endpoints } = await enabledEndpoints.execute(trx, { accountId: event.accountId });
   const rows = endpoints
     .filter((e) => subscribes(e.event_types, event.type))
     .map((e) => ({

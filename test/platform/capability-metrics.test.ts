@@ -129,7 +129,7 @@ for (const target of databaseTargets()) {
       // The claim a live owner holds while it runs the effects (another node, mid-request).
       const store = createIdempotencyStore({ db: t.gatehouse.database.db, kind: t.gatehouse.database.kind });
       const fingerprint = sha256Hex(canonicalJson(['POST', '/v1/payouts', {}, {}, body]));
-      const held = await store.insertClaim({ accountId, clientId: 'test-client', key }, { fingerprint, now: t.clock.now(), leaseMs: 60_000, retentionMs: 3_600_000 });
+      const { claim: held } = await store.claimOrRead({ accountId, clientId: 'test-client', key }, { fingerprint, now: t.clock.now(), leaseMs: 60_000, retentionMs: 3_600_000 });
       assert.ok(held);
       const response = await fetch(`${t.publicUrl}/v1/payouts`, {
         method: 'POST',

@@ -6,7 +6,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { databaseTargets } from '../helpers/databases.ts';
-import { openDatabase, querySlot, reusableQuery, type Database } from '../../src/platform/db/database.ts';
+import { openDatabase, type Database } from '../../src/platform/db/database.ts';
+import { querySlot, reusableQuery } from '../../src/platform/db/prepared.ts';
 import { migrateToLatest } from '../../src/platform/db/migrate.ts';
 
 for (const target of databaseTargets()) {

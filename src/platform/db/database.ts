@@ -23,7 +23,6 @@ import {
   SqliteQueryCompiler,
   ValueNode,
   sql,
-  type Compilable,
   type DatabaseConnection,
   type Driver,
   type LimitNode,
@@ -33,34 +32,9 @@ import {
 } from 'kysely';
 import type { DatabaseKind } from '../../config.ts';
 import type { Tables } from './tables.ts';
+import { BACKSTOP_CHECKPOINT_PAGES, startCheckpointer } from './checkpointer.ts';
 
 export type Db = Kysely<Tables>;
-
-/**
- * A placeholder for a value given each time a reusable query runs. It is an object of its own,
- * so no input value can be mistaken for it.
- */
-export function querySlot<T = string>(name: string): T {
-  return Object.freeze({ slot: name }) as unknown as T;
-}
-
-/**
- * A query of a fixed shape built and compiled once, then run with the values of its `slots`
- * (in that order) put where the slots were bound. Building and compiling with Kysely costs
- * more than running a small indexed query, and the unchanged SQL text finds its prepared
- * statement at once. Parameters other than slots keep the values they were compiled with.
- */
-export function reusableQuery<R>(query: Compilable<R>, slots: readonly unknown[]): (executor: Kysely<Tables>, values: readonly unknown[]) => Promise<R[]> {
-  const compiled = query.compile();
-  const positions = compiled.parameters.map((parameter) => slots.indexOf(parameter));
-  slots.forEach((_, i) => {
-    if (!positions.includes(i)) throw new Error(`slot ${i} is not a parameter of: ${compiled.sql}`);
-  });
-  return async (executor, values) => {
-    const parameters = compiled.parameters.map((parameter, i) => (positions[i] === -1 ? parameter : values[positions[i]!]));
-    return (await executor.executeQuery<R>({ ...compiled, parameters })).rows;
-  };
-}
 
 export interface Database {
   db: Db;
@@ -190,6 +164,12 @@ function openSqlite(options: DatabaseOptions): Database {
   connection.pragma('synchronous = NORMAL');
   connection.pragma('foreign_keys = ON');
   connection.pragma('busy_timeout = 5000');
+  // Savepoints (group-commit.ts) keep the original of every page they change in a sub-journal;
+  // in memory, not spilled to a temporary file page by page.
+  connection.pragma('temp_store = MEMORY');
+  // Checkpoints run in a worker thread (checkpointer.ts); this connection's own is the backstop.
+  const checkpointer = inMemory ? undefined : startCheckpointer(path.resolve(file));
+  connection.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
   const db = new Kysely<Tables>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(connection) }) });
   return {
     db,
@@ -201,7 +181,10 @@ function openSqlite(options: DatabaseOptions): Database {
     ping: async () => {
       await sql`select 1`.execute(db);
     },
-    close: () => db.destroy(),
+    close: async () => {
+      await checkpointer?.stop();
+      await db.destroy();
+    },
   };
 }
 

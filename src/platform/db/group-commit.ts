@@ -1,0 +1,112 @@
+/**
+ * Group commit on SQLite: write requests that arrive together share one transaction.
+ *
+ * SQLite has one writer, and most of a small write's cost is its COMMIT: the WAL frames of every
+ * page it touched (table and index leaves, the balance row's page, the database header) and,
+ * every thousand pages, a checkpoint. Requests submitted while the event loop handles one round
+ * of I/O are queued; once that round is over (`setImmediate`), one `BEGIN IMMEDIATE` opens a
+ * transaction in which each request's work runs in a SAVEPOINT of its own, in arrival order, and
+ * one COMMIT ends the batch. Pages that several requests touch (the right edge of every
+ * time-ordered index, the balance row) are written once per batch instead of once per request.
+ * This is PostgreSQL's `commit_delay` and InnoDB's binary-log group commit, without their wait:
+ * the batch is whatever arrived meanwhile, never a timer.
+ *
+ * - **Isolation between requests.** A request whose work throws is rolled back to its savepoint
+ *   alone; the batch goes on. Requests run one after another on the one connection, so each sees
+ *   the state its predecessors in the batch left, exactly as if each had committed on its own.
+ * - **Nothing is answered before it is durable.** Every outcome, success or failure, is handed
+ *   back only after the batch's COMMIT returned (a failure may depend on what an earlier request
+ *   of the batch wrote). If BEGIN, a savepoint command or the COMMIT fails, every request of the
+ *   batch fails with that error and none of it was acknowledged.
+ * - **Crash semantics.** A process that dies mid-batch loses the whole open transaction, which
+ *   nobody was told about; the clients' retries perform their requests afresh. synchronous=NORMAL
+ *   in WAL mode makes a returned COMMIT durable against a crash of the process.
+ * - **Bounded batches.** At most `maxBatch` requests share a commit, so one batch holds the
+ *   event loop for a bounded time; the rest start the next batch at once.
+ */
+import { CompiledQuery, type Transaction } from 'kysely';
+import type { Db } from './database.ts';
+import type { Tables } from './tables.ts';
+
+export type Work<T> = (trx: Transaction<Tables>) => Promise<T>;
+
+export interface GroupCommit {
+  /** Runs `work` in the next shared transaction; settles once that transaction has ended. */
+  run<T>(work: Work<T>): Promise<T>;
+}
+
+/** Enough to share a commit among every request a busy node has in flight, small enough to keep a batch short. */
+export const DEFAULT_MAX_BATCH = 64;
+
+type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+interface Queued {
+  work: Work<unknown>;
+  settle(outcome: Outcome): void;
+}
+
+export function createGroupCommit(deps: { db: Db; maxBatch?: number }): GroupCommit {
+  const { db } = deps;
+  const maxBatch = deps.maxBatch ?? DEFAULT_MAX_BATCH;
+  const queue: Queued[] = [];
+  let scheduled = false;
+
+  function schedule(): void {
+    if (scheduled || queue.length === 0) return;
+    scheduled = true;
+    // After the current round of I/O, so that every request it delivered joins the batch.
+    setImmediate(() => void commitNextBatch());
+  }
+
+  async function commitNextBatch(): Promise<void> {
+    const batch = queue.splice(0, maxBatch);
+    const outcomes = await commitBatch(db, batch.map((queued) => queued.work));
+    scheduled = false;
+    batch.forEach((queued, i) => queued.settle(outcomes[i]!));
+    schedule();
+  }
+
+  return {
+    run<T>(work: Work<T>): Promise<T> {
+      return new Promise<T>((resolve, reject) => {
+        queue.push({ work, settle: (outcome) => (outcome.ok ? resolve(outcome.value as T) : reject(outcome.error)) });
+        schedule();
+      });
+    },
+  };
+}
+
+/** One transaction over every work of the batch: each work's outcome, or the transaction's failure for all. */
+async function commitBatch(db: Db, batch: Array<Work<unknown>>): Promise<Outcome[]> {
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const outcomes: Outcome[] = [];
+      for (const work of batch) outcomes.push(await inSavepoint(trx, work));
+      return outcomes;
+    });
+  } catch (error) {
+    // BEGIN, a savepoint command or COMMIT failed: nothing of the batch is committed.
+    return batch.map(() => ({ ok: false, error }));
+  }
+}
+
+/**
+ * Runs `work` so that a failure undoes only what it wrote. If SQLite ended the whole transaction
+ * (an I/O error, a full disk), rolling back to the savepoint throws and the batch fails.
+ */
+async function inSavepoint(trx: Transaction<Tables>, work: Work<unknown>): Promise<Outcome> {
+  await trx.executeQuery(SAVEPOINT);
+  let outcome: Outcome;
+  try {
+    outcome = { ok: true, value: await work(trx) };
+  } catch (error) {
+    await trx.executeQuery(ROLLBACK_TO_SAVEPOINT);
+    outcome = { ok: false, error };
+  }
+  await trx.executeQuery(RELEASE_SAVEPOINT);
+  return outcome;
+}
+
+const SAVEPOINT = CompiledQuery.raw('savepoint request');
+const ROLLBACK_TO_SAVEPOINT = CompiledQuery.raw('rollback to request');
+const RELEASE_SAVEPOINT = CompiledQuery.raw('release request');
