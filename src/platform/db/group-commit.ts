@@ -95,16 +95,21 @@ async function commitBatch(db: Db, batch: Array<Work<unknown>>): Promise<Outcome
  * (an I/O error, a full disk), rolling back to the savepoint throws and the batch fails.
  */
 async function inSavepoint(trx: Transaction<Tables>, work: Work<unknown>): Promise<Outcome> {
-  await trx.executeQuery(SAVEPOINT);
+  await run(trx, SAVEPOINT);
   let outcome: Outcome;
   try {
     outcome = { ok: true, value: await work(trx) };
   } catch (error) {
-    await trx.executeQuery(ROLLBACK_TO_SAVEPOINT);
+    await run(trx, ROLLBACK_TO_SAVEPOINT);
     outcome = { ok: false, error };
   }
-  await trx.executeQuery(RELEASE_SAVEPOINT);
+  await run(trx, RELEASE_SAVEPOINT);
   return outcome;
+}
+
+/** A savepoint command, straight on the transaction's connection. */
+async function run(trx: Transaction<Tables>, command: CompiledQuery): Promise<void> {
+  await trx.getExecutor().provideConnection((connection) => connection.executeQuery(command));
 }
 
 const SAVEPOINT = CompiledQuery.raw('savepoint request');
