@@ -1,9 +1,9 @@
 /**
  * Group commit on SQLite: write requests that arrive together share one transaction.
  *
- * SQLite has one writer, and most of a small write's cost is its COMMIT: the WAL frames of every
- * page it touched (table and index leaves, the balance row's page, the database header) and,
- * every thousand pages, a checkpoint. Requests submitted while the event loop handles one round
+ * SQLite has one writer, and much of a small write's cost is its COMMIT: the WAL frames of every
+ * page it touched (table and index leaves, the balance row's page, the database header), about
+ * two dozen for a payout. Requests submitted while the event loop handles one round
  * of I/O are queued; once that round is over (`setImmediate`), one `BEGIN IMMEDIATE` opens a
  * transaction in which each request's work runs in a SAVEPOINT of its own, in arrival order, and
  * one COMMIT ends the batch. Pages that several requests touch (the right edge of every
