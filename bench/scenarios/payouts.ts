@@ -13,9 +13,10 @@
  * run (GATEHOUSE_PAYOUT_DELAY), so the payout processor does no work while measuring.
  *
  * All payouts come from one account, the worst case: they serialize on its balance row (the
- * debit that keeps the balance from going below zero), committing one after another. On
- * SQLite each payout is one commit writing about two dozen WAL pages (payout, two postings,
- * event and key, each with its indexes), which bounds create far more than the key handling.
+ * debit that keeps the balance from going below zero). On SQLite the payouts that arrive
+ * together share one commit (group commit, src/platform/db/group-commit.ts): a payout alone
+ * writes about two dozen WAL pages (payout, two postings, event and key, each with its
+ * indexes), in a batch about six of its own, the pages they share being written once.
  */
 import { randomUUID } from 'node:crypto';
 import { load, warmUp } from '../lib/load.ts';

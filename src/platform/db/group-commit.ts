@@ -1,9 +1,9 @@
 /**
  * Group commit on SQLite: write requests that arrive together share one transaction.
  *
- * SQLite has one writer, and most of a small write's cost is its COMMIT: the WAL frames of every
- * page it touched (table and index leaves, the balance row's page, the database header) and,
- * every thousand pages, a checkpoint. Requests submitted while the event loop handles one round
+ * SQLite has one writer, and much of a small write's cost is its COMMIT: the WAL frames of every
+ * page it touched (table and index leaves, the balance row's page, the database header), about
+ * two dozen for a payout. Requests submitted while the event loop handles one round
  * of I/O are queued; once that round is over (`setImmediate`), one `BEGIN IMMEDIATE` opens a
  * transaction in which each request's work runs in a SAVEPOINT of its own, in arrival order, and
  * one COMMIT ends the batch. Pages that several requests touch (the right edge of every
@@ -95,16 +95,21 @@ async function commitBatch(db: Db, batch: Array<Work<unknown>>): Promise<Outcome
  * (an I/O error, a full disk), rolling back to the savepoint throws and the batch fails.
  */
 async function inSavepoint(trx: Transaction<Tables>, work: Work<unknown>): Promise<Outcome> {
-  await trx.executeQuery(SAVEPOINT);
+  await run(trx, SAVEPOINT);
   let outcome: Outcome;
   try {
     outcome = { ok: true, value: await work(trx) };
   } catch (error) {
-    await trx.executeQuery(ROLLBACK_TO_SAVEPOINT);
+    await run(trx, ROLLBACK_TO_SAVEPOINT);
     outcome = { ok: false, error };
   }
-  await trx.executeQuery(RELEASE_SAVEPOINT);
+  await run(trx, RELEASE_SAVEPOINT);
   return outcome;
+}
+
+/** A savepoint command, straight on the transaction's connection. */
+async function run(trx: Transaction<Tables>, command: CompiledQuery): Promise<void> {
+  await trx.getExecutor().provideConnection((connection) => connection.executeQuery(command));
 }
 
 const SAVEPOINT = CompiledQuery.raw('savepoint request');

@@ -43,8 +43,13 @@ export function preparedQuery<P, R = unknown>(build: (db: Db, value: Placeholder
     execute(executor, values) {
       const { query, slots } = compiledFor(executor);
       const named = values as Record<string, unknown>;
-      const parameters = slots.map((slot) => ('name' in slot ? named[slot.name] : slot.constant));
-      return executor.executeQuery<R>({ ...query, parameters });
+      const compiled: CompiledQuery<R> = { ...query, parameters: slots.map((slot) => ('name' in slot ? named[slot.name] : slot.constant)) };
+      const queries = executor.getExecutor();
+      // Straight to the connection (the transaction's, if `executor` is one): Kysely's generic
+      // path wraps each query in several more promises, only to run result plugins, and there
+      // are none unless a database was given some.
+      if (queries.plugins.length > 0) return executor.executeQuery(compiled);
+      return queries.provideConnection((connection) => connection.executeQuery<R>(compiled));
     },
   };
 }
