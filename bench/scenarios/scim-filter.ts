@@ -5,7 +5,7 @@
  * provider provisions with, measured after a warm-up at that same load. Also measures provisioning by
  * POST (users/s) and one member added to a 10,000-member group.
  */
-import { load } from '../lib/load.ts';
+import { cpuMicros, load } from '../lib/load.ts';
 import { startGatehouse, startNode } from '../lib/processes.ts';
 import type { Row } from '../lib/report.ts';
 import type { Scenario } from '../run.ts';
@@ -56,11 +56,13 @@ export const scimFilter: Scenario = {
       note(`scim-filter, ${database.kind}: ${USERS.toLocaleString('en')} users (with their e-mail search rows) seeded in ${((Date.now() - seedStarted) / 1000).toFixed(0)} s`);
       const headers = { authorization: `Bearer ${token}` };
       await load({ url: gatehouse.url + probe(PROBE_USER), headers, connections: FILTER_CONNECTIONS, durationSeconds: 3 });
+      const cpuBefore = cpuMicros(gatehouse.process.pid!);
       const result = await load({ url: gatehouse.url + probe(PROBE_USER), headers, connections: FILTER_CONNECTIONS, durationSeconds: seconds });
+      const cpu = Math.round((cpuMicros(gatehouse.process.pid!) - cpuBefore) / Math.max(1, result.total));
       const ratio = result.requestsPerSecond / Math.max(reference.requestsPerSecond, 0.01);
       rows.push({
         scenario: 'scim-filter',
-        subject: `gatehouse userName eq on ${USERS.toLocaleString('en')} users, ${FILTER_CONNECTIONS} connections`,
+        subject: `gatehouse userName eq on ${USERS.toLocaleString('en')} users, ${FILTER_CONNECTIONS} connections (${cpu} µs CPU/req)`,
         database: database.kind,
         ...result,
         peakRssMiB: gatehouse.peakRssMiB(),

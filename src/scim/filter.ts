@@ -23,7 +23,24 @@ export type Operand =
   | { kind: 'constant'; value: string }
   | { kind: 'set'; build: (test: (value: Operand & { kind: 'scalar' }) => Condition) => Condition };
 
-export interface FilterTarget {
+/**
+ * Where each value a filter compares with goes into the SQL. By default the value itself (a
+ * bound parameter); a caller compiling one query for every filter of the same shape passes a
+ * binder that records the values and returns query slots. Values reach the SQL only through it,
+ * and the SQL's structure never depends on them (only on their JSON type), so filters that
+ * differ only in their values share one compiled query (see `filterShape`).
+ */
+export type Bind = (value: unknown) => unknown;
+
+const asIs: Bind = (value) => value;
+
+/** What the comparisons need to know of a translation. */
+interface Comparing {
+  dialect: DatabaseKind;
+  bind?: Bind;
+}
+
+export interface FilterTarget extends Comparing {
   schema: ResourceSchema;
   dialect: DatabaseKind;
   /** The operand of an attribute path (sub-attribute defaulted to `value` for multi-valued complex). */
@@ -44,6 +61,14 @@ export function parseFilter(text: string): Filter {
 
 export function translateFilter(target: FilterTarget, text: string): Condition {
   return translate(target, parseFilter(text), 0);
+}
+
+/**
+ * The shape of a parsed filter: the filter with each compared value replaced by its JSON type.
+ * Two filters of one shape translate to the same SQL with their values in the same order.
+ */
+export function filterShape(filter: Filter): string {
+  return JSON.stringify(filter, (key, value: unknown) => (key === 'compValue' ? (value === null ? 'null' : typeof value) : value));
 }
 
 /** Translates an already parsed filter (e.g. the value filter of a PATCH path). */
@@ -70,7 +95,7 @@ function translate(target: FilterTarget, filter: Filter, depth: number): Conditi
     default: {
       const leaf = filter as Compare | { op: 'pr'; attrPath: string };
       const path = resolve(target.schema, leaf.attrPath);
-      return compare(target.dialect, target.operand(defaulted(path)), leaf.op, 'compValue' in leaf ? leaf.compValue : undefined, leaf.attrPath);
+      return compare(target, target.operand(defaulted(path)), leaf.op, 'compValue' in leaf ? leaf.compValue : undefined, leaf.attrPath);
     }
   }
 }
@@ -95,7 +120,7 @@ function translateElement(target: FilterTarget, parent: AttrDef, filter: Filter,
         : leaf.attrPath;
       const sub = parent.subAttributes?.find((s) => s.name.toLowerCase() === name.toLowerCase());
       if (!sub) throw invalidFilter(`${parent.name} has no sub-attribute ${leaf.attrPath}`);
-      return compare(target.dialect, subOperand(sub), leaf.op, 'compValue' in leaf ? leaf.compValue : undefined, `${parent.name}.${sub.name}`);
+      return compare(target, subOperand(sub), leaf.op, 'compValue' in leaf ? leaf.compValue : undefined, `${parent.name}.${sub.name}`);
     }
   }
 }
@@ -116,18 +141,19 @@ function defaulted(path: ResolvedPath): ResolvedPath {
   return { ...path, sub: value };
 }
 
-function compare(dialect: DatabaseKind, operand: Operand, op: string, value: Value | undefined, where: string): Condition {
+function compare(ctx: Comparing, operand: Operand, op: string, value: Value | undefined, where: string): Condition {
   if (operand.kind === 'set') {
     // "some value satisfies"; `ne` is the negation of `eq` (an absent attribute is "not equal").
-    if (op === 'ne') return sql<SqlBool>`(not ${operand.build((o) => scalarTest(dialect, o, 'eq', value, where))})`;
-    return operand.build((o) => scalarTest(dialect, o, op, value, where));
+    if (op === 'ne') return sql<SqlBool>`(not ${operand.build((o) => scalarTest(ctx, o, 'eq', value, where))})`;
+    return operand.build((o) => scalarTest(ctx, o, op, value, where));
   }
   if (operand.kind === 'constant') {
+    // The outcome is bound like a value, so the SQL does not depend on what was compared.
     const test = constantTest(operand.value, op, value, where);
-    return test ? sql<SqlBool>`(1 = 1)` : sql<SqlBool>`(1 = 0)`;
+    return sql<SqlBool>`(${(ctx.bind ?? asIs)(test ? 1 : 0)} = 1)`;
   }
-  if (op === 'ne') return sql<SqlBool>`(not ${nullSafe(operand, scalarTest(dialect, operand, 'eq', value, where))})`;
-  return scalarTest(dialect, operand, op, value, where);
+  if (op === 'ne') return sql<SqlBool>`(not ${nullSafe(operand, scalarTest(ctx, operand, 'eq', value, where))})`;
+  return scalarTest(ctx, operand, op, value, where);
 }
 
 function nullSafe(operand: Operand & { kind: 'scalar' }, test: Condition): Condition {
@@ -157,7 +183,8 @@ const ORDERING = new Set(['gt', 'ge', 'lt', 'le']);
 const SQL_ORDERING: Record<string, string> = { gt: '>', ge: '>=', lt: '<', le: '<=' };
 
 /** A comparison of a scalar operand, following RFC 7644 §3.4.2.2 per attribute type. */
-export function scalarTest(dialect: DatabaseKind, operand: Operand & { kind: 'scalar' }, op: string, value: Value | undefined, where: string): Condition {
+export function scalarTest(ctx: Comparing, operand: Operand & { kind: 'scalar' }, op: string, value: Value | undefined, where: string): Condition {
+  const bind = ctx.bind ?? asIs;
   const lhs = operand.sql;
   if (op === 'pr') {
     return operand.type === 'string' || operand.type === 'reference'
@@ -172,20 +199,20 @@ export function scalarTest(dialect: DatabaseKind, operand: Operand & { kind: 'sc
     case 'boolean': {
       if (typeof value !== 'boolean') throw invalidFilter(`${where} is a boolean: compare it with true or false`);
       if (op !== 'eq') throw invalidFilter(`${where} is a boolean: only eq, ne and pr apply`);
-      return sql<SqlBool>`(${lhs} = ${operand.lowered ? String(value) : value ? 1 : 0})`;
+      return sql<SqlBool>`(${lhs} = ${bind(operand.lowered ? String(value) : value ? 1 : 0)})`;
     }
     case 'dateTime': {
       const ms = typeof value === 'string' ? Date.parse(value) : Number.NaN;
       if (Number.isNaN(ms)) throw invalidFilter(`${where} is a dateTime: compare it with an RFC 3339 instant`);
-      if (op === 'eq') return sql<SqlBool>`(${lhs} = ${ms})`;
-      if (ORDERING.has(op)) return sql<SqlBool>`(${lhs} ${sql.raw(SQL_ORDERING[op]!)} ${ms})`;
+      if (op === 'eq') return sql<SqlBool>`(${lhs} = ${bind(ms)})`;
+      if (ORDERING.has(op)) return sql<SqlBool>`(${lhs} ${sql.raw(SQL_ORDERING[op]!)} ${bind(ms)})`;
       throw invalidFilter(`${where} is a dateTime: ${op} does not apply`);
     }
     case 'integer':
     case 'decimal': {
       if (typeof value !== 'number') throw invalidFilter(`${where} is a number`);
-      if (op === 'eq') return sql<SqlBool>`(${lhs} = ${value})`;
-      if (ORDERING.has(op)) return sql<SqlBool>`(${lhs} ${sql.raw(SQL_ORDERING[op]!)} ${value})`;
+      if (op === 'eq') return sql<SqlBool>`(${lhs} = ${bind(value)})`;
+      if (ORDERING.has(op)) return sql<SqlBool>`(${lhs} ${sql.raw(SQL_ORDERING[op]!)} ${bind(value)})`;
       throw invalidFilter(`${where} is a number: ${op} does not apply`);
     }
     default: {
@@ -193,22 +220,24 @@ export function scalarTest(dialect: DatabaseKind, operand: Operand & { kind: 'sc
       const folded = !operand.caseExact;
       const left = folded && !operand.lowered ? sql`lower(${lhs})` : lhs;
       const right = folded ? value.toLowerCase() : value;
-      return stringTest(dialect, left, op, right, where);
+      return stringTest(ctx.dialect, bind, left, op, right, where);
     }
   }
 }
 
-function stringTest(dialect: DatabaseKind, left: RawBuilder<unknown>, op: string, right: string, where: string): Condition {
-  const length = [...right].length;
+function stringTest(dialect: DatabaseKind, bind: Bind, left: RawBuilder<unknown>, op: string, value: string, where: string): Condition {
+  const right = bind(value);
   switch (op) {
     case 'eq':
       return sql<SqlBool>`(${left} = ${right})`;
     case 'co':
       return dialect === 'postgres' ? sql<SqlBool>`(strpos(${left}, ${right}) > 0)` : sql<SqlBool>`(instr(${left}, ${right}) > 0)`;
     case 'sw':
-      return sql<SqlBool>`(substr(${left}, 1, ${length}) = ${right})`;
-    case 'ew':
+      return sql<SqlBool>`(substr(${left}, 1, ${bind([...value].length)}) = ${right})`;
+    case 'ew': {
+      const length = bind([...value].length);
       return sql<SqlBool>`(length(${left}) >= ${length} and substr(${left}, length(${left}) - ${length} + 1) = ${right})`;
+    }
     case 'gt':
     case 'ge':
     case 'lt':

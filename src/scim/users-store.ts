@@ -2,14 +2,14 @@
  * Queries of SCIM users: the `users` rows shared with sign-in, their searchable values and
  * their derived `groups`. Every query is scoped by account.
  */
-import { sql, type SqlBool, type Transaction } from 'kysely';
+import { sql, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
 import type { Db } from '../platform/db/database.ts';
 import { querySlot, reusableQuery } from '../platform/db/prepared.ts';
 import type { Tables } from '../platform/db/tables.ts';
 import type { DatabaseKind } from '../config.ts';
 import type { UserRow } from '../users/store.ts';
 import { invalidFilter, invalidValue } from './errors.ts';
-import { orderExpression, translateFilter, type FilterTarget, type Operand } from './filter.ts';
+import { filterShape, orderExpression, parseFilter, translateAst, type Bind, type FilterTarget, type Operand } from './filter.ts';
 import { USER_SCHEMA, resolvePath, type AttrDef, type ResolvedPath } from './schema-catalog.ts';
 import { valuesKey } from './user-document.ts';
 import type { ScimTables } from './tables.ts';
@@ -87,10 +87,11 @@ function valueOperand(alias: string, def: AttrDef): Operand & { kind: 'scalar' }
     : { kind: 'scalar', sql: sql.ref(`${alias}.value_lower`), type: def.type, caseExact: false, lowered: true };
 }
 
-export function userFilterTarget(accountId: string, dialect: DatabaseKind): FilterTarget {
+export function userFilterTarget(accountId: string, dialect: DatabaseKind, bind?: Bind): FilterTarget {
   return {
     schema: USER_SCHEMA,
     dialect,
+    bind,
     operand(path) {
       const column = columnOperand(path);
       if (column) return column;
@@ -163,8 +164,31 @@ function sortOperand(sortBy: string): Operand & { kind: 'scalar' } {
   };
 }
 
-/** List queries kept compiled per store (see listPlan); each is at most a few KiB. */
+/** List query shapes kept compiled, and filter texts kept translated, per store (see listQuery). */
 const LIST_PLANS = 500;
+
+interface ListPlan {
+  /** How many filter values it binds, after the account. */
+  values: number;
+  page: (executor: Db, parameters: readonly unknown[]) => Promise<Array<UserRow & { group_refs: unknown }>>;
+  count: (executor: Db, parameters: readonly unknown[]) => Promise<Array<{ total: number | string }>>;
+}
+
+/** A binder that puts a new slot in the SQL for each value, keeping both in order. */
+function slotBinder(slots: unknown[], values: unknown[]): Bind {
+  return (value) => {
+    const slot = querySlot(`value ${slots.length}`);
+    slots.push(slot);
+    values.push(value);
+    return slot;
+  };
+}
+
+/** Keeps `value` under `key`, dropping the oldest entry when `map` holds LIST_PLANS. */
+function keep<V>(map: Map<string, V>, key: string, value: V): void {
+  if (map.size >= LIST_PLANS) map.delete(map.keys().next().value!);
+  map.set(key, value);
+}
 
 export function createScimUserStore(deps: { db: Db; dialect: DatabaseKind }) {
   const { db, dialect } = deps;
@@ -183,36 +207,53 @@ export function createScimUserStore(deps: { db: Db; dialect: DatabaseKind }) {
     [groupsAccount, groupsUser],
   );
 
-  // Identity providers send the same list queries over and over (`userName eq "…"` before
-  // every provisioning). Their SQL depends on nothing but the query's text and list parameters,
-  // the account being bound when it runs, so each is translated and compiled once and kept.
-  const listPlans = new Map<string, ReturnType<typeof compileListPlan>>();
-  function compileListPlan(query: ListQuery) {
-    const account = querySlot('account_id');
-    const condition = query.filter ? translateFilter(userFilterTarget(account, dialect), query.filter) : sql<boolean>`1 = 1`;
+  // Identity providers send list queries of a few shapes over and over (`userName eq "…"`
+  // before every provisioning). A query's SQL depends only on its filter's shape (the filter with
+  // each value replaced by its type: see filterShape), sort and paging; the account and the
+  // filter's values are bound when it runs. So each shape is compiled once (at most LIST_PLANS
+  // kept), and each filter text is translated once into its shape's plan and its values (at most
+  // LIST_PLANS texts kept): translation is a pure function of the text. Filters or sorts that
+  // fail are never kept.
+  const plansByShape = new Map<string, ListPlan>();
+  const queriesByText = new Map<string, { plan: ListPlan; values: unknown[] }>();
+
+  function compileListPlan(query: ListQuery, account: string, condition: RawBuilder<SqlBool>, slots: unknown[]) {
     const base = db.selectFrom('users').where('users.account_id', '=', account).where(condition);
     let page = base.selectAll('users').select(groupRefsOf(dialect).as('group_refs'));
     const direction = query.descending ? 'desc' : 'asc';
     if (query.sortBy) page = page.orderBy(orderExpression(dialect, sortOperand(query.sortBy)), direction);
     page = page.orderBy('users.created_at', direction).orderBy('users.id', direction);
     return {
-      page: reusableQuery(page.limit(query.count).offset(query.startIndex - 1), [account]),
-      count: reusableQuery(base.select((eb) => eb.fn.countAll<number | string>().as('total')), [account]),
+      values: slots.length,
+      page: reusableQuery(page.limit(query.count).offset(query.startIndex - 1), [account, ...slots]),
+      count: reusableQuery(base.select((eb) => eb.fn.countAll<number | string>().as('total')), [account, ...slots]),
     };
   }
-  async function countMatches(plan: ReturnType<typeof compileListPlan>, accountId: string): Promise<number> {
-    return Number((await plan.count(db, [accountId]))[0]!.total);
-  }
-  function listPlan(query: ListQuery) {
-    const key = JSON.stringify([query.filter, query.sortBy, query.descending, query.count, query.startIndex]);
-    let plan = listPlans.get(key);
+
+  function listQuery(query: ListQuery): { plan: ListPlan; values: unknown[] } {
+    const textKey = JSON.stringify([query.filter, query.sortBy, query.descending, query.count, query.startIndex]);
+    const known = queriesByText.get(textKey);
+    if (known) return known;
+    const account = querySlot('account_id');
+    const slots: unknown[] = [];
+    const values: unknown[] = [];
+    const filter = query.filter ? parseFilter(query.filter) : undefined;
+    const condition = filter ? translateAst(userFilterTarget(account, dialect, slotBinder(slots, values)), filter) : sql<SqlBool>`1 = 1`;
+    const shapeKey = JSON.stringify([filter && filterShape(filter), query.sortBy, query.descending, query.count, query.startIndex]);
+    let plan = plansByShape.get(shapeKey);
+    // One shape binds the same values in the same order; anything else is a bug, never a query.
+    if (plan && plan.values !== values.length) throw new Error(`filter shape ${shapeKey} bound ${values.length} values, its plan ${plan.values}`);
     if (!plan) {
-      // Compiled before it is kept: a filter or sortBy that fails is never cached.
-      plan = compileListPlan(query);
-      if (listPlans.size >= LIST_PLANS) listPlans.delete(listPlans.keys().next().value!);
-      listPlans.set(key, plan);
+      plan = compileListPlan(query, account, condition, slots);
+      keep(plansByShape, shapeKey, plan);
     }
-    return plan;
+    const translated = { plan, values };
+    keep(queriesByText, textKey, translated);
+    return translated;
+  }
+
+  async function countMatches(plan: ListPlan, parameters: unknown[]): Promise<number> {
+    return Number((await plan.count(db, parameters))[0]!.total);
   }
 
   async function writeValues(trx: Executor, rows: ValueRow[]): Promise<void> {
@@ -255,12 +296,13 @@ export function createScimUserStore(deps: { db: Db; dialect: DatabaseKind }) {
      * attribute always does), so the count is asked only when the page is full or empty.
      */
     async list(accountId: string, query: ListQuery): Promise<{ users: ListedUser[]; total: number }> {
-      const plan = listPlan(query);
-      if (query.count === 0) return { users: [], total: await countMatches(plan, accountId) };
-      const rows = await plan.page(db, [accountId]);
+      const { plan, values } = listQuery(query);
+      const parameters = [accountId, ...values];
+      if (query.count === 0) return { users: [], total: await countMatches(plan, parameters) };
+      const rows = await plan.page(db, parameters);
       const partial = rows.length < query.count && (rows.length > 0 || query.startIndex === 1);
       const users = rows.map(({ group_refs, ...row }) => ({ row, groups: decodeGroupRefs(group_refs) }));
-      return { users, total: partial ? query.startIndex - 1 + rows.length : await countMatches(plan, accountId) };
+      return { users, total: partial ? query.startIndex - 1 + rows.length : await countMatches(plan, parameters) };
     },
 
     /** Direct group memberships of one user. */

@@ -77,6 +77,29 @@ for (const target of databaseTargets()) {
       assert.equal((await a.call('GET', `/Users${filter}`)).body.totalResults, 1);
     });
 
+    it('filters that differ only in their values (one compiled shape) each select by their own values', async () => {
+      // [filter, userNames it selects]; each group shares one shape.
+      const groups: Array<Array<[string, string[]]>> = [
+        [['userName eq "u2@example.com"', ['u2@example.com']], ['userName eq "U4@EXAMPLE.COM"', ['u4@example.com']], ['userName eq "nobody"', []]],
+        [['userName sw "u1"', ['u1@example.com']], ['userName sw "u"', NAMES], ['userName sw "u5@example.co"', ['u5@example.com']]],
+        [['userName ew "5@example.com"', ['u5@example.com']], ['userName ew ".com"', NAMES], ['userName ew "x.com"', []]],
+        [['meta.resourceType eq "User" and userName eq "u1@example.com"', ['u1@example.com']], ['meta.resourceType eq "Group" and userName eq "u1@example.com"', []]],
+        [['active eq true and userName eq "u3@example.com"', ['u3@example.com']], ['active eq false and userName eq "u3@example.com"', []]],
+        [['meta.created lt "2999-01-01T00:00:00Z"', NAMES], ['meta.created lt "2000-01-01T00:00:00Z"', []]],
+      ];
+      for (const group of groups) {
+        for (const [filter, names] of [...group, ...group]) {
+          const response = await a.call('GET', `/Users${q(filter)}&sortBy=userName`);
+          assert.equal(response.status, 200, filter);
+          assert.deepEqual(response.body.Resources.map((r: { userName: string }) => r.userName), names, filter);
+          assert.equal(response.body.totalResults, names.length, filter);
+        }
+      }
+      // A value its shape has seen compiled may still be refused on its own merits.
+      assert.equal((await a.call('GET', `/Users${q('meta.created lt "yesterday"')}`)).body.scimType, 'invalidFilter');
+      assert.equal((await a.call('GET', `/Users${q('userName eq null')}`)).status, 200);
+    });
+
     it('a malformed filter or an unknown sortBy is refused every time it is asked, matches or not', async () => {
       for (let i = 0; i < 2; i++) {
         const malformed = await a.call('GET', `/Users${q('userName eq')}`);
