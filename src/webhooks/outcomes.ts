@@ -65,7 +65,8 @@ export async function recordOutcomes(db: Db, outcomes: readonly Outcome[], polic
         })
         .where('id', 'in', acknowledged.map((o) => o.delivery.id))
         // Parked meanwhile (the endpoint was disabled mid-attempt) still counts: the receiver has it.
-        .where('state', 'in', ['pending', 'parked'])
+        // Written as "not acknowledged": SQLite runs `state in (…)` beside `id in (…)` as a scan.
+        .where('state', '!=', 'acknowledged')
         .execute();
       await trx
         .updateTable('webhook_endpoints')
