@@ -59,7 +59,7 @@ export function describeCrashSafety(target: DatabaseTarget): void {
     it(`${KILLS} kill -9s during keyed payouts, settlements and SCIM writes (seed ${SEED}) → every acknowledged write stored once, the ledger balanced, every event recorded and delivered once`, async (test) => {
       const began = Date.now();
       const mark = (what: string) => test.diagnostic(`${what} at ${((Date.now() - began) / 1000).toFixed(1)} s`);
-      const deadline = Date.now() + 110_000;
+      const deadline = Date.now() + 200_000;
       const t = await startTestApp(target, { env: { GATEHOUSE_WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8' } });
       const receiver = await startReceiver();
       let node: SpawnedGatehouse | undefined;
