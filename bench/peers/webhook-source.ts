@@ -1,7 +1,8 @@
 // A Gatehouse node with its in-process dispatcher, raising events the way business code does
 // (recordEvent inside a committed transaction) and reporting when each was committed.
 //   phase "burst": EVENTS events committed 100 per transaction before the dispatcher starts,
-//     so the drain measures delivery alone (the start instant is written as "__start");
+//     so the drain measures delivery alone (the start instant is written as "__start"); the
+//     instant every acknowledgement is recorded (not only received) goes to ACKED_FILE;
 //   phase "paced": PACED events, one per transaction, at PACED_RATE per second.
 // Writes {eventId: epochMs of commit} to COMMITS_FILE, then prints "raised <n>".
 import fs from 'node:fs';
@@ -30,12 +31,20 @@ async function raise(n: number): Promise<Record<string, number>> {
   });
 }
 
+/** When the dispatcher has recorded `n` acknowledgements (its own counter, read in memory). */
+async function recordedAll(n: number): Promise<number> {
+  const succeeded = gatehouse.metrics.counter('gatehouse_webhook_attempts_total', '');
+  while (succeeded.get({ outcome: 'succeeded' }) < n) await new Promise((r) => setTimeout(r, 5));
+  return Date.now();
+}
+
 const phase = env.PHASE ?? 'burst';
 let commits: Record<string, number> = {};
 if (phase === 'burst') {
   for (let done = 0; done < Number(env.EVENTS ?? 20000); done += 100) Object.assign(commits, await raise(100));
   commits.__start = Date.now();
   await gatehouse.services.webhooks.dispatcher.start();
+  void recordedAll(Object.keys(commits).length - 1).then((at) => fs.writeFileSync(env.ACKED_FILE!, String(at)));
 } else {
   const total = Number(env.PACED ?? 1000);
   const gap = 1000 / Number(env.PACED_RATE ?? 200);

@@ -35,6 +35,18 @@ export function newId(prefix: string): string {
   return `${prefix}_${randomBase62(20)}`;
 }
 
+/**
+ * An id of the same shape whose first 8 characters are the time (`at` in milliseconds, base62,
+ * fixed width, so ids sort by time for thousands of years), then 12 random characters (~71 bits).
+ * For records written at a high rate whose time is recorded beside them anyway: minted one
+ * after another they sort together, so their index grows at its end instead of everywhere.
+ */
+export function newTimeOrderedId(prefix: string, at: number): string {
+  let time = '';
+  for (let rest = Math.max(0, Math.floor(at)), i = 0; i < 8; i++, rest = Math.floor(rest / 62)) time = ALPHABET[rest % 62]! + time;
+  return `${prefix}_${time}${randomBase62(12)}`;
+}
+
 export function hasPrefix(id: string, prefix: string): boolean {
   return id.startsWith(`${prefix}_`) && /^[0-9A-Za-z]{20}$/.test(id.slice(prefix.length + 1));
 }

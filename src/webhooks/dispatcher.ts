@@ -11,21 +11,21 @@ import { Agent } from 'undici';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../platform/db/database.ts';
 import type { Clock } from '../platform/clock.ts';
-import { newId, randomBase62 } from '../platform/ids.ts';
+import { newTimeOrderedId, randomBase62 } from '../platform/ids.ts';
 import type { Sealer } from './secrets.ts';
 import type { TargetPolicy } from './target-policy.ts';
-import { signatureHeaders } from './signer.ts';
-import { postOnce } from './attempt.ts';
+import { signatureHeaders, signingKey, type SigningKey } from './signer.ts';
+import { createTargets, postOnce } from './attempt.ts';
 import { claimDue, type ClaimedDelivery } from './claims.ts';
 import { recordOutcomes, type Outcome } from './outcomes.ts';
 import { listenForDeliveries } from './wake.ts';
 import type { MetricsRegistry } from '../platform/metrics.ts';
 
 const CLAIM_BATCH = 128;
-const PREFETCH = 4;
+const PREFETCH = 6;
 const SATURATED_RECHECK_MS = 100;
 const RECORD_BATCH = 256;
-const RECORD_DELAY_MS = 3;
+const RECORD_DELAY_MS = 25;
 
 export interface DispatcherOptions {
   db: Db;
@@ -69,6 +69,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     connections: perEndpoint,
     keepAliveTimeout: 10_000,
   });
+  const targets = createTargets(policy);
 
   // Claimed deliveries not yet finished (queued or being sent), in total and per endpoint.
   let claimedCount = 0;
@@ -79,6 +80,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const unrecorded = new Set<Promise<void>>();
   const queue: Array<{ outcome: Outcome; done: () => void }> = [];
   let flushing: Promise<void> | undefined;
+  let flushTimer: NodeJS.Timeout | undefined;
   let claims = 0;
 
   let running = false;
@@ -108,7 +110,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       now: clock.now(),
       leaseMs,
       max: room,
-      endpointRoom: (id) => PREFETCH * perEndpoint - (endpointLoad.get(id) ?? 0),
+      room: { of: new Map([...endpointLoad].map(([id, n]) => [id, PREFETCH * perEndpoint - n])), otherwise: PREFETCH * perEndpoint },
       skipEndpoints: full,
     });
     for (const delivery of claimed) begin(delivery);
@@ -159,8 +161,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   }
 
   async function attempt(delivery: ClaimedDelivery): Promise<Outcome> {
-    const attemptId = newId('dlv');
     const attemptedAt = clock.now();
+    // Attempt ids sort by time: the attempt log is written at the rate of deliveries.
+    const attemptId = newTimeOrderedId('dlv', attemptedAt);
     const body = Buffer.from(delivery.payload);
     const headers = signatureHeaders({
       eventId: delivery.eventId,
@@ -169,56 +172,82 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       body,
       raisedAt: delivery.raisedAt,
       attemptAt: attemptedAt,
-      secrets: secretsOf(delivery, attemptedAt),
+      keys: keysOf(delivery, attemptedAt),
     });
-    const result = await postOnce({ agent, policy, url: delivery.url, headers, body, timeoutMs: options.timeoutMs });
+    const result = await postOnce({ agent, targets, url: delivery.url, headers, body, timeoutMs: options.timeoutMs });
     return { delivery, attemptId, attemptedAt, result };
   }
 
-  // Opened secrets by sealed form: a rotation changes the sealed form, so entries never go stale.
-  const opened = new Map<string, string | undefined>();
-  function open(sealed: string, endpointId: string): string | undefined {
-    if (!opened.has(sealed)) {
-      if (opened.size > 1000) opened.clear();
-      opened.set(sealed, sealer.open(sealed, endpointId));
+  // Signing keys per endpoint (opened and prepared once), each beside the sealed secret it
+  // came from: a rotation changes the sealed form, so a replaced secret is never used again.
+  const keys = new Map<string, Array<{ sealed: string; key: SigningKey | undefined }>>();
+  function keyOf(sealed: string, endpointId: string): SigningKey | undefined {
+    let known = keys.get(endpointId);
+    const hit = known?.find((k) => k.sealed === sealed);
+    if (hit) return hit.key;
+    if (known === undefined) {
+      if (keys.size >= 1000) keys.clear();
+      known = [];
+      keys.set(endpointId, known);
     }
-    return opened.get(sealed);
+    const secret = sealer.open(sealed, endpointId);
+    const entry = { sealed, key: secret === undefined ? undefined : signingKey(secret) };
+    // The current secret and, during a rotation's overlap, the previous one.
+    known.unshift(entry);
+    known.length = Math.min(known.length, 2);
+    return entry.key;
   }
 
-  function secretsOf(delivery: ClaimedDelivery, now: number): string[] {
-    const aad = delivery.endpointId;
-    const current = open(delivery.secretSealed, aad);
+  function keysOf(delivery: ClaimedDelivery, now: number): SigningKey[] {
+    const current = keyOf(delivery.secretSealed, delivery.endpointId);
     if (current === undefined) throw new Error(`secret of ${delivery.endpointId} cannot be opened with the secrets key`);
     const previous =
-      delivery.previousSecretSealed && (delivery.previousSecretExpiresAt ?? 0) > now ? open(delivery.previousSecretSealed, aad) : undefined;
+      delivery.previousSecretSealed && (delivery.previousSecretExpiresAt ?? 0) > now ? keyOf(delivery.previousSecretSealed, delivery.endpointId) : undefined;
     return previous ? [current, previous] : [current];
   }
 
+  /**
+   * Outcomes are recorded in batches: when a batch is full, when nothing else is in hand, or
+   * RECORD_DELAY_MS after the oldest unrecorded one; outcomes finishing while a batch is being
+   * written make up the next. The attempt's slot is free meanwhile (the receiver has answered),
+   * and its lease still holds the delivery: a worker dying before the batch is written loses
+   * only the record, and the delivery is attempted again once the lease runs out.
+   */
   function enqueue(outcome: Outcome, done: () => void): void {
     queue.push({ outcome, done });
-    flushing ??= flush().finally(() => (flushing = undefined));
+    scheduleFlush();
   }
 
-  /**
-   * Records outcomes in batches: one transaction for everything that finished within a few
-   * milliseconds, which is what keeps the database off the critical path under load.
-   */
+  function scheduleFlush(): void {
+    if (flushing) return;
+    if (queue.length >= RECORD_BATCH || claimedCount === 0) startFlush();
+    else flushTimer ??= setTimeout(startFlush, RECORD_DELAY_MS);
+  }
+
+  function startFlush(): void {
+    clearTimeout(flushTimer);
+    flushTimer = undefined;
+    if (flushing) return;
+    flushing = flush().finally(() => {
+      flushing = undefined;
+      // What finished while the batch was being written makes up the next one.
+      if (queue.length > 0) scheduleFlush();
+    });
+  }
+
   async function flush(): Promise<void> {
-    await new Promise((r) => setTimeout(r, queue.length >= RECORD_BATCH ? 0 : RECORD_DELAY_MS));
-    while (queue.length > 0) {
-      const batch = queue.splice(0, RECORD_BATCH);
-      try {
-        await recordOutcomes(
-          db,
-          batch.map((b) => b.outcome),
-          { scheduleSeconds: options.scheduleSeconds, disableAfterMs: options.disableAfterMs, now: () => clock.now() },
-        );
-        for (const b of batch) attempts?.inc({ outcome: b.outcome.result.ok ? 'succeeded' : 'failed' });
-      } catch (error) {
-        log.error({ err: error, attempts: batch.length }, 'recording webhook attempts failed; their leases will expire and they will be retried');
-      }
-      for (const b of batch) b.done();
+    const batch = queue.splice(0, RECORD_BATCH);
+    try {
+      await recordOutcomes(
+        db,
+        batch.map((b) => b.outcome),
+        { scheduleSeconds: options.scheduleSeconds, disableAfterMs: options.disableAfterMs, now: () => clock.now() },
+      );
+      for (const b of batch) attempts?.inc({ outcome: b.outcome.result.ok ? 'succeeded' : 'failed' });
+    } catch (error) {
+      log.error({ err: error, attempts: batch.length }, 'recording webhook attempts failed; their leases will expire and they will be retried');
     }
+    for (const b of batch) b.done();
   }
 
   /**

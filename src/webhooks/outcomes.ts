@@ -5,13 +5,14 @@
  * schedule; schedule exhausted → parked. A 410 Gone disables the endpoint; an endpoint whose
  * failures have gone on unbroken for the configured time is disabled too.
  */
-import { sql, type Transaction } from 'kysely';
+import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { Db } from '../platform/db/database.ts';
 import type { Tables } from '../platform/db/tables.ts';
 import type { AttemptResult } from './attempt.ts';
 import type { ClaimedDelivery } from './claims.ts';
 import { disableEndpoint } from './lifecycle.ts';
 import { nextStep, parseRetryAfter } from './schedule.ts';
+import { isPostgres } from './wake.ts';
 
 export interface Outcome {
   delivery: ClaimedDelivery;
@@ -27,56 +28,98 @@ export interface OutcomePolicy {
 }
 
 export async function recordOutcomes(db: Db, outcomes: readonly Outcome[], policy: OutcomePolicy): Promise<void> {
+  const now = policy.now();
+  const failures = outcomes.filter((o) => !o.result.ok);
+  // The usual batch, all acknowledged, is one statement on PostgreSQL: no transaction around it.
+  if (failures.length === 0 && isPostgres(db)) return recordAttempts(db, outcomes, now);
   await db.transaction().execute(async (trx) => {
-    const now = policy.now();
-    await trx
-      .insertInto('webhook_attempts')
-      .values(
-        outcomes.map((o) => ({
-          id: o.attemptId,
-          account_id: o.delivery.accountId,
-          delivery_id: o.delivery.id,
-          endpoint_id: o.delivery.endpointId,
-          event_id: o.delivery.eventId,
-          event_type: o.delivery.eventType,
-          outcome: o.result.ok ? ('succeeded' as const) : ('failed' as const),
-          response_status: o.result.status,
-          response_body: o.result.excerpt,
-          error: o.result.error,
-          latency_ms: o.result.latencyMs,
-          attempted_at: o.attemptedAt,
-        })),
-      )
-      .execute();
-
-    const acknowledged = outcomes.filter((o) => o.result.ok);
-    if (acknowledged.length > 0) {
-      // An acknowledgement counts even if the lease ran out meanwhile: the receiver has the event.
-      await trx
-        .updateTable('webhook_deliveries')
-        .set({
-          state: 'acknowledged',
-          attempt_count: sql<number>`attempt_count + 1`,
-          last_attempt_at: now,
-          parked_at: null,
-          lease_owner: null,
-          lease_until: null,
-          updated_at: now,
-        })
-        .where('id', 'in', acknowledged.map((o) => o.delivery.id))
-        // Parked meanwhile (the endpoint was disabled mid-attempt) still counts: the receiver has it.
-        // Written as "not acknowledged": SQLite runs `state in (…)` beside `id in (…)` as a scan.
-        .where('state', '!=', 'acknowledged')
-        .execute();
-      await trx
-        .updateTable('webhook_endpoints')
-        .set({ failing_since: null })
-        .where('id', 'in', [...new Set(acknowledged.map((o) => o.delivery.endpointId))])
-        .where('failing_since', 'is not', null)
-        .execute();
-    }
-    for (const o of outcomes) if (!o.result.ok) await recordFailure(trx, o, policy, now);
+    await recordAttempts(trx, outcomes, now);
+    for (const o of failures) await recordFailure(trx, o, policy, now);
   });
+}
+
+/**
+ * Appends every attempt to the log, moves the acknowledged deliveries to `acknowledged` and
+ * clears the failing streak of their endpoints. The rows travel as one parameter per column
+ * (PostgreSQL arrays) or one JSON document (SQLite), so the statements' text is the same
+ * for every batch and they are prepared once.
+ */
+async function recordAttempts(db: Db | Transaction<Tables>, outcomes: readonly Outcome[], now: number): Promise<void> {
+  const acknowledged = outcomes.filter((o) => o.result.ok);
+  const deliveries = acknowledged.map((o) => o.delivery.id);
+  const endpoints = [...new Set(acknowledged.map((o) => o.delivery.endpointId))];
+  if (isPostgres(db)) {
+    const column = <T>(pick: (o: Outcome) => T) => outcomes.map(pick);
+    // Data-modifying WITH clauses all run, in one statement: atomic without a transaction.
+    await sql`
+      with logged as (
+        insert into webhook_attempts (${ATTEMPT_COLUMNS})
+        select * from unnest(
+          ${column((o) => o.attemptId)}::text[], ${column((o) => o.delivery.accountId)}::text[],
+          ${column((o) => o.delivery.id)}::text[], ${column((o) => o.delivery.endpointId)}::text[],
+          ${column((o) => o.delivery.eventId)}::text[], ${column((o) => o.delivery.eventType)}::text[],
+          ${column(outcomeOf)}::text[], ${column((o) => o.result.status)}::int[],
+          ${column((o) => o.result.excerpt)}::text[], ${column((o) => o.result.error)}::text[],
+          ${column((o) => o.result.latencyMs)}::int[], ${column((o) => o.attemptedAt)}::bigint[])
+      ),
+      acknowledged as (
+        ${acknowledge(sql`id = any(${deliveries}::text[])`, now)}
+      ),
+      healed as (
+        ${heal(sql`id = any(${endpoints}::text[])`)}
+      )
+      select 1`.execute(db);
+    return;
+  }
+  const rows = outcomes.map((o) => [
+    o.attemptId,
+    o.delivery.accountId,
+    o.delivery.id,
+    o.delivery.endpointId,
+    o.delivery.eventId,
+    o.delivery.eventType,
+    outcomeOf(o),
+    o.result.status,
+    o.result.excerpt,
+    o.result.error,
+    o.result.latencyMs,
+    o.attemptedAt,
+  ]);
+  await sql`
+    insert into webhook_attempts (${ATTEMPT_COLUMNS})
+    select value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5,
+      value ->> 6, value ->> 7, value ->> 8, value ->> 9, value ->> 10, value ->> 11
+    from json_each(${JSON.stringify(rows)})`.execute(db);
+  if (acknowledged.length === 0) return;
+  await acknowledge(sql`id in (select value from json_each(${JSON.stringify(deliveries)}))`, now).execute(db);
+  await heal(sql`id in (select value from json_each(${JSON.stringify(endpoints)}))`).execute(db);
+}
+
+const ATTEMPT_COLUMNS = sql.raw(
+  'id, account_id, delivery_id, endpoint_id, event_id, event_type, outcome, response_status, response_body, error, latency_ms, attempted_at',
+);
+
+function outcomeOf(o: Outcome): 'succeeded' | 'failed' {
+  return o.result.ok ? 'succeeded' : 'failed';
+}
+
+/**
+ * An acknowledgement counts even if the lease ran out meanwhile, or the delivery was parked
+ * meanwhile (its endpoint disabled mid-attempt): the receiver has the event. "Not yet
+ * acknowledged" rather than `state in ('pending', 'parked')`: beside a list of ids SQLite
+ * runs the latter as a scan of every pending delivery.
+ */
+function acknowledge(deliveries: RawBuilder<unknown>, now: number): RawBuilder<unknown> {
+  return sql`
+    update webhook_deliveries
+    set state = 'acknowledged', attempt_count = attempt_count + 1, last_attempt_at = ${now},
+      parked_at = null, lease_owner = null, lease_until = null, updated_at = ${now}
+    where ${deliveries} and state <> 'acknowledged'`;
+}
+
+/** A success ends the endpoint's run of failures. */
+function heal(endpoints: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`update webhook_endpoints set failing_since = null where ${endpoints} and failing_since is not null`;
 }
 
 async function recordFailure(trx: Transaction<Tables>, o: Outcome, policy: OutcomePolicy, now: number): Promise<void> {

@@ -11,7 +11,20 @@
  *   attempt (stock verifiers refuse stale ones), while `Timestamp` stays the moment the event
  *   was raised, the same on every attempt.
  */
-import { createHmac } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
+
+/** The HMAC keys of one secret, prepared once and used for every body it signs. */
+export interface SigningKey {
+  /** The secret string's bytes, for `Signature`. */
+  signature: KeyObject;
+  /** The base64-decoded part of `whsec_…`, for `webhook-signature`. */
+  standard: KeyObject;
+}
+
+export function signingKey(secret: string): SigningKey {
+  const standard = Buffer.from(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret, 'base64');
+  return { signature: createSecretKey(Buffer.from(secret, 'utf8')), standard: createSecretKey(standard) };
+}
 
 export interface SignInput {
   eventId: string;
@@ -22,31 +35,29 @@ export interface SignInput {
   raisedAt: number;
   attemptAt: number;
   /** Newest first; every one signs the Standard Webhooks header. */
-  secrets: readonly string[];
+  keys: readonly SigningKey[];
 }
 
 export function signatureHeaders(input: SignInput): Record<string, string> {
-  const [current] = input.secrets;
+  const [current] = input.keys;
   if (current === undefined) throw new Error('an endpoint always has a secret');
   const timestamp = Math.floor(input.attemptAt / 1000).toString();
-  const signed = Buffer.concat([Buffer.from(`${input.eventId}.${timestamp}.`), input.body]);
-  const standard = input.secrets
-    .map((secret) => `v1,${createHmac('sha256', standardKey(secret)).update(signed).digest('base64')}`)
-    .join(' ');
+  const prefix = `${input.eventId}.${timestamp}.`;
+  let standard = '';
+  for (const key of input.keys) {
+    const mac = createHmac('sha256', key.standard).update(prefix).update(input.body).digest('base64');
+    standard = standard === '' ? `v1,${mac}` : `${standard} v1,${mac}`;
+  }
   return {
     'content-type': 'application/json',
     'event-id': input.eventId,
     'delivery-id': input.deliveryId,
     'event-type': input.eventType,
     timestamp: new Date(input.raisedAt).toISOString(),
-    signature: `sha256=${createHmac('sha256', current).update(input.body).digest('hex')}`,
+    signature: `sha256=${createHmac('sha256', current.signature).update(input.body).digest('hex')}`,
     'webhook-id': input.eventId,
     'webhook-timestamp': timestamp,
     'webhook-signature': standard,
     'user-agent': 'Gatehouse-Webhooks/1',
   };
-}
-
-function standardKey(secret: string): Buffer {
-  return Buffer.from(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret, 'base64');
 }

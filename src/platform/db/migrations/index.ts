@@ -9,6 +9,7 @@ import * as m0300 from './0300_idempotency.ts';
 import * as m0400 from './0400_scim.ts';
 import * as m0500 from './0500_events.ts';
 import * as m0501 from './0501_webhooks.ts';
+import * as m0502 from './0502_webhook_write_path.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform': m0001,
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   '0400_scim': m0400,
   '0500_events': m0500,
   '0501_webhooks': m0501,
+  '0502_webhook_write_path': m0502,
 };
