@@ -14,8 +14,9 @@ if (quick) {
   process.env.BENCH_SCIM_USERS ??= '10000';
   process.env.BENCH_WEBHOOK_EVENTS ??= '5000';
 }
-process.env.BENCH_DATABASE_URL ??= process.env.GATEHOUSE_TEST_DATABASE_URL;
-if (!process.env.BENCH_DATABASE_URL) delete process.env.BENCH_DATABASE_URL;
+// process.env turns an assigned undefined into the string "undefined", so assign only a URL.
+const fallbackDatabaseUrl = process.env.GATEHOUSE_TEST_DATABASE_URL;
+if (!process.env.BENCH_DATABASE_URL && fallbackDatabaseUrl) process.env.BENCH_DATABASE_URL = fallbackDatabaseUrl;
 
 /** Scenario names given on the command line (flags removed). */
 export const wantedScenarios = process.argv.slice(2).filter((a) => !a.startsWith('--'));
