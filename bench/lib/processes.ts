@@ -92,13 +92,17 @@ export interface GatehouseServer extends Server {
 }
 
 /** A real `gatehouse serve` on a fresh data dir (SQLite) or the given database URL. */
+/** With BENCH_PROFILE_DIR=<dir>, each Gatehouse process writes a V8 CPU profile there when it stops. */
+export function profileFlags(): string[] {
+  const dir = process.env.BENCH_PROFILE_DIR;
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
+}
+
 export async function startGatehouse(options: { databaseUrl?: string; env?: NodeJS.ProcessEnv } = {}): Promise<GatehouseServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-bench-'));
   const [port, adminPort] = [await freePort(), await freePort()];
   const adminToken = 'bench-admin-token-0123456789abcdef';
-  // BENCH_PROFILE_DIR=<dir> writes a V8 CPU profile of each Gatehouse server there when it stops.
-  const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
-  const server = await startNode([...profile, 'bin/gatehouse.js', 'serve'], {
+  const server = await startNode([...profileFlags(), 'bin/gatehouse.js', 'serve'], {
     env: {
       GATEHOUSE_DATA_DIR: dataDir,
       GATEHOUSE_PORT: String(port),

@@ -10,7 +10,7 @@
  * and a delivery is done only once its acknowledgement is stored).
  */
 import { request, Agent } from 'undici';
-import { startNode, type Server } from '../lib/processes.ts';
+import { profileFlags, startNode, type Server } from '../lib/processes.ts';
 import type { Row } from '../lib/report.ts';
 import type { BenchDatabase, Scenario } from '../run.ts';
 import fs from 'node:fs';
@@ -83,7 +83,7 @@ async function runPhase(database: BenchDatabase, receiverUrl: string, env: Recor
   const databaseUrl = database.url
     ? withSchema(database.url, `bench_${randomBytes(4).toString('hex')}`)
     : `sqlite:${path.join(dataDir, 'gatehouse.db')}`;
-  const source: Server = await startNode(['--import', 'tsx', 'bench/peers/webhook-source.ts'], {
+  const source: Server = await startNode([...profileFlags(), '--import', 'tsx', 'bench/peers/webhook-source.ts'], {
     env: {
       ...env,
       GATEHOUSE_DATABASE_URL: databaseUrl,

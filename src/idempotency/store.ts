@@ -15,7 +15,7 @@ import { sql, type Transaction } from 'kysely';
 import type { DatabaseKind } from '../config.ts';
 import type { Db } from '../platform/db/database.ts';
 import type { Tables } from '../platform/db/tables.ts';
-import { newId, randomBase62 } from '../platform/ids.ts';
+import { newTimeOrderedId, randomBase62 } from '../platform/ids.ts';
 import { preparedQuery, type Placeholder } from '../platform/db/prepared.ts';
 
 export interface IdempotencyTables {
@@ -162,7 +162,7 @@ export function createIdempotencyStore(deps: { db: Db; kind: DatabaseKind }) {
      * another request claimed the key after the read: read again.
      */
     async claimOrRead(scope: KeyScope, input: ClaimInput): Promise<{ claim?: Claim; row?: IdempotencyRow }> {
-      const claim = { id: newId('idk'), leaseToken: newToken() };
+      const claim = { id: newTimeOrderedId('idk', input.now), leaseToken: newToken() };
       if (kind === 'postgres') return claimOrReadInOneStatement(scope, input, claim);
       const row = await this.find(scope);
       if (row) return { row };
@@ -259,7 +259,7 @@ export function createIdempotencyStore(deps: { db: Db; kind: DatabaseKind }) {
     ): Promise<void> {
       if (input.replaced) await trx.deleteFrom('idempotency_keys').where('id', '=', input.replaced.id).execute();
       await insertRow.execute(trx, {
-        id: newId('idk'),
+        id: newTimeOrderedId('idk', input.now),
         account_id: scope.accountId,
         client_id: scope.clientId,
         idempotency_key: scope.key,

@@ -15,7 +15,7 @@ import type { Db } from '../platform/db/database.ts';
 import type { Tables } from '../platform/db/tables.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Principal } from '../platform/auth.ts';
-import { newId } from '../platform/ids.ts';
+import { newTimeOrderedId } from '../platform/ids.ts';
 import { randomSecret, sha256Hex } from '../platform/crypto.ts';
 import type { KeyVault } from '../platform/secrets-key.ts';
 import { preparedQuery, type Placeholder } from '../platform/db/prepared.ts';
@@ -138,7 +138,7 @@ export function createAccessTokens(deps: { db: Db; clock: Clock; vault: KeyVault
     async issue(input: IssueAccessToken, trx: Transaction<Tables> | Db = db): Promise<IssuedAccessToken> {
       const token = randomSecret(32, ACCESS_TOKEN_PREFIX);
       const now = clock.now();
-      const id = newId('at');
+      const id = newTimeOrderedId('at', now);
       const scope = input.scopes.join(' ');
       await trx
         .insertInto('access_tokens')
@@ -162,7 +162,7 @@ export function createAccessTokens(deps: { db: Db; clock: Clock; vault: KeyVault
     async issueSealed(input: { accountId: string; clientId: string; scopes: readonly string[]; ttlSeconds: number }): Promise<IssuedAccessToken> {
       const now = clock.now();
       const claims: SealedClaims = {
-        id: newId('at'),
+        id: newTimeOrderedId('at', now),
         accountId: input.accountId,
         clientId: input.clientId,
         scope: input.scopes.join(' '),

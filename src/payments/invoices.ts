@@ -8,7 +8,7 @@ import type { Db } from '../platform/db/database.ts';
 import type { DatabaseKind } from '../config.ts';
 import type { Clock } from '../platform/clock.ts';
 import { toRfc3339 } from '../platform/clock.ts';
-import { newId } from '../platform/ids.ts';
+import { newTimeOrderedId } from '../platform/ids.ts';
 import { problem } from '../platform/errors/catalogue.ts';
 import { recordEvent } from '../webhooks/outbox.ts';
 import { jsonString, jsonStringOrNull, pageJson, type Paging } from '../paging/page.ts';
@@ -80,15 +80,16 @@ export function createInvoices(deps: { db: Db; kind: DatabaseKind; clock: Clock;
 
   return {
     async create(trx: Db, accountId: string, input: NewInvoice): Promise<Invoice> {
+      const now = clock.now();
       const row: InvoiceRow = {
-        id: newId('inv'),
+        id: newTimeOrderedId('inv', now),
         account_id: accountId,
         amount: input.amount,
         currency: input.currency,
         description: input.description ?? null,
         metadata: JSON.stringify(input.metadata ?? {}),
         state: 'open',
-        created_at: clock.now(),
+        created_at: now,
         settled_at: null,
       };
       await trx.insertInto('invoices').values(row).execute();

@@ -20,7 +20,7 @@
  * stands behind it.
  */
 import type { Db } from '../platform/db/database.ts';
-import { newId } from '../platform/ids.ts';
+import { newTimeOrderedId } from '../platform/ids.ts';
 import { preparedQuery, type Placeholder } from '../platform/db/prepared.ts';
 import type { LedgerAccount, LedgerEntryRow } from './tables.ts';
 
@@ -63,12 +63,12 @@ const insertEntryPair = preparedQuery((db, value: Placeholder<EntryPair>) => {
 
 /** Writes the two entries of one posting in `trx`; returns its transaction id. */
 export async function post(trx: Db, posting: Posting): Promise<string> {
-  const transactionId = newId('ltx');
+  const transactionId = newTimeOrderedId('ltx', posting.at);
   await insertEntryPair.execute(trx, {
     ...posting,
     transactionId,
-    debitId: newId('le'),
-    creditId: newId('le'),
+    debitId: newTimeOrderedId('le', posting.at),
+    creditId: newTimeOrderedId('le', posting.at),
     sourceObject: posting.source.object,
     sourceId: posting.source.id,
     creditAmount: -posting.amount,

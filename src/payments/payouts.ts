@@ -12,7 +12,7 @@ import type { Db } from '../platform/db/database.ts';
 import type { DatabaseKind } from '../config.ts';
 import type { Clock } from '../platform/clock.ts';
 import { toRfc3339 } from '../platform/clock.ts';
-import { newId } from '../platform/ids.ts';
+import { newTimeOrderedId } from '../platform/ids.ts';
 import { problem } from '../platform/errors/catalogue.ts';
 import { recordEvent } from '../webhooks/outbox.ts';
 import { jsonString, jsonStringOrNull, pageJson, type Paging } from '../paging/page.ts';
@@ -93,7 +93,7 @@ export function createPayouts(deps: { db: Db; kind: DatabaseKind; clock: Clock; 
       const now = clock.now();
       const money = { accountId, currency: input.currency, amount: input.amount, at: now };
       const row: PayoutRow = {
-        id: newId('po'),
+        id: newTimeOrderedId('po', now),
         account_id: accountId,
         amount: input.amount,
         currency: input.currency,

@@ -1,7 +1,11 @@
 /**
- * Object identifiers: a short type prefix and 20 random base62 characters (~119 bits),
- * e.g. `acct_4fJ1…`. The prefix tells a reader what an id names; the randomness makes ids
- * unguessable, so an id alone never grants anything but also leaks nothing.
+ * Object identifiers: a short type prefix and 20 base62 characters, e.g. `acct_4fJ1…`. The
+ * prefix tells a reader what an id names. Records written at the rate of requests (invoices,
+ * payouts, ledger entries, events, deliveries, idempotency records, access tokens, SCIM users)
+ * take time-ordered ids: their primary-key index then grows at its end, so a commit writes the
+ * few pages at that edge instead of one page per row scattered across the index. The rest are
+ * wholly random. Either way an id is unguessable (71 random bits at least) and grants nothing
+ * by itself; a time-ordered id tells its creation time, which its record shows anyway.
  */
 import { randomBytes } from 'node:crypto';
 

@@ -15,7 +15,7 @@ import type { Db } from '../platform/db/database.ts';
 import type { Tables } from '../platform/db/tables.ts';
 import type { Clock } from '../platform/clock.ts';
 import { toRfc3339 } from '../platform/clock.ts';
-import { newId } from '../platform/ids.ts';
+import { newTimeOrderedId } from '../platform/ids.ts';
 import { isUniqueViolation } from '../platform/db/database.ts';
 import type { RevokeUserAccess } from '../oauth/user-access.ts';
 import type { UserRow } from '../users/store.ts';
@@ -136,7 +136,7 @@ export function createScimUsers(deps: ScimUsersDeps) {
       const { columns, attributes } = splitUserDocument(doc);
       const now = clock.now();
       const row: UserRow = {
-        id: newId('usr'),
+        id: newTimeOrderedId('usr', now),
         account_id: accountId,
         ...columns,
         password_hash: passwordHash ?? null,

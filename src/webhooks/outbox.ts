@@ -9,7 +9,7 @@
 import type { Transaction } from 'kysely';
 import type { Tables } from '../platform/db/tables.ts';
 import type { Db } from '../platform/db/database.ts';
-import { newId } from '../platform/ids.ts';
+import { newTimeOrderedId } from '../platform/ids.ts';
 import { preparedQuery, type Placeholder } from '../platform/db/prepared.ts';
 import { toRfc3339 } from '../platform/clock.ts';
 import { subscribes } from './store.ts';
@@ -69,7 +69,7 @@ const enabledEndpoints = preparedQuery((db, value: Placeholder<{ accountId: stri
 
 /** Writes the event and its deliveries in `trx`; the caller's commit publishes them. */
 export async function recordEvent(trx: Transaction<Tables> | Db, input: EventInput): Promise<RecordedEvent> {
-  const id = newId('evt');
+  const id = newTimeOrderedId('evt', input.at);
   const payload = JSON.stringify({
     event: input.type,
     object: input.object,
@@ -97,7 +97,7 @@ async function fanOut(trx: Transaction<Tables> | Db, event: { eventId: string; a
   const rows = endpoints
     .filter((e) => subscribes(e.event_types, event.type))
     .map((e) => ({
-      id: newId('whd'),
+      id: newTimeOrderedId('whd', event.at),
       account_id: event.accountId,
       event_id: event.eventId,
       endpoint_id: e.id,
