@@ -87,24 +87,29 @@ export function createScimGroupStore(deps: { db: Db; dialect: DatabaseKind }) {
     async delete(trx: Executor, accountId: string, id: string): Promise<void> {
       await trx.deleteFrom('scim_groups').where('account_id', '=', accountId).where('id', '=', id).execute();
     },
-    /** Adds memberships that do not exist yet; returns how many were added. */
-    async addMembers(trx: Executor, accountId: string, groupId: string, userIds: string[], at: number): Promise<number> {
-      let added = 0;
+    /** Adds memberships that do not exist yet; returns the users added (not those already members). */
+    async addMembers(trx: Executor, accountId: string, groupId: string, userIds: string[], at: number): Promise<string[]> {
+      const added: string[] = [];
       for (let i = 0; i < userIds.length; i += 500) {
         const rows = userIds.slice(i, i + 500).map((user_id) => ({ group_id: groupId, user_id, account_id: accountId, created_at: at }));
-        const result = await trx.insertInto('scim_group_members').values(rows).onConflict((oc) => oc.doNothing()).executeTakeFirst();
-        added += Number(result.numInsertedOrUpdatedRows ?? 0n);
+        const inserted = await trx.insertInto('scim_group_members').values(rows).onConflict((oc) => oc.doNothing()).returning('user_id').execute();
+        for (const r of inserted) added.push(r.user_id);
       }
       return added;
     },
-    async removeMembers(trx: Executor, groupId: string, userIds: string[] | 'all'): Promise<number> {
-      if (userIds === 'all') return Number((await trx.deleteFrom('scim_group_members').where('group_id', '=', groupId).executeTakeFirst()).numDeletedRows);
-      let removed = 0;
+    /** Removes the named memberships; returns the users that were members. */
+    async removeMembers(trx: Executor, groupId: string, userIds: string[]): Promise<string[]> {
+      const removed: string[] = [];
       for (let i = 0; i < userIds.length; i += 500) {
-        const result = await trx.deleteFrom('scim_group_members').where('group_id', '=', groupId).where('user_id', 'in', userIds.slice(i, i + 500)).executeTakeFirst();
-        removed += Number(result.numDeletedRows);
+        const deleted = await trx.deleteFrom('scim_group_members').where('group_id', '=', groupId).where('user_id', 'in', userIds.slice(i, i + 500)).returning('user_id').execute();
+        for (const r of deleted) removed.push(r.user_id);
       }
       return removed;
+    },
+    /** Removes every membership of the group; returns the users that were members. */
+    async removeAllMembers(trx: Executor, groupId: string): Promise<string[]> {
+      const deleted = await trx.deleteFrom('scim_group_members').where('group_id', '=', groupId).returning('user_id').execute();
+      return deleted.map((r) => r.user_id);
     },
     /** Member ids of `groupId` matching the value filter of a `members[…]` path, found in SQL. */
     async matchingMembers(trx: Executor, accountId: string, groupId: string, valFilter: Filter): Promise<string[]> {

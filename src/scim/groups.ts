@@ -4,6 +4,13 @@
  * nest). PATCH on members adds or removes only the rows named — `add members`, `remove
  * members[value eq "…"]`, `remove members` with a value list (Okta, Entra) — so a change to a
  * 10,000-member group never reads or rewrites the list.
+ *
+ * A user's `groups` is part of the user's representation (RFC 7643 §3.1: the version changes
+ * when the representation does), so every write that adds or removes members gives exactly those
+ * users a new version and lastModified, in the same transaction. Renaming a group changes every
+ * member's `groups[].display`, and deleting it every member's `groups`: all members get a new
+ * version then, in one statement however large the group. Member users are written before an
+ * existing group's row, so concurrent writes of a group and of its members lock rows in one order.
  */
 import type { Transaction } from 'kysely';
 import type { Db } from '../platform/db/database.ts';
@@ -31,6 +38,27 @@ export interface ScimGroupsDeps {
 const WRITABLE_COMMON = COMMON_ATTRIBUTES.filter((a) => a.name === 'externalId');
 const MEMBERS = findAttr(GROUP_SCHEMA.attributes, 'members')!;
 type Trx = Transaction<Tables>;
+
+/** Users whose membership a write changed: true for those who end as members, false for those who left. */
+type MemberChanges = Map<string, boolean>;
+
+/** One write of a group: its transaction, the group as read, the write's instant, and the members it changed so far. */
+interface GroupWrite {
+  trx: Trx;
+  row: GroupRow;
+  at: number;
+  changes: MemberChanges;
+}
+
+function newWrite(trx: Trx, row: GroupRow, at: number): GroupWrite {
+  return { trx, row, at, changes: new Map() };
+}
+
+/** Notes users as having joined (`member`) or left; returns whether there were any. */
+function record(write: GroupWrite, userIds: string[], member: boolean): boolean {
+  for (const id of userIds) write.changes.set(id, member);
+  return userIds.length > 0;
+}
 
 /** The member ids of a `members` value (array of {value}). */
 function memberIds(value: unknown): string[] {
@@ -88,40 +116,66 @@ export function createScimGroups(deps: ScimGroupsDeps) {
     return row;
   }
 
-  async function touch(trx: Trx, row: GroupRow, changes: Partial<GroupRow>): Promise<GroupRow> {
+  async function touch(trx: Trx, row: GroupRow, changes: Partial<GroupRow>, at: number): Promise<GroupRow> {
     if (changes.external_id !== undefined && row.external_id !== null && changes.external_id !== row.external_id) {
       throw mutability('externalId is immutable once set');
     }
-    const next: GroupRow = { ...row, ...changes, version: row.version + 1, updated_at: Math.max(clock.now(), row.updated_at) };
+    const next: GroupRow = { ...row, ...changes, version: row.version + 1, updated_at: Math.max(at, row.updated_at) };
     if (next.external_id === null) next.external_id = row.external_id;
     await writeRow(trx, () => store.update(trx, next), next.display_name);
     return next;
   }
 
+  async function addMembers(write: GroupWrite, ids: string[]): Promise<boolean> {
+    return record(write, await store.addMembers(write.trx, write.row.account_id, write.row.id, ids, write.at), true);
+  }
+
+  async function removeMembers(write: GroupWrite, ids: string[]): Promise<boolean> {
+    return record(write, await store.removeMembers(write.trx, write.row.id, ids), false);
+  }
+
+  /** Makes `ids` the members: removes the others, adds the missing; members kept are not written. */
+  async function setMembers(write: GroupWrite, ids: string[]): Promise<void> {
+    const keep = new Set(ids);
+    const current = (await store.membersOf(write.trx, [write.row.id])).map((m) => m.userId);
+    await removeMembers(write, current.filter((u) => !keep.has(u)));
+    await addMembers(write, ids);
+  }
+
+  /**
+   * Gives each user whose `groups` the write changed the next version, once. After a rename every
+   * member's `groups[].display` changed: the members are touched in one statement, and beside
+   * them only the users who left.
+   */
+  async function touchMemberUsers(write: GroupWrite, renamed: boolean): Promise<void> {
+    const { trx, row, at } = write;
+    if (renamed) await deps.users.touchMembersOf(trx, row.account_id, row.id, at);
+    const changed = [...write.changes].filter(([, member]) => !renamed || !member).map(([id]) => id);
+    await deps.users.touch(trx, row.account_id, changed, at);
+  }
+
   /** Applies the member part of one PATCH operation; returns true when it changed anything. */
-  async function patchMembers(trx: Trx, row: GroupRow, operation: PatchOperation, path: string | undefined): Promise<boolean> {
-    const now = clock.now();
+  async function patchMembers(write: GroupWrite, operation: PatchOperation, path: string | undefined): Promise<boolean> {
+    const { trx, row } = write;
     const target = path ? parsePatchPath(GROUP_SCHEMA, path) : null;
     if (target?.sub) throw invalidValue('member sub-attributes cannot be changed; add or remove the member');
     if (target?.filter) {
       if (operation.op !== 'remove') throw invalidValue('members[…] paths can only be removed; add members by value');
-      const ids = await store.matchingMembers(trx, row.account_id, row.id, target.filter);
-      return (await store.removeMembers(trx, row.id, ids)) > 0;
+      return removeMembers(write, await store.matchingMembers(trx, row.account_id, row.id, target.filter));
     }
     switch (operation.op) {
       case 'add': {
         const ids = memberIds(operation.value);
         await ensureUsers(trx, row.account_id, ids);
-        return (await store.addMembers(trx, row.account_id, row.id, ids, now)) > 0;
+        return addMembers(write, ids);
       }
       case 'remove':
-        if (operation.value === undefined || operation.value === null) return (await store.removeMembers(trx, row.id, 'all')) > 0;
-        return (await store.removeMembers(trx, row.id, memberIds(operation.value))) > 0;
+        if (operation.value === undefined || operation.value === null) return record(write, await store.removeAllMembers(trx, row.id), false);
+        return removeMembers(write, memberIds(operation.value));
       case 'replace': {
         const ids = memberIds(operation.value);
         await ensureUsers(trx, row.account_id, ids);
-        await store.removeMembers(trx, row.id, 'all');
-        await store.addMembers(trx, row.account_id, row.id, ids, now);
+        await setMembers(write, ids);
         return true;
       }
     }
@@ -142,7 +196,9 @@ export function createScimGroups(deps: ScimGroupsDeps) {
       return db.transaction().execute(async (trx) => {
         await writeRow(trx, () => store.insert(trx, row), displayName);
         await ensureUsers(trx, accountId, ids);
-        await store.addMembers(trx, accountId, row.id, ids, now);
+        const write = newWrite(trx, row, now);
+        await addMembers(write, ids);
+        await touchMemberUsers(write, false);
         return render(row, await store.membersOf(trx, [row.id]));
       });
     },
@@ -161,11 +217,10 @@ export function createScimGroups(deps: ScimGroupsDeps) {
       return db.transaction().execute(async (trx) => {
         const row = await locked(trx, accountId, id, ifMatch);
         await ensureUsers(trx, accountId, ids);
-        const saved = await touch(trx, row, { display_name: displayName, display_name_lower: displayName.toLowerCase(), external_id: externalId });
-        const keep = new Set(ids);
-        const current = (await store.membersOf(trx, [id])).map((m) => m.userId);
-        await store.removeMembers(trx, id, current.filter((u) => !keep.has(u)));
-        await store.addMembers(trx, accountId, id, ids, clock.now());
+        const write = newWrite(trx, row, clock.now());
+        await setMembers(write, ids);
+        await touchMemberUsers(write, displayName !== row.display_name);
+        const saved = await touch(trx, row, { display_name: displayName, display_name_lower: displayName.toLowerCase(), external_id: externalId }, write.at);
         return render(saved, await store.membersOf(trx, [id]));
       });
     },
@@ -176,17 +231,18 @@ export function createScimGroups(deps: ScimGroupsDeps) {
       const operations = normaliseOperations(body.Operations ?? body.operations);
       return db.transaction().execute(async (trx) => {
         const row = await locked(trx, accountId, id, ifMatch);
+        const write = newWrite(trx, row, clock.now());
         let doc: JsonObject = { displayName: row.display_name, ...(row.external_id !== null ? { externalId: row.external_id } : {}) };
         let changed = false;
         for (const operation of operations) {
           if (operation.path !== undefined && isMembersPath(operation.path)) {
-            changed = (await patchMembers(trx, row, operation, operation.path)) || changed;
+            changed = (await patchMembers(write, operation, operation.path)) || changed;
             continue;
           }
           if (operation.path === undefined && isObject(operation.value)) {
             // Entra's no-path form may carry members beside displayName.
             const { members, ...rest } = Object.fromEntries(Object.entries(operation.value).map(([k, v]) => [k.toLowerCase() === 'members' ? 'members' : k, v]));
-            if (members !== undefined) changed = (await patchMembers(trx, row, { ...operation, value: members }, undefined)) || changed;
+            if (members !== undefined) changed = (await patchMembers(write, { ...operation, value: members }, undefined)) || changed;
             if (Object.keys(rest).length === 0) continue;
             doc = applyPatch(GROUP_SCHEMA, doc, [{ ...operation, value: rest }]);
           } else {
@@ -196,13 +252,16 @@ export function createScimGroups(deps: ScimGroupsDeps) {
         }
         const { displayName, externalId } = checkDoc(doc);
         if (!changed && displayName === row.display_name && externalId === row.external_id) return row;
-        return touch(trx, row, { display_name: displayName, display_name_lower: displayName.toLowerCase(), external_id: externalId });
+        await touchMemberUsers(write, displayName !== row.display_name);
+        return touch(trx, row, { display_name: displayName, display_name_lower: displayName.toLowerCase(), external_id: externalId }, write.at);
       });
     },
 
     async delete(accountId: string, id: string, ifMatch?: string): Promise<void> {
       await db.transaction().execute(async (trx) => {
         await locked(trx, accountId, id, ifMatch);
+        // Every member loses the group from its `groups`; the memberships go with the group.
+        await deps.users.touchMembersOf(trx, accountId, id, clock.now());
         await store.delete(trx, accountId, id);
       });
     },

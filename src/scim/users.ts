@@ -7,7 +7,9 @@
  * - password is write-only: it sets the argon2id hash the login page checks.
  * - active=false and DELETE end the person's access in the same transaction (revokeUserAccess);
  *   a deleted user's past records keep no attribution to them.
- * - meta.version is the row's version; If-Match that does not match → 412.
+ * - meta.version is the row's version; If-Match that does not match → 412. `groups` is part of
+ *   the representation, so joining or leaving a group, or a rename of one of the user's groups,
+ *   gives the user a new version too (see groups.ts).
  */
 import { hash } from '@node-rs/argon2';
 import type { Transaction } from 'kysely';
@@ -121,7 +123,7 @@ export function createScimUsers(deps: ScimUsersDeps) {
   }
 
   async function locked(trx: Transaction<Tables>, accountId: string, id: string, ifMatch: string | undefined): Promise<UserRow> {
-    const row = await store.find(trx, accountId, id);
+    const row = await store.findForWrite(trx, accountId, id);
     if (!row) throw notFound('User', id);
     checkIfMatch(ifMatch, row.version);
     return row;

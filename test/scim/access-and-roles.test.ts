@@ -3,7 +3,11 @@ import assert from 'node:assert/strict';
 import { databaseTargets } from '../helpers/databases.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { mintAccessToken } from '../helpers/fixtures.ts';
-import { scimClient, GROUP, PATCH, USER } from './scim-client.ts';
+import { toRfc3339 } from '../../src/platform/clock.ts';
+import { scimClient, GROUP, PATCH, USER, type ScimClient } from './scim-client.ts';
+
+/** Stored [version, updated_at] of users, by id. */
+type Versions = Record<string, [number, number]>;
 
 for (const target of databaseTargets()) {
   describe(`SCIM: deactivation, roles, bulk, PATCH paths (${target.kind})`, () => {
@@ -110,6 +114,150 @@ for (const target of databaseTargets()) {
       assert.equal(ok.body.name.givenName, 'Pat');
       const unchanged = await c.call('GET', `/Users/${user.body.id}`, undefined, { 'if-none-match': ok.body.meta.version });
       assert.equal(unchanged.status, 304);
+    });
+
+    const createUsers = async (c: ScimClient, ...userNames: string[]): Promise<string[]> => {
+      const ids: string[] = [];
+      for (const userName of userNames) {
+        const created = await c.call('POST', '/Users', { schemas: [USER], userName });
+        assert.equal(created.status, 201);
+        ids.push(created.body.id);
+      }
+      return ids;
+    };
+    const storedVersions = async (ids: string[]): Promise<Versions> => {
+      const rows = await t.gatehouse.database.db.selectFrom('users').select(['id', 'version', 'updated_at']).where('id', 'in', ids).execute();
+      return Object.fromEntries(rows.map((r) => [r.id, [Number(r.version), Number(r.updated_at)]]));
+    };
+    /** `before` with the users named in `bumped` one version on, last modified now. */
+    const bumpedOnce = (before: Versions, bumped: string[], now: number): Versions =>
+      Object.fromEntries(Object.entries(before).map(([id, [version, at]]) => [id, bumped.includes(id) ? [version + 1, now] : [version, at]]));
+    const groupsOf = (user: { body: { groups: Array<{ value: string; display: string }> } }) => user.body.groups.map((g) => [g.value, g.display]);
+    const patchGroup = (c: ScimClient, id: string, Operations: unknown[]) => c.call('PATCH', `/Groups/${id}`, { schemas: [PATCH], Operations });
+
+    it('RFC 7643 §3.1: joining or leaving a group gives exactly that user a new version and lastModified; the old ETag → 412', async () => {
+      const c = await scimClient(t);
+      const [ann, bob, cy] = await createUsers(c, 'ann@example.com', 'bob@example.com', 'cy@example.com');
+      const others = await createUsers(c, ...Array.from({ length: 20 }, (_, i) => `member-${i}@example.com`));
+      const everyone = [ann!, bob!, cy!, ...others];
+
+      // Created with members: the members' groups changed, nobody else's.
+      const initial = await storedVersions(everyone);
+      t.clock.advance(1000);
+      const group = await c.call('POST', '/Groups', { schemas: [GROUP], displayName: 'Approvers', members: [bob, ...others].map((value) => ({ value })) });
+      assert.equal(group.status, 201);
+      const afterCreate = await storedVersions(everyone);
+      assert.deepEqual(afterCreate, bumpedOnce(initial, [bob!, ...others], t.clock.now()));
+
+      // Add one member to the group: only that user changes.
+      const before = await c.call('GET', `/Users/${ann}`);
+      assert.equal(before.body.meta.version, 'W/"1"');
+      t.clock.advance(1000);
+      const added = await patchGroup(c, group.body.id, [{ op: 'add', path: 'members', value: [{ value: ann }] }]);
+      assert.equal(added.status, 204);
+      const joined = await c.call('GET', `/Users/${ann}`);
+      assert.equal(joined.status, 200);
+      assert.deepEqual(groupsOf(joined), [[group.body.id, 'Approvers']]);
+      assert.equal(joined.body.meta.version, 'W/"2"');
+      assert.equal(joined.headers.get('etag'), 'W/"2"');
+      assert.equal(joined.body.meta.lastModified, toRfc3339(t.clock.now()));
+      assert.ok(joined.body.meta.lastModified > before.body.meta.lastModified);
+      const afterAdd = await storedVersions(everyone);
+      assert.deepEqual(afterAdd, bumpedOnce(afterCreate, [ann!], t.clock.now()));
+
+      // A client holding the old ETag learns the user changed.
+      assert.equal((await c.call('GET', `/Users/${ann}`, undefined, { 'if-none-match': before.body.meta.version })).status, 200);
+      assert.equal((await c.call('GET', `/Users/${ann}`, undefined, { 'if-none-match': joined.body.meta.version })).status, 304);
+      const stale = await c.call('PATCH', `/Users/${ann}`, { schemas: [PATCH], Operations: [{ op: 'add', path: 'title', value: 'Stale' }] }, { 'if-match': before.body.meta.version });
+      assert.equal(stale.status, 412);
+      assert.equal(stale.body.status, '412');
+      assert.equal((await c.call('GET', `/Users/${ann}`)).body.title, undefined);
+      assert.deepEqual(await storedVersions(everyone), afterAdd);
+
+      // Adding a member again changes nothing, so no version moves.
+      t.clock.advance(1000);
+      assert.equal((await patchGroup(c, group.body.id, [{ op: 'add', path: 'members', value: [{ value: ann }, { value: bob }] }])).status, 204);
+      assert.deepEqual(await storedVersions(everyone), afterAdd);
+
+      // Remove the member by a value filter: again only that user changes.
+      t.clock.advance(1000);
+      const removed = await patchGroup(c, group.body.id, [{ op: 'remove', path: `members[value eq "${ann}"]` }]);
+      assert.equal(removed.status, 204);
+      const left = await c.call('GET', `/Users/${ann}`);
+      assert.deepEqual(left.body.groups, []);
+      assert.equal(left.body.meta.version, 'W/"3"');
+      assert.equal(left.body.meta.lastModified, toRfc3339(t.clock.now()));
+      assert.ok(left.body.meta.lastModified > joined.body.meta.lastModified);
+      const afterRemove = await storedVersions(everyone);
+      assert.deepEqual(afterRemove, bumpedOnce(afterAdd, [ann!], t.clock.now()));
+      const staleDelete = await c.call('DELETE', `/Users/${ann}`, undefined, { 'if-match': joined.body.meta.version });
+      assert.equal(staleDelete.status, 412);
+      assert.equal((await c.call('GET', `/Users/${ann}`)).status, 200);
+
+      // Entra's removal with a value list, and a value that is no member: only the member changes.
+      t.clock.advance(1000);
+      assert.equal((await patchGroup(c, group.body.id, [{ op: 'Remove', path: 'members', value: [{ value: bob }, { value: cy }] }])).status, 204);
+      assert.deepEqual(await storedVersions(everyone), bumpedOnce(afterRemove, [bob!], t.clock.now()));
+      assert.deepEqual((await c.call('GET', `/Users/${bob}`)).body.groups, []);
+      assert.equal((await c.call('GET', `/Groups/${group.body.id}`)).body.members.length, others.length);
+    });
+
+    it('RFC 7643 §3.1: a rename touches every member once; PUT, replace and DELETE of a group touch only the users whose groups changed', async () => {
+      const c = await scimClient(t);
+      const [m1, m2, m3, m4, outsider] = await createUsers(c, 'm1@example.com', 'm2@example.com', 'm3@example.com', 'm4@example.com', 'outsider@example.com');
+      const everyone = [m1!, m2!, m3!, m4!, outsider!];
+      const group = await c.call('POST', '/Groups', { schemas: [GROUP], displayName: 'Ops', members: [m1, m2, m3].map((value) => ({ value })) });
+      const other = await c.call('POST', '/Groups', { schemas: [GROUP], displayName: 'Other', members: [m3, m4].map((value) => ({ value })) });
+      assert.equal(other.status, 201);
+      const initial = await storedVersions(everyone);
+
+      // Rename: each member's groups[].display changed.
+      t.clock.advance(1000);
+      assert.equal((await patchGroup(c, group.body.id, [{ op: 'replace', path: 'displayName', value: 'Operations' }])).status, 204);
+      const afterRename = await storedVersions(everyone);
+      assert.deepEqual(afterRename, bumpedOnce(initial, [m1!, m2!, m3!], t.clock.now()));
+      const m3Now = await c.call('GET', `/Users/${m3}`);
+      assert.deepEqual(groupsOf(m3Now), [[group.body.id, 'Operations'], [other.body.id, 'Other']]);
+      assert.equal(m3Now.body.meta.lastModified, toRfc3339(t.clock.now()));
+
+      // Rename, add and remove in one request: every user whose groups changed moves one version.
+      t.clock.advance(1000);
+      const mixed = await patchGroup(c, group.body.id, [
+        { op: 'replace', value: { displayName: 'Operations Team' } },
+        { op: 'add', path: 'members', value: [{ value: outsider }] },
+        { op: 'remove', path: 'members', value: [{ value: m1 }] },
+      ]);
+      assert.equal(mixed.status, 204);
+      const afterMixed = await storedVersions(everyone);
+      assert.deepEqual(afterMixed, bumpedOnce(afterRename, [m1!, m2!, m3!, outsider!], t.clock.now()));
+
+      // PATCH replace of the member list: m2 stays and is not touched.
+      t.clock.advance(1000);
+      assert.equal((await patchGroup(c, group.body.id, [{ op: 'replace', path: 'members', value: [{ value: m2 }, { value: m4 }] }])).status, 204);
+      const afterReplace = await storedVersions(everyone);
+      assert.deepEqual(afterReplace, bumpedOnce(afterMixed, [m3!, m4!, outsider!], t.clock.now()));
+
+      // PUT with the same name: m4 leaves, m1 joins, m2 stays.
+      t.clock.advance(1000);
+      const put = await c.call('PUT', `/Groups/${group.body.id}`, { schemas: [GROUP], displayName: 'Operations Team', members: [{ value: m2 }, { value: m1 }] });
+      assert.equal(put.status, 200);
+      assert.deepEqual(put.body.members.map((m: { value: string }) => m.value), [m2, m1]);
+      const afterPut = await storedVersions(everyone);
+      assert.deepEqual(afterPut, bumpedOnce(afterReplace, [m1!, m4!], t.clock.now()));
+
+      // DELETE of the group: its members lose it.
+      t.clock.advance(1000);
+      assert.equal((await c.call('DELETE', `/Groups/${group.body.id}`)).status, 204);
+      const afterDelete = await storedVersions(everyone);
+      assert.deepEqual(afterDelete, bumpedOnce(afterPut, [m1!, m2!], t.clock.now()));
+      assert.deepEqual(groupsOf(await c.call('GET', `/Users/${m1}`)), []);
+
+      // Deleting a member user changes no other user's representation.
+      t.clock.advance(1000);
+      assert.equal((await c.call('DELETE', `/Users/${m4}`)).status, 204);
+      const { [m4!]: _gone, ...rest } = afterDelete;
+      assert.deepEqual(await storedVersions(everyone), rest);
+      assert.deepEqual((await c.call('GET', `/Groups/${other.body.id}`)).body.members.map((m: { value: string }) => m.value), [m3]);
     });
 
     it('discovery reports what is supported', async () => {
