@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
-import { load, warmUp } from '../lib/load.ts';
+import { measureWithCpu } from '../lib/load.ts';
 import { startCeiling, startGatehouse } from '../lib/processes.ts';
 import type { Row } from '../lib/report.ts';
 import { seedCache, type SeedRecord } from '../lib/seed-cache.ts';
@@ -238,9 +238,8 @@ export const listInvoices: Scenario = {
   async run({ databases, note }) {
     const rows: Row[] = [];
     const ceiling = await startCeiling();
-    await warmUp({ url: ceiling.url });
-    const top = await load({ url: ceiling.url });
-    rows.push({ scenario: 'list-invoices', subject: 'fastify hello-world (ceiling)', database: '-', ...top, peakRssMiB: ceiling.peakRssMiB() });
+    const top = await measureWithCpu(ceiling.process.pid!, { url: ceiling.url });
+    rows.push({ scenario: 'list-invoices', subject: `fastify hello-world (ceiling; ${top.cpu})`, database: '-', ...top, peakRssMiB: ceiling.peakRssMiB() });
     await ceiling.stop();
 
     for (const database of databases) {
@@ -264,14 +263,12 @@ export const listInvoices: Scenario = {
           const body = (await check.json()) as { data?: unknown[] };
           if (check.status !== 200 || body.data?.length !== 100) throw new Error(`deep page answered ${check.status}: ${JSON.stringify(body).slice(0, 300)}`);
 
-          await warmUp({ url: firstUrl, headers });
-          const first = await load({ url: firstUrl, headers });
-          await warmUp({ url: deepUrl, headers });
-          const deep = await load({ url: deepUrl, headers });
+          const first = await measureWithCpu(gatehouse.process.pid!, { url: firstUrl, headers });
+          const deep = await measureWithCpu(gatehouse.process.pid!, { url: deepUrl, headers });
           const vsCeiling = first.requestsPerSecond / top.requestsPerSecond;
           rows.push({
             scenario: 'list-invoices',
-            subject: `first page, limit=100 (${ROWS.toLocaleString('en')} rows)`,
+            subject: `first page, limit=100 (${ROWS.toLocaleString('en')} rows; ${first.cpu})`,
             database: database.kind,
             ...first,
             peakRssMiB: gatehouse.peakRssMiB(),
@@ -281,7 +278,7 @@ export const listInvoices: Scenario = {
           const latencyRatio = deep.p50Ms / Math.max(first.p50Ms, 0.001);
           rows.push({
             scenario: 'list-invoices',
-            subject: `page ${DEPTH.toLocaleString('en')} rows deep, limit=100`,
+            subject: `page ${DEPTH.toLocaleString('en')} rows deep, limit=100 (${deep.cpu})`,
             database: database.kind,
             ...deep,
             peakRssMiB: gatehouse.peakRssMiB(),
