@@ -21,6 +21,25 @@ export interface MemberRef {
   display: string;
 }
 
+/** A group's version and lastModified, as a write left them. */
+export type GroupVersion = Pick<GroupRow, 'version' | 'updated_at'>;
+
+/**
+ * What a group shows as a member's `members[].display`: the user's displayName, else its
+ * userName (the SQL of filters says the same with coalesce).
+ */
+export function memberDisplay(user: { display_name: string | null; user_name: string }): string {
+  return user.display_name ?? user.user_name;
+}
+
+/** The ids of the groups `userId` is a member of, as a subquery. */
+function groupIdsOf(trx: Executor, userId: string) {
+  return trx.selectFrom('scim_group_members').select('group_id').where('user_id', '=', userId);
+}
+
+/** Groups to touch: by id, or a subquery of ids. */
+type GroupIds = readonly string[] | ReturnType<typeof groupIdsOf>;
+
 const scalar = (ref: string, type: AttrDef['type'], caseExact: boolean, lowered = false): Operand => ({ kind: 'scalar', sql: sql.ref(ref), type, caseExact, lowered });
 
 function columnOperand(path: ResolvedPath): Operand | undefined {
@@ -74,18 +93,82 @@ function sortOperand(sortBy: string): Operand & { kind: 'scalar' } {
 
 export function createScimGroupStore(deps: { db: Db; dialect: DatabaseKind }) {
   const { db, dialect } = deps;
+
+  /**
+   * An update of an account's groups to the next version, last modified at `at` (or later, if
+   * they already were: lastModified never goes back when the clock does). The version counts up
+   * in SQL: a group's row is not locked when a group write reads it (member users are locked
+   * before it), so a member's write may give it a version meanwhile, and counting on from the
+   * stored one never hands out the same version twice.
+   */
+  function nextVersion(trx: Executor, accountId: string, at: number) {
+    return trx
+      .updateTable('scim_groups')
+      .set((eb) => ({
+        version: eb('version', '+', 1),
+        updated_at: eb.case().when('updated_at', '<', at).then(at).else(eb.ref('updated_at')).end(),
+      }))
+      .where('account_id', '=', accountId);
+  }
+
+  /**
+   * Gives the groups `ids` selects the next version, in one UPDATE. On PostgreSQL they are
+   * locked first, in id order (SQLite transactions already hold the database's write lock): two
+   * users' writes touching the same groups then take them in one order, and the UPDATE, run with
+   * a snapshot taken once the locks are held, finds every row locked by its own transaction and
+   * waits for no one. A single UPDATE locking through a subquery was seen to deadlock under
+   * concurrent membership changes: its own scan runs on the snapshot taken before the locks were
+   * granted. The lock query counts the rows rather than returning them.
+   */
+  async function touchInIdOrder(trx: Executor, accountId: string, ids: GroupIds, at: number): Promise<void> {
+    if (dialect === 'postgres') {
+      const locked = trx.selectFrom('scim_groups').select('id').where('account_id', '=', accountId).where('id', 'in', ids).orderBy('id').forNoKeyUpdate();
+      await trx.selectFrom(locked.as('locked')).select((eb) => eb.fn.countAll().as('groups')).execute();
+    }
+    await nextVersion(trx, accountId, at).where('id', 'in', ids).execute();
+  }
+
   return {
     async insert(trx: Executor, row: GroupRow): Promise<void> {
       await trx.insertInto('scim_groups').values(row).execute();
     },
-    async update(trx: Executor, row: GroupRow): Promise<void> {
-      await trx.updateTable('scim_groups').set(row).where('account_id', '=', row.account_id).where('id', '=', row.id).execute();
+    /**
+     * Stores the group's name and externalId as the next version, last modified at `at` or
+     * later; returns the version and lastModified stored (undefined when the group is gone).
+     */
+    async update(trx: Executor, row: GroupRow, at: number): Promise<GroupVersion | undefined> {
+      return nextVersion(trx, row.account_id, at)
+        .set({ display_name: row.display_name, display_name_lower: row.display_name_lower, external_id: row.external_id })
+        .where('id', '=', row.id)
+        .returning(['version', 'updated_at'])
+        .executeTakeFirst();
     },
     async find(trx: Executor, accountId: string, id: string): Promise<GroupRow | undefined> {
       return trx.selectFrom('scim_groups').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
     },
-    async delete(trx: Executor, accountId: string, id: string): Promise<void> {
-      await trx.deleteFrom('scim_groups').where('account_id', '=', accountId).where('id', '=', id).execute();
+    /** Deletes the group; returns the version it had when deleted (undefined when it was gone). */
+    async delete(trx: Executor, accountId: string, id: string): Promise<number | undefined> {
+      const deleted = await trx.deleteFrom('scim_groups').where('account_id', '=', accountId).where('id', '=', id).returning('version').executeTakeFirst();
+      return deleted?.version;
+    },
+    /**
+     * Gives every group `userId` is a member of the next version, however many there are: a
+     * change of the user's display changes their `members`. For a transaction holding the
+     * user's row: a change of the user's memberships cannot commit meanwhile (it writes the user
+     * too), so the groups locked are the groups updated.
+     */
+    async touchGroupsOf(trx: Executor, accountId: string, userId: string, at: number): Promise<void> {
+      await touchInIdOrder(trx, accountId, groupIdsOf(trx, userId), at);
+    },
+    /**
+     * Removes the user from every group and gives those groups the next version (their
+     * `members` lost it). The memberships are deleted before any group is locked, so waiting
+     * for a concurrent change of one of them never holds a group's row.
+     */
+    async leaveAllGroups(trx: Executor, accountId: string, userId: string, at: number): Promise<void> {
+      const left = await trx.deleteFrom('scim_group_members').where('account_id', '=', accountId).where('user_id', '=', userId).returning('group_id').execute();
+      const ids = left.map((r) => r.group_id).sort();
+      for (let i = 0; i < ids.length; i += 500) await touchInIdOrder(trx, accountId, ids.slice(i, i + 500), at);
     },
     /** Adds memberships that do not exist yet; returns the users added (not those already members). */
     async addMembers(trx: Executor, accountId: string, groupId: string, userIds: string[], at: number): Promise<string[]> {
@@ -134,7 +217,7 @@ export function createScimGroupStore(deps: { db: Db; dialect: DatabaseKind }) {
         .orderBy('m.created_at')
         .orderBy('m.user_id')
         .execute();
-      return rows.map((r) => ({ groupId: r.group_id, userId: r.user_id, display: r.display_name ?? r.user_name }));
+      return rows.map((r) => ({ groupId: r.group_id, userId: r.user_id, display: memberDisplay(r) }));
     },
     async list(accountId: string, query: ListQuery): Promise<{ rows: GroupRow[]; total: number }> {
       const condition = query.filter ? translateFilter(groupFilterTarget(accountId, dialect), query.filter) : sql<boolean>`1 = 1`;

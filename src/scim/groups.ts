@@ -11,6 +11,11 @@
  * member's `groups[].display`, and deleting it every member's `groups`: all members get a new
  * version then, in one statement however large the group. Member users are written before an
  * existing group's row, so concurrent writes of a group and of its members lock rows in one order.
+ *
+ * Conversely the group's `members` shows each member's id and display, so deleting a member or
+ * changing its display gives the group a new version too (see users.ts). The group's row is not
+ * locked when a group write reads it (that would come before its members), so its version is
+ * counted on in SQL and If-Match is checked again against the version the write replaced.
  */
 import type { Transaction } from 'kysely';
 import type { Db } from '../platform/db/database.ts';
@@ -99,14 +104,13 @@ export function createScimGroups(deps: ScimGroupsDeps) {
     if (missing) throw invalidValue(`member ${missing} is not a user of this account`);
   }
 
-  async function writeRow(trx: Trx, write: () => Promise<void>, displayName: string): Promise<void> {
+  async function writeRow<T>(write: () => Promise<T>, displayName: string): Promise<T> {
     try {
-      await write();
+      return await write();
     } catch (error) {
       if (isUniqueViolation(error)) throw uniqueness(`a group named ${displayName} already exists in this account`);
       throw error;
     }
-    void trx;
   }
 
   async function locked(trx: Trx, accountId: string, id: string, ifMatch: string | undefined): Promise<GroupRow> {
@@ -116,14 +120,26 @@ export function createScimGroups(deps: ScimGroupsDeps) {
     return row;
   }
 
-  async function touch(trx: Trx, row: GroupRow, changes: Partial<GroupRow>, at: number): Promise<GroupRow> {
+  /**
+   * If-Match again, against the version the write replaced (undefined: the group is gone). A
+   * group's row is not locked when read, since member users are locked before it; a member's
+   * deletion or change of display may have given the group a new version in between, and a
+   * client that named the version it read gets 412, as it would a moment later.
+   */
+  function checkReplaced(ifMatch: string | undefined, replaced: number | undefined, id: string): void {
+    if (replaced === undefined) throw notFound('Group', id);
+    checkIfMatch(ifMatch, replaced);
+  }
+
+  async function touch(trx: Trx, row: GroupRow, changes: Partial<GroupRow>, at: number, ifMatch: string | undefined): Promise<GroupRow> {
     if (changes.external_id !== undefined && row.external_id !== null && changes.external_id !== row.external_id) {
       throw mutability('externalId is immutable once set');
     }
-    const next: GroupRow = { ...row, ...changes, version: row.version + 1, updated_at: Math.max(at, row.updated_at) };
+    const next: GroupRow = { ...row, ...changes };
     if (next.external_id === null) next.external_id = row.external_id;
-    await writeRow(trx, () => store.update(trx, next), next.display_name);
-    return next;
+    const stored = await writeRow(() => store.update(trx, next, at), next.display_name);
+    checkReplaced(ifMatch, stored === undefined ? undefined : stored.version - 1, row.id);
+    return { ...next, ...stored };
   }
 
   async function addMembers(write: GroupWrite, ids: string[]): Promise<boolean> {
@@ -194,7 +210,7 @@ export function createScimGroups(deps: ScimGroupsDeps) {
       const now = clock.now();
       const row: GroupRow = { id: newId('grp'), account_id: accountId, display_name: displayName, display_name_lower: displayName.toLowerCase(), external_id: externalId, version: 1, created_at: now, updated_at: now };
       return db.transaction().execute(async (trx) => {
-        await writeRow(trx, () => store.insert(trx, row), displayName);
+        await writeRow(() => store.insert(trx, row), displayName);
         await ensureUsers(trx, accountId, ids);
         const write = newWrite(trx, row, now);
         await addMembers(write, ids);
@@ -220,7 +236,7 @@ export function createScimGroups(deps: ScimGroupsDeps) {
         const write = newWrite(trx, row, clock.now());
         await setMembers(write, ids);
         await touchMemberUsers(write, displayName !== row.display_name);
-        const saved = await touch(trx, row, { display_name: displayName, display_name_lower: displayName.toLowerCase(), external_id: externalId }, write.at);
+        const saved = await touch(trx, row, { display_name: displayName, display_name_lower: displayName.toLowerCase(), external_id: externalId }, write.at, ifMatch);
         return render(saved, await store.membersOf(trx, [id]));
       });
     },
@@ -253,7 +269,7 @@ export function createScimGroups(deps: ScimGroupsDeps) {
         const { displayName, externalId } = checkDoc(doc);
         if (!changed && displayName === row.display_name && externalId === row.external_id) return row;
         await touchMemberUsers(write, displayName !== row.display_name);
-        return touch(trx, row, { display_name: displayName, display_name_lower: displayName.toLowerCase(), external_id: externalId }, write.at);
+        return touch(trx, row, { display_name: displayName, display_name_lower: displayName.toLowerCase(), external_id: externalId }, write.at, ifMatch);
       });
     },
 
@@ -262,7 +278,7 @@ export function createScimGroups(deps: ScimGroupsDeps) {
         await locked(trx, accountId, id, ifMatch);
         // Every member loses the group from its `groups`; the memberships go with the group.
         await deps.users.touchMembersOf(trx, accountId, id, clock.now());
-        await store.delete(trx, accountId, id);
+        checkReplaced(ifMatch, await store.delete(trx, accountId, id), id);
       });
     },
 

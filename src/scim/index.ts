@@ -35,8 +35,9 @@ export function createScim(deps: ScimDeps) {
   const { db, dialect, clock } = deps;
   const baseUrl = `${deps.issuer}/scim/v2`;
   const userStore = createScimUserStore({ db, dialect });
-  const users = createScimUsers({ db, store: userStore, clock, revokeUserAccess: deps.revokeUserAccess, baseUrl });
-  const groups = createScimGroups({ db, store: createScimGroupStore({ db, dialect }), users: userStore, clock, baseUrl });
+  const groupStore = createScimGroupStore({ db, dialect });
+  const users = createScimUsers({ db, store: userStore, groups: groupStore, clock, revokeUserAccess: deps.revokeUserAccess, baseUrl });
+  const groups = createScimGroups({ db, store: groupStore, users: userStore, clock, baseUrl });
   const tokens = createScimTokens({ db, clock });
   const roles = createRoles({ db, clock });
   const userScopeBound = createUserScopeBound({ db });

@@ -10,6 +10,11 @@
  * - meta.version is the row's version; If-Match that does not match → 412. `groups` is part of
  *   the representation, so joining or leaving a group, or a rename of one of the user's groups,
  *   gives the user a new version too (see groups.ts).
+ * - Conversely a group shows its members' ids and displays: deleting a user, or changing what it
+ *   shows as `members[].display` (displayName, else userName), gives each of its groups a new
+ *   version and lastModified in the same transaction, in one UPDATE. Other edits of the user
+ *   leave its groups alone. The user's row is locked before its groups', the order in which
+ *   group writes lock member users and then their group.
  */
 import { hash } from '@node-rs/argon2';
 import type { Transaction } from 'kysely';
@@ -27,10 +32,13 @@ import { applyPatch, normaliseOperations } from './patch.ts';
 import { COMMON_ATTRIBUTES, CORE_USER, ENTERPRISE_USER, PATCH_OP, USER_SCHEMA } from './schema-catalog.ts';
 import { searchValues, splitUserDocument, userDocument } from './user-document.ts';
 import type { ListQuery, ScimUserStore, UserGroupRef } from './users-store.ts';
+import { memberDisplay, type ScimGroupStore } from './groups-store.ts';
 
 export interface ScimUsersDeps {
   db: Db;
   store: ScimUserStore;
+  /** For the versions of the groups a user's writes change. */
+  groups: ScimGroupStore;
   clock: Clock;
   revokeUserAccess: RevokeUserAccess;
   /** Base URL of the SCIM endpoint, e.g. https://gatehouse.example/scim/v2 */
@@ -119,6 +127,7 @@ export function createScimUsers(deps: ScimUsersDeps) {
       throw error;
     }
     if (row.active === 1 && updated.active === 0) await deps.revokeUserAccess(trx, row.account_id, row.id, now);
+    if (memberDisplay(updated) !== memberDisplay(row)) await deps.groups.touchGroupsOf(trx, row.account_id, row.id, now);
     return updated;
   }
 
@@ -182,7 +191,10 @@ export function createScimUsers(deps: ScimUsersDeps) {
     async delete(accountId: string, id: string, ifMatch?: string): Promise<void> {
       await db.transaction().execute(async (trx) => {
         await locked(trx, accountId, id, ifMatch);
-        await deps.revokeUserAccess(trx, accountId, id, clock.now());
+        const now = clock.now();
+        await deps.revokeUserAccess(trx, accountId, id, now);
+        // Its groups lose it from `members`.
+        await deps.groups.leaveAllGroups(trx, accountId, id, now);
         await store.delete(trx, accountId, id);
       });
     },

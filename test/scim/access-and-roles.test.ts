@@ -6,7 +6,7 @@ import { mintAccessToken } from '../helpers/fixtures.ts';
 import { toRfc3339 } from '../../src/platform/clock.ts';
 import { scimClient, GROUP, PATCH, USER, type ScimClient } from './scim-client.ts';
 
-/** Stored [version, updated_at] of users, by id. */
+/** Stored [version, updated_at] of users or groups, by id. */
 type Versions = Record<string, [number, number]>;
 
 for (const target of databaseTargets()) {
@@ -129,7 +129,18 @@ for (const target of databaseTargets()) {
       const rows = await t.gatehouse.database.db.selectFrom('users').select(['id', 'version', 'updated_at']).where('id', 'in', ids).execute();
       return Object.fromEntries(rows.map((r) => [r.id, [Number(r.version), Number(r.updated_at)]]));
     };
-    /** `before` with the users named in `bumped` one version on, last modified now. */
+    const storedGroupVersions = async (ids: string[]): Promise<Versions> => {
+      const rows = await t.gatehouse.database.db.selectFrom('scim_groups').select(['id', 'version', 'updated_at']).where('id', 'in', ids).execute();
+      return Object.fromEntries(rows.map((r) => [r.id, [Number(r.version), Number(r.updated_at)]]));
+    };
+    const createGroup = async (c: ScimClient, displayName: string, members: string[]): Promise<string> => {
+      const created = await c.call('POST', '/Groups', { schemas: [GROUP], displayName, members: members.map((value) => ({ value })) });
+      assert.equal(created.status, 201);
+      return created.body.id;
+    };
+    /** A group's members as {id: display}: members added together have no set order. */
+    const membersOf = (group: { body: { members: Array<{ value: string; display: string }> } }) => Object.fromEntries(group.body.members.map((m) => [m.value, m.display]));
+    /** `before` with the users or groups named in `bumped` one version on, last modified now. */
     const bumpedOnce = (before: Versions, bumped: string[], now: number): Versions =>
       Object.fromEntries(Object.entries(before).map(([id, [version, at]]) => [id, bumped.includes(id) ? [version + 1, now] : [version, at]]));
     const groupsOf = (user: { body: { groups: Array<{ value: string; display: string }> } }) => user.body.groups.map((g) => [g.value, g.display]);
@@ -258,6 +269,153 @@ for (const target of databaseTargets()) {
       const { [m4!]: _gone, ...rest } = afterDelete;
       assert.deepEqual(await storedVersions(everyone), rest);
       assert.deepEqual((await c.call('GET', `/Groups/${other.body.id}`)).body.members.map((m: { value: string }) => m.value), [m3]);
+    });
+
+    it('RFC 7643 §3.1: deleting a user gives each of its groups a new version and lastModified; the old group ETag → 412', async () => {
+      const c = await scimClient(t);
+      const [leaver, stayer] = await createUsers(c, 'leaver@example.com', 'stayer@example.com');
+      const shared = await createGroup(c, 'Shared', [leaver!, stayer!]);
+      const own = await createGroup(c, 'Own', [leaver!]);
+      const without = await createGroup(c, 'Without', [stayer!]);
+      const empty = await createGroup(c, 'Empty', []);
+      const groups = [shared, own, without, empty];
+      const initial = await storedGroupVersions(groups);
+      const before = await c.call('GET', `/Groups/${shared}`);
+      assert.equal(before.body.meta.version, 'W/"1"');
+      const oldOwnEtag = (await c.call('GET', `/Groups/${own}`)).headers.get('etag')!;
+      assert.equal(oldOwnEtag, 'W/"1"');
+
+      t.clock.advance(1000);
+      assert.equal((await c.call('DELETE', `/Users/${leaver}`)).status, 204);
+      const afterDelete = await storedGroupVersions(groups);
+      assert.deepEqual(afterDelete, bumpedOnce(initial, [shared, own], t.clock.now()));
+      const deletedAt = toRfc3339(t.clock.now());
+
+      const sharedNow = await c.call('GET', `/Groups/${shared}`);
+      assert.equal(sharedNow.status, 200);
+      assert.deepEqual(membersOf(sharedNow), { [stayer!]: 'stayer@example.com' });
+      assert.equal(sharedNow.body.meta.version, 'W/"2"');
+      assert.equal(sharedNow.headers.get('etag'), 'W/"2"');
+      assert.equal(sharedNow.body.meta.lastModified, deletedAt);
+      assert.ok(sharedNow.body.meta.lastModified > before.body.meta.lastModified);
+      const ownNow = await c.call('GET', `/Groups/${own}`);
+      assert.deepEqual(ownNow.body.members, []);
+      assert.equal(ownNow.body.meta.version, 'W/"2"');
+      assert.equal(ownNow.body.meta.lastModified, deletedAt);
+      for (const id of [without, empty]) assert.equal((await c.call('GET', `/Groups/${id}`)).body.meta.version, 'W/"1"');
+
+      // A client holding the old ETag learns the group changed, and cannot write over it.
+      assert.equal((await c.call('GET', `/Groups/${shared}`, undefined, { 'if-none-match': before.body.meta.version })).status, 200);
+      assert.equal((await c.call('GET', `/Groups/${shared}`, undefined, { 'if-none-match': sharedNow.body.meta.version })).status, 304);
+      t.clock.advance(1000);
+      const unconditional = await patchGroup(c, shared, [{ op: 'replace', path: 'displayName', value: 'Shared, renamed' }]);
+      assert.equal(unconditional.status, 204, 'no If-Match: the write goes ahead');
+      assert.equal(unconditional.headers.get('etag'), 'W/"3"');
+      const staleRename = await c.call('PATCH', `/Groups/${own}`, { schemas: [PATCH], Operations: [{ op: 'replace', path: 'displayName', value: 'Stale' }] }, { 'if-match': oldOwnEtag });
+      assert.equal(staleRename.status, 412);
+      assert.equal(staleRename.body.status, '412');
+      const stalePut = await c.call('PUT', `/Groups/${own}`, { schemas: [GROUP], displayName: 'Stale', members: [{ value: stayer }] }, { 'if-match': oldOwnEtag });
+      assert.equal(stalePut.status, 412);
+      const staleDelete = await c.call('DELETE', `/Groups/${own}`, undefined, { 'if-match': oldOwnEtag });
+      assert.equal(staleDelete.status, 412);
+      const ownAfter = await c.call('GET', `/Groups/${own}`);
+      assert.equal(ownAfter.body.displayName, 'Own');
+      assert.deepEqual(ownAfter.body.members, []);
+      assert.deepEqual((await storedGroupVersions([own]))[own], afterDelete[own]);
+
+      // The current ETag is accepted.
+      const fresh = await c.call('PATCH', `/Groups/${own}`, { schemas: [PATCH], Operations: [{ op: 'replace', path: 'displayName', value: 'Own, renamed' }] }, { 'if-match': ownNow.body.meta.version });
+      assert.equal(fresh.status, 204);
+      assert.equal(fresh.headers.get('etag'), 'W/"3"');
+      assert.deepEqual(await storedGroupVersions(groups), bumpedOnce(afterDelete, [shared, own], t.clock.now()));
+    });
+
+    it('RFC 7643 §3.1: a change of what a user shows as members[].display gives its groups a new version; lastModified never goes back', async () => {
+      const c = await scimClient(t);
+      const ann = (await c.call('POST', '/Users', { schemas: [USER], userName: 'ann@example.com', displayName: 'Ann' })).body.id as string;
+      const [bob, cy] = await createUsers(c, 'bob@example.com', 'cy@example.com');
+      const both = await createGroup(c, 'Both', [ann, bob!]);
+      const annOnly = await createGroup(c, 'Ann only', [ann]);
+      const bobOnly = await createGroup(c, 'Bob only', [bob!]);
+      const neither = await createGroup(c, 'Neither', [cy!]);
+      const groups = [both, annOnly, bobOnly, neither];
+      const users = [ann, bob!, cy!];
+      const initial = await storedGroupVersions(groups);
+      const initialUsers = await storedVersions(users);
+
+      // displayName is what a group shows: its groups move, and no other user does.
+      t.clock.advance(1000);
+      const renamed = await c.call('PATCH', `/Users/${ann}`, { schemas: [PATCH], Operations: [{ op: 'replace', path: 'displayName', value: 'Ann Smith' }] });
+      assert.equal(renamed.status, 200);
+      assert.equal(renamed.body.displayName, 'Ann Smith');
+      const afterRename = await storedGroupVersions(groups);
+      assert.deepEqual(afterRename, bumpedOnce(initial, [both, annOnly], t.clock.now()));
+      assert.deepEqual(await storedVersions(users), bumpedOnce(initialUsers, [ann], t.clock.now()));
+      const bothNow = await c.call('GET', `/Groups/${both}`);
+      assert.deepEqual(membersOf(bothNow), { [ann]: 'Ann Smith', [bob!]: 'bob@example.com' });
+      assert.equal(bothNow.body.meta.version, 'W/"2"');
+      assert.equal(bothNow.body.meta.lastModified, toRfc3339(t.clock.now()));
+
+      // Without a displayName a group shows the userName: a new userName moves bob's groups.
+      t.clock.advance(1000);
+      const put = await c.call('PUT', `/Users/${bob}`, { schemas: [USER], userName: 'robert@example.com' });
+      assert.equal(put.status, 200);
+      assert.equal(put.body.userName, 'robert@example.com');
+      const afterUserName = await storedGroupVersions(groups);
+      assert.deepEqual(afterUserName, bumpedOnce(afterRename, [both, bobOnly], t.clock.now()));
+      assert.deepEqual(membersOf(await c.call('GET', `/Groups/${bobOnly}`)), { [bob!]: 'robert@example.com' });
+
+      // A displayName equal to the userName it replaces shows the same: no group moves.
+      t.clock.advance(1000);
+      const same = await c.call('PUT', `/Users/${bob}`, { schemas: [USER], userName: 'robert@example.com', displayName: 'robert@example.com' });
+      assert.equal(same.status, 200);
+      assert.equal(same.body.meta.version, 'W/"5"', 'created, joined two groups, two PUTs');
+      assert.deepEqual(await storedGroupVersions(groups), afterUserName);
+
+      // With the clock set back, the groups still move on, and their lastModified stays.
+      const later = t.clock.now();
+      t.clock.set(later - 60_000);
+      try {
+        const back = await c.call('PATCH', `/Users/${ann}`, { schemas: [PATCH], Operations: [{ op: 'replace', path: 'displayName', value: 'Ann S.' }] });
+        assert.equal(back.status, 200);
+        assert.deepEqual(await storedGroupVersions(groups), {
+          ...afterUserName,
+          [both]: [afterUserName[both]![0] + 1, afterUserName[both]![1]],
+          [annOnly]: [afterUserName[annOnly]![0] + 1, afterUserName[annOnly]![1]],
+        });
+      } finally {
+        t.clock.set(later);
+      }
+    });
+
+    it('RFC 7643 §3.1: user edits that leave members[].display alone (active=false, title, name parts) touch no group', async () => {
+      const c = await scimClient(t);
+      const dee = (await c.call('POST', '/Users', { schemas: [USER], userName: 'dee@example.com', displayName: 'Dee' })).body.id as string;
+      const group = await createGroup(c, 'Staff', [dee]);
+      const other = await createGroup(c, 'Other', [dee]);
+      const initial = await storedGroupVersions([group, other]);
+
+      t.clock.advance(1000);
+      const off = await c.call('PATCH', `/Users/${dee}`, { schemas: [PATCH], Operations: [{ op: 'replace', path: 'active', value: false }] });
+      assert.equal(off.status, 200);
+      assert.equal(off.body.active, false);
+      assert.equal(off.body.displayName, 'Dee');
+      assert.equal(off.body.meta.version, 'W/"4"', 'created, joined two groups, deactivated');
+      assert.deepEqual(await storedGroupVersions([group, other]), initial);
+
+      t.clock.advance(1000);
+      const edited = await c.call('PATCH', `/Users/${dee}`, { schemas: [PATCH], Operations: [
+        { op: 'add', path: 'title', value: 'Lead' },
+        { op: 'add', path: 'name.givenName', value: 'Deirdre' },
+        { op: 'replace', path: 'userName', value: 'deirdre@example.com' },
+      ] });
+      assert.equal(edited.status, 200);
+      assert.equal(edited.body.title, 'Lead');
+      assert.equal(edited.body.userName, 'deirdre@example.com');
+      assert.deepEqual(await storedGroupVersions([group, other]), initial);
+      const staff = await c.call('GET', `/Groups/${group}`);
+      assert.equal(staff.body.meta.version, 'W/"1"');
+      assert.deepEqual(membersOf(staff), { [dee]: 'Dee' });
     });
 
     it('discovery reports what is supported', async () => {
