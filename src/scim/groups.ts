@@ -23,7 +23,7 @@ import type { Tables } from '../platform/db/tables.ts';
 import type { Clock } from '../platform/clock.ts';
 import { toRfc3339 } from '../platform/clock.ts';
 import { newId } from '../platform/ids.ts';
-import { isUniqueViolation } from '../platform/db/database.ts';
+import { isUniqueViolation, transactWithRetry } from '../platform/db/database.ts';
 import { coerceResource, coerceValue, isObject, type Json, type JsonObject } from './coerce.ts';
 import { invalidValue, mutability, notFound, uniqueness } from './errors.ts';
 import { applyPatch, normaliseOperations, parsePatchPath, type PatchOperation } from './patch.ts';
@@ -209,7 +209,7 @@ export function createScimGroups(deps: ScimGroupsDeps) {
       const ids = doc.members === undefined ? [] : memberIds(doc.members);
       const now = clock.now();
       const row: GroupRow = { id: newId('grp'), account_id: accountId, display_name: displayName, display_name_lower: displayName.toLowerCase(), external_id: externalId, version: 1, created_at: now, updated_at: now };
-      return db.transaction().execute(async (trx) => {
+      return transactWithRetry(db, async (trx) => {
         await writeRow(() => store.insert(trx, row), displayName);
         await ensureUsers(trx, accountId, ids);
         const write = newWrite(trx, row, now);
@@ -230,7 +230,7 @@ export function createScimGroups(deps: ScimGroupsDeps) {
       const doc = coerceResource(GROUP_SCHEMA, body, WRITABLE_COMMON);
       const { displayName, externalId } = checkDoc(doc);
       const ids = doc.members === undefined ? [] : memberIds(doc.members);
-      return db.transaction().execute(async (trx) => {
+      return transactWithRetry(db, async (trx) => {
         const row = await locked(trx, accountId, id, ifMatch);
         await ensureUsers(trx, accountId, ids);
         const write = newWrite(trx, row, clock.now());
@@ -245,7 +245,7 @@ export function createScimGroups(deps: ScimGroupsDeps) {
     async patch(accountId: string, id: string, body: JsonObject, ifMatch?: string): Promise<GroupRow> {
       checkSchemas(body, PATCH_OP);
       const operations = normaliseOperations(body.Operations ?? body.operations);
-      return db.transaction().execute(async (trx) => {
+      return transactWithRetry(db, async (trx) => {
         const row = await locked(trx, accountId, id, ifMatch);
         const write = newWrite(trx, row, clock.now());
         let doc: JsonObject = { displayName: row.display_name, ...(row.external_id !== null ? { externalId: row.external_id } : {}) };
@@ -274,7 +274,7 @@ export function createScimGroups(deps: ScimGroupsDeps) {
     },
 
     async delete(accountId: string, id: string, ifMatch?: string): Promise<void> {
-      await db.transaction().execute(async (trx) => {
+      await transactWithRetry(db, async (trx) => {
         await locked(trx, accountId, id, ifMatch);
         // Every member loses the group from its `groups`; the memberships go with the group.
         await deps.users.touchMembersOf(trx, accountId, id, clock.now());

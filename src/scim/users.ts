@@ -23,7 +23,7 @@ import type { Tables } from '../platform/db/tables.ts';
 import type { Clock } from '../platform/clock.ts';
 import { toRfc3339 } from '../platform/clock.ts';
 import { newTimeOrderedId } from '../platform/ids.ts';
-import { isUniqueViolation } from '../platform/db/database.ts';
+import { isUniqueViolation, transactWithRetry } from '../platform/db/database.ts';
 import type { RevokeUserAccess } from '../oauth/user-access.ts';
 import type { UserRow } from '../users/store.ts';
 import { coerceResource, isObject, type JsonObject } from './coerce.ts';
@@ -157,7 +157,7 @@ export function createScimUsers(deps: ScimUsersDeps) {
         updated_at: now,
       };
       try {
-        await db.transaction().execute((trx) => store.insert(trx, row, searchValues(accountId, row.id, attributes)));
+        await transactWithRetry(db, (trx) => store.insert(trx, row, searchValues(accountId, row.id, attributes)));
       } catch (error) {
         if (isUniqueViolation(error)) throw uniqueness(`userName ${columns.user_name} is already taken in this account`);
         throw error;
@@ -170,7 +170,7 @@ export function createScimUsers(deps: ScimUsersDeps) {
     async replace(accountId: string, id: string, body: JsonObject, ifMatch?: string): Promise<JsonObject> {
       checkSchemas(body, CORE_USER);
       const { doc, passwordHash } = await prepare(coerceResource(USER_SCHEMA, body, WRITABLE_COMMON));
-      return db.transaction().execute(async (trx) => {
+      return transactWithRetry(db, async (trx) => {
         const row = await locked(trx, accountId, id, ifMatch);
         const saved = await save(trx, row, doc, passwordHash);
         return render(saved, await store.groupsOf(trx, accountId, id));
@@ -180,7 +180,7 @@ export function createScimUsers(deps: ScimUsersDeps) {
     async patch(accountId: string, id: string, body: JsonObject, ifMatch?: string): Promise<JsonObject> {
       checkSchemas(body, PATCH_OP);
       const operations = normaliseOperations(body.Operations ?? body.operations);
-      return db.transaction().execute(async (trx) => {
+      return transactWithRetry(db, async (trx) => {
         const row = await locked(trx, accountId, id, ifMatch);
         const { doc, passwordHash } = await prepare(applyPatch(USER_SCHEMA, userDocument(row), operations));
         const saved = await save(trx, row, doc, passwordHash);
@@ -189,7 +189,7 @@ export function createScimUsers(deps: ScimUsersDeps) {
     },
 
     async delete(accountId: string, id: string, ifMatch?: string): Promise<void> {
-      await db.transaction().execute(async (trx) => {
+      await transactWithRetry(db, async (trx) => {
         await locked(trx, accountId, id, ifMatch);
         const now = clock.now();
         await deps.revokeUserAccess(trx, accountId, id, now);

@@ -29,6 +29,7 @@ import {
   type OffsetNode,
   type OperationNode,
   type QueryCompiler,
+  type Transaction,
 } from 'kysely';
 import type { DatabaseKind } from '../../config.ts';
 import type { Tables } from './tables.ts';
@@ -292,6 +293,36 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return /timeout exceeded when trying to connect|Connection terminated|connection is closed|Client has encountered a connection error/i.test(
     message,
   );
+}
+
+/**
+ * True when PostgreSQL aborted a transaction to settle a conflict with a concurrent one
+ * (deadlock_detected, serialization_failure): nothing of it was committed, and running it
+ * again may well succeed.
+ */
+export function isTransactionConflict(error: unknown): boolean {
+  const code = (error as { code?: string } | undefined)?.code;
+  return code === '40P01' || code === '40001';
+}
+
+/** How often a transaction is run in all before its conflict is reported (as a 503). */
+const CONFLICT_ATTEMPTS = 3;
+
+/**
+ * Runs `work` in a transaction, and runs it afresh when PostgreSQL aborts it for a conflict
+ * with a concurrent transaction (a deadlock between writes that lock rows of two tables in
+ * different orders, say). Each retry waits a few random milliseconds, so the two rivals do
+ * not meet again in step. Only for work whose every effect is in the transaction.
+ */
+export async function transactWithRetry<T>(db: Db, work: (trx: Transaction<Tables>) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction().execute(work);
+    } catch (error) {
+      if (!isTransactionConflict(error) || attempt >= CONFLICT_ATTEMPTS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * attempt));
+    }
+  }
 }
 
 /** True when `error` is a unique-constraint violation on either database. */

@@ -12,7 +12,7 @@ import { ErrorFormats } from '../errors/error-formats.ts';
 import { serializeProblem } from '../errors/problem-json.ts';
 import { createValidatorCompiler } from './validation.ts';
 import { guardInput } from './input-guard.ts';
-import { isDatabaseUnavailable } from '../db/database.ts';
+import { isDatabaseUnavailable, isTransactionConflict } from '../db/database.ts';
 import type { MetricsRegistry } from '../metrics.ts';
 import { requestLoggerFactory } from '../logging.ts';
 
@@ -177,6 +177,11 @@ export function toHttpError(error: unknown, request: FastifyRequest): HttpError 
   if (fe.statusCode === 413) return problem('payload_too_large');
   if (fe.statusCode === 415) return problem('unsupported_media_type');
   if (fe.statusCode === 503) return problem('service_unavailable');
+  if (isTransactionConflict(error)) {
+    // Rolled back whole, so a retry is safe; writes prone to it retry on their own first.
+    request.log.warn({ err: error }, 'transaction conflict');
+    return problem('service_unavailable', { detail: 'A concurrent change conflicted with this one; nothing was changed. Retry shortly.', headers: { 'retry-after': '1' } });
+  }
   if (isDatabaseUnavailable(error)) {
     request.log.warn({ err: error }, 'database unavailable');
     return problem('service_unavailable', { detail: 'The database is unavailable; retry shortly.', headers: { 'retry-after': '1' } });
