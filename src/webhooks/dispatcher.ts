@@ -22,7 +22,7 @@ import { listenForDeliveries } from './wake.ts';
 import type { MetricsRegistry } from '../platform/metrics.ts';
 
 const CLAIM_BATCH = 128;
-const PREFETCH = 10;
+const PREFETCH = 16;
 const SATURATED_RECHECK_MS = 100;
 const RECORD_BATCH = 256;
 const RECORD_DELAY_MS = 25;
@@ -61,7 +61,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   // Long enough for the attempt and the recording of its outcome; short enough to recover fast.
   // it covers waiting behind the endpoint's other attempts (at most PREFETCH rounds) and its own.
   const leaseMs = (PREFETCH + 1) * options.timeoutMs + 1000;
-  const topUpBelow = (PREFETCH * perEndpoint * 3) / 4;
+  const topUpBelow = (PREFETCH * perEndpoint) / 2;
   const worker = `wkr_${randomBase62(12)}`;
   const attempts = options.metrics?.counter('gatehouse_webhook_attempts_total', 'Webhook delivery attempts recorded by this process, by outcome');
   const agent = new Agent({
@@ -93,9 +93,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
 
   /**
    * Claims up to PREFETCH times an endpoint's bound, so the next attempts are ready when a
-   * slot frees; an endpoint is topped up once a quarter of that has drained (one claim per
-   * batch of attempts, not one per attempt), early enough that the attempts in hand outlast a
-   * claim's round trip to PostgreSQL. Looking past full endpoints means reading their
+   * slot frees; an endpoint is topped up once half of that has drained: one claim per batch of
+   * attempts, not one per attempt, and large claims, since on PostgreSQL each claim is planned
+   * afresh; the half still in hand outlasts a claim's round trip. Looking past full endpoints means reading their
    * backlog, so that is done at most every SATURATED_RECHECK_MS.
    */
   async function fill(): Promise<{ claimed: number; room: number; skipped: number }> {
