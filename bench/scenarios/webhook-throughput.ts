@@ -30,7 +30,9 @@ export const webhookThroughput: Scenario = {
     const rows: Row[] = [];
     const receiver = await startNode(['--import', 'tsx', 'bench/peers/webhook-receiver.ts'], { ready: /listening (\S+)/ });
     const hooks = `${receiver.url}/hooks`;
-    const raw = await rawLoop(hooks);
+    // The best of three: a reference slowed by a neighbour for its short run would flatter the ratio.
+    let raw = 0;
+    for (let run = 0; run < 3; run++) raw = Math.max(raw, await rawLoop(hooks));
     rows.push({ scenario: 'webhook-throughput', subject: `undici loop, same requests, ${CONNECTIONS} connections (reference)`, database: '-', requestsPerSecond: raw, p50Ms: 0, p99Ms: 0, non2xx: 0 });
     for (const database of databases) {
       const burst = await runPhase(database, receiver.url, { PHASE: 'burst', EVENTS: String(EVENTS) });
