@@ -2,13 +2,15 @@
  * Webhook delivery throughput: EVENTS (20,000) events committed to Gatehouse and delivered to
  * a local receiver answering 204, beside a plain undici loop POSTing the same requests (the
  * same bodies and headers) to the same receiver from one process with the same number of
- * connections. Targets: at least half
- * the raw loop's deliveries/s; commit-to-first-attempt p50 < 50 ms and p99 < 250 ms, measured
- * on events raised at a steady PACED_RATE (a backlog of 20,000 measures queueing, not wake-up).
- * Deliveries/s is the drain rate: the 20,000 events are committed first, then the dispatcher
- * starts, and the clock runs from its start until the last event has reached the receiver and
- * every acknowledgement is recorded in Gatehouse's database (outcomes are written in batches,
- * and a delivery is done only once its acknowledgement is stored).
+ * connections. Targets: at least half the raw loop's deliveries/s; commit-to-first-attempt p50
+ * < 50 ms and p99 < 250 ms, measured on events raised at a steady PACED_RATE (a backlog of
+ * 20,000 measures queueing, not wake-up).
+ *
+ * Both sides are warmed first with WARMUP untimed deliveries. Deliveries/s is the drain rate:
+ * the 20,000 events are committed in one transaction while the warmed dispatcher runs, and the
+ * clock runs from that commit until the last event has reached the receiver and every
+ * acknowledgement is recorded in Gatehouse's database (outcomes are written in batches, and a
+ * delivery is done only once its acknowledgement is stored).
  */
 import { request, Agent } from 'undici';
 import { profileFlags, startNode, type Server } from '../lib/processes.ts';
@@ -23,6 +25,8 @@ import { signatureHeaders, signingKey } from '../../src/webhooks/signer.ts';
 
 const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 20_000);
 const CONNECTIONS = 16;
+/** Deliveries each side makes untimed first: the reference's first run is cold and half as fast. */
+const WARMUP = Math.min(2_000, EVENTS);
 
 export const webhookThroughput: Scenario = {
   name: 'webhook-throughput',
@@ -30,12 +34,14 @@ export const webhookThroughput: Scenario = {
     const rows: Row[] = [];
     const receiver = await startNode(['--import', 'tsx', 'bench/peers/webhook-receiver.ts'], { ready: /listening (\S+)/ });
     const hooks = `${receiver.url}/hooks`;
-    // The best of three: a reference slowed by a neighbour for its short run would flatter the ratio.
+    // Warmed like the dispatcher, then the best of three: a reference slowed by a neighbour for
+    // its short run would flatter the ratio.
+    await rawLoop(hooks, WARMUP);
     let raw = 0;
-    for (let run = 0; run < 3; run++) raw = Math.max(raw, await rawLoop(hooks));
+    for (let run = 0; run < 3; run++) raw = Math.max(raw, await rawLoop(hooks, EVENTS));
     rows.push({ scenario: 'webhook-throughput', subject: `undici loop, same requests, ${CONNECTIONS} connections (reference)`, database: '-', requestsPerSecond: raw, p50Ms: 0, p99Ms: 0, non2xx: 0 });
     for (const database of databases) {
-      const burst = await runPhase(database, receiver.url, { PHASE: 'burst', EVENTS: String(EVENTS) });
+      const burst = await runPhase(database, receiver.url, { PHASE: 'burst', EVENTS: String(EVENTS), WARMUP: String(WARMUP) });
       const paced = await runPhase(database, receiver.url, { PHASE: 'paced', PACED: '1000', PACED_RATE: '200' });
       const ratio = burst.perSecond / raw;
       rows.push({
@@ -62,7 +68,7 @@ export const webhookThroughput: Scenario = {
  * allow. The headers are signed once, with a throwaway secret, so the loop computes nothing per
  * request, while the receiver and the network carry exactly what a delivery carries.
  */
-async function rawLoop(url: string): Promise<number> {
+async function rawLoop(url: string, requests: number): Promise<number> {
   const agent = new Agent({ connections: CONNECTIONS });
   const body = JSON.stringify({ event: 'invoice.settled', object: 'invoice', id: 'inv_0', state: 'settled', created_at: new Date().toISOString() });
   const now = Date.now();
@@ -79,7 +85,7 @@ async function rawLoop(url: string): Promise<number> {
   const started = performance.now();
   await Promise.all(
     Array.from({ length: CONNECTIONS }, async () => {
-      while (next < EVENTS) {
+      while (next < requests) {
         const i = next++;
         const response = await request(url, {
           method: 'POST',
@@ -91,7 +97,7 @@ async function rawLoop(url: string): Promise<number> {
       }
     }),
   );
-  const perSecond = Math.round(EVENTS / ((performance.now() - started) / 1000));
+  const perSecond = Math.round(requests / ((performance.now() - started) / 1000));
   await agent.close();
   return perSecond;
 }
@@ -122,11 +128,13 @@ async function runPhase(database: BenchDatabase, receiverUrl: string, env: Recor
   const drainStart = commits.__start;
   delete commits.__start;
   const expected = Object.keys(commits).length;
+  // The receiver counts the untimed warm-up deliveries too.
+  const arriving = expected + Number(env.WARMUP ?? 0);
   let delivered = 0;
   const deadline = Date.now() + 300_000;
   while (Date.now() < deadline) {
     delivered = ((await (await fetch(`${receiverUrl}/stats`)).json()) as { count: number }).count;
-    if (delivered >= expected) break;
+    if (delivered >= arriving) break;
     await new Promise((r) => setTimeout(r, 20));
   }
   const arrivals = (await (await fetch(`${receiverUrl}/arrivals`)).json()) as Record<string, number>;
@@ -144,7 +152,7 @@ async function runPhase(database: BenchDatabase, receiverUrl: string, env: Recor
   fs.rmSync(dataDir, { recursive: true, force: true });
   if (database.url) await dropSchema(database.url, new URL(databaseUrl).searchParams.get('schema')!);
   return {
-    delivered: Object.keys(arrivals).length,
+    delivered: Object.keys(commits).filter((id) => id in arrivals).length,
     perSecond: Math.round(expected / ((drainEnd - Math.min(firstCommit, drainEnd)) / 1000 || 1)),
     p50: pick(0.5),
     p99: pick(0.99),
