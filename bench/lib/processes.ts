@@ -91,13 +91,13 @@ export interface GatehouseServer extends Server {
   dataDir: string;
 }
 
-/** A real `gatehouse serve` on a fresh data dir (SQLite) or the given database URL. */
 /** With BENCH_PROFILE_DIR=<dir>, each Gatehouse process writes a V8 CPU profile there when it stops. */
 export function profileFlags(): string[] {
   const dir = process.env.BENCH_PROFILE_DIR;
   return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [];
 }
 
+/** A real `gatehouse serve` on a fresh data dir (SQLite) or the given database URL. */
 export async function startGatehouse(options: { databaseUrl?: string; env?: NodeJS.ProcessEnv } = {}): Promise<GatehouseServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-bench-'));
   const [port, adminPort] = [await freePort(), await freePort()];
