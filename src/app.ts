@@ -140,9 +140,9 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
   const idempotency = createIdempotencyRetention({ store: idempotencyStore, clock });
   const cursorKeys = await setUpCursorKeys({ db, clock, vault, configured: config.cursorKeys });
   const paging = createPaging({ ring: cursorKeys, clock, cursorTtlMs: config.cursorTtl * 1000 });
-  const invoices = createInvoices({ db, kind: database.kind, clock, paging });
-  const payouts = createPayouts({ db, kind: database.kind, clock, paging, delayMs: config.payoutDelay * 1000 });
-  const ledgerEntries = createLedgerEntries({ db, kind: database.kind, paging });
+  const invoices = createInvoices({ db, clock, paging });
+  const payouts = createPayouts({ db, clock, paging, delayMs: config.payoutDelay * 1000 });
+  const ledgerEntries = createLedgerEntries({ db, paging });
   const payoutProcessor = createPayoutProcessor({ db, clock, kind: database.kind, metrics });
   const rateLimits = createRateLimits({
     enabled: config.rateLimits,

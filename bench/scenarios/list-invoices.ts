@@ -26,7 +26,8 @@ import { newId } from '../../src/platform/ids.ts';
 import { createAccessTokens } from '../../src/oauth/access-tokens.ts';
 import { openKeyVault } from '../../src/platform/secrets-key.ts';
 import { createKeyRing, sealCursor } from '../../src/paging/cursor.ts';
-import { INVOICES_ORDER } from '../../src/payments/invoices.ts';
+import { INVOICES_ORDER, presentInvoice } from '../../src/payments/invoices.ts';
+import type { InvoiceRow, Unrendered } from '../../src/payments/tables.ts';
 
 const ROWS = Number(process.env.BENCH_INVOICES ?? 1_000_000);
 const DEPTH = Math.max(0, ROWS - 200);
@@ -67,6 +68,8 @@ function seedSqlite(file: string, accountId: string, base: number, progress: (do
     connection.pragma('journal_mode = OFF');
     connection.pragma('synchronous = OFF');
     connection.pragma('cache_size = -1000000');
+    // The keyset index is built once, sorted, at the end, from its own definition.
+    const keysetIndex = connection.prepare("select sql from sqlite_master where type = 'index' and name = 'invoices_account_created'").pluck().get() as string;
     connection.exec('drop index invoices_account_created');
     const perStatement = 1000;
     const statementFor = (rows: number) =>
@@ -84,7 +87,7 @@ function seedSqlite(file: string, accountId: string, base: number, progress: (do
         if (done % PROGRESS_EVERY === 0 || done === ROWS) progress(done);
       }
     })();
-    connection.exec('create index invoices_account_created on invoices (account_id, created_at, id)');
+    connection.exec(keysetIndex);
     connection.pragma('journal_mode = WAL');
   } finally {
     connection.close();
@@ -114,10 +117,15 @@ async function seedPostgres(databaseUrl: string, accountId: string, base: number
       const ids = Array.from({ length: Math.min(batch, ROWS - done) }, () => newId('inv'));
       await client.query(
         `insert into invoices (${INVOICE_COLUMNS.join(', ')})
-         select t.id, $2, 100 + i % 10000, case when i % 3 = 0 then 'USD' else 'EUR' end, 'Invoice ' || i, '{}',
-           case when i % 4 = 0 then 'settled' else 'open' end, $3::bigint + i / 3,
-           case when i % 4 = 0 then $3::bigint + i / 3 + 1000 end
-         from unnest($1::text[]) with ordinality as t(id, n), lateral (select $4::bigint + n - 1 as i) as ordinal`,
+         select id, $2, amount, currency, description, '{}', state, created_at, settled_at,
+           '{"id":"' || id || '","object":"invoice","amount":' || amount || ',"currency":"' || currency ||
+           '","description":"' || description || '","metadata":{},"state":"' || state || '","created_at":' || ${rfc3339('created_at')} ||
+           ',"settled_at":' || coalesce(${rfc3339('settled_at')}, 'null') || '}'
+         from unnest($1::text[]) with ordinality as t(id, n),
+           lateral (select $4::bigint + n - 1 as i) as ordinal,
+           lateral (select 100 + i % 10000 as amount, case when i % 3 = 0 then 'USD' else 'EUR' end as currency, 'Invoice ' || i as description,
+             case when i % 4 = 0 then 'settled' else 'open' end as state, $3::bigint + i / 3 as created_at,
+             case when i % 4 = 0 then $3::bigint + i / 3 + 1000 end as settled_at) as invoice`,
         [ids, accountId, base, done],
       );
       progress(done + ids.length);
@@ -131,6 +139,11 @@ async function seedPostgres(databaseUrl: string, accountId: string, base: number
   } finally {
     await client.end();
   }
+}
+
+/** SQL for the quoted RFC 3339 text of an epoch-milliseconds column, as toRfc3339 writes it (null stays null). */
+function rfc3339(column: string): string {
+  return `('"' || to_char(to_timestamp(${column} / 1000) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS') || '.' || lpad((${column} % 1000)::text, 3, '0') || 'Z"')`;
 }
 
 /** Drops `table`'s primary and foreign keys and its other indexes; returns what puts them back as they were. */
@@ -154,14 +167,26 @@ async function setAsideKeys(client: pg.Client, table: string): Promise<() => Pro
   };
 }
 
-const INVOICE_COLUMNS = ['id', 'account_id', 'amount', 'currency', 'description', 'metadata', 'state', 'created_at', 'settled_at'] as const;
+const INVOICE_COLUMNS = ['id', 'account_id', 'amount', 'currency', 'description', 'metadata', 'state', 'created_at', 'settled_at', 'representation'] as const;
 
 /** Invoice number `i` of the seed, as values in INVOICE_COLUMNS order (the PostgreSQL seed derives the same in SQL). */
 function invoiceValues(accountId: string, base: number, i: number): unknown[] {
   const settled = i % 4 === 0;
   // Several invoices share each millisecond, as real traffic does.
   const createdAt = base + Math.floor(i / 3);
-  return [newId('inv'), accountId, 100 + (i % 10_000), i % 3 === 0 ? 'USD' : 'EUR', `Invoice ${i}`, '{}', settled ? 'settled' : 'open', createdAt, settled ? createdAt + 1000 : null];
+  const row: Unrendered<InvoiceRow> = {
+    id: newId('inv'),
+    account_id: accountId,
+    amount: 100 + (i % 10_000),
+    currency: i % 3 === 0 ? 'USD' : 'EUR',
+    description: `Invoice ${i}`,
+    metadata: '{}',
+    state: settled ? 'settled' : 'open',
+    created_at: createdAt,
+    settled_at: settled ? createdAt + 1000 : null,
+  };
+  const stored: InvoiceRow = { ...row, representation: JSON.stringify(presentInvoice(row)) };
+  return INVOICE_COLUMNS.map((column) => stored[column]);
 }
 
 /** A token for the seeded account and a cursor DEPTH rows deep, made afresh on every run. */

@@ -5,16 +5,15 @@
  * balance and records `invoice.settled`, all in the caller's transaction.
  */
 import type { Db } from '../platform/db/database.ts';
-import type { DatabaseKind } from '../config.ts';
 import type { Clock } from '../platform/clock.ts';
 import { toRfc3339 } from '../platform/clock.ts';
 import { newTimeOrderedId } from '../platform/ids.ts';
 import { problem } from '../platform/errors/catalogue.ts';
 import { recordEvent } from '../webhooks/outbox.ts';
-import { jsonString, jsonStringOrNull, pageJson, type Paging } from '../paging/page.ts';
-import { NEWEST_FIRST, compileKeysetRead, keysetPosition, selectKeysetPage, type ColumnValues } from '../paging/keyset.ts';
+import { pageJson, type Paging } from '../paging/page.ts';
+import { NEWEST_FIRST, compileKeysetRead, selectKeysetPage } from '../paging/keyset.ts';
 import { creditBalance, post } from './ledger.ts';
-import type { InvoiceRow, InvoiceState } from './tables.ts';
+import type { InvoiceRow, InvoiceState, Unrendered } from './tables.ts';
 
 export interface Invoice {
   id: string;
@@ -35,7 +34,7 @@ export interface NewInvoice {
   metadata?: Record<string, string> | undefined;
 }
 
-export function presentInvoice(row: InvoiceRow): Invoice {
+export function presentInvoice(row: Unrendered<InvoiceRow>): Invoice {
   return {
     id: row.id,
     object: 'invoice',
@@ -49,39 +48,29 @@ export function presentInvoice(row: InvoiceRow): Invoice {
   };
 }
 
-/** What a page of invoices reads of each row: what presentInvoice shows, in select order. */
-export const INVOICE_PAGE_COLUMNS = ['id', 'amount', 'currency', 'description', 'metadata', 'state', 'created_at', 'settled_at'] as const;
-export type InvoicePageRow = ColumnValues<InvoiceRow, typeof INVOICE_PAGE_COLUMNS>;
-
-/**
- * The JSON text of presentInvoice(row) as the response schema serializes it, written directly
- * for pages. `metadata` goes in as stored: create writes it with JSON.stringify of the object,
- * so the stored text is exactly the JSON that parsing and serializing it again would give.
- */
-export function invoiceJson([id, amount, currency, description, metadata, state, createdAt, settledAt]: InvoicePageRow): string {
-  return (
-    `{"id":${jsonString(id)},"object":"invoice","amount":${amount},"currency":${jsonString(currency)}` +
-    `,"description":${jsonStringOrNull(description)},"metadata":${metadata},"state":${jsonString(state)}` +
-    `,"created_at":"${toRfc3339(createdAt)}","settled_at":${settledAt === null ? 'null' : `"${toRfc3339(settledAt)}"`}}`
-  );
-}
-
 /** Cursors name the collection and its order; a new order needs a new name. */
 export const INVOICES_ORDER = 'invoices:created_at.desc,id.desc';
 
-export function createInvoices(deps: { db: Db; kind: DatabaseKind; clock: Clock; paging: Paging }) {
-  const { db, kind, clock, paging } = deps;
+export function createInvoices(deps: { db: Db; clock: Clock; paging: Paging }) {
+  const { db, clock, paging } = deps;
 
   async function find(executor: Db, accountId: string, id: string): Promise<InvoiceRow | undefined> {
     return executor.selectFrom('invoices').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
   }
 
-  const pageRead = compileKeysetRead(kind, db.selectFrom('invoices').select(INVOICE_PAGE_COLUMNS).where('account_id', '=', ''), INVOICE_PAGE_COLUMNS, NEWEST_FIRST);
+  const pageRead = compileKeysetRead(db.selectFrom('invoices').select('representation').where('account_id', '=', ''), NEWEST_FIRST);
+
+  async function alreadySettled(executor: Db, accountId: string, id: string): Promise<never> {
+    const existing = await find(executor, accountId, id);
+    if (!existing) throw problem('invoice_not_found', { detail: `No invoice ${id}` });
+    const at = existing.settled_at === null ? '' : ` at ${toRfc3339(existing.settled_at)}`;
+    throw problem('invoice_already_settled', { detail: `Invoice ${id} was settled${at}` });
+  }
 
   return {
     async create(trx: Db, accountId: string, input: NewInvoice): Promise<Invoice> {
       const now = clock.now();
-      const row: InvoiceRow = {
+      const row: Unrendered<InvoiceRow> = {
         id: newTimeOrderedId('inv', now),
         account_id: accountId,
         amount: input.amount,
@@ -92,8 +81,12 @@ export function createInvoices(deps: { db: Db; kind: DatabaseKind; clock: Clock;
         created_at: now,
         settled_at: null,
       };
-      await trx.insertInto('invoices').values(row).execute();
-      return presentInvoice(row);
+      const invoice = presentInvoice(row);
+      await trx
+        .insertInto('invoices')
+        .values({ ...row, representation: JSON.stringify(invoice) })
+        .execute();
+      return invoice;
     },
 
     async get(accountId: string, id: string): Promise<Invoice> {
@@ -104,24 +97,24 @@ export function createInvoices(deps: { db: Db; kind: DatabaseKind; clock: Clock;
 
     async settle(trx: Db, accountId: string, id: string): Promise<Invoice> {
       const now = clock.now();
-      const updated = await trx
+      const open = await find(trx, accountId, id);
+      if (!open || open.state !== 'open') return alreadySettled(trx, accountId, id);
+      const updated = { ...open, state: 'settled' as const, settled_at: now };
+      const invoice = presentInvoice(updated);
+      // Still open when written: of two settles racing, the second finds it settled here.
+      const written = await trx
         .updateTable('invoices')
-        .set({ state: 'settled', settled_at: now })
+        .set({ state: updated.state, settled_at: now, representation: JSON.stringify(invoice) })
         .where('id', '=', id)
         .where('account_id', '=', accountId)
         .where('state', '=', 'open')
-        .returningAll()
         .executeTakeFirst();
-      if (!updated) {
-        const existing = await find(trx, accountId, id);
-        if (!existing) throw problem('invoice_not_found', { detail: `No invoice ${id}` });
-        throw problem('invoice_already_settled', { detail: `Invoice ${id} was settled at ${toRfc3339(existing.settled_at ?? now)}` });
-      }
+      if (Number(written.numUpdatedRows) !== 1) return alreadySettled(trx, accountId, id);
       const money = { accountId, currency: updated.currency, amount: updated.amount, at: now };
       await post(trx, { ...money, debit: 'cash', credit: 'balance', source: { object: 'invoice', id } });
       await creditBalance(trx, money);
       await recordEvent(trx, { accountId, type: 'invoice.settled', object: 'invoice', objectId: id, state: 'settled', at: now });
-      return presentInvoice(updated);
+      return invoice;
     },
 
     /** A page of the account's invoices, as the JSON text of the response. */
@@ -129,9 +122,9 @@ export function createInvoices(deps: { db: Db; kind: DatabaseKind; clock: Clock;
       const page = await paging.read(request, {
         orderName: INVOICES_ORDER,
         fetch: (after, take) => selectKeysetPage(db, pageRead, [request.accountId], after, take),
-        position: (row) => keysetPosition(pageRead, row),
+        position: NEWEST_FIRST.positionOf,
       });
-      return pageJson(page, invoiceJson);
+      return pageJson(page);
     },
   };
 }

@@ -4,11 +4,10 @@
  * (through its filter fingerprint), so a cursor continues only the read it came from.
  */
 import type { Db } from '../platform/db/database.ts';
-import type { DatabaseKind } from '../config.ts';
 import { toRfc3339 } from '../platform/clock.ts';
-import { jsonString, pageJson, type Paging } from '../paging/page.ts';
-import { NEWEST_FIRST, compileKeysetRead, keysetPosition, selectKeysetPage, type ColumnValues, type KeysetRead } from '../paging/keyset.ts';
-import type { Direction, LedgerAccount, LedgerEntryRow } from './tables.ts';
+import { pageJson, type Paging } from '../paging/page.ts';
+import { NEWEST_FIRST, compileKeysetRead, selectKeysetPage, type KeysetRead } from '../paging/keyset.ts';
+import type { Direction, LedgerAccount, LedgerEntryRow, Unrendered } from './tables.ts';
 
 export interface LedgerEntry {
   id: string;
@@ -34,7 +33,7 @@ export const LEDGER_ACCOUNTS: readonly LedgerAccount[] = ['cash', 'balance', 'pa
 /** The filters, in the order their conditions are added to the read. */
 const FILTER_COLUMNS = ['ledger_account', 'direction', 'currency'] as const satisfies readonly (keyof LedgerFilters)[];
 
-export function presentLedgerEntry(row: LedgerEntryRow): LedgerEntry {
+export function presentLedgerEntry(row: Unrendered<LedgerEntryRow>): LedgerEntry {
   return {
     id: row.id,
     object: 'ledger_entry',
@@ -48,46 +47,22 @@ export function presentLedgerEntry(row: LedgerEntryRow): LedgerEntry {
   };
 }
 
-/** What a page of ledger entries reads of each row: what presentLedgerEntry shows, in select order. */
-export const LEDGER_ENTRY_PAGE_COLUMNS = [
-  'id',
-  'transaction_id',
-  'ledger_account',
-  'direction',
-  'amount',
-  'currency',
-  'source_object',
-  'source_id',
-  'created_at',
-] as const;
-export type LedgerEntryPageRow = ColumnValues<LedgerEntryRow, typeof LEDGER_ENTRY_PAGE_COLUMNS>;
-
-/** The JSON text of presentLedgerEntry(row) as the response schema serializes it, written directly for pages. */
-export function ledgerEntryJson([id, transactionId, ledgerAccount, direction, amount, currency, sourceObject, sourceId, createdAt]: LedgerEntryPageRow): string {
-  return (
-    `{"id":${jsonString(id)},"object":"ledger_entry","transaction_id":${jsonString(transactionId)}` +
-    `,"ledger_account":${jsonString(ledgerAccount)},"direction":${jsonString(direction)},"amount":${amount}` +
-    `,"currency":${jsonString(currency)},"source":{"object":${jsonString(sourceObject)},"id":${jsonString(sourceId)}}` +
-    `,"created_at":"${toRfc3339(createdAt)}"}`
-  );
-}
-
 export const LEDGER_ORDER = 'ledger_entries:created_at.desc,id.desc';
 
-export function createLedgerEntries(deps: { db: Db; kind: DatabaseKind; paging: Paging }) {
-  const { db, kind, paging } = deps;
+export function createLedgerEntries(deps: { db: Db; paging: Paging }) {
+  const { db, paging } = deps;
   // One compiled read per combination of filters given, compiled when first asked for.
-  const reads = new Map<string, KeysetRead<LedgerEntryPageRow>>();
+  const reads = new Map<string, KeysetRead>();
 
   /** The compiled read for `filters` and the values filling its placeholders, in order. */
-  function readFor(accountId: string, filters: LedgerFilters): { read: KeysetRead<LedgerEntryPageRow>; scope: string[] } {
+  function readFor(accountId: string, filters: LedgerFilters): { read: KeysetRead; scope: string[] } {
     const given = FILTER_COLUMNS.filter((column) => filters[column] !== undefined);
     const name = given.join(',');
     let read = reads.get(name);
     if (!read) {
-      let scoped = db.selectFrom('ledger_entries').select(LEDGER_ENTRY_PAGE_COLUMNS).where('account_id', '=', '');
+      let scoped = db.selectFrom('ledger_entries').select('representation').where('account_id', '=', '');
       for (const column of given) scoped = scoped.where(column, '=', '');
-      read = compileKeysetRead(kind, scoped, LEDGER_ENTRY_PAGE_COLUMNS, NEWEST_FIRST);
+      read = compileKeysetRead(scoped, NEWEST_FIRST);
       reads.set(name, read);
     }
     return { read, scope: [accountId, ...given.map((column) => filters[column]!)] };
@@ -103,10 +78,10 @@ export function createLedgerEntries(deps: { db: Db; kind: DatabaseKind; paging: 
         {
           orderName: LEDGER_ORDER,
           fetch: (after, take) => selectKeysetPage(db, read, scope, after, take),
-          position: (row) => keysetPosition(read, row),
+          position: NEWEST_FIRST.positionOf,
         },
       );
-      return pageJson(page, ledgerEntryJson);
+      return pageJson(page);
     },
   };
 }

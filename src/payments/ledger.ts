@@ -22,6 +22,7 @@
 import type { Db } from '../platform/db/database.ts';
 import { newTimeOrderedId } from '../platform/ids.ts';
 import { preparedQuery, type Placeholder } from '../platform/db/prepared.ts';
+import { presentLedgerEntry } from './ledger-entries.ts';
 import type { LedgerAccount, LedgerEntryRow } from './tables.ts';
 
 export interface Posting {
@@ -42,6 +43,8 @@ type EntryPair = Omit<Posting, 'source'> & {
   sourceId: string;
   /** The credit's amount: minus the posting's */
   creditAmount: number;
+  debitRepresentation: string;
+  creditRepresentation: string;
 };
 
 /** Both entries of a posting in one statement. */
@@ -55,8 +58,15 @@ const insertEntryPair = preparedQuery((db, value: Placeholder<EntryPair>) => {
     created_at: value('at'),
   };
   const entries: LedgerEntryRow[] = [
-    { ...common, id: value('debitId'), ledger_account: value('debit'), direction: 'debit', amount: value('amount') },
-    { ...common, id: value('creditId'), ledger_account: value('credit'), direction: 'credit', amount: value('creditAmount') },
+    { ...common, id: value('debitId'), ledger_account: value('debit'), direction: 'debit', amount: value('amount'), representation: value('debitRepresentation') },
+    {
+      ...common,
+      id: value('creditId'),
+      ledger_account: value('credit'),
+      direction: 'credit',
+      amount: value('creditAmount'),
+      representation: value('creditRepresentation'),
+    },
   ];
   return db.insertInto('ledger_entries').values(entries);
 });
@@ -64,14 +74,26 @@ const insertEntryPair = preparedQuery((db, value: Placeholder<EntryPair>) => {
 /** Writes the two entries of one posting in `trx`; returns its transaction id. */
 export async function post(trx: Db, posting: Posting): Promise<string> {
   const transactionId = newTimeOrderedId('ltx', posting.at);
+  const common = {
+    account_id: posting.accountId,
+    transaction_id: transactionId,
+    currency: posting.currency,
+    source_object: posting.source.object,
+    source_id: posting.source.id,
+    created_at: posting.at,
+  };
+  const debit = { ...common, id: newTimeOrderedId('le', posting.at), ledger_account: posting.debit, direction: 'debit', amount: posting.amount } as const;
+  const credit = { ...common, id: newTimeOrderedId('le', posting.at), ledger_account: posting.credit, direction: 'credit', amount: -posting.amount } as const;
   await insertEntryPair.execute(trx, {
     ...posting,
     transactionId,
-    debitId: newTimeOrderedId('le', posting.at),
-    creditId: newTimeOrderedId('le', posting.at),
+    debitId: debit.id,
+    creditId: credit.id,
     sourceObject: posting.source.object,
     sourceId: posting.source.id,
-    creditAmount: -posting.amount,
+    creditAmount: credit.amount,
+    debitRepresentation: JSON.stringify(presentLedgerEntry(debit)),
+    creditRepresentation: JSON.stringify(presentLedgerEntry(credit)),
   });
   return transactionId;
 }

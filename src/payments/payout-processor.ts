@@ -17,7 +17,8 @@ import type { Clock } from '../platform/clock.ts';
 import type { DatabaseKind } from '../config.ts';
 import { recordEvent } from '../webhooks/outbox.ts';
 import { creditBalance, post } from './ledger.ts';
-import type { PayoutRow } from './tables.ts';
+import { presentPayout } from './payouts.ts';
+import type { PayoutRow, PayoutState } from './tables.ts';
 import type { MetricsRegistry } from '../platform/metrics.ts';
 
 export const FAILING_DESTINATION_PREFIX = 'test_fail';
@@ -33,12 +34,13 @@ export function createPayoutProcessor(deps: { db: Db; clock: Clock; kind: Databa
   const transitions = deps.metrics?.counter('gatehouse_payouts_transitions_total', 'Payout state transitions, by from and to state');
   const batchSize = deps.batchSize ?? 100;
 
-  async function complete(trx: Db, payout: PayoutRow, now: number): Promise<'paid' | 'failed' | undefined> {
+  async function complete(trx: Db, payout: PayoutRow, now: number): Promise<Exclude<PayoutState, 'pending'> | undefined> {
     const fails = payout.destination.startsWith(FAILING_DESTINATION_PREFIX);
-    const state = fails ? 'failed' : 'paid';
+    const state: PayoutState = fails ? 'failed' : 'paid';
+    const processed = { ...payout, state, processed_at: now, failure_code: fails ? FAILURE_CODE : null };
     const changed = await trx
       .updateTable('payouts')
-      .set({ state, processed_at: now, failure_code: fails ? FAILURE_CODE : null })
+      .set({ state, processed_at: now, failure_code: processed.failure_code, representation: JSON.stringify(presentPayout(processed)) })
       .where('id', '=', payout.id)
       .where('state', '=', 'pending')
       .executeTakeFirst();

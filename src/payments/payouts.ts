@@ -9,17 +9,16 @@
  * ledger.ts), all in the caller's transaction.
  */
 import type { Db } from '../platform/db/database.ts';
-import type { DatabaseKind } from '../config.ts';
 import type { Clock } from '../platform/clock.ts';
 import { toRfc3339 } from '../platform/clock.ts';
 import { newTimeOrderedId } from '../platform/ids.ts';
 import { problem } from '../platform/errors/catalogue.ts';
 import { recordEvent } from '../webhooks/outbox.ts';
-import { jsonString, jsonStringOrNull, pageJson, type Paging } from '../paging/page.ts';
-import { NEWEST_FIRST, compileKeysetRead, keysetPosition, selectKeysetPage, type ColumnValues } from '../paging/keyset.ts';
+import { pageJson, type Paging } from '../paging/page.ts';
+import { NEWEST_FIRST, compileKeysetRead, selectKeysetPage } from '../paging/keyset.ts';
 import { preparedQuery, type Placeholder } from '../platform/db/prepared.ts';
 import { debitBalance, post } from './ledger.ts';
-import type { PayoutRow, PayoutState } from './tables.ts';
+import type { PayoutRow, PayoutState, Unrendered } from './tables.ts';
 
 export interface Payout {
   id: string;
@@ -41,7 +40,7 @@ export interface NewPayout {
   destination: string;
 }
 
-export function presentPayout(row: PayoutRow): Payout {
+export function presentPayout(row: Unrendered<PayoutRow>): Payout {
   return {
     id: row.id,
     object: 'payout',
@@ -53,19 +52,6 @@ export function presentPayout(row: PayoutRow): Payout {
     created_at: toRfc3339(row.created_at),
     processed_at: row.processed_at === null ? null : toRfc3339(row.processed_at),
   };
-}
-
-/** What a page of payouts reads of each row: what presentPayout shows, in select order. */
-export const PAYOUT_PAGE_COLUMNS = ['id', 'amount', 'currency', 'destination', 'state', 'failure_code', 'created_at', 'processed_at'] as const;
-export type PayoutPageRow = ColumnValues<PayoutRow, typeof PAYOUT_PAGE_COLUMNS>;
-
-/** The JSON text of presentPayout(row) as the response schema serializes it, written directly for pages. */
-export function payoutJson([id, amount, currency, destination, state, failureCode, createdAt, processedAt]: PayoutPageRow): string {
-  return (
-    `{"id":${jsonString(id)},"object":"payout","amount":${amount},"currency":${jsonString(currency)}` +
-    `,"destination":${jsonString(destination)},"state":${jsonString(state)},"failure_code":${jsonStringOrNull(failureCode)}` +
-    `,"created_at":"${toRfc3339(createdAt)}","processed_at":${processedAt === null ? 'null' : `"${toRfc3339(processedAt)}"`}}`
-  );
 }
 
 const insertPayout = preparedQuery((db, value: Placeholder<PayoutRow>) =>
@@ -80,19 +66,20 @@ const insertPayout = preparedQuery((db, value: Placeholder<PayoutRow>) =>
     created_at: value('created_at'),
     due_at: value('due_at'),
     processed_at: value('processed_at'),
+    representation: value('representation'),
   }),
 );
 
 export const PAYOUTS_ORDER = 'payouts:created_at.desc,id.desc';
 
-export function createPayouts(deps: { db: Db; kind: DatabaseKind; clock: Clock; paging: Paging; delayMs: number }) {
-  const { db, kind, clock, paging, delayMs } = deps;
-  const pageRead = compileKeysetRead(kind, db.selectFrom('payouts').select(PAYOUT_PAGE_COLUMNS).where('account_id', '=', ''), PAYOUT_PAGE_COLUMNS, NEWEST_FIRST);
+export function createPayouts(deps: { db: Db; clock: Clock; paging: Paging; delayMs: number }) {
+  const { db, clock, paging, delayMs } = deps;
+  const pageRead = compileKeysetRead(db.selectFrom('payouts').select('representation').where('account_id', '=', ''), NEWEST_FIRST);
   return {
     async create(trx: Db, accountId: string, input: NewPayout): Promise<Payout> {
       const now = clock.now();
       const money = { accountId, currency: input.currency, amount: input.amount, at: now };
-      const row: PayoutRow = {
+      const row: Unrendered<PayoutRow> = {
         id: newTimeOrderedId('po', now),
         account_id: accountId,
         amount: input.amount,
@@ -104,7 +91,8 @@ export function createPayouts(deps: { db: Db; kind: DatabaseKind; clock: Clock; 
         due_at: now + delayMs,
         processed_at: null,
       };
-      await insertPayout.execute(trx, row);
+      const payout = presentPayout(row);
+      await insertPayout.execute(trx, { ...row, representation: JSON.stringify(payout) });
       await post(trx, { ...money, debit: 'balance', credit: 'payouts_pending', source: { object: 'payout', id: row.id } });
       await recordEvent(trx, { accountId, type: 'payout.created', object: 'payout', objectId: row.id, state: 'pending', at: now });
       // Last, so that concurrent payouts of one account queue on its balance row (locked until
@@ -114,7 +102,7 @@ export function createPayouts(deps: { db: Db; kind: DatabaseKind; clock: Clock; 
           detail: `The available ${input.currency} balance does not cover ${input.amount}`,
         });
       }
-      return presentPayout(row);
+      return payout;
     },
 
     async get(accountId: string, id: string): Promise<Payout> {
@@ -128,9 +116,9 @@ export function createPayouts(deps: { db: Db; kind: DatabaseKind; clock: Clock; 
       const page = await paging.read(request, {
         orderName: PAYOUTS_ORDER,
         fetch: (after, take) => selectKeysetPage(db, pageRead, [request.accountId], after, take),
-        position: (row) => keysetPosition(pageRead, row),
+        position: NEWEST_FIRST.positionOf,
       });
-      return pageJson(page, payoutJson);
+      return pageJson(page);
     },
   };
 }

@@ -1,4 +1,14 @@
-/** Tables of the business collections (DDL in migrations/0200_payments.ts). Money is integer minor units. */
+/**
+ * Tables of the business collections (DDL in migrations/0200_payments.ts and 0202). Money is
+ * integer minor units.
+ *
+ * Invoices, payouts and ledger entries each keep `representation`: the JSON text of the row
+ * as the API shows it, written by the same transaction as every change to the row, so that a
+ * page of a collection is the stored texts joined (see paging/keyset.ts).
+ */
+
+/** A row's columns other than its representation: what a presenter renders it from. */
+export type Unrendered<Row extends { representation: string }> = Omit<Row, 'representation'>;
 
 export type InvoiceState = 'open' | 'settled';
 export type PayoutState = 'pending' | 'paid' | 'failed';
@@ -16,6 +26,8 @@ export interface InvoiceRow {
   state: InvoiceState;
   created_at: number;
   settled_at: number | null;
+  /** JSON.stringify(presentInvoice(row)) of the other columns. */
+  representation: string;
 }
 
 export interface PayoutRow {
@@ -30,6 +42,8 @@ export interface PayoutRow {
   /** When the processor may move it out of `pending`. */
   due_at: number;
   processed_at: number | null;
+  /** JSON.stringify(presentPayout(row)) of the other columns. */
+  representation: string;
 }
 
 export interface LedgerEntryRow {
@@ -45,6 +59,8 @@ export interface LedgerEntryRow {
   source_object: 'invoice' | 'payout';
   source_id: string;
   created_at: number;
+  /** JSON.stringify(presentLedgerEntry(row)) of the other columns. */
+  representation: string;
 }
 
 export interface BalanceRow {

@@ -1,132 +1,102 @@
 /**
- * Pages are written as JSON text by each collection's writer instead of being serialized
- * against the response schema: the writers must give exactly the bytes the presenters and the
- * schema serializer give for the same rows, whatever the rows hold.
+ * Pages are the stored representations of their rows joined (payments/tables.ts): every
+ * writer stores JSON.stringify of the presenter, migration 0202 rendered the rows that existed
+ * before in SQL, and a page must be byte for byte the objects GET answers for its rows.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { Migrator, type Kysely, type Migration } from 'kysely';
 import { databaseTargets } from '../helpers/databases.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { api, fund, newTenant } from '../payments/api.ts';
-import { INVOICE_PAGE_COLUMNS, invoiceJson, presentInvoice } from '../../src/payments/invoices.ts';
-import { PAYOUT_PAGE_COLUMNS, payoutJson, presentPayout } from '../../src/payments/payouts.ts';
-import { LEDGER_ENTRY_PAGE_COLUMNS, ledgerEntryJson, presentLedgerEntry } from '../../src/payments/ledger-entries.ts';
-import type { InvoiceRow, LedgerEntryRow, PayoutRow } from '../../src/payments/tables.ts';
-import { jsonString } from '../../src/paging/page.ts';
-import { compareStored, type ColumnValues } from '../../src/paging/keyset.ts';
-
-/** A stored row as a page read returns it: the values of `columns`, in order. */
-function pageRow<T, const C extends readonly (keyof T)[]>(row: T, columns: C): ColumnValues<T, C> {
-  return columns.map((column) => row[column]) as ColumnValues<T, C>;
-}
+import { presentInvoice } from '../../src/payments/invoices.ts';
+import { presentPayout } from '../../src/payments/payouts.ts';
+import { presentLedgerEntry } from '../../src/payments/ledger-entries.ts';
+import type { InvoiceRow, LedgerEntryRow, PayoutRow, Unrendered } from '../../src/payments/tables.ts';
+import { NEWEST_FIRST } from '../../src/paging/keyset.ts';
+import { openDatabase } from '../../src/platform/db/database.ts';
+import { migrateToLatest } from '../../src/platform/db/migrate.ts';
+import { migrations } from '../../src/platform/db/migrations/index.ts';
 
 const instant = fc.integer({ min: 0, max: 253_402_300_799_999 });
 const text = fc.string({ unit: 'binary', maxLength: 40 });
 
-describe('keyset order in JavaScript', () => {
-  it('compareStored orders text as the databases do (bytewise UTF-8) and numbers by value', () => {
-    const sign = (n: number) => Math.sign(n);
+describe('positions read from representations', () => {
+  it('NEWEST_FIRST.positionOf gives back the stored created_at and id of any row', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'grapheme' }), fc.string({ unit: 'grapheme' }), (a, b) => {
-        assert.equal(sign(compareStored(a, b)), sign(Buffer.compare(Buffer.from(a), Buffer.from(b))));
-      }),
-      { numRuns: 5000 },
-    );
-    // A code point above U+FFFF sorts after U+E000-U+FFFF bytewise, though its UTF-16 surrogates sort before.
-    assert.ok(compareStored('\u{1F600}', '\uFFFD') > 0 && '\u{1F600}' < '\uFFFD');
-    fc.assert(fc.property(fc.maxSafeInteger(), fc.maxSafeInteger(), (a, b) => assert.equal(sign(compareStored(a, b)), sign(a - b))));
-  });
-});
-
-describe('page row writers', () => {
-  it('jsonString(s) is JSON.stringify(s) for any UTF-16 text, lone surrogates included', () => {
-    const codeUnits = fc.array(fc.integer({ min: 0, max: 0xffff }), { maxLength: 30 }).map((units) => String.fromCharCode(...units));
-    fc.assert(
-      fc.property(fc.oneof(codeUnits, fc.string({ unit: 'binary' }), fc.string()), (value) => {
-        assert.equal(jsonString(value), JSON.stringify(value));
-      }),
-      { numRuns: 5000 },
-    );
-    for (const value of ['', '"', '\\', '\u0000', '\u001f', ' ', '\u007f', '\u2028', '\ud800', '\udfff', '\ud834\udd1e', 'inv_AbC123']) {
-      assert.equal(jsonString(value), JSON.stringify(value));
-    }
-  });
-
-  it('invoiceJson(row) is the JSON of presentInvoice(row), metadata included as stored', () => {
-    fc.assert(
-      fc.property(
-        text,
-        fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }),
-        fc.option(text),
-        fc.dictionary(fc.string({ unit: 'binary', minLength: 1, maxLength: 10 }), text, { maxKeys: 5 }),
-        fc.constantFrom('open', 'settled'),
-        instant,
-        fc.option(instant),
-        (id, amount, description, metadata, state, createdAt, settledAt) => {
-          const row: InvoiceRow = {
-            id,
-            account_id: 'acct_x',
-            amount,
-            currency: 'EUR',
-            description,
-            metadata: JSON.stringify(metadata),
-            state: state as InvoiceRow['state'],
-            created_at: createdAt,
-            settled_at: settledAt,
-          };
-          assert.equal(invoiceJson(pageRow(row, INVOICE_PAGE_COLUMNS)), JSON.stringify(presentInvoice(row)));
-        },
-      ),
-      { numRuns: 2000 },
-    );
-  });
-
-  it('payoutJson(row) is the JSON of presentPayout(row)', () => {
-    fc.assert(
-      fc.property(text, fc.integer({ min: 1 }), text, fc.constantFrom('pending', 'paid', 'failed'), fc.option(text), instant, fc.option(instant), (id, amount, destination, state, failureCode, createdAt, processedAt) => {
-        const row: PayoutRow = {
+      fc.property(text, instant, fc.option(instant), (id, createdAt, settledAt) => {
+        const row: Unrendered<InvoiceRow> = {
           id,
           account_id: 'acct_x',
-          amount,
-          currency: 'USD',
-          destination,
-          state: state as PayoutRow['state'],
-          failure_code: failureCode,
-          created_at: createdAt,
-          due_at: createdAt,
-          processed_at: processedAt,
-        };
-        assert.equal(payoutJson(pageRow(row, PAYOUT_PAGE_COLUMNS)), JSON.stringify(presentPayout(row)));
-      }),
-      { numRuns: 2000 },
-    );
-  });
-
-  it('ledgerEntryJson(row) is the JSON of presentLedgerEntry(row)', () => {
-    fc.assert(
-      fc.property(text, text, fc.integer(), fc.constantFrom('invoice', 'payout'), text, instant, (id, transactionId, amount, sourceObject, sourceId, createdAt) => {
-        const row: LedgerEntryRow = {
-          id,
-          account_id: 'acct_x',
-          transaction_id: transactionId,
-          ledger_account: 'cash',
-          direction: amount >= 0 ? 'debit' : 'credit',
-          amount,
+          amount: 1,
           currency: 'EUR',
-          source_object: sourceObject as LedgerEntryRow['source_object'],
-          source_id: sourceId,
+          description: null,
+          metadata: '{}',
+          state: settledAt === null ? 'open' : 'settled',
           created_at: createdAt,
+          settled_at: settledAt,
         };
-        assert.equal(ledgerEntryJson(pageRow(row, LEDGER_ENTRY_PAGE_COLUMNS)), JSON.stringify(presentLedgerEntry(row)));
+        assert.deepEqual(NEWEST_FIRST.positionOf(JSON.stringify(presentInvoice(row))), { key: createdAt, id });
       }),
-      { numRuns: 2000 },
+      { numRuns: 3000 },
     );
   });
 });
+
+/** Text every writer may be given: quotes, backslashes, control characters, non-BMP (no NUL, which PostgreSQL text cannot hold). */
+const awkwardText = fc.oneof(
+  fc.string({ unit: 'grapheme', maxLength: 20 }),
+  fc.constantFrom('say "hi" \\ back', 'a\nb\tc\u0001\b\f\r\u001f', 'Zoë ✓ 𝄞 \u2028 \u007f', ''),
+);
 
 for (const target of databaseTargets()) {
-  describe(`pages as written text (${target.kind})`, () => {
+  describe(`migration 0202 (${target.kind})`, () => {
+    it('renders the rows stored before it exactly as the presenters do', async () => {
+      const created = await target.create();
+      const database = await openDatabase({ databaseUrl: created.url });
+      try {
+        const migrator = new Migrator({
+          db: database.db,
+          migrationTableSchema: database.schema,
+          allowUnorderedMigrations: true,
+          provider: { getMigrations: async () => migrations as Record<string, Migration> },
+        });
+        const before0202 = await migrator.migrateTo('0201_ledger_without_transaction_index');
+        assert.equal(before0202.error, undefined);
+        await database.db.insertInto('accounts').values({ id: 'acct_m', name: 'M', created_at: 1 }).execute();
+        const samples = fc.sample(fc.tuple(awkwardText, fc.option(awkwardText), fc.dictionary(awkwardText, awkwardText, { maxKeys: 3 }), instant, fc.option(instant), fc.integer({ min: 1 })), 40);
+        const invoices: Unrendered<InvoiceRow>[] = [];
+        const payouts: Unrendered<PayoutRow>[] = [];
+        const entries: Unrendered<LedgerEntryRow>[] = [];
+        samples.forEach(([word, maybe, metadata, at, later, amount], i) => {
+          invoices.push({ id: `inv_${i}`, account_id: 'acct_m', amount, currency: 'EUR', description: maybe, metadata: JSON.stringify(metadata), state: later === null ? 'open' : 'settled', created_at: at, settled_at: later });
+          payouts.push({ id: `po_${i}`, account_id: 'acct_m', amount, currency: 'USD', destination: word, state: later === null ? 'pending' : 'failed', failure_code: maybe, created_at: at, due_at: at, processed_at: later });
+          entries.push({ id: `le_${i}`, account_id: 'acct_m', transaction_id: `ltx_${word}`, ledger_account: 'cash', direction: i % 2 ? 'debit' : 'credit', amount: i % 2 ? amount : -amount, currency: 'EUR', source_object: 'payout', source_id: word, created_at: at });
+        });
+        // Written without their representations, as the schema before 0202 had none.
+        const before = database.db.withoutPlugins() as unknown as Kysely<Record<string, Record<string, unknown>>>;
+        await before.insertInto('invoices').values(invoices as never).execute();
+        await before.insertInto('payouts').values(payouts as never).execute();
+        await before.insertInto('ledger_entries').values(entries as never).execute();
+        await migrateToLatest(database);
+        const stored = {
+          invoices: await database.db.selectFrom('invoices').selectAll().orderBy('id').execute(),
+          payouts: await database.db.selectFrom('payouts').selectAll().orderBy('id').execute(),
+          entries: await database.db.selectFrom('ledger_entries').selectAll().orderBy('id').execute(),
+        };
+        assert.equal(stored.invoices.length, samples.length);
+        for (const row of stored.invoices) assert.equal(row.representation, JSON.stringify(presentInvoice(row)), row.id);
+        for (const row of stored.payouts) assert.equal(row.representation, JSON.stringify(presentPayout(row)), row.id);
+        for (const row of stored.entries) assert.equal(row.representation, JSON.stringify(presentLedgerEntry(row)), row.id);
+      } finally {
+        await database.close();
+        await created.drop();
+      }
+    });
+  });
+
+ describe(`pages as written text (${target.kind})`, () => {
     let t: TestApp;
     before(async () => {
       t = await startTestApp(target);
