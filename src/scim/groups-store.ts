@@ -12,6 +12,7 @@ import { orderExpression, translateAst, translateFilter, type FilterTarget, type
 import { GROUP_SCHEMA, resolvePath, type AttrDef, type ResolvedPath } from './schema-catalog.ts';
 import type { ScimTables } from './tables.ts';
 import type { ListQuery } from './users-store.ts';
+import { nextVersion, touchInIdOrder } from './versions.ts';
 
 type Executor = Db | Transaction<Tables>;
 export type GroupRow = ScimTables['scim_groups'];
@@ -37,8 +38,6 @@ function groupIdsOf(trx: Executor, userId: string) {
   return trx.selectFrom('scim_group_members').select('group_id').where('user_id', '=', userId);
 }
 
-/** Groups to touch: by id, or a subquery of ids. */
-type GroupIds = readonly string[] | ReturnType<typeof groupIdsOf>;
 
 const scalar = (ref: string, type: AttrDef['type'], caseExact: boolean, lowered = false): Operand => ({ kind: 'scalar', sql: sql.ref(ref), type, caseExact, lowered });
 
@@ -94,40 +93,6 @@ function sortOperand(sortBy: string): Operand & { kind: 'scalar' } {
 export function createScimGroupStore(deps: { db: Db; dialect: DatabaseKind }) {
   const { db, dialect } = deps;
 
-  /**
-   * An update of an account's groups to the next version, last modified at `at` (or later, if
-   * they already were: lastModified never goes back when the clock does). The version counts up
-   * in SQL: a group's row is not locked when a group write reads it (member users are locked
-   * before it), so a member's write may give it a version meanwhile, and counting on from the
-   * stored one never hands out the same version twice.
-   */
-  function nextVersion(trx: Executor, accountId: string, at: number) {
-    return trx
-      .updateTable('scim_groups')
-      .set((eb) => ({
-        version: eb('version', '+', 1),
-        updated_at: eb.case().when('updated_at', '<', at).then(at).else(eb.ref('updated_at')).end(),
-      }))
-      .where('account_id', '=', accountId);
-  }
-
-  /**
-   * Gives the groups `ids` selects the next version, in one UPDATE. On PostgreSQL they are
-   * locked first, in id order (SQLite transactions already hold the database's write lock): two
-   * users' writes touching the same groups then take them in one order, and the UPDATE, run with
-   * a snapshot taken once the locks are held, finds every row locked by its own transaction and
-   * waits for no one. A single UPDATE locking through a subquery was seen to deadlock under
-   * concurrent membership changes: its own scan runs on the snapshot taken before the locks were
-   * granted. The lock query counts the rows rather than returning them.
-   */
-  async function touchInIdOrder(trx: Executor, accountId: string, ids: GroupIds, at: number): Promise<void> {
-    if (dialect === 'postgres') {
-      const locked = trx.selectFrom('scim_groups').select('id').where('account_id', '=', accountId).where('id', 'in', ids).orderBy('id').forNoKeyUpdate();
-      await trx.selectFrom(locked.as('locked')).select((eb) => eb.fn.countAll().as('groups')).execute();
-    }
-    await nextVersion(trx, accountId, at).where('id', 'in', ids).execute();
-  }
-
   return {
     async insert(trx: Executor, row: GroupRow): Promise<void> {
       await trx.insertInto('scim_groups').values(row).execute();
@@ -137,7 +102,9 @@ export function createScimGroupStore(deps: { db: Db; dialect: DatabaseKind }) {
      * later; returns the version and lastModified stored (undefined when the group is gone).
      */
     async update(trx: Executor, row: GroupRow, at: number): Promise<GroupVersion | undefined> {
-      return nextVersion(trx, row.account_id, at)
+      // Counted up in SQL: a group's row is not locked when a group write reads it (member users
+      // are locked before it), so a member's write may give it a version meanwhile.
+      return nextVersion(trx, 'scim_groups', row.account_id, at)
         .set({ display_name: row.display_name, display_name_lower: row.display_name_lower, external_id: row.external_id })
         .where('id', '=', row.id)
         .returning(['version', 'updated_at'])
@@ -158,7 +125,7 @@ export function createScimGroupStore(deps: { db: Db; dialect: DatabaseKind }) {
      * too), so the groups locked are the groups updated.
      */
     async touchGroupsOf(trx: Executor, accountId: string, userId: string, at: number): Promise<void> {
-      await touchInIdOrder(trx, accountId, groupIdsOf(trx, userId), at);
+      await touchInIdOrder(trx, dialect, 'scim_groups', accountId, groupIdsOf(trx, userId), at);
     },
     /**
      * Removes the user from every group and gives those groups the next version (their
@@ -167,8 +134,7 @@ export function createScimGroupStore(deps: { db: Db; dialect: DatabaseKind }) {
      */
     async leaveAllGroups(trx: Executor, accountId: string, userId: string, at: number): Promise<void> {
       const left = await trx.deleteFrom('scim_group_members').where('account_id', '=', accountId).where('user_id', '=', userId).returning('group_id').execute();
-      const ids = left.map((r) => r.group_id).sort();
-      for (let i = 0; i < ids.length; i += 500) await touchInIdOrder(trx, accountId, ids.slice(i, i + 500), at);
+      await touchInIdOrder(trx, dialect, 'scim_groups', accountId, left.map((r) => r.group_id), at);
     },
     /** Adds memberships that do not exist yet; returns the users added (not those already members). */
     async addMembers(trx: Executor, accountId: string, groupId: string, userIds: string[], at: number): Promise<string[]> {

@@ -13,6 +13,7 @@ import { filterShape, orderExpression, parseFilter, translateAst, type Bind, typ
 import { USER_SCHEMA, resolvePath, type AttrDef, type ResolvedPath } from './schema-catalog.ts';
 import { valuesKey } from './user-document.ts';
 import type { ScimTables } from './tables.ts';
+import { touchInIdOrder } from './versions.ts';
 
 type Executor = Db | Transaction<Tables>;
 type ValueRow = ScimTables['scim_user_values'];
@@ -260,21 +261,6 @@ export function createScimUserStore(deps: { db: Db; dialect: DatabaseKind }) {
     for (let i = 0; i < rows.length; i += 500) await trx.insertInto('scim_user_values').values(rows.slice(i, i + 500)).execute();
   }
 
-  /**
-   * An update of an account's users to the next version, last modified at `at` (or later, if
-   * they already were: lastModified never goes back when the clock does). The version counts
-   * up in SQL, so it never overwrites a concurrent change of the same row.
-   */
-  function nextVersion(trx: Executor, accountId: string, at: number) {
-    return trx
-      .updateTable('users')
-      .set((eb) => ({
-        version: eb('version', '+', 1),
-        updated_at: eb.case().when('updated_at', '<', at).then(at).else(eb.ref('updated_at')).end(),
-      }))
-      .where('account_id', '=', accountId);
-  }
-
   return {
     async insert(trx: Executor, row: UserRow, values: ValueRow[]): Promise<void> {
       await trx.insertInto('users').values(row).execute();
@@ -306,19 +292,14 @@ export function createScimUserStore(deps: { db: Db; dialect: DatabaseKind }) {
     /**
      * Gives users whose `groups` changed (they joined or left a group, or one of their groups was
      * renamed) the next version: their representation changed as much as by a write of their own.
-     * Ids are sorted before they are split into statements, so two writes touching the same
-     * users lock them statement by statement in the same order.
      */
     async touch(trx: Executor, accountId: string, userIds: readonly string[], at: number): Promise<void> {
-      const sorted = [...userIds].sort();
-      for (let i = 0; i < sorted.length; i += 500) await nextVersion(trx, accountId, at).where('id', 'in', sorted.slice(i, i + 500)).execute();
+      await touchInIdOrder(trx, dialect, 'users', accountId, userIds, at);
     },
 
-    /** Gives every member of a group the next version, in one statement however large the group. */
+    /** Gives every member of a group the next version, locked in id order however large the group. */
     async touchMembersOf(trx: Executor, accountId: string, groupId: string, at: number): Promise<void> {
-      await nextVersion(trx, accountId, at)
-        .where('id', 'in', (eb) => eb.selectFrom('scim_group_members').select('user_id').where('group_id', '=', groupId))
-        .execute();
+      await touchInIdOrder(trx, dialect, 'users', accountId, trx.selectFrom('scim_group_members').select('user_id').where('group_id', '=', groupId), at);
     },
 
     async delete(trx: Executor, accountId: string, id: string): Promise<boolean> {
