@@ -6,9 +6,11 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { databaseTargets } from '../helpers/databases.ts';
-import { openDatabase, type Database } from '../../src/platform/db/database.ts';
+import { openDatabase, selectColumn, type Database } from '../../src/platform/db/database.ts';
 import { querySlot, reusableQuery } from '../../src/platform/db/prepared.ts';
 import { migrateToLatest } from '../../src/platform/db/migrate.ts';
+import { sql } from 'kysely';
+import fs from 'node:fs';
 
 for (const target of databaseTargets()) {
   describe(`database queries (${target.kind})`, () => {
@@ -59,9 +61,44 @@ for (const target of databaseTargets()) {
       assert.deepEqual(await byName(database.db, ['Account %']), [], 'a value is compared, never spliced');
     });
 
+    it('selectColumn returns the first column of every row, in the order of the query', async () => {
+      const query = database.db.selectFrom('accounts').select('id').where('name', 'like', 'Account %').orderBy('created_at', 'desc').compile();
+      assert.deepEqual(await selectColumn<string>(database.db, query), ['acct_d', 'acct_c', 'acct_b', 'acct_a']);
+      let pending: Promise<string[]> | undefined;
+      await database.db.transaction().execute(async (trx) => {
+        await trx.insertInto('accounts').values({ id: 'acct_e', name: 'Account e', created_at: 2000 }).execute();
+        if (target.kind === 'sqlite') {
+          // SQLite's one connection is the open transaction's: the read waits for it, so it
+          // never sees a transaction's writes half done.
+          pending = selectColumn<string>(database.db, query);
+          assert.equal(await Promise.race([pending, new Promise((resolve) => setTimeout(() => resolve('waiting'), 20))]), 'waiting');
+        }
+        await trx.deleteFrom('accounts').where('id', '=', 'acct_e').execute();
+      });
+      if (pending) assert.deepEqual(await pending, ['acct_d', 'acct_c', 'acct_b', 'acct_a']);
+      assert.deepEqual(await selectColumn<string>(database.db, query), ['acct_d', 'acct_c', 'acct_b', 'acct_a']);
+    });
+
     it('a slot a query never binds is refused when the query is built', () => {
       const unused = querySlot('unused');
       assert.throws(() => reusableQuery(database.db.selectFrom('accounts').select('id').where('id', '=', 'x'), [unused]), /slot 0 is not a parameter/);
     });
   });
 }
+
+const socketDirectory = '/var/run/postgresql';
+const postgresUrl = process.env.GATEHOUSE_TEST_DATABASE_URL;
+describe('PostgreSQL over its Unix socket', { skip: !postgresUrl || !fs.existsSync(socketDirectory) ? 'no PostgreSQL socket here' : false }, () => {
+  it('?host=<directory> connects through the socket, and the location names it', async () => {
+    const url = new URL(postgresUrl!);
+    url.searchParams.set('host', socketDirectory);
+    const database = await openDatabase({ databaseUrl: url.href });
+    try {
+      const { rows } = await sql<{ client: string | null }>`select inet_client_addr()::text as client`.execute(database.db);
+      assert.equal(rows[0]!.client, null, 'a socket connection has no client address');
+      assert.equal(database.location, `${socketDirectory} (socket)${url.pathname}`);
+    } finally {
+      await database.close();
+    }
+  });
+});

@@ -255,7 +255,10 @@ async function openPostgres(options: DatabaseOptions): Promise<Database> {
     }
   }
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
-  const location = `${url.hostname}:${url.port || '5432'}${url.pathname}${schema ? ` (schema ${schema})` : ''}`;
+  // `?host=/dir` (a Unix socket directory) takes the place of the URL's host, as pg reads it.
+  const socketDirectory = url.searchParams.get('host');
+  const server = socketDirectory?.startsWith('/') ? `${socketDirectory} (socket)` : `${url.hostname}:${url.port || '5432'}`;
+  const location = `${server}${url.pathname}${schema ? ` (schema ${schema})` : ''}`;
   return {
     db,
     kind: 'postgres',
