@@ -244,7 +244,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         batch.map((b) => b.outcome),
         { scheduleSeconds: options.scheduleSeconds, disableAfterMs: options.disableAfterMs, now: () => clock.now() },
       );
-      for (const b of batch) attempts?.inc({ outcome: b.outcome.result.ok ? 'succeeded' : 'failed' });
+      const succeeded = batch.filter((b) => b.outcome.result.ok).length;
+      if (succeeded > 0) attempts?.inc({ outcome: 'succeeded' }, succeeded);
+      if (succeeded < batch.length) attempts?.inc({ outcome: 'failed' }, batch.length - succeeded);
     } catch (error) {
       log.error({ err: error, attempts: batch.length }, 'recording webhook attempts failed; their leases will expire and they will be retried');
     }

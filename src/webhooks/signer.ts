@@ -12,6 +12,7 @@
  *   was raised, the same on every attempt.
  */
 import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
+import { toRfc3339 } from '../platform/clock.ts';
 
 /** The HMAC keys of one secret, prepared once and used for every body it signs. */
 export interface SigningKey {
@@ -53,7 +54,7 @@ export function signatureHeaders(input: SignInput): Record<string, string> {
     'event-id': input.eventId,
     'delivery-id': input.deliveryId,
     'event-type': input.eventType,
-    timestamp: new Date(input.raisedAt).toISOString(),
+    timestamp: toRfc3339(input.raisedAt),
     signature: `sha256=${createHmac('sha256', current.signature).update(input.body).digest('hex')}`,
     'webhook-id': input.eventId,
     'webhook-timestamp': timestamp,
