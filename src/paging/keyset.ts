@@ -12,6 +12,7 @@
 import { sql, type CompiledQuery, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { selectColumn, type Db } from '../platform/db/database.ts';
 import type { CursorPosition } from './cursor.ts';
+import { pageJson, type PageRequest, type Paging } from './page.ts';
 
 export interface KeysetOrder {
   /** Column holding the sort key (e.g. `created_at`), qualified if the query joins. */
@@ -103,6 +104,21 @@ export async function selectKeysetPage(db: Db, read: KeysetRead, scope: readonly
   for (let i = 0; i < scope.length; i++) parameters[i] = scope[i];
   if (after !== undefined) [parameters[scope.length], parameters[scope.length + 1]] = [after.key, after.id];
   return selectColumn<string>(db, { ...query, parameters });
+}
+
+/**
+ * One page of a collection of stored representations, as the JSON text of the response: the
+ * request's cursor opened against `orderName`, `read` run with `scope` for limit+1 rows, the
+ * texts joined and the next cursor sealed at the last row's position.
+ */
+export async function keysetPageJson(paging: Paging, db: Db, request: PageRequest, collection: { orderName: string; read: KeysetRead; scope: readonly unknown[] }): Promise<string> {
+  const { orderName, read, scope } = collection;
+  const page = await paging.read(request, {
+    orderName,
+    fetch: (after, take) => selectKeysetPage(db, read, scope, after, take),
+    position: read.order.positionOf,
+  });
+  return pageJson(page);
 }
 
 /**

@@ -5,8 +5,8 @@
  */
 import type { Db } from '../platform/db/database.ts';
 import { toRfc3339 } from '../platform/clock.ts';
-import { pageJson, type Paging } from '../paging/page.ts';
-import { NEWEST_FIRST, compileKeysetRead, selectKeysetPage, type KeysetRead } from '../paging/keyset.ts';
+import type { Paging } from '../paging/page.ts';
+import { NEWEST_FIRST, compileKeysetRead, keysetPageJson, type KeysetRead } from '../paging/keyset.ts';
 import type { Direction, LedgerAccount, LedgerEntryRow, Unrendered } from './tables.ts';
 
 export interface LedgerEntry {
@@ -73,15 +73,7 @@ export function createLedgerEntries(deps: { db: Db; paging: Paging }) {
     async listJson(request: { accountId: string; limit: number | undefined; after: string | undefined; filters: LedgerFilters }): Promise<string> {
       const { filters } = request;
       const { read, scope } = readFor(request.accountId, filters);
-      const page = await paging.read(
-        { ...request, filters: { ...filters } },
-        {
-          orderName: LEDGER_ORDER,
-          fetch: (after, take) => selectKeysetPage(db, read, scope, after, take),
-          position: NEWEST_FIRST.positionOf,
-        },
-      );
-      return pageJson(page);
+      return keysetPageJson(paging, db, { ...request, filters: { ...filters } }, { orderName: LEDGER_ORDER, read, scope });
     },
   };
 }

@@ -14,8 +14,8 @@ import { toRfc3339 } from '../platform/clock.ts';
 import { newTimeOrderedId } from '../platform/ids.ts';
 import { problem } from '../platform/errors/catalogue.ts';
 import { recordEvent } from '../webhooks/outbox.ts';
-import { pageJson, type Paging } from '../paging/page.ts';
-import { NEWEST_FIRST, compileKeysetRead, selectKeysetPage } from '../paging/keyset.ts';
+import type { Paging } from '../paging/page.ts';
+import { NEWEST_FIRST, compileKeysetRead, keysetPageJson } from '../paging/keyset.ts';
 import { preparedQuery, type Placeholder } from '../platform/db/prepared.ts';
 import { debitBalance, post } from './ledger.ts';
 import type { PayoutRow, PayoutState, Unrendered } from './tables.ts';
@@ -113,12 +113,7 @@ export function createPayouts(deps: { db: Db; clock: Clock; paging: Paging; dela
 
     /** A page of the account's payouts, as the JSON text of the response. */
     async listJson(request: { accountId: string; limit: number | undefined; after: string | undefined }): Promise<string> {
-      const page = await paging.read(request, {
-        orderName: PAYOUTS_ORDER,
-        fetch: (after, take) => selectKeysetPage(db, pageRead, [request.accountId], after, take),
-        position: NEWEST_FIRST.positionOf,
-      });
-      return pageJson(page);
+      return keysetPageJson(paging, db, request, { orderName: PAYOUTS_ORDER, read: pageRead, scope: [request.accountId] });
     },
   };
 }
