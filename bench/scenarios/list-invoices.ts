@@ -26,7 +26,7 @@ import { newId } from '../../src/platform/ids.ts';
 import { createAccessTokens } from '../../src/oauth/access-tokens.ts';
 import { openKeyVault } from '../../src/platform/secrets-key.ts';
 import { createKeyRing, sealCursor } from '../../src/paging/cursor.ts';
-import { INVOICES_ORDER, presentInvoice } from '../../src/payments/invoices.ts';
+import { INVOICES_ORDER, storedInvoice } from '../../src/payments/invoices.ts';
 import type { InvoiceRow, Unrendered } from '../../src/payments/tables.ts';
 
 const ROWS = Number(process.env.BENCH_INVOICES ?? 1_000_000);
@@ -185,7 +185,7 @@ function invoiceValues(accountId: string, base: number, i: number): unknown[] {
     created_at: createdAt,
     settled_at: settled ? createdAt + 1000 : null,
   };
-  const stored: InvoiceRow = { ...row, representation: JSON.stringify(presentInvoice(row)) };
+  const stored = storedInvoice(row);
   return INVOICE_COLUMNS.map((column) => stored[column]);
 }
 

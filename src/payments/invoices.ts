@@ -48,6 +48,11 @@ export function presentInvoice(row: Unrendered<InvoiceRow>): Invoice {
   };
 }
 
+/** The row as stored: its columns and its representation (see tables.ts). */
+export function storedInvoice(row: Unrendered<InvoiceRow>): InvoiceRow {
+  return { ...row, representation: JSON.stringify(presentInvoice(row)) };
+}
+
 /** Cursors name the collection and its order; a new order needs a new name. */
 export const INVOICES_ORDER = 'invoices:created_at.desc,id.desc';
 

@@ -38,7 +38,6 @@ function groupIdsOf(trx: Executor, userId: string) {
   return trx.selectFrom('scim_group_members').select('group_id').where('user_id', '=', userId);
 }
 
-
 const scalar = (ref: string, type: AttrDef['type'], caseExact: boolean, lowered = false): Operand => ({ kind: 'scalar', sql: sql.ref(ref), type, caseExact, lowered });
 
 function columnOperand(path: ResolvedPath): Operand | undefined {

@@ -1,15 +1,10 @@
 /** Writes invoices straight into the store, for paging tests that need many rows or chosen instants. */
 import type { Db } from '../../src/platform/db/database.ts';
 import { newId } from '../../src/platform/ids.ts';
-import { presentInvoice } from '../../src/payments/invoices.ts';
-import type { InvoiceRow, Unrendered } from '../../src/payments/tables.ts';
-
-function withRepresentation(row: Unrendered<InvoiceRow>): InvoiceRow {
-  return { ...row, representation: JSON.stringify(presentInvoice(row)) };
-}
+import { storedInvoice } from '../../src/payments/invoices.ts';
 
 export async function insertInvoices(db: Db, accountId: string, createdAts: readonly number[]): Promise<string[]> {
-  const rows = createdAts.map((created_at) => withRepresentation({
+  const rows = createdAts.map((created_at) => storedInvoice({
     id: newId('inv'),
     account_id: accountId,
     amount: 100,

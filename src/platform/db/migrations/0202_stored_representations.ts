@@ -7,7 +7,9 @@
  */
 import { PostgresAdapter, sql, type Kysely, type RawBuilder } from 'kysely';
 
-type Field = readonly [name: string, kind: 'text' | 'text?' | 'integer' | 'json' | 'instant' | 'instant?' | { constant: string }];
+type Kind = 'text' | 'text?' | 'integer' | 'json' | 'instant' | 'instant?' | { constant: string } | { object: readonly Field[] };
+/** A member of the JSON text: its name, how its value is written, and the column holding it (the name, unless given). */
+type Field = readonly [name: string, kind: Kind, column?: string];
 
 const SHAPES: Record<string, readonly Field[]> = {
   invoices: [
@@ -40,8 +42,15 @@ const SHAPES: Record<string, readonly Field[]> = {
     ['direction', 'text'],
     ['amount', 'integer'],
     ['currency', 'text'],
-    // `source` is the one nested object: {"object": source_object, "id": source_id}.
-    ['source', 'json'],
+    [
+      'source',
+      {
+        object: [
+          ['object', 'text', 'source_object'],
+          ['id', 'text', 'source_id'],
+        ],
+      },
+    ],
     ['created_at', 'instant'],
   ],
 };
@@ -68,27 +77,32 @@ const postgres: Dialect = {
   integer: (column) => `${column}::text`,
 };
 
+/** SQL for the JSON text of `fields`, member by member, in order. */
+function objectOf(fields: readonly Field[], dialect: Dialect): string {
+  const members = fields.map(([name, kind, column = name]) => `'"${name}":' || ${valueOf(kind, column, dialect)}`);
+  return `'{' || ${members.join(` || ',' || `)} || '}'`;
+}
+
+function valueOf(kind: Kind, column: string, dialect: Dialect): string {
+  if (typeof kind === 'object') return 'constant' in kind ? `'"${kind.constant}"'` : objectOf(kind.object, dialect);
+  switch (kind) {
+    case 'text':
+      return dialect.quote(column);
+    case 'text?':
+      return `coalesce(${dialect.quote(column)}, 'null')`;
+    case 'integer':
+      return dialect.integer(column);
+    case 'json':
+      return column;
+    case 'instant':
+      return dialect.instant(column);
+    case 'instant?':
+      return `coalesce(${dialect.instant(column)}, 'null')`;
+  }
+}
+
 function representationOf(table: string, dialect: Dialect): RawBuilder<string> {
-  const parts = SHAPES[table]!.map(([name, kind]) => {
-    const value =
-      typeof kind === 'object'
-        ? `'"${kind.constant}"'`
-        : kind === 'text'
-          ? dialect.quote(name)
-          : kind === 'text?'
-            ? `coalesce(${dialect.quote(name)}, 'null')`
-            : kind === 'integer'
-              ? dialect.integer(name)
-              : kind === 'instant'
-                ? dialect.instant(name)
-                : kind === 'instant?'
-                  ? `coalesce(${dialect.instant(name)}, 'null')`
-                  : name === 'source'
-                    ? `'{"object":' || ${dialect.quote('source_object')} || ',"id":' || ${dialect.quote('source_id')} || '}'`
-                    : name;
-    return `'"${name}":' || ${value}`;
-  });
-  return sql.raw(`'{' || ${parts.join(` || ',' || `)} || '}'`);
+  return sql.raw(objectOf(SHAPES[table]!, dialect));
 }
 
 export async function up(db: Kysely<any>): Promise<void> {
