@@ -66,7 +66,22 @@ export interface Claim {
 const findByScope = preparedQuery((db, value: Placeholder<KeyScope>) =>
   db
     .selectFrom('idempotency_keys')
-    .selectAll()
+    .select([
+      'id',
+      'account_id',
+      'client_id',
+      'idempotency_key',
+      'fingerprint',
+      'state',
+      'lease_token',
+      'locked_until',
+      'response_status',
+      'response_headers',
+      'response_body',
+      'created_at',
+      'completed_at',
+      'expires_at',
+    ])
     .where('account_id', '=', value('accountId'))
     .where('client_id', '=', value('clientId'))
     .where('idempotency_key', '=', value('key')),

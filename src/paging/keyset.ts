@@ -10,7 +10,7 @@
  * One more row than the page is fetched to learn whether another page exists.
  */
 import { sql, type CompiledQuery, type SelectQueryBuilder, type SqlBool } from 'kysely';
-import { selectColumn, type Db } from '../platform/db/database.ts';
+import { prepareOnPostgres, selectColumn, type Db } from '../platform/db/database.ts';
 import type { CursorPosition } from './cursor.ts';
 import { pageJson, type PageRequest, type Paging } from './page.ts';
 
@@ -86,6 +86,8 @@ export function compileKeysetRead<DB, TB extends keyof DB>(scoped: SelectQueryBu
       }
       pair = { first, after };
       compiled.set(take, pair);
+      prepareOnPostgres(first.sql);
+      prepareOnPostgres(after.sql);
     }
     return pair;
   }

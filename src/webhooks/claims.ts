@@ -14,6 +14,7 @@ import { sql, type Transaction } from 'kysely';
 import type { Db } from '../platform/db/database.ts';
 import type { Tables } from '../platform/db/tables.ts';
 import { isPostgres } from './wake.ts';
+import { executePrepared } from '../platform/db/prepared.ts';
 
 export interface ClaimedDelivery {
   id: string;
@@ -93,7 +94,9 @@ async function claimOnPostgres(db: Db, input: ClaimInput): Promise<ClaimRow[]> {
 
 async function leaseDue(trx: Transaction<Tables>, input: ClaimInput): Promise<ClaimRow[]> {
   const until = input.now + input.leaseMs;
-  const { rows } = await sql<ClaimRow>`
+  const { rows } = await executePrepared(
+    trx,
+    sql<ClaimRow>`
     with due as (
       select id, endpoint_id, next_attempt_at
       from webhook_deliveries
@@ -118,7 +121,8 @@ async function leaseDue(trx: Transaction<Tables>, input: ClaimInput): Promise<Cl
     where d.id = chosen.id and e.id = d.event_id and w.id = d.endpoint_id
     returning d.id, d.account_id, d.endpoint_id, d.cycle_failures, d.next_attempt_at,
       w.url, w.secret_sealed, w.previous_secret_sealed, w.previous_secret_expires_at,
-      e.id as event_id, e.type as event_type, e.payload, e.created_at as raised_at`.execute(trx);
+      e.id as event_id, e.type as event_type, e.payload, e.created_at as raised_at`,
+  );
   // RETURNING has no order; attempts start oldest first.
   return rows.sort((a, b) => a.next_attempt_at - b.next_attempt_at);
 }

@@ -13,6 +13,7 @@ import type { ClaimedDelivery } from './claims.ts';
 import { disableEndpoint } from './lifecycle.ts';
 import { nextStep, parseRetryAfter } from './schedule.ts';
 import { isPostgres } from './wake.ts';
+import { executePrepared } from '../platform/db/prepared.ts';
 
 export interface Outcome {
   delivery: ClaimedDelivery;
@@ -51,7 +52,9 @@ async function recordAttempts(db: Db | Transaction<Tables>, outcomes: readonly O
   if (isPostgres(db)) {
     const column = <T>(pick: (o: Outcome) => T) => outcomes.map(pick);
     // Data-modifying WITH clauses all run, in one statement: atomic without a transaction.
-    await sql`
+    await executePrepared(
+      db,
+      sql`
       with logged as (
         insert into webhook_attempts (${ATTEMPT_COLUMNS})
         select * from unnest(
@@ -68,7 +71,8 @@ async function recordAttempts(db: Db | Transaction<Tables>, outcomes: readonly O
       healed as (
         ${heal(sql`id = any(${endpoints}::text[])`)}
       )
-      select 1`.execute(db);
+      select 1`,
+    );
     return;
   }
   const rows = outcomes.map((o) => [

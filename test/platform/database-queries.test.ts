@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { databaseTargets } from '../helpers/databases.ts';
 import { openDatabase, selectColumn, type Database } from '../../src/platform/db/database.ts';
-import { querySlot, reusableQuery } from '../../src/platform/db/prepared.ts';
+import { preparedQuery, querySlot, reusableQuery, type Placeholder } from '../../src/platform/db/prepared.ts';
 import { migrateToLatest } from '../../src/platform/db/migrate.ts';
 import { sql } from 'kysely';
 import fs from 'node:fs';
@@ -100,5 +100,34 @@ describe('PostgreSQL over its Unix socket', { skip: !postgresUrl || !fs.existsSy
     } finally {
       await database.close();
     }
+  });
+});
+
+const postgresTarget = databaseTargets().find((target) => target.kind === 'postgres');
+describe('statements PostgreSQL keeps prepared', { skip: postgresTarget ? false : 'no PostgreSQL here' }, () => {
+  const accountById = preparedQuery((db, value: Placeholder<{ id: string }>) => db.selectFrom('accounts').select(['id', 'name']).where('id', '=', value('id')));
+  const kept = (database: Database) =>
+    sql<{ name: string; statement: string }>`select name, statement from pg_prepared_statements where name like 'gh\\_%'`.execute(database.db);
+
+  it('a prepared query runs by name, parsed once per connection, and gives the same rows; ?prepare=off runs it unnamed', async () => {
+    const created = await postgresTarget!.create();
+    for (const prepare of ['on', 'off']) {
+      const url = new URL(created.url);
+      if (prepare === 'off') url.searchParams.set('prepare', 'off');
+      // One connection, so the statement's connection is the one asked about.
+      const database = await openDatabase({ databaseUrl: url.href, poolSize: 1 });
+      try {
+        await migrateToLatest(database);
+        const id = `acct_kept_${prepare}`;
+        await database.db.insertInto('accounts').values({ id, name: `Kept ${prepare}`, created_at: 1 }).execute();
+        for (let run = 0; run < 3; run++) assert.deepEqual((await accountById.execute(database.db, { id })).rows, [{ id, name: `Kept ${prepare}` }]);
+        const { rows } = await kept(database);
+        const mine = rows.filter((row) => row.statement.includes('from "accounts" where "id" = $1'));
+        assert.equal(mine.length, prepare === 'on' ? 1 : 0, JSON.stringify(rows));
+      } finally {
+        await database.close();
+      }
+    }
+    await created.drop();
   });
 });

@@ -8,8 +8,8 @@
  * The compiled form is kept per Kysely adapter, which a database and its transactions share,
  * so apps on different databases in one process never mix dialects.
  */
-import type { Compilable, CompiledQuery, QueryResult } from 'kysely';
-import type { Db } from './database.ts';
+import type { Compilable, CompiledQuery, QueryResult, RawBuilder } from 'kysely';
+import { prepareOnPostgres, type Db } from './database.ts';
 
 /** Stands for the value named `name` in a query being prepared. */
 export type Placeholder<P> = <K extends keyof P & string>(name: K) => P[K];
@@ -35,6 +35,7 @@ export function preparedQuery<P, R = unknown>(build: (db: Db, value: Placeholder
       const slots = query.parameters.map((p): Slot => (typeof p === 'string' && p.startsWith(MARK) ? { name: p.slice(MARK.length) } : { constant: p }));
       compiled = { query, slots };
       compiledByAdapter.set(adapter, compiled);
+      prepareOnPostgres(query.sql);
     }
     return compiled;
   }
@@ -83,4 +84,14 @@ export function reusableQuery<R>(query: Compilable<R>, slots: readonly unknown[]
     const parameters = compiled.parameters.map((parameter, i) => (positions[i] === -1 ? parameter : values[positions[i]!]));
     return (await executor.executeQuery<R>({ ...compiled, parameters })).rows;
   };
+}
+
+/**
+ * Runs `query`, a statement whose SQL text is the same on every run (its values all
+ * parameters), as one PostgreSQL keeps prepared on each connection (see `prepareOnPostgres`).
+ */
+export function executePrepared<R>(executor: Db, query: RawBuilder<R>): Promise<QueryResult<R>> {
+  const compiled = query.compile(executor);
+  prepareOnPostgres(compiled.sql);
+  return executor.executeQuery(compiled);
 }
