@@ -1,7 +1,8 @@
 /**
  * The delivery queue as gauges, computed at each scrape from the database (so every node and
  * worker reports the same shared queue): pending deliveries, those already due, and parked
- * ones. Each is one count over the `(state, next_attempt_at)` index.
+ * ones. Pending and due are counted over the index of pending deliveries, parked over that of
+ * parked ones (migration 0503): neither reads an acknowledged delivery.
  */
 import { sql } from 'kysely';
 import type { Db } from '../platform/db/database.ts';
@@ -14,13 +15,24 @@ export function measureDeliveryQueue(metrics: MetricsRegistry, deps: { db: Db; c
   metrics.collect(async () => {
     const now = clock.now();
     const row = await db
-      .selectFrom('webhook_deliveries')
-      .select([
-        sql<number | string>`count(*) filter (where state = 'pending')`.as('pending'),
-        sql<number | string>`count(*) filter (where state = 'pending' and next_attempt_at <= ${now})`.as('due'),
-        sql<number | string>`count(*) filter (where state = 'parked')`.as('parked'),
+      .selectNoFrom((eb) => [
+        eb
+          .selectFrom('webhook_deliveries')
+          .select(sql<number | string>`count(*)`.as('n'))
+          .where('state', '=', sql.lit('pending'))
+          .as('pending'),
+        eb
+          .selectFrom('webhook_deliveries')
+          .select(sql<number | string>`count(*)`.as('n'))
+          .where('state', '=', sql.lit('pending'))
+          .where('next_attempt_at', '<=', now)
+          .as('due'),
+        eb
+          .selectFrom('webhook_deliveries')
+          .select(sql<number | string>`count(*)`.as('n'))
+          .where('state', '=', sql.lit('parked'))
+          .as('parked'),
       ])
-      .where('state', 'in', ['pending', 'parked'])
       .executeTakeFirstOrThrow();
     depth.set(Number(row.pending), { state: 'pending' });
     depth.set(Number(row.due), { state: 'due' });

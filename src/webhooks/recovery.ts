@@ -162,7 +162,7 @@ export function createRecovery(deps: { db: Db; clock: Clock; sealer: Sealer }) {
         .selectFrom('webhook_deliveries')
         .select('id')
         .where('endpoint_id', '=', endpointId)
-        .where('state', '=', 'parked')
+        .where('state', '=', sql.lit('parked'))
         .where('created_at', '>=', since)
         .execute();
       const requeued = await requeue(trx, parked.map((p) => p.id));
