@@ -128,11 +128,14 @@ const databaseUrl: Parser<string> = (raw) => {
     return v;
   }
   if (v.startsWith('postgres://') || v.startsWith('postgresql://')) {
+    let url: URL;
     try {
-      new URL(v);
+      url = new URL(v);
     } catch {
       throw new Invalid('not a valid postgres:// URL');
     }
+    const prepare = url.searchParams.get('prepare');
+    if (prepare !== null && prepare !== 'on' && prepare !== 'off') throw new Invalid(`prepare=${prepare}: expected prepare=on or prepare=off`);
     return v;
   }
   throw new Invalid('expected sqlite:<path> or postgres://…');
@@ -224,7 +227,7 @@ export const SETTINGS = [
     key: 'databaseUrl',
     env: 'GATEHOUSE_DATABASE_URL',
     flag: '--database-url',
-    description: 'sqlite:<path> (embedded) or postgres://user@host:port/db[?schema=name]',
+    description: 'sqlite:<path> (embedded) or postgres://user@host:port/db[?schema=name][&prepare=off]',
     parse: databaseUrl,
     fallback: (c) => `sqlite:${path.join(c.dataDir!, 'gatehouse.db')}`,
   }),

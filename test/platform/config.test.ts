@@ -30,6 +30,7 @@ describe('config', () => {
     [{ GATEHOUSE_PORT: 'eighty' }, 'GATEHOUSE_PORT', /whole number from 0 to 65535/],
     [{ GATEHOUSE_PORT: '70000' }, 'GATEHOUSE_PORT', /whole number/],
     [{ GATEHOUSE_DATABASE_URL: 'mysql://x' }, 'GATEHOUSE_DATABASE_URL', /sqlite:<path> or postgres/],
+    [{ GATEHOUSE_DATABASE_URL: 'postgres://db/gatehouse?prepare=no' }, 'GATEHOUSE_DATABASE_URL', /prepare=on or prepare=off/],
     [{ GATEHOUSE_ISSUER: 'not a url' }, 'GATEHOUSE_ISSUER', /absolute http/],
     [{ GATEHOUSE_ADMIN_TOKEN: 'short' }, 'GATEHOUSE_ADMIN_TOKEN', /at least 16/],
     [{ GATEHOUSE_AUTHORIZATION_CODE_TTL: '60' }, 'GATEHOUSE_AUTHORIZATION_CODE_TTL', /1 to 59/],
