@@ -17,9 +17,16 @@ async function indexDefinition(database: Database, name: string): Promise<string
   return rows[0]?.definition.toLowerCase().replaceAll('"', '');
 }
 
+/** PostgreSQL's storage setting for the deliveries' pages (SQLite has none). */
+async function fillfactor(database: Database): Promise<string | undefined> {
+  if (database.kind === 'sqlite') return undefined;
+  const { rows } = await sql<{ options: string[] | null }>`select reloptions as options from pg_class where oid = 'webhook_deliveries'::regclass`.execute(database.db);
+  return rows[0]?.options?.find((o) => o.startsWith('fillfactor='));
+}
+
 for (const target of databaseTargets()) {
   describe(`webhook queue indexes (${target.kind})`, () => {
-    it('0503 makes the due index pending-only and adds a parked-only one; down restores the index over every delivery', async () => {
+    it('0503 makes the due index pending-only and adds a parked-only one (PostgreSQL: pages half full); down restores 0502', async () => {
       const created = await target.create();
       const database = await openDatabase({ databaseUrl: created.url });
       try {
@@ -32,10 +39,12 @@ for (const target of databaseTargets()) {
         assert.equal((await migrator.migrateToLatest()).error, undefined);
         assert.match((await indexDefinition(database, 'webhook_deliveries_due'))!, /\(next_attempt_at\) where \(?state = 'pending'/);
         assert.match((await indexDefinition(database, 'webhook_deliveries_parked'))!, /\(endpoint_id, created_at\) where \(?state = 'parked'/);
+        assert.equal(await fillfactor(database), database.kind === 'postgres' ? 'fillfactor=50' : undefined);
 
         assert.equal((await migrator.migrateTo('0502_webhook_write_path')).error, undefined);
         assert.match((await indexDefinition(database, 'webhook_deliveries_due'))!, /\(state, next_attempt_at\)$/);
         assert.equal(await indexDefinition(database, 'webhook_deliveries_parked'), undefined);
+        assert.equal(await fillfactor(database), database.kind === 'postgres' ? 'fillfactor=80' : undefined);
 
         assert.equal((await migrator.migrateToLatest()).error, undefined);
         assert.match((await indexDefinition(database, 'webhook_deliveries_due'))!, /where \(?state = 'pending'/);
