@@ -8,7 +8,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { Migrator, type Migration } from 'kysely';
 import type { DatabaseKind } from '../../src/config.ts';
+import type { Database } from '../../src/platform/db/database.ts';
+import { migrations } from '../../src/platform/db/migrations/index.ts';
 
 export interface DatabaseTarget {
   kind: DatabaseKind;
@@ -61,4 +64,14 @@ function postgresTarget(baseUrl: string): DatabaseTarget {
 export function databaseTargets(): DatabaseTarget[] {
   const pgUrl = process.env.GATEHOUSE_TEST_DATABASE_URL;
   return pgUrl ? [sqliteTarget, postgresTarget(pgUrl)] : [sqliteTarget];
+}
+
+/** A migrator over every migration, for tests that stop at one or go back to it. */
+export function migratorFor(database: Database): Migrator {
+  return new Migrator({
+    db: database.db,
+    migrationTableSchema: database.schema,
+    allowUnorderedMigrations: true,
+    provider: { getMigrations: async () => migrations as Record<string, Migration> },
+  });
 }

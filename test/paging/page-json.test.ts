@@ -6,8 +6,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { Migrator, type Kysely, type Migration } from 'kysely';
-import { databaseTargets } from '../helpers/databases.ts';
+import type { Kysely } from 'kysely';
+import { databaseTargets, migratorFor } from '../helpers/databases.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { api, fund, newTenant } from '../payments/api.ts';
 import { presentInvoice } from '../../src/payments/invoices.ts';
@@ -17,7 +17,6 @@ import type { InvoiceRow, LedgerEntryRow, PayoutRow, Unrendered } from '../../sr
 import { NEWEST_FIRST } from '../../src/paging/keyset.ts';
 import { openDatabase } from '../../src/platform/db/database.ts';
 import { migrateToLatest } from '../../src/platform/db/migrate.ts';
-import { migrations } from '../../src/platform/db/migrations/index.ts';
 
 const instant = fc.integer({ min: 0, max: 253_402_300_799_999 });
 const text = fc.string({ unit: 'binary', maxLength: 40 });
@@ -56,12 +55,7 @@ for (const target of databaseTargets()) {
       const created = await target.create();
       const database = await openDatabase({ databaseUrl: created.url });
       try {
-        const migrator = new Migrator({
-          db: database.db,
-          migrationTableSchema: database.schema,
-          allowUnorderedMigrations: true,
-          provider: { getMigrations: async () => migrations as Record<string, Migration> },
-        });
+        const migrator = migratorFor(database);
         const before0202 = await migrator.migrateTo('0201_ledger_without_transaction_index');
         assert.equal(before0202.error, undefined);
         await database.db.insertInto('accounts').values({ id: 'acct_m', name: 'M', created_at: 1 }).execute();

@@ -4,10 +4,9 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { Migrator, sql, type Migration } from 'kysely';
-import { databaseTargets } from '../helpers/databases.ts';
+import { sql } from 'kysely';
+import { databaseTargets, migratorFor } from '../helpers/databases.ts';
 import { openDatabase, type Database } from '../../src/platform/db/database.ts';
-import { migrations } from '../../src/platform/db/migrations/index.ts';
 
 async function indexDefinition(database: Database, name: string): Promise<string | undefined> {
   const { rows } =
@@ -30,12 +29,7 @@ for (const target of databaseTargets()) {
       const created = await target.create();
       const database = await openDatabase({ databaseUrl: created.url });
       try {
-        const migrator = new Migrator({
-          db: database.db,
-          migrationTableSchema: database.schema,
-          allowUnorderedMigrations: true,
-          provider: { getMigrations: async () => migrations as Record<string, Migration> },
-        });
+        const migrator = migratorFor(database);
         assert.equal((await migrator.migrateToLatest()).error, undefined);
         assert.match((await indexDefinition(database, 'webhook_deliveries_due'))!, /\(next_attempt_at\) where \(?state = 'pending'/);
         assert.match((await indexDefinition(database, 'webhook_deliveries_parked'))!, /\(endpoint_id, created_at\) where \(?state = 'parked'/);
