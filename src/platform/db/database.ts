@@ -10,7 +10,6 @@
  * Conventions for every table: ids are text, instants are bigint epoch milliseconds, booleans
  * are integer 0/1, structured values are JSON text.
  */
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
@@ -36,6 +35,7 @@ import {
 } from 'kysely';
 import type { DatabaseKind } from '../../config.ts';
 import type { Tables } from './tables.ts';
+import { sha256Hex } from '../crypto.ts';
 import { BACKSTOP_CHECKPOINT_PAGES, startCheckpointer } from './checkpointer.ts';
 
 export type Db = Kysely<Tables>;
@@ -309,7 +309,7 @@ const namedStatements = new Map<string, string>();
  * a kept statement's result. Harmless for SQLite texts, which PostgreSQL never runs.
  */
 export function prepareOnPostgres(text: string): void {
-  if (!namedStatements.has(text)) namedStatements.set(text, `gh_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`);
+  if (!namedStatements.has(text)) namedStatements.set(text, `gh_${sha256Hex(text).slice(0, 24)}`);
 }
 
 /** The pool as Kysely sees it, running the marked statements by name. */
