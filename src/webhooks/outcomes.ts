@@ -44,6 +44,11 @@ export async function recordOutcomes(db: Db, outcomes: readonly Outcome[], polic
  * clears the failing streak of their endpoints. The rows travel as one parameter per column
  * (PostgreSQL arrays) or one JSON document (SQLite), so the statements' text is the same
  * for every batch and they are prepared once.
+ *
+ * An attempt whose endpoint has been deleted meanwhile is not logged (its delivery went with
+ * the endpoint), and the rest of the batch is. On PostgreSQL each endpoint of the batch is
+ * locked once against deletion until the batch is written (migration 0504); SQLite writes
+ * one transaction at a time.
  */
 async function recordAttempts(db: Db | Transaction<Tables>, outcomes: readonly Outcome[], now: number): Promise<void> {
   const acknowledged = outcomes.filter((o) => o.result.ok);
@@ -51,25 +56,33 @@ async function recordAttempts(db: Db | Transaction<Tables>, outcomes: readonly O
   const endpoints = [...new Set(acknowledged.map((o) => o.delivery.endpointId))];
   if (isPostgres(db)) {
     const column = <T>(pick: (o: Outcome) => T) => outcomes.map(pick);
+    const owners = [...new Set(column((o) => o.delivery.endpointId))];
     // Data-modifying WITH clauses all run, in one statement: atomic without a transaction.
+    // They run in no set order, and a row this statement has changed cannot be locked by it:
+    // healing an endpoint goes through its lock, so the lock comes first.
     await executePrepared(
       db,
       sql`
-      with logged as (
+      with owners as (
+        select id from webhook_endpoints where id = any(${owners}::text[]) for key share
+      ),
+      logged as (
         insert into webhook_attempts (${ATTEMPT_COLUMNS})
-        select * from unnest(
+        select attempt.* from unnest(
           ${column((o) => o.attemptId)}::text[], ${column((o) => o.delivery.accountId)}::text[],
           ${column((o) => o.delivery.id)}::text[], ${column((o) => o.delivery.endpointId)}::text[],
           ${column((o) => o.delivery.eventId)}::text[], ${column((o) => o.delivery.eventType)}::text[],
           ${column(outcomeOf)}::text[], ${column((o) => o.result.status)}::int[],
           ${column((o) => o.result.excerpt)}::text[], ${column((o) => o.result.error)}::text[],
-          ${column((o) => o.result.latencyMs)}::int[], ${column((o) => o.attemptedAt)}::bigint[])
+          ${column((o) => o.result.latencyMs)}::int[], ${column((o) => o.attemptedAt)}::bigint[]
+        ) as attempt (${ATTEMPT_COLUMNS})
+        where attempt.endpoint_id in (select id from owners)
       ),
       acknowledged as (
         ${acknowledge(sql`id = any(${deliveries}::text[])`, now)}
       ),
       healed as (
-        ${heal(sql`id = any(${endpoints}::text[])`)}
+        ${heal(sql`id = any(${endpoints}::text[]) and id in (select id from owners)`)}
       )
       select 1`,
     );
@@ -93,7 +106,8 @@ async function recordAttempts(db: Db | Transaction<Tables>, outcomes: readonly O
     insert into webhook_attempts (${ATTEMPT_COLUMNS})
     select value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5,
       value ->> 6, value ->> 7, value ->> 8, value ->> 9, value ->> 10, value ->> 11
-    from json_each(${JSON.stringify(rows)})`.execute(db);
+    from json_each(${JSON.stringify(rows)})
+    where value ->> 3 in (select id from webhook_endpoints)`.execute(db);
   if (acknowledged.length === 0) return;
   await acknowledge(sql`id in (select value from json_each(${JSON.stringify(deliveries)}))`, now).execute(db);
   await heal(sql`id in (select value from json_each(${JSON.stringify(endpoints)}))`).execute(db);

@@ -253,5 +253,31 @@ for (const target of databaseTargets()) {
       assert.equal(slow.received.length, 40);
       await Promise.all([slow.close(), fast.close()]);
     });
+
+    it('an endpoint deleted while its attempt is in flight: that attempt is not logged, the rest of its batch is; deleting an endpoint deletes its log', async () => {
+      const who = await tenant(t);
+      const [doomed, kept] = [await startReceiver(), await startReceiver()];
+      receivers.push(doomed, kept);
+      const gone = await registerEndpoint(who, doomed.url);
+      const stays = await registerEndpoint(who, kept.url);
+      let deletion: Promise<{ status: number }> | undefined;
+      doomed.answer = () => ({ status: 204, after: (deletion = who.call('DELETE', `/v1/webhook_endpoints/${gone.id}`)) });
+      const event = await raise(t, who.accountId);
+
+      assert.equal(await dispatcher(t).runDue(), 2);
+      assert.equal((await deletion)?.status, 204);
+      const db = t.gatehouse.database.db;
+      const deliveries = await deliveriesOf(t, event.id);
+      assert.deepEqual(
+        deliveries.map((d) => [d.endpoint_id, d.state]),
+        [[stays.id, 'acknowledged']],
+      );
+      const logged = await db.selectFrom('webhook_attempts').select(['endpoint_id', 'outcome']).where('account_id', '=', who.accountId).execute();
+      assert.deepEqual(logged, [{ endpoint_id: stays.id, outcome: 'succeeded' }]);
+
+      assert.equal((await who.call('DELETE', `/v1/webhook_endpoints/${stays.id}`)).status, 204);
+      assert.deepEqual(await db.selectFrom('webhook_attempts').select('id').where('account_id', '=', who.accountId).execute(), []);
+      assert.deepEqual(await deliveriesOf(t, event.id), []);
+    });
   });
 }

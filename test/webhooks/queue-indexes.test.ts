@@ -1,6 +1,7 @@
 /**
  * Migration 0503: the webhook queue's indexes hold only open deliveries (the due index only
- * pending ones, the recovery index only parked ones), and the migration goes down and up again.
+ * pending ones, the recovery index only parked ones). Migration 0504: on PostgreSQL the attempt
+ * log follows its endpoint by a trigger, not a key checked per attempt. Each goes down and up again.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -23,6 +24,18 @@ async function fillfactor(database: Database): Promise<string | undefined> {
   return rows[0]?.options?.find((o) => o.startsWith('fillfactor='));
 }
 
+/** How the attempt log is tied to its endpoint: by a foreign key, by a deletion trigger, or both. */
+async function attemptLogOwner(database: Database): Promise<{ key: boolean; trigger: boolean }> {
+  if (database.kind === 'sqlite') {
+    const { rows } = await sql<{ table: string }>`select "table" from pragma_foreign_key_list('webhook_attempts')`.execute(database.db);
+    return { key: rows.some((r) => r.table === 'webhook_endpoints'), trigger: false };
+  }
+  const { rows } = await sql<{ key: boolean; trigger: boolean }>`
+    select exists (select 1 from pg_constraint where conrelid = 'webhook_attempts'::regclass and contype = 'f') as key,
+      exists (select 1 from pg_trigger where tgrelid = 'webhook_endpoints'::regclass and tgname = 'webhook_attempts_follow_endpoint') as trigger`.execute(database.db);
+  return rows[0]!;
+}
+
 for (const target of databaseTargets()) {
   describe(`webhook queue indexes (${target.kind})`, () => {
     it('0503 makes the due index pending-only and adds a parked-only one (PostgreSQL: pages half full); down restores 0502', async () => {
@@ -42,6 +55,24 @@ for (const target of databaseTargets()) {
 
         assert.equal((await migrator.migrateToLatest()).error, undefined);
         assert.match((await indexDefinition(database, 'webhook_deliveries_due'))!, /where \(?state = 'pending'/);
+      } finally {
+        await database.close();
+        await created.drop();
+      }
+    });
+
+    it('0504: on PostgreSQL a deletion trigger replaces the attempt log\'s key (SQLite keeps its key); down restores the key', async () => {
+      const created = await target.create();
+      const database = await openDatabase({ databaseUrl: created.url });
+      try {
+        const migrator = migratorFor(database);
+        const postgres = database.kind === 'postgres';
+        assert.equal((await migrator.migrateToLatest()).error, undefined);
+        assert.deepEqual(await attemptLogOwner(database), { key: !postgres, trigger: postgres });
+        assert.equal((await migrator.migrateTo('0503_webhook_open_deliveries')).error, undefined);
+        assert.deepEqual(await attemptLogOwner(database), { key: true, trigger: false });
+        assert.equal((await migrator.migrateToLatest()).error, undefined);
+        assert.deepEqual(await attemptLogOwner(database), { key: !postgres, trigger: postgres });
       } finally {
         await database.close();
         await created.drop();

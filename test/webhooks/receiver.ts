@@ -9,7 +9,12 @@ import type { AddressInfo } from 'node:net';
 import { verify } from '@octokit/webhooks-methods';
 import { Webhook } from 'standardwebhooks';
 
-export type Answer = number | 'timeout' | 'reset' | { status: number; headers?: Record<string, string>; body?: string; delayMs?: number };
+export type Answer =
+  | number
+  | 'timeout'
+  | 'reset'
+  /** `after`: answer only once it has settled (the test does something while the attempt is in flight). */
+  | { status: number; headers?: Record<string, string>; body?: string; delayMs?: number; after?: Promise<unknown> };
 
 export interface Received {
   headers: http.IncomingHttpHeaders;
@@ -101,6 +106,7 @@ export async function startReceiver(): Promise<Receiver> {
         }
         const spec = typeof answer === 'number' ? { status: answer } : answer;
         if (spec.delayMs) await new Promise((r) => setTimeout(r, spec.delayMs));
+        if (spec.after) await spec.after.catch(() => undefined);
         response.writeHead(spec.status, spec.headers ?? {});
         response.end(spec.body ?? '');
       })();

@@ -12,6 +12,7 @@ import * as m0500 from './0500_events.ts';
 import * as m0501 from './0501_webhooks.ts';
 import * as m0502 from './0502_webhook_write_path.ts';
 import * as m0503 from './0503_webhook_open_deliveries.ts';
+import * as m0504 from './0504_webhook_attempts_follow_endpoint.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform': m0001,
@@ -25,4 +26,5 @@ export const migrations: Record<string, Migration> = {
   '0501_webhooks': m0501,
   '0502_webhook_write_path': m0502,
   '0503_webhook_open_deliveries': m0503,
+  '0504_webhook_attempts_follow_endpoint': m0504,
 };
