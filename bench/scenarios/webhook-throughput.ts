@@ -12,10 +12,11 @@
  * acknowledgement is recorded in Gatehouse's database (outcomes are written in batches, and a
  * delivery is done only once its acknowledgement is stored).
  *
- * Runs are paired: each drain (a fresh process and database) comes right after a reference run,
- * and the figure is the pair with the median ratio of PAIRS. On a shared machine the speed of
- * both sides drifts by half over minutes; a reference measured minutes before (or the best of
- * several, beside one drain) measures the drift as much as the dispatcher.
+ * Runs are paired: each drain (a fresh process and database) is compared with the mean of a
+ * reference run just before it and one just after, and the figure is the pair with the median
+ * ratio of PAIRS. On a shared machine the speed of both sides drifts by half over minutes; a
+ * reference measured minutes before (or the best of several, beside one drain) measures the
+ * drift as much as the dispatcher.
  */
 import { request, Agent } from 'undici';
 import { profileFlags, startNode, type Server } from '../lib/processes.ts';
@@ -32,7 +33,7 @@ const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 20_000);
 const CONNECTIONS = 16;
 /** Deliveries each side makes untimed first: the reference's first run is cold and half as fast. */
 const WARMUP = Math.min(2_000, EVENTS);
-/** Reference-and-drain pairs per database; the median pair is reported. */
+/** Drains per database, each beside its own reference runs; the median is reported. */
 const PAIRS = Number(process.env.BENCH_WEBHOOK_PAIRS ?? 3);
 
 export const webhookThroughput: Scenario = {
@@ -44,17 +45,19 @@ export const webhookThroughput: Scenario = {
     // Warmed like the dispatcher: the loop's first run is cold.
     await rawLoop(hooks, WARMUP);
     const references: number[] = [];
-    type Pair = { database: BenchDatabase; raw: number; burst: Awaited<ReturnType<typeof runPhase>>; ratio: number };
+    type Pair = { database: BenchDatabase; raw: number; around: string; burst: Awaited<ReturnType<typeof runPhase>>; ratio: number };
     const measured: Array<Pair & { complete: boolean }> = [];
     for (const database of databases) {
       const pairs: Pair[] = [];
       for (let pair = 0; pair < PAIRS; pair++) {
-        const raw = await rawLoop(hooks, EVENTS);
+        const before = await rawLoop(hooks, EVENTS);
         const burst = await runPhase(database, receiver.url, { PHASE: 'burst', EVENTS: String(EVENTS), WARMUP: String(WARMUP) });
-        references.push(raw);
-        pairs.push({ database, raw, burst, ratio: burst.perSecond / raw });
+        const after = await rawLoop(hooks, EVENTS);
+        const raw = Math.round((before + after) / 2);
+        references.push(before, after);
+        pairs.push({ database, raw, around: `${before}→${after}`, burst, ratio: burst.perSecond / raw });
       }
-      note(`${database.kind}: ${pairs.map((p) => `${p.burst.perSecond}/s beside ${p.raw}/s = ${p.ratio.toFixed(2)}`).join('; ')}`);
+      note(`webhook-throughput, ${database.kind} (drain/s beside the loop runs before→after it): ${pairs.map((p) => `${p.burst.perSecond} beside ${p.around} = ${p.ratio.toFixed(2)}`).join('; ')}`);
       // Every run must have delivered every event, not only the one reported.
       measured.push({ ...median(pairs, (p) => p.ratio), complete: pairs.every((p) => p.burst.delivered === EVENTS) });
     }
@@ -71,7 +74,7 @@ export const webhookThroughput: Scenario = {
       const paced = await runPhase(database, receiver.url, { PHASE: 'paced', PACED: '1000', PACED_RATE: '200' });
       rows.push({
         scenario: 'webhook-throughput',
-        subject: `gatehouse dispatcher, ${EVENTS} events, median of ${PAIRS} runs each beside a reference run (latency: 1000 at 200/s)`,
+        subject: `gatehouse dispatcher, ${EVENTS} events, median of ${PAIRS} runs, each beside loop runs just before and after it (latency: 1000 at 200/s)`,
         database: database.kind,
         requestsPerSecond: burst.perSecond,
         p50Ms: paced.p50,
