@@ -17,6 +17,14 @@ export interface Row {
   pass?: boolean;
 }
 
+/**
+ * The middle element of `items` by `key` (the upper one of an even count): the round a ratio is
+ * reported from when a scenario measures several rounds.
+ */
+export function median<T>(items: readonly T[], key: (item: T) => number): T {
+  return [...items].sort((a, b) => key(a) - key(b))[Math.floor(items.length / 2)]!;
+}
+
 export function machineLine(): string {
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
   return `${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}`;

@@ -20,7 +20,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { measureWithCpu } from '../lib/load.ts';
 import { startCeiling, startGatehouse } from '../lib/processes.ts';
-import type { Row } from '../lib/report.ts';
+import { median, type Row } from '../lib/report.ts';
 import { seedCache, type SeedRecord } from '../lib/seed-cache.ts';
 import type { BenchDatabase, Scenario } from '../run.ts';
 import { openDatabase, type Db } from '../../src/platform/db/database.ts';
@@ -264,11 +264,6 @@ async function seededDatabase(database: BenchDatabase): Promise<{ url: string; r
 
 /** Rounds of (ceiling, first page, deep page) per database; the median round of each ratio is reported. */
 const ROUNDS = Number(process.env.BENCH_LIST_ROUNDS ?? 3);
-
-/** The middle element of `items` by `key` (the upper one of an even count). */
-function median<T>(items: readonly T[], key: (item: T) => number): T {
-  return [...items].sort((a, b) => key(a) - key(b))[Math.floor(items.length / 2)]!;
-}
 
 type Measured = Awaited<ReturnType<typeof measureWithCpu>>;
 

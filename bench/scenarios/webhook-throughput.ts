@@ -20,7 +20,7 @@
  */
 import { request, Agent } from 'undici';
 import { profileFlags, startNode, type Server } from '../lib/processes.ts';
-import type { Row } from '../lib/report.ts';
+import { median, type Row } from '../lib/report.ts';
 import type { BenchDatabase, Scenario } from '../run.ts';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -186,11 +186,6 @@ async function runPhase(database: BenchDatabase, receiverUrl: string, env: Recor
     p99: pick(0.99),
     peakRssMiB,
   };
-}
-
-/** The middle element of `items` by `key` (the upper one of an even count). */
-function median<T>(items: readonly T[], key: (item: T) => number): T {
-  return [...items].sort((a, b) => key(a) - key(b))[Math.floor(items.length / 2)]!;
 }
 
 async function dropSchema(url: string, schema: string): Promise<void> {
