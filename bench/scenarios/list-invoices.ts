@@ -266,6 +266,8 @@ async function seededDatabase(database: BenchDatabase): Promise<{ url: string; r
 const ROUNDS = Number(process.env.BENCH_LIST_ROUNDS ?? 3);
 
 type Measured = Awaited<ReturnType<typeof measureWithCpu>>;
+/** One round: the ceiling, then the first and the deep page, measured back to back. */
+type Round = { top: Measured; first: Measured; deep: Measured };
 
 export const listInvoices: Scenario = {
   name: 'list-invoices',
@@ -296,7 +298,7 @@ export const listInvoices: Scenario = {
           const body = (await check.json()) as { data?: unknown[] };
           if (check.status !== 200 || body.data?.length !== 100) throw new Error(`deep page answered ${check.status}: ${JSON.stringify(body).slice(0, 300)}`);
 
-          const rounds: Array<{ top: Measured; first: Measured; deep: Measured }> = [];
+          const rounds: Round[] = [];
           for (let round = 0; round < ROUNDS; round++) {
             const top = await measureWithCpu(ceiling.process.pid!, { url: ceiling.url });
             const first = await measureWithCpu(gatehouse.process.pid!, { url: firstUrl, headers });
@@ -304,8 +306,8 @@ export const listInvoices: Scenario = {
             ceilings.push(top);
             rounds.push({ top, first, deep });
           }
-          const vsCeilingOf = (r: (typeof rounds)[number]) => r.first.requestsPerSecond / r.top.requestsPerSecond;
-          const deepOverFirstOf = (r: (typeof rounds)[number]) => r.deep.p50Ms / Math.max(r.first.p50Ms, 0.001);
+          const vsCeilingOf = (r: Round) => r.first.requestsPerSecond / r.top.requestsPerSecond;
+          const deepOverFirstOf = (r: Round) => r.deep.p50Ms / Math.max(r.first.p50Ms, 0.001);
           note(
             `list-invoices, ${database.kind}, rounds (first page × ceiling, deep/first p50): ` +
               rounds.map((r) => `${vsCeilingOf(r).toFixed(2)} (${r.first.requestsPerSecond}/${r.top.requestsPerSecond}), ${deepOverFirstOf(r).toFixed(2)} (${r.deep.p50Ms}/${r.first.p50Ms} ms)`).join('; '),
