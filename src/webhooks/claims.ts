@@ -1,5 +1,6 @@
 /**
- * Claiming due deliveries with a lease. A claim marks rows with this worker's claim token and
+ * Claiming due deliveries with a lease. The queue (`webhook_queue`, migration 0505) holds the
+ * deliveries still to be attempted; a claim marks its rows with this worker's claim token and
  * a lease that outlives the attempt's timeout; a worker that dies mid-delivery simply lets
  * the lease expire and any worker claims the row again (a new attempt, a new Delivery-Id).
  *
@@ -98,10 +99,9 @@ async function leaseDue(trx: Transaction<Tables>, input: ClaimInput): Promise<Cl
     trx,
     sql<ClaimRow>`
     with due as (
-      select id, endpoint_id, next_attempt_at
-      from webhook_deliveries
-      where state = 'pending'
-        and next_attempt_at <= ${input.now}
+      select delivery_id, endpoint_id, next_attempt_at
+      from webhook_queue
+      where next_attempt_at <= ${input.now}
         and (lease_until is null or lease_until <= ${input.now})
         and endpoint_id <> all(${[...input.skipEndpoints]}::text[])
       order by next_attempt_at
@@ -109,17 +109,17 @@ async function leaseDue(trx: Transaction<Tables>, input: ClaimInput): Promise<Cl
       for update skip locked
     ),
     chosen as (
-      select ranked.id
-      from (select id, endpoint_id, row_number() over (partition by endpoint_id order by next_attempt_at, id) as place from due) ranked
+      select ranked.delivery_id
+      from (select delivery_id, endpoint_id, row_number() over (partition by endpoint_id order by next_attempt_at, delivery_id) as place from due) ranked
       left join unnest(${[...input.room.of.keys()]}::text[], ${[...input.room.of.values()]}::int[]) as room(endpoint_id, size)
         on room.endpoint_id = ranked.endpoint_id
       where ranked.place <= coalesce(room.size, ${input.room.otherwise})
     )
-    update webhook_deliveries d
+    update webhook_queue q
     set lease_owner = ${input.claim}, lease_until = ${until}
     from chosen, events e, webhook_endpoints w
-    where d.id = chosen.id and e.id = d.event_id and w.id = d.endpoint_id
-    returning d.id, d.account_id, d.endpoint_id, d.cycle_failures, d.next_attempt_at,
+    where q.delivery_id = chosen.delivery_id and e.id = q.event_id and w.id = q.endpoint_id
+    returning q.delivery_id as id, q.account_id, q.endpoint_id, q.cycle_failures, q.next_attempt_at,
       w.url, w.secret_sealed, w.previous_secret_sealed, w.previous_secret_expires_at,
       e.id as event_id, e.type as event_type, e.payload, e.created_at as raised_at`,
   );
@@ -130,15 +130,14 @@ async function leaseDue(trx: Transaction<Tables>, input: ClaimInput): Promise<Cl
 async function claimOnSqlite(db: Db, input: ClaimInput): Promise<ClaimRow[]> {
   return db.transaction().execute(async (trx) => {
     const { rows: candidates } = await sql<Omit<ClaimRow, EndpointColumn>>`
-      select d.id, d.account_id, d.endpoint_id, d.cycle_failures, d.next_attempt_at,
-        d.event_id, e.type as event_type, e.payload, e.created_at as raised_at
-      from webhook_deliveries d
-      join events e on e.id = d.event_id
-      where d.state = 'pending'
-        and d.next_attempt_at <= ${input.now}
-        and (d.lease_until is null or d.lease_until <= ${input.now})
-        and d.endpoint_id not in (select value from json_each(${JSON.stringify(input.skipEndpoints)}))
-      order by d.next_attempt_at
+      select q.delivery_id as id, q.account_id, q.endpoint_id, q.cycle_failures, q.next_attempt_at,
+        q.event_id, e.type as event_type, e.payload, e.created_at as raised_at
+      from webhook_queue q
+      join events e on e.id = q.event_id
+      where q.next_attempt_at <= ${input.now}
+        and (q.lease_until is null or q.lease_until <= ${input.now})
+        and q.endpoint_id not in (select value from json_each(${JSON.stringify(input.skipEndpoints)}))
+      order by q.next_attempt_at
       limit ${input.max}`.execute(trx);
 
     // Bound concurrency per endpoint: take no more of one endpoint than it has room for.
@@ -151,9 +150,9 @@ async function claimOnSqlite(db: Db, input: ClaimInput): Promise<ClaimRow[]> {
     });
     if (chosen.length === 0) return [];
     await sql`
-      update webhook_deliveries
+      update webhook_queue
       set lease_owner = ${input.claim}, lease_until = ${input.now + input.leaseMs}
-      where id in (select value from json_each(${JSON.stringify(chosen.map((r) => r.id))}))`.execute(trx);
+      where delivery_id in (select value from json_each(${JSON.stringify(chosen.map((r) => r.id))}))`.execute(trx);
     // Each endpoint's URL and secrets once per claim, not once per delivery.
     const { rows: endpoints } = await sql<Pick<ClaimRow, EndpointColumn> & { id: string }>`
       select id, url, secret_sealed, previous_secret_sealed, previous_secret_expires_at

@@ -7,7 +7,6 @@
  * slow fallback poll (which also picks up leases left by dead workers). Concurrency is
  * bounded per worker and per endpoint, so one slow receiver cannot take every slot.
  */
-import { sql } from 'kysely';
 import { Agent } from 'undici';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../platform/db/database.ts';
@@ -293,9 +292,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     else if (claimedCount === 0) {
       try {
         const next = await db
-          .selectFrom('webhook_deliveries')
+          .selectFrom('webhook_queue')
           .select((eb) => eb.fn.min('next_attempt_at').as('due'))
-          .where('state', '=', sql.lit('pending'))
           .where('lease_until', 'is', null)
           .executeTakeFirst();
         // Due but not claimed (another worker holds it): look again shortly, not in a loop.

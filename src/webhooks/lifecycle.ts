@@ -4,9 +4,10 @@
  * endpoint is enabled again. An automatic disable raises `webhook_endpoint.disabled`, which
  * the account's other subscribed endpoints receive as a notice.
  */
-import type { Transaction } from 'kysely';
+import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { Tables } from '../platform/db/tables.ts';
 import { recordEvent } from './outbox.ts';
+import { isPostgres } from './wake.ts';
 
 export type DisableReason = 'manual' | 'gone' | 'failing';
 
@@ -22,12 +23,7 @@ export async function disableEndpoint(
     .where('enabled', '=', 1)
     .executeTakeFirst();
   if (Number(changed.numUpdatedRows) === 0) return false;
-  await trx
-    .updateTable('webhook_deliveries')
-    .set({ state: 'parked', parked_at: input.now, lease_owner: null, lease_until: null, updated_at: input.now })
-    .where('endpoint_id', '=', input.endpointId)
-    .where('state', '=', 'pending')
-    .execute();
+  await parkQueued(trx, input.endpointId, input.now);
   if (input.reason !== 'manual') {
     await recordEvent(trx, {
       accountId: input.accountId,
@@ -39,4 +35,22 @@ export async function disableEndpoint(
     });
   }
   return true;
+}
+
+/**
+ * Takes the endpoint's deliveries out of the queue and parks them. On PostgreSQL one statement
+ * parks exactly the rows it dequeued, whatever commits meanwhile; SQLite runs one writer at a
+ * time, so two statements see the same queue.
+ */
+async function parkQueued(trx: Transaction<Tables>, endpointId: string, now: number): Promise<void> {
+  const park = (ids: RawBuilder<unknown>) =>
+    sql`update webhook_deliveries set state = 'parked', parked_at = ${now}, updated_at = ${now} where id in (${ids})`;
+  if (isPostgres(trx)) {
+    await sql`
+      with dequeued as (delete from webhook_queue where endpoint_id = ${endpointId} returning delivery_id)
+      ${park(sql`select delivery_id from dequeued`)}`.execute(trx);
+    return;
+  }
+  await park(sql`select delivery_id from webhook_queue where endpoint_id = ${endpointId}`).execute(trx);
+  await trx.deleteFrom('webhook_queue').where('endpoint_id', '=', endpointId).execute();
 }

@@ -4,7 +4,8 @@
  * process dies after commit, and nothing is sent for a change that rolled back.
  *
  * In the same transaction the event is fanned out: one pending delivery per enabled endpoint
- * of the account subscribed to its type, due at once, and the dispatcher is woken on commit.
+ * of the account subscribed to its type, queued and due at once, and the dispatcher is woken
+ * on commit.
  */
 import type { Transaction } from 'kysely';
 import type { Tables } from '../platform/db/tables.ts';
@@ -94,7 +95,7 @@ export async function recordEvent(trx: Transaction<Tables> | Db, input: EventInp
 
 async function fanOut(trx: Transaction<Tables> | Db, event: { eventId: string; accountId: string; type: string; at: number }): Promise<number> {
   const { rows: endpoints } = await enabledEndpoints.execute(trx, { accountId: event.accountId });
-  const rows = endpoints
+  const deliveries = endpoints
     .filter((e) => subscribes(e.event_types, event.type))
     .map((e) => ({
       id: newTimeOrderedId('whd', event.at),
@@ -102,16 +103,28 @@ async function fanOut(trx: Transaction<Tables> | Db, event: { eventId: string; a
       event_id: event.eventId,
       endpoint_id: e.id,
       state: 'pending' as const,
-      cycle_failures: 0,
       attempt_count: 0,
-      next_attempt_at: event.at,
-      lease_owner: null,
-      lease_until: null,
       last_attempt_at: null,
       parked_at: null,
       created_at: event.at,
       updated_at: event.at,
     }));
-  if (rows.length > 0) await trx.insertInto('webhook_deliveries').values(rows).execute();
-  return rows.length;
+  if (deliveries.length === 0) return 0;
+  await trx.insertInto('webhook_deliveries').values(deliveries).execute();
+  await trx
+    .insertInto('webhook_queue')
+    .values(
+      deliveries.map((d) => ({
+        delivery_id: d.id,
+        account_id: d.account_id,
+        event_id: d.event_id,
+        endpoint_id: d.endpoint_id,
+        cycle_failures: 0,
+        next_attempt_at: event.at,
+        lease_owner: null,
+        lease_until: null,
+      })),
+    )
+    .execute();
+  return deliveries.length;
 }

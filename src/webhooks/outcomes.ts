@@ -78,6 +78,9 @@ async function recordAttempts(db: Db | Transaction<Tables>, outcomes: readonly O
         ) as attempt (${ATTEMPT_COLUMNS})
         where attempt.endpoint_id in (select id from owners)
       ),
+      dequeued as (
+        delete from webhook_queue where delivery_id = any(${deliveries}::text[])
+      ),
       acknowledged as (
         ${acknowledge(sql`id = any(${deliveries}::text[])`, now)}
       ),
@@ -109,7 +112,9 @@ async function recordAttempts(db: Db | Transaction<Tables>, outcomes: readonly O
     from json_each(${JSON.stringify(rows)})
     where value ->> 3 in (select id from webhook_endpoints)`.execute(db);
   if (acknowledged.length === 0) return;
-  await acknowledge(sql`id in (select value from json_each(${JSON.stringify(deliveries)}))`, now).execute(db);
+  const acknowledgedIds = JSON.stringify(deliveries);
+  await sql`delete from webhook_queue where delivery_id in (select value from json_each(${acknowledgedIds}))`.execute(db);
+  await acknowledge(sql`id in (select value from json_each(${acknowledgedIds}))`, now).execute(db);
   await heal(sql`id in (select value from json_each(${JSON.stringify(endpoints)}))`).execute(db);
 }
 
@@ -122,16 +127,16 @@ function outcomeOf(o: Outcome): 'succeeded' | 'failed' {
 }
 
 /**
- * An acknowledgement counts even if the lease ran out meanwhile, or the delivery was parked
- * meanwhile (its endpoint disabled mid-attempt): the receiver has the event. "Not yet
- * acknowledged" rather than `state in ('pending', 'parked')`: beside a list of ids SQLite
- * runs the latter as a scan of every pending delivery.
+ * An acknowledgement counts even if the lease ran out meanwhile (the delivery leaves the
+ * queue, whoever holds it now), or the delivery was parked meanwhile (its endpoint disabled
+ * mid-attempt): the receiver has the event. It changes no column an index names, so on
+ * PostgreSQL the row's new version stays on its page and out of every index (migration 0505).
  */
 function acknowledge(deliveries: RawBuilder<unknown>, now: number): RawBuilder<unknown> {
   return sql`
     update webhook_deliveries
     set state = 'acknowledged', attempt_count = attempt_count + 1, last_attempt_at = ${now},
-      parked_at = null, lease_owner = null, lease_until = null, updated_at = ${now}
+      parked_at = null, updated_at = ${now}
     where ${deliveries} and state <> 'acknowledged'`;
 }
 
@@ -146,23 +151,30 @@ async function recordFailure(trx: Transaction<Tables>, o: Outcome, policy: Outco
   const retryAfterMs = result.status === 429 || result.status === 503 ? parseRetryAfter(result.retryAfter, now) : undefined;
   const step = nextStep({ failures, scheduleSeconds: policy.scheduleSeconds, now, retryAfterMs });
   // Only the holder of the lease moves the delivery on; a stale worker's failure is just logged.
-  await trx
-    .updateTable('webhook_deliveries')
-    .set({
-      state: step.kind === 'park' ? 'parked' : 'pending',
-      cycle_failures: failures,
-      attempt_count: sql<number>`attempt_count + 1`,
-      next_attempt_at: step.kind === 'retry' ? step.at : now,
-      parked_at: step.kind === 'park' ? now : null,
-      last_attempt_at: now,
-      lease_owner: null,
-      lease_until: null,
-      updated_at: now,
-    })
-    .where('id', '=', delivery.id)
-    .where('state', '=', 'pending')
-    .where('lease_owner', '=', delivery.claim)
-    .execute();
+  const moved =
+    step.kind === 'park'
+      ? (await trx.deleteFrom('webhook_queue').where('delivery_id', '=', delivery.id).where('lease_owner', '=', delivery.claim).executeTakeFirst()).numDeletedRows
+      : (
+          await trx
+            .updateTable('webhook_queue')
+            .set({ cycle_failures: failures, next_attempt_at: step.at, lease_owner: null, lease_until: null })
+            .where('delivery_id', '=', delivery.id)
+            .where('lease_owner', '=', delivery.claim)
+            .executeTakeFirst()
+        ).numUpdatedRows;
+  if (moved > 0n) {
+    await trx
+      .updateTable('webhook_deliveries')
+      .set({
+        state: step.kind === 'park' ? 'parked' : 'pending',
+        attempt_count: sql<number>`attempt_count + 1`,
+        parked_at: step.kind === 'park' ? now : null,
+        last_attempt_at: now,
+        updated_at: now,
+      })
+      .where('id', '=', delivery.id)
+      .execute();
+  }
 
   await trx
     .updateTable('webhook_endpoints')

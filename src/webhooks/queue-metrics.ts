@@ -1,8 +1,8 @@
 /**
  * The delivery queue as gauges, computed at each scrape from the database (so every node and
  * worker reports the same shared queue): pending deliveries, those already due, and parked
- * ones. Pending and due are counted over the index of pending deliveries, parked over that of
- * parked ones (migration 0503): neither reads an acknowledged delivery.
+ * ones. Pending and due are counted in the queue, parked over the index of parked deliveries
+ * (migration 0505): none of them reads an acknowledged delivery.
  */
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from '../platform/db/database.ts';
@@ -10,9 +10,15 @@ import type { Tables } from '../platform/db/tables.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { MetricsRegistry } from '../platform/metrics.ts';
 
-/** The count of deliveries in `state`, over that state's partial index (the literal lets the database choose it). */
-function inState(eb: ExpressionBuilder<Tables, never>, state: 'pending' | 'parked') {
-  return eb.selectFrom('webhook_deliveries').select(sql<number | string>`count(*)`.as('n')).where('state', '=', sql.lit(state));
+const count = sql<number | string>`count(*)`;
+
+function queued(eb: ExpressionBuilder<Tables, never>) {
+  return eb.selectFrom('webhook_queue').select(count.as('n'));
+}
+
+/** Over the partial index of parked deliveries, which the condition lets the database choose. */
+function parked(eb: ExpressionBuilder<Tables, never>) {
+  return eb.selectFrom('webhook_deliveries').select(count.as('n')).where('parked_at', 'is not', null);
 }
 
 export function measureDeliveryQueue(metrics: MetricsRegistry, deps: { db: Db; clock: Clock }): void {
@@ -22,9 +28,9 @@ export function measureDeliveryQueue(metrics: MetricsRegistry, deps: { db: Db; c
     const now = clock.now();
     const row = await db
       .selectNoFrom((eb) => [
-        inState(eb, 'pending').as('pending'),
-        inState(eb, 'pending').where('next_attempt_at', '<=', now).as('due'),
-        inState(eb, 'parked').as('parked'),
+        queued(eb).as('pending'),
+        queued(eb).where('next_attempt_at', '<=', now).as('due'),
+        parked(eb).as('parked'),
       ])
       .executeTakeFirstOrThrow();
     depth.set(Number(row.pending), { state: 'pending' });

@@ -57,13 +57,22 @@ export function createRecovery(deps: { db: Db; clock: Clock; sealer: Sealer }) {
     return states;
   }
 
+  /** Puts the deliveries back in the queue, due now, as a new retry cycle. */
   async function requeue(trx: Trx, ids: string[]): Promise<number> {
     if (ids.length === 0) return 0;
     const now = clock.now();
+    await trx.updateTable('webhook_deliveries').set({ state: 'pending', parked_at: null, updated_at: now }).where('id', 'in', ids).execute();
+    // A delivery still queued (pending) is due now instead, and whoever holds it loses the lease.
     await trx
-      .updateTable('webhook_deliveries')
-      .set({ state: 'pending', cycle_failures: 0, next_attempt_at: now, parked_at: null, lease_owner: null, lease_until: null, updated_at: now })
-      .where('id', 'in', ids)
+      .insertInto('webhook_queue')
+      .columns(['delivery_id', 'account_id', 'event_id', 'endpoint_id', 'cycle_failures', 'next_attempt_at'])
+      .expression((eb) =>
+        eb
+          .selectFrom('webhook_deliveries')
+          .select(['id', 'account_id', 'event_id', 'endpoint_id', sql.lit(0).as('cycle_failures'), sql.lit(now).as('next_attempt_at')])
+          .where('id', 'in', ids),
+      )
+      .onConflict((oc) => oc.column('delivery_id').doUpdateSet({ cycle_failures: 0, next_attempt_at: now, lease_owner: null, lease_until: null }))
       .execute();
     await signalDeliveriesDue(trx);
     return ids.length;
@@ -144,7 +153,7 @@ export function createRecovery(deps: { db: Db; clock: Clock; sealer: Sealer }) {
           const id = newId('whd');
           await trx
             .insertInto('webhook_deliveries')
-            .values({ id, account_id: accountId, event_id: eventId, endpoint_id: endpoint.id, state: 'pending', cycle_failures: 0, attempt_count: 0, next_attempt_at: now, lease_owner: null, lease_until: null, last_attempt_at: null, parked_at: null, created_at: event.created_at, updated_at: now })
+            .values({ id, account_id: accountId, event_id: eventId, endpoint_id: endpoint.id, state: 'pending', attempt_count: 0, last_attempt_at: null, parked_at: null, created_at: event.created_at, updated_at: now })
             .execute();
           toRequeue.push(id);
         }
@@ -162,7 +171,8 @@ export function createRecovery(deps: { db: Db; clock: Clock; sealer: Sealer }) {
         .selectFrom('webhook_deliveries')
         .select('id')
         .where('endpoint_id', '=', endpointId)
-        .where('state', '=', sql.lit('parked'))
+        // parked_at is set exactly while parked; the condition chooses the index of parked deliveries.
+        .where('parked_at', 'is not', null)
         .where('created_at', '>=', since)
         .execute();
       const requeued = await requeue(trx, parked.map((p) => p.id));

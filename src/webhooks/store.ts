@@ -30,15 +30,24 @@ export interface WebhookTables {
     event_id: string;
     endpoint_id: string;
     state: DeliveryState;
-    cycle_failures: number;
     attempt_count: number;
-    next_attempt_at: number;
-    lease_owner: string | null;
-    lease_until: number | null;
     last_attempt_at: number | null;
+    /** Set exactly while the delivery is parked. */
     parked_at: number | null;
     created_at: number;
     updated_at: number;
+  };
+  /** The deliveries still to be attempted (state `pending`), each with its due time and lease. */
+  webhook_queue: {
+    delivery_id: string;
+    account_id: string;
+    event_id: string;
+    endpoint_id: string;
+    /** Failed attempts in the current retry cycle (recovery starts a new cycle). */
+    cycle_failures: number;
+    next_attempt_at: number;
+    lease_owner: string | null;
+    lease_until: number | null;
   };
   webhook_attempts: {
     id: string;

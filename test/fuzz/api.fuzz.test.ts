@@ -21,7 +21,7 @@ import {
 const SCOPES = ['invoices:read', 'invoices:write', 'payouts:read', 'payouts:write', 'ledger:read', 'webhooks:manage', 'events:read'];
 /** Business refusals that the write runner stores against the key (replayed later), by design. */
 /** What a /v1 write can touch. */
-const TABLES: StateTable[] = ['invoices', 'payouts', 'ledger_entries', 'balances', 'idempotency_keys', 'events', 'webhook_endpoints', 'webhook_deliveries', 'webhook_attempts'];
+const TABLES: StateTable[] = ['invoices', 'payouts', 'ledger_entries', 'balances', 'idempotency_keys', 'events', 'webhook_endpoints', 'webhook_deliveries', 'webhook_queue', 'webhook_attempts'];
 const STORED_REFUSALS = new Set(['insufficient_funds', 'invoice_already_settled', 'invoice_not_found', 'payout_not_found', 'webhook_endpoint_not_found', 'webhook_endpoint_disabled', 'event_not_found', 'webhook_url_invalid']);
 
 for (const target of databaseTargets()) {

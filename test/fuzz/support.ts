@@ -127,7 +127,7 @@ export const STATE_TABLES = [
   'accounts', 'users', 'access_tokens', 'oauth_clients', 'oauth_codes', 'oauth_grants', 'oauth_refresh_tokens',
   'oauth_revoked_tokens', 'oauth_sessions', 'oauth_consents', 'oauth_assertion_jtis', 'invoices', 'payouts',
   'ledger_entries', 'balances', 'idempotency_keys', 'scim_tokens', 'scim_groups', 'scim_group_members',
-  'scim_user_values', 'roles', 'role_groups', 'events', 'webhook_endpoints', 'webhook_deliveries', 'webhook_attempts',
+  'scim_user_values', 'roles', 'role_groups', 'events', 'webhook_endpoints', 'webhook_deliveries', 'webhook_queue', 'webhook_attempts',
 ] as const;
 export type StateTable = (typeof STATE_TABLES)[number];
 

@@ -35,7 +35,7 @@ for (const target of databaseTargets()) {
     }
 
     it('/v1: A\'s token on B\'s invoices, payouts, events and webhook endpoints → 404 problem+json, B unchanged', async () => {
-      const before = await stateDigest(t.gatehouse.database.db, ['invoices', 'payouts', 'ledger_entries', 'balances', 'events', 'webhook_endpoints', 'webhook_deliveries']);
+      const before = await stateDigest(t.gatehouse.database.db, ['invoices', 'payouts', 'ledger_entries', 'balances', 'events', 'webhook_endpoints', 'webhook_deliveries', 'webhook_queue']);
       const e = b.endpoint.id;
       const calls: Array<[string, string, unknown?]> = [
         ['GET', `/v1/invoices/${b.invoiceId}`],
@@ -60,7 +60,7 @@ for (const target of databaseTargets()) {
         assert.match(response.body.code, /_not_found$/, context);
         assertReveals(b, JSON.stringify(response.body), context);
       }
-      assert.deepEqual(await stateDigest(t.gatehouse.database.db, ['invoices', 'payouts', 'ledger_entries', 'balances', 'events', 'webhook_endpoints', 'webhook_deliveries']), before);
+      assert.deepEqual(await stateDigest(t.gatehouse.database.db, ['invoices', 'payouts', 'ledger_entries', 'balances', 'events', 'webhook_endpoints', 'webhook_deliveries', 'webhook_queue']), before);
     });
 
     it('/v1 lists: A\'s pages hold none of B\'s invoices, payouts, ledger entries, events or endpoints; B\'s cursor is refused as foreign', async () => {

@@ -1,7 +1,9 @@
 /**
  * Migration 0503: the webhook queue's indexes hold only open deliveries (the due index only
  * pending ones, the recovery index only parked ones). Migration 0504: on PostgreSQL the attempt
- * log follows its endpoint by a trigger, not a key checked per attempt. Each goes down and up again.
+ * log follows its endpoint by a trigger, not a key checked per attempt. Migration 0505: the
+ * deliveries still to be attempted move to a queue of their own, and no index on deliveries
+ * names a column an acknowledgement changes. Each goes down and up again.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,11 +19,25 @@ async function indexDefinition(database: Database, name: string): Promise<string
   return rows[0]?.definition.toLowerCase().replaceAll('"', '');
 }
 
-/** PostgreSQL's storage setting for the deliveries' pages (SQLite has none). */
-async function fillfactor(database: Database): Promise<string | undefined> {
+/** PostgreSQL's storage setting for a table's pages (SQLite has none). */
+async function fillfactor(database: Database, table = 'webhook_deliveries'): Promise<string | undefined> {
   if (database.kind === 'sqlite') return undefined;
-  const { rows } = await sql<{ options: string[] | null }>`select reloptions as options from pg_class where oid = 'webhook_deliveries'::regclass`.execute(database.db);
+  const { rows } = await sql<{ options: string[] | null }>`select reloptions as options from pg_class where oid = ${table}::regclass`.execute(database.db);
   return rows[0]?.options?.find((o) => o.startsWith('fillfactor='));
+}
+
+/** Every index on a table, by name, as its definition. */
+async function indexesOf(database: Database, table: string): Promise<Record<string, string>> {
+  const { rows } =
+    database.kind === 'sqlite'
+      ? await sql<{ name: string; definition: string }>`select name, sql as definition from sqlite_master where type = 'index' and tbl_name = ${table} and sql is not null`.execute(database.db)
+      : await sql<{ name: string; definition: string }>`select indexname as name, indexdef as definition from pg_indexes where schemaname = current_schema() and tablename = ${table} and indexname not like '%_pkey'`.execute(database.db);
+  return Object.fromEntries(rows.map((r) => [r.name, r.definition.toLowerCase().replaceAll('"', '')]));
+}
+
+async function columnsOf(database: Database, table: string): Promise<string[]> {
+  const tables = await database.db.introspection.getTables();
+  return (tables.find((t) => t.name === table)?.columns ?? []).map((c) => c.name).sort();
 }
 
 /** How the attempt log is tied to its endpoint: by a foreign key, by a deletion trigger, or both. */
@@ -43,7 +59,7 @@ for (const target of databaseTargets()) {
       const database = await openDatabase({ databaseUrl: created.url });
       try {
         const migrator = migratorFor(database);
-        assert.equal((await migrator.migrateToLatest()).error, undefined);
+        assert.equal((await migrator.migrateTo('0503_webhook_open_deliveries')).error, undefined);
         assert.match((await indexDefinition(database, 'webhook_deliveries_due'))!, /\(next_attempt_at\) where \(?state = 'pending'/);
         assert.match((await indexDefinition(database, 'webhook_deliveries_parked'))!, /\(endpoint_id, created_at\) where \(?state = 'parked'/);
         assert.equal(await fillfactor(database), database.kind === 'postgres' ? 'fillfactor=50' : undefined);
@@ -53,7 +69,7 @@ for (const target of databaseTargets()) {
         assert.equal(await indexDefinition(database, 'webhook_deliveries_parked'), undefined);
         assert.equal(await fillfactor(database), database.kind === 'postgres' ? 'fillfactor=80' : undefined);
 
-        assert.equal((await migrator.migrateToLatest()).error, undefined);
+        assert.equal((await migrator.migrateTo('0503_webhook_open_deliveries')).error, undefined);
         assert.match((await indexDefinition(database, 'webhook_deliveries_due'))!, /where \(?state = 'pending'/);
       } finally {
         await database.close();
@@ -73,6 +89,69 @@ for (const target of databaseTargets()) {
         assert.deepEqual(await attemptLogOwner(database), { key: true, trigger: false });
         assert.equal((await migrator.migrateToLatest()).error, undefined);
         assert.deepEqual(await attemptLogOwner(database), { key: !postgres, trigger: postgres });
+      } finally {
+        await database.close();
+        await created.drop();
+      }
+    });
+
+    it('0505 moves pending deliveries, their due times, leases and failure counts to the queue and back on down; no delivery index names state', async () => {
+      const created = await target.create();
+      const database = await openDatabase({ databaseUrl: created.url });
+      try {
+        const migrator = migratorFor(database);
+        const { db } = database;
+        assert.equal((await migrator.migrateTo('0504_webhook_attempts_follow_endpoint')).error, undefined);
+        await sql`insert into accounts (id, name, created_at) values ('acc_1', 'Acme', 1)`.execute(db);
+        await sql`insert into webhook_endpoints (id, account_id, url, event_types, enabled, secret_sealed, created_at, updated_at)
+          values ('we_1', 'acc_1', 'https://example.com/hooks', '["*"]', 1, 'sealed', 1, 1)`.execute(db);
+        await sql`insert into events (id, account_id, type, object, object_id, state, payload, created_at)
+          values ('evt_1', 'acc_1', 'payout.paid', 'payout', 'po_1', 'paid', '{}', 1)`.execute(db);
+        const delivery = (id: string, state: string, next: number, lease: [string, number] | [null, null], parkedAt: number | null) => sql`
+          insert into webhook_deliveries (id, account_id, event_id, endpoint_id, state, cycle_failures, attempt_count, next_attempt_at,
+            lease_owner, lease_until, last_attempt_at, parked_at, created_at, updated_at)
+          values (${id}, 'acc_1', 'evt_1', ${`we_${id}`}, ${state}, 0, 0, ${next}, ${lease[0]}, ${lease[1]}, null, ${parkedAt}, 1, ${next + 1})`;
+        // One delivery per endpoint: (event_id, endpoint_id) is unique.
+        for (const id of ['2', '3']) {
+          await sql`insert into webhook_endpoints (id, account_id, url, event_types, enabled, secret_sealed, created_at, updated_at)
+            values (${`we_${id}`}, 'acc_1', 'https://example.com/hooks', '["*"]', 1, 'sealed', 1, 1)`.execute(db);
+        }
+        await delivery('1', 'pending', 500, ['wkr_a.1', 9_000], null).execute(db);
+        await delivery('2', 'parked', 600, [null, null], 650).execute(db);
+        await delivery('3', 'acknowledged', 700, [null, null], null).execute(db);
+        await sql`update webhook_deliveries set cycle_failures = 2 where id = '1'`.execute(db);
+
+        assert.equal((await migrator.migrateToLatest()).error, undefined);
+        const queued = await sql<{ next_attempt_at: number | string; lease_until: number | string | null }>`select * from webhook_queue`.execute(db);
+        assert.deepEqual(
+          queued.rows.map((r) => ({ ...r, next_attempt_at: Number(r.next_attempt_at), lease_until: Number(r.lease_until) })),
+          [{ delivery_id: '1', account_id: 'acc_1', event_id: 'evt_1', endpoint_id: 'we_1', cycle_failures: 2, next_attempt_at: 500, lease_owner: 'wkr_a.1', lease_until: 9_000 }],
+        );
+        assert.deepEqual(await columnsOf(database, 'webhook_deliveries'), [
+          'account_id', 'attempt_count', 'created_at', 'endpoint_id', 'event_id', 'id', 'last_attempt_at', 'parked_at', 'state', 'updated_at',
+        ]);
+        const deliveryIndexes = await indexesOf(database, 'webhook_deliveries');
+        assert.deepEqual(Object.keys(deliveryIndexes).sort(), ['webhook_deliveries_endpoint', 'webhook_deliveries_event_endpoint', 'webhook_deliveries_parked']);
+        for (const definition of Object.values(deliveryIndexes)) assert.doesNotMatch(definition, /state/);
+        assert.match(deliveryIndexes.webhook_deliveries_parked!, /\(endpoint_id, created_at\) where \(?parked_at is not null/);
+        assert.deepEqual(Object.keys(await indexesOf(database, 'webhook_queue')).sort(), ['webhook_queue_due', 'webhook_queue_endpoint']);
+        assert.equal(await fillfactor(database, 'webhook_queue'), database.kind === 'postgres' ? 'fillfactor=50' : undefined);
+
+        assert.equal((await migrator.migrateTo('0504_webhook_attempts_follow_endpoint')).error, undefined);
+        const restored = await sql<{ id: string; cycle_failures: number; next_attempt_at: number | string; lease_owner: string | null; lease_until: number | string | null }>`
+          select id, cycle_failures, next_attempt_at, lease_owner, lease_until from webhook_deliveries order by id`.execute(db);
+        assert.deepEqual(
+          restored.rows.map((r) => [r.id, r.cycle_failures, Number(r.next_attempt_at), r.lease_owner, r.lease_until === null ? null : Number(r.lease_until)]),
+          [['1', 2, 500, 'wkr_a.1', 9_000], ['2', 0, 601, null, null], ['3', 0, 701, null, null]],
+        );
+        assert.equal(await indexDefinition(database, 'webhook_queue_due'), undefined);
+        assert.match((await indexDefinition(database, 'webhook_deliveries_due'))!, /\(next_attempt_at\) where \(?state = 'pending'/);
+        assert.match((await indexDefinition(database, 'webhook_deliveries_parked'))!, /where \(?state = 'parked'/);
+        assert.match((await indexDefinition(database, 'webhook_deliveries_endpoint_state'))!, /\(endpoint_id, state, parked_at\)/);
+
+        assert.equal((await migrator.migrateToLatest()).error, undefined);
+        const again = await sql<{ delivery_id: string }>`select delivery_id from webhook_queue`.execute(db);
+        assert.deepEqual(again.rows, [{ delivery_id: '1' }]);
       } finally {
         await database.close();
         await created.drop();
