@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { databaseTargets } from '../helpers/databases.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
-import { ALLOW_LOOPBACK, dispatcher, raise, registerEndpoint, tenant } from './support.ts';
+import { ALLOW_LOOPBACK, deliveriesOf, dispatcher, raise, registerEndpoint, tenant } from './support.ts';
 
 for (const target of databaseTargets()) {
   describe(`webhook recovery API (${target.kind})`, () => {
@@ -100,6 +100,38 @@ for (const target of databaseTargets()) {
       assert.equal(mine[0]!.headers['event-id'], mine[1]!.headers['event-id']);
       assert.notEqual(mine[0]!.headers['delivery-id'], mine[1]!.headers['delivery-id']);
       assert.ok(mine.every((m) => m.octokitValid && m.standardValid));
+    });
+
+    it('redeliver: a delivery waiting for its retry is due at once, in a new retry cycle, and stays one queued delivery', async () => {
+      const who = await tenant(t);
+      const { secret } = await registerEndpoint(who, receiver.url, ['payout.paid']);
+      receiver.secrets = [secret];
+      receiver.answer = () => 500;
+      const event = await raise(t, who.accountId, 'payout.paid', 'po_waiting');
+      await dispatcher(t).runDue();
+      const [delivery] = await deliveriesOf(t, event.id);
+      const queued = () => t.gatehouse.database.db.selectFrom('webhook_queue').selectAll().where('delivery_id', '=', delivery!.id).execute();
+      const [waiting] = await queued();
+      assert.equal(waiting!.cycle_failures, 1);
+      assert.ok(Number(waiting!.next_attempt_at) > t.clock.now(), 'the retry is scheduled, not due');
+
+      receiver.answer = () => 204;
+      const r = await who.call('POST', `/v1/events/${event.id}/redeliver`);
+      assert.equal(r.status, 202);
+      assert.deepEqual(r.body, { object: 'redelivery', event_id: event.id, requeued: 1 });
+      const requeued = await queued();
+      assert.deepEqual(
+        requeued.map((q) => ({ ...q, next_attempt_at: Number(q.next_attempt_at) })),
+        [{ delivery_id: delivery!.id, account_id: who.accountId, event_id: event.id, endpoint_id: delivery!.endpoint_id, cycle_failures: 0, next_attempt_at: t.clock.now(), lease_owner: null, lease_until: null }],
+      );
+
+      const start = receiver.received.length;
+      assert.equal(await dispatcher(t).runDue(), 1);
+      assert.equal(receiver.received.slice(start).filter((m) => m.headers['event-id'] === event.id).length, 1);
+      assert.deepEqual(await queued(), []);
+      const [done] = await deliveriesOf(t, event.id);
+      assert.equal(done!.state, 'acknowledged');
+      assert.equal(done!.attempt_count, 2);
     });
 
     it('the attempt log keeps status, latency and the first 1024 bytes of the response; recover only requeues parked deliveries since the time given', async () => {
