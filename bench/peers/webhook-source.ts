@@ -2,13 +2,16 @@
 // (recordEvent inside a committed transaction) and reporting when each was committed.
 //   phase "burst": WARMUP events delivered untimed, then EVENTS events committed in one
 //     transaction, so the drain measures delivery alone from that commit (written as "__start");
-//     the instant every acknowledgement is recorded (not only received) goes to ACKED_FILE;
+//     the instant every acknowledgement is recorded (not only received) goes to ACKED_FILE, with
+//     the CPU time per delivery that this process, the receiver (RECEIVER_PID) and PostgreSQL's
+//     server processes spent over the drain;
 //   phase "paced": PACED events, one per transaction, at PACED_RATE per second.
 // Writes {eventId: epochMs of commit} to COMMITS_FILE, then prints "raised <n>".
 import fs from 'node:fs';
 import { loadConfig } from '../../src/config.ts';
 import { createGatehouse } from '../../src/app.ts';
 import { recordEvent } from '../../src/webhooks/outbox.ts';
+import { cpuMicros } from '../lib/load.ts';
 
 const env = process.env;
 const config = loadConfig({ ...env, GATEHOUSE_PORT: '0', GATEHOUSE_ADMIN_PORT: '0', GATEHOUSE_IN_PROCESS_WORKERS: env.PHASE === 'burst' ? 'off' : 'on', GATEHOUSE_LOG_LEVEL: 'warn' });
@@ -38,6 +41,25 @@ async function recordedAll(n: number): Promise<number> {
   return Date.now();
 }
 
+/**
+ * CPU time (µs) used so far by this process, the receiver and every PostgreSQL server process
+ * (0 on SQLite): on a machine of few cores they share it, so it bounds what a drain can reach.
+ */
+function drainCpu(): { gatehouse: number; receiver: number; postgres: number } {
+  const own = process.cpuUsage();
+  let postgres = 0;
+  if (!config.databaseUrl.startsWith('sqlite:')) {
+    for (const pid of fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+      try {
+        if (fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') postgres += cpuMicros(Number(pid));
+      } catch {
+        // gone meanwhile, or not ours to read
+      }
+    }
+  }
+  return { gatehouse: own.user + own.system, receiver: cpuMicros(Number(env.RECEIVER_PID)), postgres };
+}
+
 const phase = env.PHASE ?? 'burst';
 let commits: Record<string, number> = {};
 if (phase === 'burst') {
@@ -49,9 +71,14 @@ if (phase === 'burst') {
   // The backlog, committed in one transaction: the running dispatcher finds all of it at once.
   const events = Number(env.EVENTS ?? 20000);
   commits = await raise(events);
+  const cpuAtCommit = drainCpu();
   // Every event of the backlog carries the instant of its one commit.
   commits.__start = Object.values(commits)[0]!;
-  void recordedAll(warmUp + events).then((at) => fs.writeFileSync(env.ACKED_FILE!, String(at)));
+  void recordedAll(warmUp + events).then((at) => {
+    const cpu = drainCpu();
+    const perDelivery = (key: keyof typeof cpu) => Math.round((cpu[key] - cpuAtCommit[key]) / events);
+    fs.writeFileSync(env.ACKED_FILE!, JSON.stringify({ at, cpu: { gatehouse: perDelivery('gatehouse'), receiver: perDelivery('receiver'), postgres: perDelivery('postgres') } }));
+  });
 } else {
   const total = Number(env.PACED ?? 1000);
   const gap = 1000 / Number(env.PACED_RATE ?? 200);

@@ -17,10 +17,16 @@
  * ratio of PAIRS. On a shared machine the speed of both sides drifts by half over minutes; a
  * reference measured minutes before (or the best of several, beside one drain) measures the
  * drift as much as the dispatcher.
+ *
+ * Beside the rates, CPU time from /proc: per request for the loop and the receiver, per
+ * delivery over the drain for Gatehouse, the receiver and PostgreSQL's server processes. On a
+ * machine of few cores they all share them, so the sum bounds what a drain can reach, and CPU
+ * per delivery moves much less than deliveries/s.
  */
 import { request, Agent } from 'undici';
 import { profileFlags, startNode, type Server } from '../lib/processes.ts';
 import { median, type Row } from '../lib/report.ts';
+import { cpuMicros } from '../lib/load.ts';
 import type { BenchDatabase, Scenario } from '../run.ts';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -41,29 +47,33 @@ export const webhookThroughput: Scenario = {
   async run({ databases, note }) {
     const rows: Row[] = [];
     const receiver = await startNode(['--import', 'tsx', 'bench/peers/webhook-receiver.ts'], { ready: /listening (\S+)/ });
-    const hooks = `${receiver.url}/hooks`;
     // Warmed like the dispatcher: the loop's first run is cold.
-    await rawLoop(hooks, WARMUP);
-    type Pair = { before: number; after: number; burst: Awaited<ReturnType<typeof runPhase>>; ratio: number };
-    const meanOf = (p: Pair) => Math.round((p.before + p.after) / 2);
+    await rawLoop(receiver, WARMUP);
+    type Pair = { before: LoopRun; after: LoopRun; burst: Awaited<ReturnType<typeof runPhase>>; ratio: number };
+    const meanOf = (p: Pair) => Math.round((p.before.perSecond + p.after.perSecond) / 2);
     const pairsOf = new Map<BenchDatabase, Pair[]>();
     for (const database of databases) {
       const pairs: Pair[] = [];
       for (let pair = 0; pair < PAIRS; pair++) {
-        const before = await rawLoop(hooks, EVENTS);
-        const burst = await runPhase(database, receiver.url, { PHASE: 'burst', EVENTS: String(EVENTS), WARMUP: String(WARMUP) });
-        const after = await rawLoop(hooks, EVENTS);
-        pairs.push({ before, after, burst, ratio: (2 * burst.perSecond) / (before + after) });
+        const before = await rawLoop(receiver, EVENTS);
+        const burst = await runPhase(database, receiver, { PHASE: 'burst', EVENTS: String(EVENTS), WARMUP: String(WARMUP) });
+        const after = await rawLoop(receiver, EVENTS);
+        pairs.push({ before, after, burst, ratio: (2 * burst.perSecond) / (before.perSecond + after.perSecond) });
       }
-      note(`webhook-throughput, ${database.kind} (drain/s beside the loop runs before→after it): ${pairs.map((p) => `${p.burst.perSecond} beside ${p.before}→${p.after} = ${p.ratio.toFixed(2)}`).join('; ')}`);
+      note(
+        `webhook-throughput, ${database.kind} (drain/s beside the loop runs before→after it; CPU µs per delivery): ${pairs
+          .map((p) => `${p.burst.perSecond} beside ${p.before.perSecond}→${p.after.perSecond} = ${p.ratio.toFixed(2)} (${drainCpuText(p.burst.cpu)})`)
+          .join('; ')}`,
+      );
       pairsOf.set(database, pairs);
     }
     const references = [...pairsOf.values()].flat().flatMap((p) => [p.before, p.after]);
+    const reference = median(references, (r) => r.perSecond);
     rows.push({
       scenario: 'webhook-throughput',
-      subject: `undici loop, same requests, ${CONNECTIONS} connections (reference; median of ${references.length} runs)`,
+      subject: `undici loop, same requests, ${CONNECTIONS} connections (reference; median of ${references.length} runs; CPU µs per request: loop ${reference.cpu.loop}, receiver ${reference.cpu.receiver})`,
       database: '-',
-      requestsPerSecond: median(references, (r) => r),
+      requestsPerSecond: reference.perSecond,
       p50Ms: 0,
       p99Ms: 0,
       non2xx: 0,
@@ -73,10 +83,10 @@ export const webhookThroughput: Scenario = {
       const { burst, ratio } = reported;
       // Every run must have delivered every event, not only the one reported.
       const complete = pairs.every((p) => p.burst.delivered === EVENTS);
-      const paced = await runPhase(database, receiver.url, { PHASE: 'paced', PACED: '1000', PACED_RATE: '200' });
+      const paced = await runPhase(database, receiver, { PHASE: 'paced', PACED: '1000', PACED_RATE: '200' });
       rows.push({
         scenario: 'webhook-throughput',
-        subject: `gatehouse dispatcher, ${EVENTS} events, median of ${PAIRS} runs, each beside loop runs just before and after it (latency: 1000 at 200/s)`,
+        subject: `gatehouse dispatcher, ${EVENTS} events, median of ${PAIRS} runs, each beside loop runs just before and after it (latency: 1000 at 200/s; CPU µs per delivery: ${drainCpuText(burst.cpu)})`,
         database: database.kind,
         requestsPerSecond: burst.perSecond,
         p50Ms: paced.p50,
@@ -98,7 +108,8 @@ export const webhookThroughput: Scenario = {
  * allow. The headers are signed once, with a throwaway secret, so the loop computes nothing per
  * request, while the receiver and the network carry exactly what a delivery carries.
  */
-async function rawLoop(url: string, requests: number): Promise<number> {
+async function rawLoop(receiver: Server, requests: number): Promise<LoopRun> {
+  const url = `${receiver.url}/hooks`;
   const agent = new Agent({ connections: CONNECTIONS });
   const body = JSON.stringify({ event: 'invoice.settled', object: 'invoice', id: 'inv_0', state: 'settled', created_at: new Date().toISOString() });
   const now = Date.now();
@@ -113,6 +124,7 @@ async function rawLoop(url: string, requests: number): Promise<number> {
   });
   let next = 0;
   const started = performance.now();
+  const cpuBefore = { loop: process.cpuUsage(), receiver: cpuMicros(receiver.process.pid!) };
   await Promise.all(
     Array.from({ length: CONNECTIONS }, async () => {
       while (next < requests) {
@@ -128,11 +140,27 @@ async function rawLoop(url: string, requests: number): Promise<number> {
     }),
   );
   const perSecond = Math.round(requests / ((performance.now() - started) / 1000));
+  const loopCpu = process.cpuUsage(cpuBefore.loop);
+  const cpu = { loop: Math.round((loopCpu.user + loopCpu.system) / requests), receiver: Math.round((cpuMicros(receiver.process.pid!) - cpuBefore.receiver) / requests) };
   await agent.close();
-  return perSecond;
+  return { perSecond, cpu };
 }
 
-async function runPhase(database: BenchDatabase, receiverUrl: string, env: Record<string, string>) {
+/** A run of the reference loop: requests/s, and CPU µs per request of the loop and of the receiver. */
+interface LoopRun {
+  perSecond: number;
+  cpu: { loop: number; receiver: number };
+}
+
+/** CPU µs per delivery over a drain: Gatehouse, the receiver, PostgreSQL's server processes (0 on SQLite). */
+interface DrainCpu {
+  gatehouse: number;
+  receiver: number;
+  postgres: number;
+}
+
+async function runPhase(database: BenchDatabase, receiver: Server, env: Record<string, string>) {
+  const receiverUrl = receiver.url;
   await fetch(`${receiverUrl}/reset`, { method: 'POST' });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-bench-'));
   const databaseUrl = database.url
@@ -147,6 +175,7 @@ async function runPhase(database: BenchDatabase, receiverUrl: string, env: Recor
       GATEHOUSE_WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8',
       GATEHOUSE_WEBHOOK_CONCURRENCY: String(CONNECTIONS),
       RECEIVER_URL: `${receiverUrl}/hooks`,
+      RECEIVER_PID: String(receiver.process.pid),
       COMMITS_FILE: path.join(dataDir, 'commits.json'),
       ACKED_FILE: path.join(dataDir, 'acked'),
     },
@@ -171,8 +200,9 @@ async function runPhase(database: BenchDatabase, receiverUrl: string, env: Recor
   const firstCommit = drainStart ?? Math.min(...Object.values(commits));
   const ackedFile = path.join(dataDir, 'acked');
   while (drainStart !== undefined && !fs.existsSync(ackedFile) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-  const recorded = drainStart !== undefined && fs.existsSync(ackedFile) ? Number(fs.readFileSync(ackedFile, 'utf8')) : 0;
-  const drainEnd = Math.max(...Object.values(arrivals), recorded);
+  const acked =
+    drainStart !== undefined && fs.existsSync(ackedFile) ? (JSON.parse(fs.readFileSync(ackedFile, 'utf8')) as { at: number; cpu: DrainCpu }) : undefined;
+  const drainEnd = Math.max(...Object.values(arrivals), acked?.at ?? 0);
   const latencies = Object.entries(commits)
     .map(([id, at]) => (arrivals[id] ?? Infinity) - at)
     .sort((a, b) => a - b);
@@ -187,7 +217,13 @@ async function runPhase(database: BenchDatabase, receiverUrl: string, env: Recor
     p50: pick(0.5),
     p99: pick(0.99),
     peakRssMiB,
+    cpu: acked?.cpu,
   };
+}
+
+function drainCpuText(cpu: DrainCpu | undefined): string {
+  if (cpu === undefined) return 'not measured';
+  return `gatehouse ${cpu.gatehouse}${cpu.postgres > 0 ? ` + PostgreSQL ${cpu.postgres}` : ''}, receiver ${cpu.receiver}`;
 }
 
 async function dropSchema(url: string, schema: string): Promise<void> {
