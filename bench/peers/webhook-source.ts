@@ -6,7 +6,8 @@
 //     the CPU time per delivery that this process, the receiver (RECEIVER_PID) and PostgreSQL's
 //     server processes spent over the drain;
 //   phase "paced": PACED events, one per transaction, at PACED_RATE per second.
-// Writes {eventId: epochMs of commit} to COMMITS_FILE, then prints "raised <n>".
+// Writes {eventId: epochMs of commit} to COMMITS_FILE (after the drain in phase "burst", so that
+// nothing but delivery runs during it), then prints "raised <n>".
 import fs from 'node:fs';
 import { loadConfig } from '../../src/config.ts';
 import { createGatehouse } from '../../src/app.ts';
@@ -20,18 +21,21 @@ const { db } = gatehouse.database;
 const account = await gatehouse.services.accounts.create({ name: 'bench' });
 await db.transaction().execute((trx) => gatehouse.services.webhooks.endpoints.create(trx, account.id, { url: env.RECEIVER_URL!, event_types: ['*'] }));
 
-async function raise(n: number): Promise<Record<string, number>> {
-  return db.transaction().execute(async (trx) => {
-    const ids: string[] = [];
+/** Raises `n` events in one transaction; their ids and the instant it committed. */
+async function raise(n: number): Promise<{ ids: string[]; committed: number }> {
+  const ids = await db.transaction().execute(async (trx) => {
+    const raised: string[] = [];
     for (let i = 0; i < n; i++) {
       const at = Date.now();
-      ids.push((await recordEvent(trx, { accountId: account.id, type: 'invoice.settled', object: 'invoice', objectId: `inv_${i}`, state: 'settled', at })).id);
+      raised.push((await recordEvent(trx, { accountId: account.id, type: 'invoice.settled', object: 'invoice', objectId: `inv_${i}`, state: 'settled', at })).id);
     }
-    return ids;
-  }).then((ids) => {
-    const committed = Date.now();
-    return Object.fromEntries(ids.map((id) => [id, committed]));
+    return raised;
   });
+  return { ids, committed: Date.now() };
+}
+
+function noteCommits(raised: { ids: string[]; committed: number }): void {
+  for (const id of raised.ids) commits[id] = raised.committed;
 }
 
 /** When the dispatcher has recorded `n` acknowledgements (its own counter, read in memory). */
@@ -61,7 +65,7 @@ function drainCpu(): { gatehouse: number; receiver: number; postgres: number } {
 }
 
 const phase = env.PHASE ?? 'burst';
-let commits: Record<string, number> = {};
+const commits: Record<string, number> = {};
 if (phase === 'burst') {
   // Untimed warm-up, as the reference loop has: the first deliveries of a process run cold.
   const warmUp = Number(env.WARMUP ?? 0);
@@ -70,15 +74,16 @@ if (phase === 'burst') {
   await recordedAll(warmUp);
   // The backlog, committed in one transaction: the running dispatcher finds all of it at once.
   const events = Number(env.EVENTS ?? 20000);
-  commits = await raise(events);
+  const backlog = await raise(events);
   const cpuAtCommit = drainCpu();
+  // Nothing else runs here until the drain is over: the commit instants are written afterwards.
+  const at = await recordedAll(warmUp + events);
+  const cpu = drainCpu();
+  const perDelivery = (key: keyof typeof cpu) => Math.round((cpu[key] - cpuAtCommit[key]) / events);
+  fs.writeFileSync(env.ACKED_FILE!, JSON.stringify({ at, cpu: { gatehouse: perDelivery('gatehouse'), receiver: perDelivery('receiver'), postgres: perDelivery('postgres') } }));
   // Every event of the backlog carries the instant of its one commit.
-  commits.__start = Object.values(commits)[0]!;
-  void recordedAll(warmUp + events).then((at) => {
-    const cpu = drainCpu();
-    const perDelivery = (key: keyof typeof cpu) => Math.round((cpu[key] - cpuAtCommit[key]) / events);
-    fs.writeFileSync(env.ACKED_FILE!, JSON.stringify({ at, cpu: { gatehouse: perDelivery('gatehouse'), receiver: perDelivery('receiver'), postgres: perDelivery('postgres') } }));
-  });
+  noteCommits(backlog);
+  commits.__start = backlog.committed;
 } else {
   const total = Number(env.PACED ?? 1000);
   const gap = 1000 / Number(env.PACED_RATE ?? 200);
@@ -86,11 +91,10 @@ if (phase === 'burst') {
   for (let i = 0; i < total; i++) {
     const due = start + i * gap;
     if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()));
-    Object.assign(commits, await raise(1));
+    noteCommits(await raise(1));
   }
 }
 fs.writeFileSync(env.COMMITS_FILE!, JSON.stringify(commits));
 console.log(`raised ${Object.keys(commits).length}`);
-commits = {};
 // Keep delivering until the harness stops us.
 process.once('SIGTERM', () => void gatehouse.close().then(() => process.exit(0)));

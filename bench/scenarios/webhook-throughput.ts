@@ -180,7 +180,7 @@ async function runPhase(database: BenchDatabase, receiver: Server, env: Record<s
       ACKED_FILE: path.join(dataDir, 'acked'),
     },
     ready: /^(raised \d+)$/m,
-    // "raised" comes after every event is committed, which takes minutes on a busy machine.
+    // "raised" comes after every event is committed (and, in a burst, delivered), which takes minutes on a busy machine.
     readyTimeoutMs: 600_000,
   });
   const commits = JSON.parse(fs.readFileSync(path.join(dataDir, 'commits.json'), 'utf8')) as Record<string, number>;
