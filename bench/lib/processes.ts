@@ -31,6 +31,18 @@ export async function startNode(
   options: { env?: NodeJS.ProcessEnv; ready?: RegExp; healthUrl?: string; url?: string; readyTimeoutMs?: number },
 ): Promise<Server> {
   const child = spawn(process.execPath, args, { env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Sampled from the start: a process may do its measured work before it reports ready.
+  let peak = 0;
+  const sampler = setInterval(() => {
+    try {
+      const status = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+      peak = Math.max(peak, kb / 1024);
+    } catch {
+      /* process gone */
+    }
+  }, 250);
+  child.once('exit', () => clearInterval(sampler));
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
@@ -57,16 +69,6 @@ export async function startNode(
   });
   child.stdout!.resume();
   child.stderr!.resume();
-  let peak = 0;
-  const sampler = setInterval(() => {
-    try {
-      const status = fs.readFileSync(`/proc/${child.pid}/status`, 'utf8');
-      const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-      peak = Math.max(peak, kb / 1024);
-    } catch {
-      /* process gone */
-    }
-  }, 250);
   return {
     url,
     process: child,
