@@ -198,10 +198,8 @@ async function runPhase(database: BenchDatabase, receiver: Server, env: Record<s
   }
   const arrivals = (await (await fetch(`${receiverUrl}/arrivals`)).json()) as Record<string, number>;
   const firstCommit = drainStart ?? Math.min(...Object.values(commits));
-  const ackedFile = path.join(dataDir, 'acked');
-  while (drainStart !== undefined && !fs.existsSync(ackedFile) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-  const acked =
-    drainStart !== undefined && fs.existsSync(ackedFile) ? (JSON.parse(fs.readFileSync(ackedFile, 'utf8')) as { at: number; cpu: DrainCpu }) : undefined;
+  // A burst's source reports ready only once every acknowledgement is recorded, so the file is there.
+  const acked = drainStart !== undefined ? (JSON.parse(fs.readFileSync(path.join(dataDir, 'acked'), 'utf8')) as { at: number; cpu: DrainCpu }) : undefined;
   const drainEnd = Math.max(...Object.values(arrivals), acked?.at ?? 0);
   const latencies = Object.entries(commits)
     .map(([id, at]) => (arrivals[id] ?? Infinity) - at)
