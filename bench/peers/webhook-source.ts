@@ -34,6 +34,9 @@ async function raise(n: number): Promise<{ ids: string[]; committed: number }> {
   return { ids, committed: Date.now() };
 }
 
+/** {eventId: epochMs of its commit}, for COMMITS_FILE. */
+const commits: Record<string, number> = {};
+
 function noteCommits(raised: { ids: string[]; committed: number }): void {
   for (const id of raised.ids) commits[id] = raised.committed;
 }
@@ -65,7 +68,6 @@ function drainCpu(): { gatehouse: number; receiver: number; postgres: number } {
 }
 
 const phase = env.PHASE ?? 'burst';
-const commits: Record<string, number> = {};
 if (phase === 'burst') {
   // Untimed warm-up, as the reference loop has: the first deliveries of a process run cold.
   const warmUp = Number(env.WARMUP ?? 0);
