@@ -15,6 +15,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort, spawnGatehouse, type SpawnedGatehouse } from '../helpers/processes.ts';
+import { bearerCall, type Json } from '../helpers/http.ts';
 
 const ADMIN = 'spawned-admin-token-0123456789abcdef';
 const SCOPES = 'webhooks:manage events:read invoices:read invoices:write';
@@ -82,18 +83,7 @@ describe('docs/WEBHOOKS.md, followed from registration to recovery (SQLite, real
   let receiver: DocsReceiver;
   let token: string;
 
-  async function api(method: string, route: string, body?: unknown) {
-    const response = await fetch(`${gatehouse.url}${route}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(method === 'POST' ? { 'idempotency-key': randomUUID() } : {}),
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> & { data?: Array<Record<string, unknown>> } };
-  }
+  const api = (method: string, route: string, body?: unknown) => bearerCall(gatehouse.url, token, method, route, body);
 
   async function settledInvoice(): Promise<string> {
     const invoice = await api('POST', '/v1/invoices', { amount: 12500, currency: 'EUR' });
@@ -146,17 +136,17 @@ describe('docs/WEBHOOKS.md, followed from registration to recovery (SQLite, real
     await until(() => receiver.lines.some((l) => l.startsWith(`new invoice.settled ${first} settled dlv_`)), 'the first event arrives');
     const acknowledged = await api('GET', `/v1/events?delivery_state=acknowledged`);
     assert.deepEqual(
-      acknowledged.body.data!.map((e) => [e.type, (e.data as { id: string }).id]),
+      acknowledged.body.data.map((e: Json) => [e.type, e.data.id]),
       [['invoice.settled', first]],
     );
 
     // 5. Take the receiver down and settle another invoice: retried on the schedule, then parked.
     await receiver.stop();
     const second = await settledInvoice();
-    const parkedEvent = async () => (await api('GET', '/v1/events?delivery_state=parked')).body.data!;
+    const parkedEvent = async (): Promise<Json[]> => (await api('GET', '/v1/events?delivery_state=parked')).body.data;
     await until(async () => (await parkedEvent()).length === 1, 'the second event is parked');
-    assert.equal(((await parkedEvent())[0]!.data as { id: string }).id, second);
-    const attempts = (await api('GET', `/v1/webhook_endpoints/${String(endpoint.body.id)}/deliveries`)).body.data!;
+    assert.equal((await parkedEvent())[0].data.id, second);
+    const attempts: Json[] = (await api('GET', `/v1/webhook_endpoints/${String(endpoint.body.id)}/deliveries`)).body.data;
     const failed = attempts.filter((a) => a.outcome === 'failed');
     assert.equal(failed.length, 4, 'the first attempt and three retries');
     assert.ok(failed.every((a) => String(a.error).includes('ECONNREFUSED')), JSON.stringify(failed.map((a) => a.error)));
@@ -168,7 +158,7 @@ describe('docs/WEBHOOKS.md, followed from registration to recovery (SQLite, real
     assert.equal(recovery.status, 202);
     assert.equal(recovery.body.requeued, 1);
     await until(() => receiver.lines.some((l) => l.startsWith(`new invoice.settled ${second} settled dlv_`)), 'the parked event arrives');
-    await until(async () => (await api('GET', '/v1/events?delivery_state=parked')).body.data!.length === 0, 'nothing is parked any more');
+    await until(async () => (await parkedEvent()).length === 0, 'nothing is parked any more');
 
     // Delivered once each: the first event was not sent again, and nothing came twice.
     const received = receiver.lines.filter((l) => l.includes('invoice.settled'));

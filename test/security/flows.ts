@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { createAccount, mintAccessToken } from '../helpers/fixtures.ts';
-import { json, type Json } from '../helpers/http.ts';
+import { bearerCall, json, type Json } from '../helpers/http.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 import { Browser, authorizePath, basic, consent, createUser, postForm, redirectParams, registerClient, signIn } from '../oauth/helpers.ts';
 import { GROUP, USER } from '../scim/scim-client.ts';
@@ -53,18 +53,7 @@ export async function codeFlow(t: TestApp, client: { client_id: string; client_s
 export async function createTenant(t: TestApp, name: string, receiverUrl = 'http://127.0.0.1:9/hook'): Promise<Tenant> {
   const accountId = await createAccount(t, name);
   const token = await mintAccessToken(t, { accountId, scopes: ALL_SCOPES });
-  const api = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(t.publicUrl + path, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(method === 'POST' ? { 'idempotency-key': randomUUID() } : {}),
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: response.status, headers: response.headers, body: await json(response) };
-  };
+  const api = (method: string, path: string, body?: unknown) => bearerCall(t.publicUrl, token, method, path, body);
   const issued = await t.admin('POST', `/admin/v1/accounts/${accountId}/scim-tokens`, { description: 'IdP' });
   assert.equal(issued.status, 201);
   const scimToken = issued.body.token as string;

@@ -1,10 +1,9 @@
 /** Shared steps of the webhook tests: an account with a token, endpoints, events raised in real transactions. */
 import assert from 'node:assert/strict';
 import { createAccount, mintAccessToken } from '../helpers/fixtures.ts';
-import { json, type Json } from '../helpers/http.ts';
+import { bearerCall, type Json } from '../helpers/http.ts';
 import type { TestApp } from '../helpers/test-app.ts';
 import { recordEvent } from '../../src/webhooks/outbox.ts';
-import { randomUUID } from 'node:crypto';
 
 export const ALLOW_LOOPBACK = { GATEHOUSE_WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8' };
 
@@ -22,17 +21,7 @@ export async function tenant(t: TestApp, scopes = ['webhooks:manage', 'events:re
     token,
     async call(method, path, body) {
       // A token per call: tests move the clock by days, past any token's lifetime.
-      const fresh = await mintAccessToken(t, { accountId, scopes });
-      const response = await fetch(t.publicUrl + path, {
-        method,
-        headers: {
-          authorization: `Bearer ${fresh}`,
-          ...(method === 'POST' ? { 'idempotency-key': randomUUID() } : {}),
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: response.status, headers: response.headers, body: await json(response) };
+      return bearerCall(t.publicUrl, await mintAccessToken(t, { accountId, scopes }), method, path, body);
     },
   };
 }
