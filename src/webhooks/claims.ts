@@ -20,6 +20,8 @@ import { executePrepared } from '../platform/db/prepared.ts';
 export interface ClaimedDelivery {
   id: string;
   claim: string;
+  /** When the claim's lease runs out (epoch ms). */
+  leaseUntil: number;
   accountId: string;
   endpointId: string;
   url: string;
@@ -74,10 +76,11 @@ export async function claimDue(db: Db, input: ClaimInput): Promise<ClaimedDelive
  * The claimed delivery, built field by field: a spread of the driver's row object (made by
  * native code, in dictionary mode) costs more per delivery than reading the row from SQLite.
  */
-function claimedDelivery(claim: string, row: QueueRow, endpoint: EndpointRow): ClaimedDelivery {
+function claimedDelivery(input: ClaimInput, row: QueueRow, endpoint: EndpointRow): ClaimedDelivery {
   return {
     id: row.id,
-    claim,
+    claim: input.claim,
+    leaseUntil: input.now + input.leaseMs,
     accountId: row.account_id,
     endpointId: row.endpoint_id,
     url: endpoint.url,
@@ -134,7 +137,7 @@ async function leaseDue(trx: Transaction<Tables>, input: ClaimInput): Promise<Cl
       e.id as event_id, e.type as event_type, e.payload, e.created_at as raised_at`,
   );
   // RETURNING has no order; attempts start oldest first.
-  return rows.sort((a, b) => a.next_attempt_at - b.next_attempt_at).map((row) => claimedDelivery(input.claim, row, row));
+  return rows.sort((a, b) => a.next_attempt_at - b.next_attempt_at).map((row) => claimedDelivery(input, row, row));
 }
 
 async function claimOnSqlite(db: Db, input: ClaimInput): Promise<ClaimedDelivery[]> {
@@ -171,6 +174,6 @@ async function claimOnSqlite(db: Db, input: ClaimInput): Promise<ClaimedDelivery
       from webhook_endpoints
       where id in (select value from json_each(${JSON.stringify([...taken.keys()])}))`.execute(trx);
     const byId = new Map(endpoints.map((e) => [e.id, e]));
-    return chosen.map((row) => claimedDelivery(input.claim, row, byId.get(row.endpoint_id)!));
+    return chosen.map((row) => claimedDelivery(input, row, byId.get(row.endpoint_id)!));
   });
 }

@@ -21,8 +21,17 @@ import { recordOutcomes, type Outcome } from './outcomes.ts';
 import { listenForDeliveries } from './wake.ts';
 import type { MetricsRegistry } from '../platform/metrics.ts';
 
-const CLAIM_BATCH = 128;
-const PREFETCH = 16;
+const CLAIM_BATCH = 256;
+/** Rounds of an endpoint's attempts a claimed delivery's lease covers before its own. */
+const LEASE_ROUNDS = 16;
+/**
+ * Rounds of an endpoint's attempts held in hand. Deeper than the lease covers when every
+ * attempt times out: only then does a delivery wait that long, and the guard in `pump` lets it go
+ * unattempted rather than start it after its lease could run out.
+ */
+const PREFETCH = 32;
+/** Time the lease keeps beyond an attempt's timeout, for its outcome to be recorded. */
+const RECORD_MARGIN_MS = 1000;
 const SATURATED_RECHECK_MS = 100;
 const RECORD_BATCH = 256;
 const RECORD_DELAY_MS = 25;
@@ -58,9 +67,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const maxInFlight = options.maxInFlight ?? 512;
   const perEndpoint = options.perEndpoint ?? 16;
   const pollMs = options.pollMs ?? 1000;
-  // Long enough for the attempt and the recording of its outcome; short enough to recover fast.
-  // it covers waiting behind the endpoint's other attempts (at most PREFETCH rounds) and its own.
-  const leaseMs = (PREFETCH + 1) * options.timeoutMs + 1000;
+  // Long enough for the attempt and the recording of its outcome, after waiting behind up to
+  // LEASE_ROUNDS rounds of the endpoint's other attempts; short enough to recover fast.
+  const leaseMs = (LEASE_ROUNDS + 1) * options.timeoutMs + RECORD_MARGIN_MS;
   const topUpBelow = (PREFETCH * perEndpoint) / 2;
   const worker = `wkr_${randomBase62(12)}`;
   const attempts = options.metrics?.counter('gatehouse_webhook_attempts_total', 'Webhook delivery attempts recorded by this process, by outcome');
@@ -127,11 +136,19 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     pump(delivery.endpointId);
   }
 
-  /** Starts waiting attempts of one endpoint while it has free slots. */
+  /**
+   * Starts waiting attempts of one endpoint while it has free slots. A delivery whose lease could
+   * run out before its attempt is over and recorded is let go unattempted: once the lease expires
+   * it is claimed again (by any worker), never attempted by two at once.
+   */
   function pump(endpointId: string): void {
     const list = waiting.get(endpointId);
     while (list && list.length > 0 && (sending.get(endpointId) ?? 0) < perEndpoint) {
       const delivery = list.shift()!;
+      if (delivery.leaseUntil - clock.now() < options.timeoutMs + RECORD_MARGIN_MS) {
+        letGo(endpointId);
+        continue;
+      }
       sending.set(endpointId, (sending.get(endpointId) ?? 0) + 1);
       const recorded = attempt(delivery).then(
         (outcome) => {
@@ -150,14 +167,19 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   }
 
   function finish(endpointId: string): void {
-    claimedCount--;
     const active = (sending.get(endpointId) ?? 1) - 1;
     if (active <= 0) sending.delete(endpointId);
     else sending.set(endpointId, active);
+    letGo(endpointId);
+    pump(endpointId);
+  }
+
+  /** A claimed delivery of the endpoint is no longer in hand (attempted, or let go unattempted). */
+  function letGo(endpointId: string): void {
+    claimedCount--;
     const load = (endpointLoad.get(endpointId) ?? 1) - 1;
     if (load <= 0) endpointLoad.delete(endpointId);
     else endpointLoad.set(endpointId, load);
-    pump(endpointId);
     if (load < topUpBelow) kick('release');
   }
 

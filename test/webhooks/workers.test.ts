@@ -126,6 +126,56 @@ for (const target of databaseTargets()) {
       }
     });
 
+    it('a claimed delivery whose lease could run out before its attempt is recorded is let go unattempted, then claimed again once the lease expires', async () => {
+      const t = await startTestApp(target, { env: ALLOW_LOOPBACK });
+      const key = await loadSecretsKey({ db: t.gatehouse.database.db, clock: t.clock, configured: undefined });
+      // One attempt at a time to the endpoint, so the second and third wait behind the first.
+      const worker = createDispatcher({
+        db: t.gatehouse.database.db,
+        clock: t.clock,
+        log: t.gatehouse.log,
+        sealer: createSealer(key, 'webhook secrets'),
+        policy: createTargetPolicy({ allowNetworks: ['127.0.0.0/8'], requireHttps: false }),
+        databaseUrl: t.config.databaseUrl,
+        scheduleSeconds: [1],
+        timeoutMs: 1000,
+        disableAfterMs: 3600_000,
+        perEndpoint: 1,
+      });
+      const slow = await startReceiver();
+      try {
+        const who = await tenant(t);
+        const { secret } = await registerEndpoint(who, slow.url, ['payout.created']);
+        slow.secrets = [secret];
+        let release!: () => void;
+        const firstAnswered = new Promise<void>((resolve) => (release = resolve));
+        slow.answer = (request) => (slow.received.indexOf(request) === 0 ? { status: 204, after: firstAnswered } : 204);
+        for (let i = 0; i < 3; i++) await raise(t, who.accountId, 'payout.created', `po_${i}`);
+        const claimedAt = t.clock.now();
+        const run = worker.runDue();
+        await slow.waitFor(1, 5000);
+        // While the first attempt is in flight, the lease (17 timeouts and a second) nearly runs out.
+        t.clock.advance(17 * 1000);
+        release();
+        assert.equal(await run, 3, 'three claimed');
+        assert.equal(slow.received.length, 1, 'the two let go were not attempted');
+        const queued = await t.gatehouse.database.db.selectFrom('webhook_queue').select(['lease_until']).where('account_id', '=', who.accountId).execute();
+        assert.deepEqual(queued.map((q) => q.lease_until), [claimedAt + 18_000, claimedAt + 18_000], 'still leased, not released early');
+        assert.deepEqual(await states(t, who.accountId), { acknowledged: 1, pending: 2 });
+        assert.equal(await worker.runDue(), 0, 'not claimable before the lease expires');
+
+        t.clock.advance(1001);
+        assert.equal(await worker.runDue(), 2);
+        assert.equal(slow.received.length, 3);
+        assert.deepEqual(new Set(slow.received.map((r) => r.body.id)), new Set(['po_0', 'po_1', 'po_2']));
+        assert.deepEqual(await states(t, who.accountId), { acknowledged: 3 });
+      } finally {
+        await worker.stop();
+        await slow.close();
+        await t.close();
+      }
+    });
+
     it('serve with in-process workers delivers without anyone driving the dispatcher', async () => {
       const t = await startTestApp(target, { env: { ...ALLOW_LOOPBACK, GATEHOUSE_IN_PROCESS_WORKERS: 'on' } });
       try {
