@@ -10,7 +10,7 @@ import { databaseTargets } from '../helpers/databases.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
 import { ALLOW_LOOPBACK, raise, registerEndpoint, tenant } from './support.ts';
-import { createDispatcher } from '../../src/webhooks/dispatcher.ts';
+import { createDispatcher, type Dispatcher, type DispatcherOptions } from '../../src/webhooks/dispatcher.ts';
 import { createSealer, loadSecretsKey } from '../../src/platform/secrets-key.ts';
 import { createTargetPolicy } from '../../src/webhooks/target-policy.ts';
 
@@ -67,6 +67,22 @@ async function states(t: TestApp, accountId: string): Promise<Record<string, num
   return out;
 }
 
+/** A dispatcher of its own on the test app's database and clock, allowed to reach loopback receivers. */
+async function dispatcherOf(t: TestApp, options: Pick<DispatcherOptions, 'timeoutMs'> & Partial<DispatcherOptions>): Promise<Dispatcher> {
+  const key = await loadSecretsKey({ db: t.gatehouse.database.db, clock: t.clock, configured: undefined });
+  return createDispatcher({
+    db: t.gatehouse.database.db,
+    clock: t.clock,
+    log: t.gatehouse.log,
+    sealer: createSealer(key, 'webhook secrets'),
+    policy: createTargetPolicy({ allowNetworks: ['127.0.0.0/8'], requireHttps: false }),
+    databaseUrl: t.config.databaseUrl,
+    scheduleSeconds: [1],
+    disableAfterMs: 3600_000,
+    ...options,
+  });
+}
+
 describe('gatehouse worker command', () => {
   it('worker --help describes the command and lists the settings; the top-level help lists it', async () => {
     const { spawnSync } = await import('node:child_process');
@@ -90,19 +106,7 @@ for (const target of databaseTargets()) {
 
     it('in-process worker: woken on commit, not by polling (its poll is a minute here), within milliseconds', async () => {
       const t = await startTestApp(target, { env: ALLOW_LOOPBACK });
-      const key = await loadSecretsKey({ db: t.gatehouse.database.db, clock: t.clock, configured: undefined });
-      const worker = createDispatcher({
-        db: t.gatehouse.database.db,
-        clock: t.clock,
-        log: t.gatehouse.log,
-        sealer: createSealer(key, 'webhook secrets'),
-        policy: createTargetPolicy({ allowNetworks: ['127.0.0.0/8'], requireHttps: false }),
-        databaseUrl: t.config.databaseUrl,
-        scheduleSeconds: [1],
-        timeoutMs: 5000,
-        disableAfterMs: 3600_000,
-        pollMs: 60_000,
-      });
+      const worker = await dispatcherOf(t, { timeoutMs: 5000, pollMs: 60_000 });
       try {
         const who = await tenant(t);
         const { secret } = await registerEndpoint(who, receiver.url, ['payout.created']);
@@ -128,20 +132,8 @@ for (const target of databaseTargets()) {
 
     it('a claimed delivery whose lease could run out before its attempt is recorded is let go unattempted, then claimed again once the lease expires', async () => {
       const t = await startTestApp(target, { env: ALLOW_LOOPBACK });
-      const key = await loadSecretsKey({ db: t.gatehouse.database.db, clock: t.clock, configured: undefined });
       // One attempt at a time to the endpoint, so the second and third wait behind the first.
-      const worker = createDispatcher({
-        db: t.gatehouse.database.db,
-        clock: t.clock,
-        log: t.gatehouse.log,
-        sealer: createSealer(key, 'webhook secrets'),
-        policy: createTargetPolicy({ allowNetworks: ['127.0.0.0/8'], requireHttps: false }),
-        databaseUrl: t.config.databaseUrl,
-        scheduleSeconds: [1],
-        timeoutMs: 1000,
-        disableAfterMs: 3600_000,
-        perEndpoint: 1,
-      });
+      const worker = await dispatcherOf(t, { timeoutMs: 1000, perEndpoint: 1 });
       const slow = await startReceiver();
       try {
         const who = await tenant(t);
