@@ -16,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { freePort, spawnGatehouse, type SpawnedGatehouse } from '../helpers/processes.ts';
 import { bearerCall, type Json } from '../helpers/http.ts';
+import { until } from '../helpers/until.ts';
 
 const ADMIN = 'spawned-admin-token-0123456789abcdef';
 const SCOPES = 'webhooks:manage events:read invoices:read invoices:write';
@@ -58,7 +59,7 @@ class DocsReceiver {
       } catch {
         return false;
       }
-    }, 'the receiver listens and refuses an unsigned request');
+    }, 30_000, 'the receiver to listen and refuse an unsigned request');
   }
 
   async stop(): Promise<void> {
@@ -67,14 +68,6 @@ class DocsReceiver {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
     await exited;
-  }
-}
-
-async function until(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
   }
 }
 
@@ -133,7 +126,7 @@ describe('docs/WEBHOOKS.md, followed from registration to recovery (SQLite, real
 
     // 4. Settle an invoice: the receiver verifies both signatures, or it would answer 400.
     const first = await settledInvoice();
-    await until(() => receiver.lines.some((l) => l.startsWith(`new invoice.settled ${first} settled dlv_`)), 'the first event arrives');
+    await until(() => receiver.lines.some((l) => l.startsWith(`new invoice.settled ${first} settled dlv_`)), 30_000, 'the first event');
     const acknowledged = await api('GET', `/v1/events?delivery_state=acknowledged`);
     assert.deepEqual(
       acknowledged.body.data.map((e: Json) => [e.type, e.data.id]),
@@ -144,7 +137,7 @@ describe('docs/WEBHOOKS.md, followed from registration to recovery (SQLite, real
     await receiver.stop();
     const second = await settledInvoice();
     const parkedEvent = async (): Promise<Json[]> => (await api('GET', '/v1/events?delivery_state=parked')).body.data;
-    await until(async () => (await parkedEvent()).length === 1, 'the second event is parked');
+    await until(async () => (await parkedEvent()).length === 1, 30_000, 'the second event to be parked');
     assert.equal((await parkedEvent())[0].data.id, second);
     const attempts: Json[] = (await api('GET', `/v1/webhook_endpoints/${String(endpoint.body.id)}/deliveries`)).body.data;
     const failed = attempts.filter((a) => a.outcome === 'failed');
@@ -157,8 +150,8 @@ describe('docs/WEBHOOKS.md, followed from registration to recovery (SQLite, real
     const recovery = await api('POST', `/v1/webhook_endpoints/${String(endpoint.body.id)}/recover`, { since: '2000-01-01T00:00:00Z' });
     assert.equal(recovery.status, 202);
     assert.equal(recovery.body.requeued, 1);
-    await until(() => receiver.lines.some((l) => l.startsWith(`new invoice.settled ${second} settled dlv_`)), 'the parked event arrives');
-    await until(async () => (await parkedEvent()).length === 0, 'nothing is parked any more');
+    await until(() => receiver.lines.some((l) => l.startsWith(`new invoice.settled ${second} settled dlv_`)), 30_000, 'the parked event');
+    await until(async () => (await parkedEvent()).length === 0, 30_000, 'nothing parked any more');
 
     // Delivered once each: the first event was not sent again, and nothing came twice.
     const received = receiver.lines.filter((l) => l.includes('invoice.settled'));
