@@ -14,6 +14,7 @@ import { disableEndpoint } from './lifecycle.ts';
 import { nextStep, parseRetryAfter } from './schedule.ts';
 import { isPostgres } from './wake.ts';
 import { executePrepared } from '../platform/db/prepared.ts';
+import { runForEach } from '../platform/db/database.ts';
 
 export interface Outcome {
   delivery: ClaimedDelivery;
@@ -91,26 +92,26 @@ async function recordAttempts(db: Db | Transaction<Tables>, outcomes: readonly O
     );
     return;
   }
-  const rows = outcomes.map((o) => [
-    o.attemptId,
-    o.delivery.accountId,
-    o.delivery.id,
-    o.delivery.endpointId,
-    o.delivery.eventId,
-    o.delivery.eventType,
-    outcomeOf(o),
-    o.result.status,
-    o.result.excerpt,
-    o.result.error,
-    o.result.latencyMs,
-    o.attemptedAt,
-  ]);
-  await sql`
-    insert into webhook_attempts (${ATTEMPT_COLUMNS})
-    select value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5,
-      value ->> 6, value ->> 7, value ->> 8, value ->> 9, value ->> 10, value ->> 11
-    from json_each(${JSON.stringify(rows)})
-    where value ->> 3 in (select id from webhook_endpoints)`.execute(db);
+  // The attempt is logged only while its endpoint exists: the last parameter is its id again.
+  await runForEach(
+    db,
+    INSERT_ATTEMPT_ON_SQLITE,
+    outcomes.map((o) => [
+      o.attemptId,
+      o.delivery.accountId,
+      o.delivery.id,
+      o.delivery.endpointId,
+      o.delivery.eventId,
+      o.delivery.eventType,
+      outcomeOf(o),
+      o.result.status,
+      o.result.excerpt,
+      o.result.error,
+      o.result.latencyMs,
+      o.attemptedAt,
+      o.delivery.endpointId,
+    ]),
+  );
   if (acknowledged.length === 0) return;
   const acknowledgedIds = JSON.stringify(deliveries);
   await sql`delete from webhook_queue where delivery_id in (select value from json_each(${acknowledgedIds}))`.execute(db);
@@ -118,9 +119,13 @@ async function recordAttempts(db: Db | Transaction<Tables>, outcomes: readonly O
   await heal(sql`id in (select value from json_each(${JSON.stringify(endpoints)}))`).execute(db);
 }
 
-const ATTEMPT_COLUMNS = sql.raw(
-  'id, account_id, delivery_id, endpoint_id, event_id, event_type, outcome, response_status, response_body, error, latency_ms, attempted_at',
-);
+const ATTEMPT_COLUMN_LIST =
+  'id, account_id, delivery_id, endpoint_id, event_id, event_type, outcome, response_status, response_body, error, latency_ms, attempted_at';
+const ATTEMPT_COLUMNS = sql.raw(ATTEMPT_COLUMN_LIST);
+
+const INSERT_ATTEMPT_ON_SQLITE = `
+  insert into webhook_attempts (${ATTEMPT_COLUMN_LIST}) select ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+  where exists (select 1 from webhook_endpoints where id = ?)`;
 
 function outcomeOf(o: Outcome): 'succeeded' | 'failed' {
   return o.result.ok ? 'succeeded' : 'failed';

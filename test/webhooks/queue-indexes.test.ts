@@ -3,7 +3,8 @@
  * pending ones, the recovery index only parked ones). Migration 0504: on PostgreSQL the attempt
  * log follows its endpoint by a trigger, not a key checked per attempt. Migration 0505: the
  * deliveries still to be attempted move to a queue of their own, and no index on deliveries
- * names a column an acknowledgement changes. Each goes down and up again.
+ * names a column an acknowledgement changes. Migration 0506: the attempt log is keyed by the
+ * columns its listing reads (SQLite stores it in that order). Each goes down and up again.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -157,5 +158,65 @@ for (const target of databaseTargets()) {
         await created.drop();
       }
     });
+
+    it('0506 keys the attempt log by (endpoint_id, attempted_at, id) alone, keeping every attempt; down restores the key on id and the listing index', async () => {
+      const created = await target.create();
+      const database = await openDatabase({ databaseUrl: created.url });
+      try {
+        const migrator = migratorFor(database);
+        const { db } = database;
+        assert.equal((await migrator.migrateTo('0505_webhook_queue')).error, undefined);
+        await sql`insert into accounts (id, name, created_at) values ('acc_1', 'Acme', 1)`.execute(db);
+        await sql`insert into webhook_endpoints (id, account_id, url, event_types, enabled, secret_sealed, created_at, updated_at)
+          values ('we_1', 'acc_1', 'https://example.com/hooks', '["*"]', 1, 'sealed', 1, 1)`.execute(db);
+        const attempt = (id: string, at: number) => sql`
+          insert into webhook_attempts (id, account_id, delivery_id, endpoint_id, event_id, event_type, outcome, response_status, response_body, error, latency_ms, attempted_at)
+          values (${id}, 'acc_1', 'dlv_1', 'we_1', 'evt_1', 'payout.paid', 'failed', 500, 'oops', null, 12, ${at})`;
+        await attempt('dlv_a', 100).execute(db);
+        await attempt('dlv_b', 200).execute(db);
+        const attempts = async () =>
+          (await sql<{ id: string; attempted_at: number | string; response_body: string }>`select id, attempted_at, response_body from webhook_attempts order by id`.execute(db)).rows.map(
+            (r) => [r.id, Number(r.attempted_at), r.response_body],
+          );
+
+        assert.equal((await migrator.migrateToLatest()).error, undefined);
+        assert.deepEqual(await attempts(), [['dlv_a', 100, 'oops'], ['dlv_b', 200, 'oops']]);
+        assert.deepEqual(await primaryKeyOf(database, 'webhook_attempts'), ['endpoint_id', 'attempted_at', 'id']);
+        assert.deepEqual(Object.keys(await indexesOf(database, 'webhook_attempts')), []);
+        if (database.kind === 'sqlite') {
+          const { rows } = await sql<{ definition: string }>`select sql as definition from sqlite_master where name = 'webhook_attempts'`.execute(db);
+          assert.match(rows[0]!.definition, /without rowid$/i);
+        }
+        // Deleting the endpoint still takes its attempts (SQLite: the key; PostgreSQL: the trigger of 0504).
+        assert.deepEqual(await attemptLogOwner(database), { key: database.kind === 'sqlite', trigger: database.kind === 'postgres' });
+
+        assert.equal((await migrator.migrateTo('0505_webhook_queue')).error, undefined);
+        assert.deepEqual(await attempts(), [['dlv_a', 100, 'oops'], ['dlv_b', 200, 'oops']]);
+        assert.deepEqual(await primaryKeyOf(database, 'webhook_attempts'), ['id']);
+        assert.match((await indexDefinition(database, 'webhook_attempts_endpoint_attempted'))!, /\(endpoint_id, attempted_at, id\)/);
+
+        assert.equal((await migrator.migrateToLatest()).error, undefined);
+        await sql`delete from webhook_endpoints where id = 'we_1'`.execute(db);
+        assert.deepEqual(await attempts(), []);
+      } finally {
+        await database.close();
+        await created.drop();
+      }
+    });
   });
+}
+
+/** The columns of a table's primary key, in key order. */
+async function primaryKeyOf(database: Database, table: string): Promise<string[]> {
+  if (database.kind === 'sqlite') {
+    const { rows } = await sql<{ name: string; pk: number }>`select name, pk from pragma_table_info(${table}) where pk > 0 order by pk`.execute(database.db);
+    return rows.map((r) => r.name);
+  }
+  const { rows } = await sql<{ name: string }>`
+    select a.attname as name
+    from pg_index i join unnest(i.indkey) with ordinality as k(attnum, position) on true
+    join pg_attribute a on a.attrelid = i.indrelid and a.attnum = k.attnum
+    where i.indrelid = ${table}::regclass and i.indisprimary
+    order by k.position`.execute(database.db);
+  return rows.map((r) => r.name);
 }

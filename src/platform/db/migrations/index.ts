@@ -14,6 +14,7 @@ import * as m0502 from './0502_webhook_write_path.ts';
 import * as m0503 from './0503_webhook_open_deliveries.ts';
 import * as m0504 from './0504_webhook_attempts_follow_endpoint.ts';
 import * as m0505 from './0505_webhook_queue.ts';
+import * as m0506 from './0506_webhook_attempt_log_key.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform': m0001,
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   '0503_webhook_open_deliveries': m0503,
   '0504_webhook_attempts_follow_endpoint': m0504,
   '0505_webhook_queue': m0505,
+  '0506_webhook_attempt_log_key': m0506,
 };
