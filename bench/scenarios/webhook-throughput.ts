@@ -40,7 +40,7 @@ const CONNECTIONS = 16;
 /** Deliveries each side makes untimed first: the reference's first run is cold and half as fast. */
 const WARMUP = Math.min(2_000, EVENTS);
 /** Drains per database, each beside its own reference runs; the median is reported. */
-const PAIRS = Number(process.env.BENCH_WEBHOOK_PAIRS ?? 3);
+const PAIRS = Number(process.env.BENCH_WEBHOOK_PAIRS ?? 5);
 
 export const webhookThroughput: Scenario = {
   name: 'webhook-throughput',
