@@ -86,8 +86,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   // Claimed deliveries wait here until their endpoint has a free slot.
   const waiting = new Map<string, ClaimedDelivery[]>();
   const sending = new Map<string, number>();
-  const unrecorded = new Set<Promise<void>>();
-  const queue: Array<{ outcome: Outcome; done: () => void }> = [];
+  // Attempts started whose outcome is not yet written, and who waits for there to be none.
+  let unrecorded = 0;
+  let allRecorded: Array<() => void> = [];
+  const queue: Outcome[] = [];
   let flushing: Promise<void> | undefined;
   let flushTimer: NodeJS.Timeout | undefined;
   let claims = 0;
@@ -150,18 +152,18 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         continue;
       }
       sending.set(endpointId, (sending.get(endpointId) ?? 0) + 1);
-      const recorded = attempt(delivery).then(
+      unrecorded++;
+      void attempt(delivery).then(
         (outcome) => {
           finish(endpointId);
-          return new Promise<void>((done) => enqueue(outcome, done));
+          enqueue(outcome);
         },
         (error: unknown) => {
           finish(endpointId);
+          recorded(1);
           log.error({ err: error, delivery: delivery.id }, 'webhook attempt failed unexpectedly; the lease will expire');
         },
       );
-      unrecorded.add(recorded);
-      void recorded.finally(() => unrecorded.delete(recorded));
     }
     if (list && list.length === 0) waiting.delete(endpointId);
   }
@@ -236,8 +238,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
    * and its lease still holds the delivery: a worker dying before the batch is written loses
    * only the record, and the delivery is attempted again once the lease runs out.
    */
-  function enqueue(outcome: Outcome, done: () => void): void {
-    queue.push({ outcome, done });
+  function enqueue(outcome: Outcome): void {
+    queue.push(outcome);
     scheduleFlush();
   }
 
@@ -261,18 +263,23 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   async function flush(): Promise<void> {
     const batch = queue.splice(0, RECORD_BATCH);
     try {
-      await recordOutcomes(
-        db,
-        batch.map((b) => b.outcome),
-        { scheduleSeconds: options.scheduleSeconds, disableAfterMs: options.disableAfterMs, now: () => clock.now() },
-      );
-      const succeeded = batch.filter((b) => b.outcome.result.ok).length;
+      await recordOutcomes(db, batch, { scheduleSeconds: options.scheduleSeconds, disableAfterMs: options.disableAfterMs, now: () => clock.now() });
+      const succeeded = batch.filter((outcome) => outcome.result.ok).length;
       if (succeeded > 0) attempts?.inc({ outcome: 'succeeded' }, succeeded);
       if (succeeded < batch.length) attempts?.inc({ outcome: 'failed' }, batch.length - succeeded);
     } catch (error) {
       log.error({ err: error, attempts: batch.length }, 'recording webhook attempts failed; their leases will expire and they will be retried');
     }
-    for (const b of batch) b.done();
+    recorded(batch.length);
+  }
+
+  /** `n` attempts are over: their outcomes written, or given up on (their leases will expire). */
+  function recorded(n: number): void {
+    unrecorded -= n;
+    if (unrecorded > 0) return;
+    const waiting = allRecorded;
+    allRecorded = [];
+    for (const resolve of waiting) resolve();
   }
 
   /**
@@ -330,8 +337,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   }
 
   async function settle(): Promise<void> {
-    while (unrecorded.size > 0 || flushing) {
-      await Promise.all([...unrecorded]);
+    while (unrecorded > 0 || flushing) {
+      if (unrecorded > 0) await new Promise<void>((resolve) => allRecorded.push(resolve));
       if (flushing) await flushing;
     }
   }
