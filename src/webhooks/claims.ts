@@ -28,6 +28,8 @@ export interface ClaimedDelivery {
   secretSealed: string;
   previousSecretSealed: string | null;
   previousSecretExpiresAt: number | null;
+  /** The endpoint's own headers, sealed; null when it has none. */
+  headersSealed: string | null;
   cycleFailures: number;
   eventId: string;
   eventType: string;
@@ -66,6 +68,7 @@ interface EndpointRow {
   secret_sealed: string;
   previous_secret_sealed: string | null;
   previous_secret_expires_at: number | null;
+  headers_sealed: string | null;
 }
 
 export async function claimDue(db: Db, input: ClaimInput): Promise<ClaimedDelivery[]> {
@@ -87,6 +90,7 @@ function claimedDelivery(input: ClaimInput, row: QueueRow, endpoint: EndpointRow
     secretSealed: endpoint.secret_sealed,
     previousSecretSealed: endpoint.previous_secret_sealed,
     previousSecretExpiresAt: endpoint.previous_secret_expires_at,
+    headersSealed: endpoint.headers_sealed,
     cycleFailures: row.cycle_failures,
     eventId: row.event_id,
     eventType: row.event_type,
@@ -133,7 +137,7 @@ async function leaseDue(trx: Transaction<Tables>, input: ClaimInput): Promise<Cl
     from chosen, events e, webhook_endpoints w
     where q.delivery_id = chosen.delivery_id and e.id = q.event_id and w.id = q.endpoint_id
     returning q.delivery_id as id, q.account_id, q.endpoint_id, q.cycle_failures, q.next_attempt_at,
-      w.url, w.secret_sealed, w.previous_secret_sealed, w.previous_secret_expires_at,
+      w.url, w.secret_sealed, w.previous_secret_sealed, w.previous_secret_expires_at, w.headers_sealed,
       e.id as event_id, e.type as event_type, e.payload, e.created_at as raised_at`,
   );
   // RETURNING has no order; attempts start oldest first.
@@ -170,7 +174,7 @@ async function claimOnSqlite(db: Db, input: ClaimInput): Promise<ClaimedDelivery
       where delivery_id in (select value from json_each(${JSON.stringify(chosen.map((r) => r.id))}))`.execute(trx);
     // Each endpoint's URL and secrets once per claim, not once per delivery.
     const { rows: endpoints } = await sql<EndpointRow & { id: string }>`
-      select id, url, secret_sealed, previous_secret_sealed, previous_secret_expires_at
+      select id, url, secret_sealed, previous_secret_sealed, previous_secret_expires_at, headers_sealed
       from webhook_endpoints
       where id in (select value from json_each(${JSON.stringify([...taken.keys()])}))`.execute(trx);
     const byId = new Map(endpoints.map((e) => [e.id, e]));

@@ -16,6 +16,7 @@ import type { Sealer } from './secrets.ts';
 import type { TargetPolicy } from './target-policy.ts';
 import { signatureHeaders, signingKey, type SigningKey } from './signer.ts';
 import { createTargets, postOnce } from './attempt.ts';
+import { openHeaders, type EndpointHeaders } from './endpoint-headers.ts';
 import { claimDue, type ClaimedDelivery } from './claims.ts';
 import { recordOutcomes, type Outcome } from './outcomes.ts';
 import { listenForDeliveries } from './wake.ts';
@@ -190,7 +191,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     // Attempt ids sort by time: the attempt log is written at the rate of deliveries.
     const attemptId = newTimeOrderedId('dlv', attemptedAt);
     const body = Buffer.from(delivery.payload);
-    const headers = signatureHeaders({
+    const signed = signatureHeaders({
       eventId: delivery.eventId,
       deliveryId: attemptId,
       eventType: delivery.eventType,
@@ -199,8 +200,25 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       attemptAt: attemptedAt,
       keys: keysOf(delivery, attemptedAt),
     });
+    const own = ownHeadersOf(delivery);
+    // The endpoint's own headers never share a name with a signed one (endpoint-headers.ts).
+    const headers = own === undefined ? signed : { ...own, ...signed };
     const result = await postOnce({ agent, targets, url: delivery.url, headers, body, timeoutMs: options.timeoutMs });
     return { delivery, attemptId, attemptedAt, result };
+  }
+
+  // Each endpoint's own headers, opened once per sealed form (an update changes it).
+  const ownHeaders = new Map<string, { sealed: string; headers: EndpointHeaders | undefined }>();
+  function ownHeadersOf(delivery: ClaimedDelivery): EndpointHeaders | undefined {
+    if (delivery.headersSealed === null) return undefined;
+    let known = ownHeaders.get(delivery.endpointId);
+    if (known?.sealed !== delivery.headersSealed) {
+      if (ownHeaders.size >= 1000) ownHeaders.clear();
+      known = { sealed: delivery.headersSealed, headers: openHeaders(sealer, delivery.endpointId, delivery.headersSealed) };
+      ownHeaders.set(delivery.endpointId, known);
+    }
+    if (known.headers === undefined) throw new Error(`headers of ${delivery.endpointId} cannot be opened with the secrets key`);
+    return known.headers;
   }
 
   // Signing keys per endpoint (opened and prepared once), each beside the sealed secret it

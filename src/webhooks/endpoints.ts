@@ -17,6 +17,7 @@ import { RefusedTarget, type TargetPolicy } from './target-policy.ts';
 import { disableEndpoint } from './lifecycle.ts';
 import type { EndpointRow } from './store.ts';
 import { openCursor, sealCursor } from './cursor.ts';
+import { checkEndpointHeaders, openHeaders, presentHeaders, sealHeaders, type EndpointHeaders } from './endpoint-headers.ts';
 
 type Trx = Transaction<Tables>;
 
@@ -24,6 +25,8 @@ export interface EndpointInput {
   url: string;
   event_types: string[];
   description?: string | null;
+  /** Added to every delivery; on update, the whole set is replaced ({} removes them all). */
+  headers?: EndpointHeaders;
 }
 
 export interface EndpointView {
@@ -32,6 +35,7 @@ export interface EndpointView {
   url: string;
   description: string | null;
   event_types: string[];
+  headers: EndpointHeaders;
   status: 'enabled' | 'disabled';
   disabled_reason: string | null;
   previous_secret_expires_at: string | null;
@@ -40,7 +44,8 @@ export interface EndpointView {
   secret?: string;
 }
 
-export function presentEndpoint(row: EndpointRow, now: number, secret?: string): EndpointView {
+/** `headers` as opened from the row (see endpoint-headers.ts); credential-like values are withheld here. */
+export function presentEndpoint(row: EndpointRow, now: number, headers: EndpointHeaders, secret?: string): EndpointView {
   const overlap = row.previous_secret_expires_at !== null && row.previous_secret_expires_at > now ? row.previous_secret_expires_at : null;
   return {
     id: row.id,
@@ -48,6 +53,7 @@ export function presentEndpoint(row: EndpointRow, now: number, secret?: string):
     url: row.url,
     description: row.description,
     event_types: JSON.parse(row.event_types) as string[],
+    headers: presentHeaders(headers),
     status: row.enabled === 1 ? 'enabled' : 'disabled',
     disabled_reason: row.disabled_reason,
     previous_secret_expires_at: overlap === null ? null : toRfc3339(overlap),
@@ -69,6 +75,11 @@ export function createEndpoints(deps: { db: Db; clock: Clock; sealer: Sealer; cu
     }
   }
 
+  /** The endpoint as the API shows it. */
+  function present(row: EndpointRow, now: number, secret?: string): EndpointView {
+    return presentEndpoint(row, now, openHeaders(sealer, row.id, row.headers_sealed) ?? {}, secret);
+  }
+
   async function find(executor: Db | Trx, accountId: string, id: string): Promise<EndpointRow> {
     const row = await executor
       .selectFrom('webhook_endpoints')
@@ -84,11 +95,12 @@ export function createEndpoints(deps: { db: Db; clock: Clock; sealer: Sealer; cu
     find: (accountId: string, id: string) => find(db, accountId, id),
 
     async get(accountId: string, id: string): Promise<EndpointView> {
-      return presentEndpoint(await find(db, accountId, id), clock.now());
+      return present(await find(db, accountId, id), clock.now());
     },
 
     async create(trx: Trx, accountId: string, input: EndpointInput): Promise<EndpointView> {
       const url = await checkedUrl(input.url);
+      const headers = checkEndpointHeaders(input.headers ?? {});
       const now = clock.now();
       const id = newId('we');
       const secret = newWebhookSecret();
@@ -103,12 +115,13 @@ export function createEndpoints(deps: { db: Db; clock: Clock; sealer: Sealer; cu
         secret_sealed: sealer.seal(secret, id),
         previous_secret_sealed: null,
         previous_secret_expires_at: null,
+        headers_sealed: sealHeaders(sealer, id, headers),
         failing_since: null,
         created_at: now,
         updated_at: now,
       };
       await trx.insertInto('webhook_endpoints').values(row).execute();
-      return presentEndpoint(row, now, secret);
+      return present(row, now, secret);
     },
 
     /** Newest first, keyset over (created_at, id). */
@@ -121,7 +134,7 @@ export function createEndpoints(deps: { db: Db; clock: Clock; sealer: Sealer; cu
       const page = rows.slice(0, query.limit);
       const last = page[page.length - 1];
       const next = rows.length > query.limit && last ? sealCursor(cursorSealer, scope, { at: last.created_at, id: last.id }, clock.now()) : null;
-      return { data: page.map((r) => presentEndpoint(r, clock.now())), next_cursor: next };
+      return { data: page.map((r) => present(r, clock.now())), next_cursor: next };
     },
 
     async update(trx: Trx, accountId: string, id: string, input: Partial<EndpointInput>): Promise<EndpointView> {
@@ -133,11 +146,12 @@ export function createEndpoints(deps: { db: Db; clock: Clock; sealer: Sealer; cu
           ...(input.url === undefined ? {} : { url: await checkedUrl(input.url) }),
           ...(input.event_types === undefined ? {} : { event_types: JSON.stringify([...new Set(input.event_types)]) }),
           ...(input.description === undefined ? {} : { description: input.description }),
+          ...(input.headers === undefined ? {} : { headers_sealed: sealHeaders(sealer, id, checkEndpointHeaders(input.headers)) }),
           updated_at: now,
         })
         .where('id', '=', id)
         .execute();
-      return presentEndpoint(await find(trx, accountId, id), now);
+      return present(await find(trx, accountId, id), now);
     },
 
     async setEnabled(trx: Trx, accountId: string, id: string, enabled: boolean): Promise<EndpointView> {
@@ -152,7 +166,7 @@ export function createEndpoints(deps: { db: Db; clock: Clock; sealer: Sealer; cu
       } else {
         await disableEndpoint(trx, { accountId, endpointId: id, reason: 'manual', now });
       }
-      return presentEndpoint(await find(trx, accountId, id), now);
+      return present(await find(trx, accountId, id), now);
     },
 
     async remove(accountId: string, id: string): Promise<void> {
@@ -179,7 +193,7 @@ export function createEndpoints(deps: { db: Db; clock: Clock; sealer: Sealer; cu
         })
         .where('id', '=', id)
         .execute();
-      return presentEndpoint(await find(trx, accountId, id), now, secret);
+      return present(await find(trx, accountId, id), now, secret);
     },
   };
 }

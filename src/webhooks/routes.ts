@@ -12,6 +12,7 @@ import type { Endpoints } from './endpoints.ts';
 import type { EventDeliveryState, Recovery } from './recovery.ts';
 import { EVENT_TYPES } from './store.ts';
 import { problem } from '../platform/errors/catalogue.ts';
+import { MAX_HEADERS, WITHHELD } from './endpoint-headers.ts';
 
 function checkLimit<Q extends { limit: number }>(query: Q): Q {
   if (query.limit < 1 || query.limit > 100) throw problem('limit_out_of_range', { detail: 'limit must be from 1 to 100' });
@@ -23,6 +24,12 @@ const security = [{ bearer: [] }];
 const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', maxLength: 64 } } } as const;
 const eventTypes = { type: 'array', minItems: 1, maxItems: 20, items: { type: 'string', enum: [...EVENT_TYPES, '*'] } } as const;
 const description = { type: ['string', 'null'], maxLength: 500 } as const;
+const headers = {
+  type: 'object',
+  maxProperties: MAX_HEADERS,
+  additionalProperties: { type: 'string' },
+  description: `Headers added to every delivery (at most ${MAX_HEADERS}); names that carry the delivery's own meaning (signature, ids, framing) are refused. On update the whole set is replaced; {} removes them all.`,
+} as const;
 
 const endpointSchema = {
   type: 'object',
@@ -33,6 +40,7 @@ const endpointSchema = {
     url: { type: 'string' },
     description: { type: ['string', 'null'] },
     event_types: { type: 'array', items: { type: 'string' } },
+    headers: { type: 'object', additionalProperties: { type: 'string' }, description: `Values of credential-like names (auth, token, key, secret…) read "${WITHHELD}"` },
     status: { type: 'string', enum: ['enabled', 'disabled'] },
     disabled_reason: { type: ['string', 'null'], enum: ['manual', 'gone', 'failing', null] },
     previous_secret_expires_at: { type: ['string', 'null'], format: 'date-time' },
@@ -86,7 +94,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: { accessTokens
   const manage = requireBearer(deps.accessTokens, ['webhooks:manage']);
   const readEvents = requireBearer(deps.accessTokens, ['events:read']);
 
-  app.post<{ Body: { url: string; event_types: string[]; description?: string | null } }>(
+  app.post<{ Body: { url: string; event_types: string[]; description?: string | null; headers?: Record<string, string> } }>(
     '/v1/webhook_endpoints',
     {
       preHandler: manage,
@@ -98,7 +106,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: { accessTokens
           type: 'object',
           required: ['url', 'event_types'],
           additionalProperties: false,
-          properties: { url: { type: 'string', minLength: 1, maxLength: 2048 }, event_types: eventTypes, description },
+          properties: { url: { type: 'string', minLength: 1, maxLength: 2048 }, event_types: eventTypes, description, headers },
         },
         response: { 201: endpointSchema, ...errorResponses(400, 401, 403, 409, 415) },
       },
@@ -126,20 +134,20 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: { accessTokens
     schema: { tags: [TAG], summary: 'Get a webhook endpoint', security, params: idParams, response: { 200: endpointSchema, ...errorResponses(401, 403, 404) } },
   }, async (request) => endpoints.get(principalOf(request).accountId, request.params.id));
 
-  app.post<{ Params: { id: string }; Body: { url?: string; event_types?: string[]; description?: string | null } }>(
+  app.post<{ Params: { id: string }; Body: { url?: string; event_types?: string[]; description?: string | null; headers?: Record<string, string> } }>(
     '/v1/webhook_endpoints/:id',
     {
       preHandler: manage,
       schema: {
         tags: [TAG],
-        summary: 'Update a webhook endpoint (url, event types, description)',
+        summary: 'Update a webhook endpoint (url, event types, description, headers)',
         security,
         params: idParams,
         body: {
           type: 'object',
           additionalProperties: false,
           minProperties: 1,
-          properties: { url: { type: 'string', minLength: 1, maxLength: 2048 }, event_types: eventTypes, description },
+          properties: { url: { type: 'string', minLength: 1, maxLength: 2048 }, event_types: eventTypes, description, headers },
         },
         response: { 200: endpointSchema, ...errorResponses(400, 401, 403, 404, 409, 415) },
       },

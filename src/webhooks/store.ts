@@ -19,6 +19,8 @@ export interface WebhookTables {
     secret_sealed: string;
     previous_secret_sealed: string | null;
     previous_secret_expires_at: number | null;
+    /** Headers added to every delivery, sealed (endpoint-headers.ts); null when there are none. */
+    headers_sealed: string | null;
     /** First failure of the current unbroken run of failures; null while healthy. */
     failing_since: number | null;
     created_at: number;

@@ -94,6 +94,7 @@ for (const target of databaseTargets()) {
         url: 'http://127.0.0.1:9/hooks',
         description: 'Accounting',
         event_types: ['invoice.settled', 'payout.paid'],
+        headers: {},
         status: 'enabled',
         disabled_reason: null,
         previous_secret_expires_at: null,
@@ -233,6 +234,79 @@ for (const target of databaseTargets()) {
       } finally {
         await app.close();
       }
+    });
+
+    it('headers: added to every delivery beside the signed ones, stored sealed, credential-like values withheld when read; update replaces the set, {} removes it', async () => {
+      const receiver = await startReceiver();
+      receivers.push(receiver);
+      const who = await tenant(t);
+      const created = await who.call('POST', '/v1/webhook_endpoints', {
+        url: receiver.url,
+        event_types: ['*'],
+        headers: { Authorization: 'Bearer gateway-credential-123', 'X-Tenant': 'acme eu' },
+      });
+      assert.equal(created.status, 201);
+      assert.deepEqual(created.body.headers, { Authorization: '[withheld]', 'X-Tenant': 'acme eu' });
+      const { id, secret } = created.body as { id: string; secret: string };
+      const row = async () => t.gatehouse.database.db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      assert.ok((await row()).headers_sealed !== null);
+      assert.ok(!JSON.stringify(await row()).includes('gateway-credential-123'));
+      assert.deepEqual((await who.call('GET', `/v1/webhook_endpoints/${id}`)).body.headers, { Authorization: '[withheld]', 'X-Tenant': 'acme eu' });
+
+      await raise(t, who.accountId);
+      assert.equal(await dispatcher(t).runDue(), 1);
+      const delivered = receiver.received[0]!;
+      assert.equal(delivered.headers.authorization, 'Bearer gateway-credential-123');
+      assert.equal(delivered.headers['x-tenant'], 'acme eu');
+      receiver.secrets = [secret];
+      assert.deepEqual(await verifyWith(receiver, delivered), { octokit: true, standard: true });
+
+      const replaced = await who.call('POST', `/v1/webhook_endpoints/${id}`, { headers: { 'X-Region': 'eu-west-1' } });
+      assert.equal(replaced.status, 200);
+      assert.deepEqual(replaced.body.headers, { 'X-Region': 'eu-west-1' });
+      await raise(t, who.accountId, 'invoice.settled', 'inv_00000000000000000002');
+      await dispatcher(t).runDue();
+      const next = receiver.received[1]!;
+      assert.equal(next.headers['x-region'], 'eu-west-1');
+      assert.equal(next.headers.authorization, undefined);
+      assert.equal(next.headers['x-tenant'], undefined);
+
+      const cleared = await who.call('POST', `/v1/webhook_endpoints/${id}`, { headers: {} });
+      assert.deepEqual(cleared.body.headers, {});
+      assert.equal((await row()).headers_sealed, null);
+    });
+
+    it('headers that cannot be sent → 400 webhook_headers_invalid naming the header; nothing stored', async () => {
+      const who = await tenant(t);
+      const { id } = await registerEndpoint(who, 'http://127.0.0.1:9/hooks');
+      await who.call('POST', `/v1/webhook_endpoints/${id}`, { headers: { 'X-Kept': 'yes' } });
+      const tooMany = Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`X-H${i}`, 'v']));
+      for (const [headers, named] of [
+        [{ Signature: 'sha256=forged' }, 'Signature'],
+        [{ 'webhook-id': 'evt_x' }, 'webhook-id'],
+        [{ 'Content-Length': '1' }, 'Content-Length'],
+        [{ 'Proxy-Authorization': 'Basic x' }, 'Proxy-Authorization'],
+        [{ 'Bad Name': 'x' }, 'Bad Name'],
+        [{ 'X-Split': 'a\r\nX-Injected: 1' }, 'X-Split'],
+        [{ 'X-Empty': '' }, 'X-Empty'],
+        [{ 'X-Dup': 'a', 'x-dup': 'b' }, 'x-dup'],
+      ] as const) {
+        for (const [method, path, body] of [
+          ['POST', '/v1/webhook_endpoints', { url: 'http://127.0.0.1:9/hooks', event_types: ['*'], headers }],
+          ['POST', `/v1/webhook_endpoints/${id}`, { headers }],
+        ] as const) {
+          const r = await who.call(method, path, body);
+          assert.equal(r.status, 400, `${path} ${JSON.stringify(headers)}`);
+          assert.match(r.headers.get('content-type') ?? '', /^application\/problem\+json/);
+          assert.equal(r.body.code, 'webhook_headers_invalid');
+          assert.ok(r.body.detail.includes(JSON.stringify(named)), r.body.detail);
+        }
+      }
+      const many = await who.call('POST', `/v1/webhook_endpoints/${id}`, { headers: tooMany });
+      assert.equal(many.status, 400);
+      const endpoints = await t.gatehouse.database.db.selectFrom('webhook_endpoints').selectAll().where('account_id', '=', who.accountId).execute();
+      assert.equal(endpoints.length, 1);
+      assert.deepEqual((await who.call('GET', `/v1/webhook_endpoints/${id}`)).body.headers, { 'X-Kept': 'yes' });
     });
 
     it('rotate_secret: during the overlap both secrets verify (Standard Webhooks) and Signature uses the new one; afterwards only the new one signs', async () => {

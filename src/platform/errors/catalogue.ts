@@ -51,6 +51,7 @@ export const PROBLEMS = {
 
   // Webhooks
   webhook_url_invalid: { status: 400, title: 'Webhook URL is not allowed' },
+  webhook_headers_invalid: { status: 400, title: 'Webhook headers are not allowed' },
 
   // OAuth clients and users (admin API; RFC 7591 §3.2.2 names the first two)
   invalid_redirect_uri: { status: 400, title: 'A redirect URI is not acceptable' },

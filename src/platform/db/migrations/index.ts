@@ -15,6 +15,7 @@ import * as m0503 from './0503_webhook_open_deliveries.ts';
 import * as m0504 from './0504_webhook_attempts_follow_endpoint.ts';
 import * as m0505 from './0505_webhook_queue.ts';
 import * as m0506 from './0506_webhook_attempt_log_key.ts';
+import * as m0507 from './0507_webhook_endpoint_headers.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform': m0001,
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
   '0504_webhook_attempts_follow_endpoint': m0504,
   '0505_webhook_queue': m0505,
   '0506_webhook_attempt_log_key': m0506,
+  '0507_webhook_endpoint_headers': m0507,
 };
