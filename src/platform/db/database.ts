@@ -168,8 +168,12 @@ function withStatementCache(connection: BetterSqlite3.Database, size = 500) {
   };
 }
 
-/** How each SQLite database reads a column without making an object per row (see selectColumn). */
-const columnReaders = new WeakMap<Db, (query: CompiledQuery) => unknown[]>();
+/**
+ * Each SQLite database's statements, reached past Kysely (see selectColumn and runForEach), by
+ * the adapter the database and its transactions share: inside a transaction they run on its
+ * connection as well.
+ */
+const sqliteStatements = new WeakMap<object, ReturnType<typeof withStatementCache>>();
 
 /**
  * The first column of every row `query` returns, in order. On SQLite the values come straight
@@ -178,14 +182,11 @@ const columnReaders = new WeakMap<Db, (query: CompiledQuery) => unknown[]>();
  * so an open transaction's writes are never seen half done.
  */
 export async function selectColumn<T>(db: Db, query: CompiledQuery): Promise<T[]> {
-  const read = columnReaders.get(db);
-  if (read !== undefined) return db.getExecutor().provideConnection(async () => read(query) as T[]);
+  const statements = sqliteStatements.get(db.getExecutor().adapter);
+  if (statements !== undefined) return db.getExecutor().provideConnection(async () => statements.selectColumn(query) as T[]);
   const { rows } = await db.executeQuery<Record<string, T>>(query);
   return rows.map((row) => Object.values(row)[0]!);
 }
-
-/** How each SQLite database runs one statement per row (see runForEach), by the adapter its transactions share. */
-const rowRunners = new WeakMap<object, (sql: string, rows: readonly (readonly unknown[])[]) => void>();
 
 /**
  * Runs the statement `text` once for each row of parameters, on the connection `executor`
@@ -193,9 +194,9 @@ const rowRunners = new WeakMap<object, (sql: string, rows: readonly (readonly un
  * one prepared statement per row costs less than unpacking the rows from one parameter.
  */
 export async function runForEach(executor: Db, text: string, rows: readonly (readonly unknown[])[]): Promise<void> {
-  const run = rowRunners.get(executor.getExecutor().adapter);
-  if (run === undefined) throw new Error('runForEach runs on SQLite only');
-  await executor.getExecutor().provideConnection(async () => run(text, rows));
+  const statements = sqliteStatements.get(executor.getExecutor().adapter);
+  if (statements === undefined) throw new Error('runForEach runs on SQLite only');
+  await executor.getExecutor().provideConnection(async () => statements.runForEach(text, rows));
 }
 
 function openSqlite(options: DatabaseOptions): Database {
@@ -215,8 +216,7 @@ function openSqlite(options: DatabaseOptions): Database {
   connection.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
   const statements = withStatementCache(connection);
   const db = new Kysely<Tables>({ dialect: new ImmediateSqliteDialect({ database: statements }) });
-  columnReaders.set(db, statements.selectColumn);
-  rowRunners.set(db.getExecutor().adapter, statements.runForEach);
+  sqliteStatements.set(db.getExecutor().adapter, statements);
   return {
     db,
     kind: 'sqlite',
