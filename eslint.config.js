@@ -17,6 +17,20 @@ export default tseslint.config(
     },
   },
   {
+    // Access and rate limits attach to routes (encapsulated plugins' hooks, route options), never
+    // to URL text: the router decodes what a prefix check does not (docs/SECURITY.md).
+    files: ['src/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[object.name=/^(request|req|raw)$/][property.name='url']",
+          message: 'Do not read the request URL to decide anything: attach hooks to routes (an encapsulated plugin) or use request.routeOptions. For display, use requestPath() from platform/http/request-path.ts.',
+        },
+      ],
+    },
+  },
+  {
     files: ['bin/**', 'scripts/**', 'bench/**', 'src/main.ts', 'src/cli/**', 'test/**'],
     rules: { 'no-console': 'off' },
   },

@@ -20,7 +20,8 @@ import { registerOpenApi } from './platform/http/openapi.ts';
 import { createAccountStore } from './accounts/store.ts';
 import { createAccounts, type Accounts } from './accounts/service.ts';
 import { setUpAdminToken, type AdminTokenSetup } from './admin/admin-token.ts';
-import { registerAdminRoutes, requireAdmin } from './admin/routes.ts';
+import { registerAdminApi } from './admin/routes.ts';
+import { registerAccountRoutes } from './accounts/routes.ts';
 import { createAccessTokens, type AccessTokens } from './oauth/access-tokens.ts';
 import { createUserStore, type UserStore } from './users/store.ts';
 import { MetricsRegistry } from './platform/metrics.ts';
@@ -194,39 +195,24 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
     securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'The operator admin token' } },
   });
 
-  // Before the routes, so that every /v1 and /scim request is counted.
-  limitApiRequests(publicServer, rateLimits);
-
   const ready = () => database.ping();
   registerHealthRoutes(publicServer, { ready });
   registerHealthRoutes(adminServer, { ready });
-
   registerMetricsRoute(adminServer, { metrics, database });
-  requireAdmin(adminServer, adminToken.check);
-  registerAdminRoutes(adminServer, { accounts });
-  registerClientRoutes(adminServer, { accounts, clients: oauth.clients });
-  registerUserRoutes(adminServer, { accounts, users: userAccounts });
-  scim.registerAdmin(adminServer, { accounts });
+
+  // Access and rate limits belong to routes, never to URL text: the admin API and the business
+  // API are each an encapsulated plugin whose hooks cover every route registered inside it.
+  await registerAdminApi(adminServer, {
+    check: adminToken.check,
+    routes: [
+      (admin) => registerAccountRoutes(admin, { accounts }),
+      (admin) => registerClientRoutes(admin, { accounts, clients: oauth.clients }),
+      (admin) => registerUserRoutes(admin, { accounts, users: userAccounts }),
+      (admin) => scim.registerAdmin(admin, { accounts }),
+    ],
+  });
   await oauth.register(publicServer);
-  await scim.registerPublic(publicServer);
-  registerPaymentRoutes(publicServer, { verifier: accessTokens, writes, invoices, payouts, ledgerEntries, metrics });
   const webhooks = await createWebhooks({ config, db, clock, log, resolve: deps.webhookResolve, metrics });
-  webhooks.register(publicServer, { accessTokens, writes });
-
-  const stopWorkers: Array<() => Promise<void>> = [() => rateLimits.close()];
-  stopWorkers.push(
-    idempotency.start({
-      intervalMs: 60_000,
-      onError: (error) => log.warn({ err: error }, 'idempotency sweep failed; retrying on the next tick'),
-    }),
-  );
-  if (config.inProcessWorkers) {
-    stopWorkers.push(startOAuthSweeper({ db, clock, log }));
-    stopWorkers.push(startPayoutProcessor({ processor: payoutProcessor, intervalMs: 1000, log: log.child({ worker: 'payouts' }) }));
-    await webhooks.dispatcher.start();
-  }
-  stopWorkers.push(() => webhooks.dispatcher.stop());
-
   const services = {
     accounts,
     accessTokens,
@@ -245,7 +231,27 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
     oauth,
     webhooks,
   };
-  await deps.extraRoutes?.(publicServer, { services, database, clock });
+  await publicServer.register(async function businessApi(api) {
+    if (rateLimits.enabled) api.addHook('onRequest', limitApiRequests(rateLimits));
+    registerPaymentRoutes(api, { verifier: accessTokens, writes, invoices, payouts, ledgerEntries, metrics });
+    webhooks.register(api, { accessTokens, writes });
+    await scim.registerPublic(api);
+    await deps.extraRoutes?.(api, { services, database, clock });
+  });
+
+  const stopWorkers: Array<() => Promise<void>> = [() => rateLimits.close()];
+  stopWorkers.push(
+    idempotency.start({
+      intervalMs: 60_000,
+      onError: (error) => log.warn({ err: error }, 'idempotency sweep failed; retrying on the next tick'),
+    }),
+  );
+  if (config.inProcessWorkers) {
+    stopWorkers.push(startOAuthSweeper({ db, clock, log }));
+    stopWorkers.push(startPayoutProcessor({ processor: payoutProcessor, intervalMs: 1000, log: log.child({ worker: 'payouts' }) }));
+    await webhooks.dispatcher.start();
+  }
+  stopWorkers.push(() => webhooks.dispatcher.stop());
 
   let closed = false;
   return {

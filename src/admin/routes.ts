@@ -1,19 +1,23 @@
 /**
  * The admin API, served only on the admin listener and only to the operator's token.
- * Capabilities add their admin routes (clients, users, SCIM tokens, role mappings) through
- * the `registerAdminRoutes` list in app.ts.
+ *
+ * The API is one encapsulated fastify plugin whose `onRequest` hook demands the admin token:
+ * every route registered inside it is covered, whatever spelling of the request target the
+ * router accepted (percent-encoded letters, absolute form). Access is never decided from URL
+ * text. Health, metrics and the API document stay outside the plugin, on purpose: they carry
+ * no tenant data and the listener is bound to loopback by default (docs/SECURITY.md).
  */
 import type { FastifyInstance } from 'fastify';
 import { problem } from '../platform/errors/catalogue.ts';
 import { bearerToken } from '../platform/auth.ts';
 import type { AdminTokenCheck } from './admin-token.ts';
-import type { Accounts } from '../accounts/service.ts';
-import { registerAccountRoutes } from '../accounts/routes.ts';
 
-export function requireAdmin(app: FastifyInstance, check: AdminTokenCheck): void {
-  app.addHook('onRequest', async (request) => {
-    const path = request.url.split('?', 1)[0];
-    if (!path?.startsWith('/admin/')) return;
+/** Adds the routes of one capability to the admin API (registered inside the protected plugin). */
+export type AdminRoutes = (admin: FastifyInstance) => void | Promise<void>;
+
+/** The hook that refuses every request without the operator's token, before parsing a body. */
+export function requireAdminToken(check: AdminTokenCheck) {
+  return async function adminTokenRequired(request: Parameters<typeof bearerToken>[0]): Promise<void> {
     const token = bearerToken(request);
     if (token === undefined || !check(token)) {
       throw problem('admin_unauthorized', {
@@ -21,9 +25,13 @@ export function requireAdmin(app: FastifyInstance, check: AdminTokenCheck): void
         headers: { 'www-authenticate': 'Bearer realm="gatehouse-admin"' },
       });
     }
-  });
+  };
 }
 
-export function registerAdminRoutes(app: FastifyInstance, deps: { accounts: Accounts }): void {
-  registerAccountRoutes(app, deps);
+/** Registers the admin API: every route that `routes` adds answers only to the admin token. */
+export async function registerAdminApi(app: FastifyInstance, deps: { check: AdminTokenCheck; routes: readonly AdminRoutes[] }): Promise<void> {
+  await app.register(async function adminApi(admin) {
+    admin.addHook('onRequest', requireAdminToken(deps.check));
+    for (const add of deps.routes) await add(admin);
+  });
 }

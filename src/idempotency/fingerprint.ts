@@ -7,6 +7,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { sha256Hex } from '../platform/crypto.ts';
+import { decodedRequestPath } from '../platform/http/request-path.ts';
 
 /** RFC 8785-style canonical JSON for values that came from JSON.parse. */
 export function canonicalJson(value: unknown): string {
@@ -23,7 +24,8 @@ export function requestFingerprint(request: FastifyRequest): string {
   return sha256Hex(
     canonicalJson([
       request.method,
-      request.routeOptions.url ?? request.url.split('?', 1)[0],
+      // The route as declared, so that every spelling of one request target is the same request.
+      request.routeOptions.url ?? decodedRequestPath(request),
       request.params ?? {},
       request.query ?? {},
       request.body ?? null,

@@ -4,7 +4,7 @@
  * a token without the scope answers 403 `insufficient_scope`. The principal is attached to
  * the request for the handler; everything the handler reads is scoped by its account.
  */
-import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { problem } from './errors/catalogue.ts';
 
 export interface Principal {
@@ -45,8 +45,12 @@ function challenge(realm: string, error?: { code: string; description: string; s
   return `Bearer ${parts.join(', ')}`;
 }
 
-/** preHandler requiring a valid bearer token carrying every scope in `scopes`. */
-export function requireBearer(verifier: BearerVerifier, scopes: readonly string[], realm = 'gatehouse'): preHandlerAsyncHookHandler {
+/**
+ * A route's `onRequest` hook requiring a valid bearer token carrying every scope in `scopes`.
+ * It runs before the body is read or validated: a request without credentials learns nothing
+ * about the route's schema and costs no parsing.
+ */
+export function requireBearer(verifier: BearerVerifier, scopes: readonly string[], realm = 'gatehouse'): onRequestAsyncHookHandler {
   return async function authenticate(request: FastifyRequest, _reply: FastifyReply) {
     const token = bearerToken(request);
     if (token === undefined) {

@@ -8,7 +8,7 @@
  * `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` and `RateLimit-Policy`; a refusal
  * adds `Retry-After` and is thrown as `rate_limited` so that each protocol renders it its way.
  */
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, onRequestHookHandler } from 'fastify';
 import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { problem } from './errors/catalogue.ts';
@@ -165,15 +165,17 @@ export function createRateLimits(options: {
   };
 }
 
-/** The API limit: an onRequest hook for `/v1/` and `/scim/`, keyed by the bearer token's digest or the client IP. */
-export function limitApiRequests(app: FastifyInstance, limits: RateLimits, prefixes: readonly string[] = ['/v1/', '/scim/']): void {
-  if (!limits.enabled) return;
-  app.addHook('onRequest', async (request, reply) => {
-    const url = request.url;
-    if (!prefixes.some((p) => url.startsWith(p))) return;
+/**
+ * The API limit as an `onRequest` hook, keyed by the bearer token's digest or the client
+ * address. It is added inside the plugin that holds the /v1 and SCIM routes (app.ts), so it is
+ * attached to those routes and holds whatever spelling of the request target the router
+ * accepted. It runs before authentication, so a flood of bad tokens is limited too.
+ */
+export function limitApiRequests(limits: RateLimits): onRequestHookHandler {
+  return async function apiRateLimit(request, reply) {
     const token = bearerToken(request);
     const key = token === undefined ? `ip:${request.ip}` : `tok:${sha256Hex(token).slice(0, 32)}`;
     const headers = await limits.enforce('api', key);
     reply.headers(headers);
-  });
+  };
 }

@@ -104,7 +104,7 @@ export async function registerScimRoutes(app: FastifyInstance, deps: ScimRouteDe
     });
     const config = { errorFormat: 'scim' };
     const security = [{ bearer: [] }];
-    const preHandler = deps.authenticate;
+    const onRequest = deps.authenticate;
     const errors = scimErrorResponses(400, 401, 403, 404, 409, 412, 413, 415);
     const base = '/scim/v2';
 
@@ -126,13 +126,13 @@ export async function registerScimRoutes(app: FastifyInstance, deps: ScimRouteDe
 
       scope.get<{ Querystring: ListParams }>(
         `${base}/${kind.path}`,
-        { config, preHandler, schema: { tags: [kind.tag], summary: `List or filter ${kind.name}s`, security, querystring: listQuery, response: { 200: listResponse, ...errors } } },
+        { config, onRequest, schema: { tags: [kind.tag], summary: `List or filter ${kind.name}s`, security, querystring: listQuery, response: { 200: listResponse, ...errors } } },
         async (request) => list(principalOf(request).accountId, request.query),
       );
 
       scope.post<{ Body: JsonObject }>(
         `${base}/${kind.path}/.search`,
-        { config, preHandler, schema: { tags: [kind.tag], summary: `Search ${kind.name}s (POST /.search)`, security, body: anyBody, response: { 200: listResponse, ...errors } } },
+        { config, onRequest, schema: { tags: [kind.tag], summary: `Search ${kind.name}s (POST /.search)`, security, body: anyBody, response: { 200: listResponse, ...errors } } },
         async (request, reply) => {
           const body = request.body;
           checkSchemas(body, SEARCH_REQUEST);
@@ -153,13 +153,13 @@ export async function registerScimRoutes(app: FastifyInstance, deps: ScimRouteDe
 
       scope.post<{ Body: JsonObject }>(
         `${base}/${kind.path}`,
-        { config, preHandler, schema: { tags: [kind.tag], summary: `Create a ${kind.name}`, security, body: anyBody, response: { 201: resource, ...errors } } },
+        { config, onRequest, schema: { tags: [kind.tag], summary: `Create a ${kind.name}`, security, body: anyBody, response: { 201: resource, ...errors } } },
         async (request, reply) => sendResource(reply, 201, await kind.service.create(principalOf(request).accountId, request.body)),
       );
 
       scope.get<{ Params: { id: string }; Querystring: ListParams }>(
         `${base}/${kind.path}/:id`,
-        { config, preHandler, schema: { tags: [kind.tag], summary: `Get a ${kind.name}`, security, params: idParams, querystring: projectionQuery, response: { 200: resource, 304: { type: 'null' }, ...errors } } },
+        { config, onRequest, schema: { tags: [kind.tag], summary: `Get a ${kind.name}`, security, params: idParams, querystring: projectionQuery, response: { 200: resource, 304: { type: 'null' }, ...errors } } },
         async (request, reply) => {
           const projection = parseProjection(request.query.attributes, request.query.excludedAttributes);
           const accountId = principalOf(request).accountId;
@@ -175,14 +175,14 @@ export async function registerScimRoutes(app: FastifyInstance, deps: ScimRouteDe
 
       scope.put<{ Params: { id: string }; Body: JsonObject }>(
         `${base}/${kind.path}/:id`,
-        { config, preHandler, schema: { tags: [kind.tag], summary: `Replace a ${kind.name}`, security, params: idParams, body: anyBody, response: { 200: resource, ...errors } } },
+        { config, onRequest, schema: { tags: [kind.tag], summary: `Replace a ${kind.name}`, security, params: idParams, body: anyBody, response: { 200: resource, ...errors } } },
         async (request, reply) =>
           sendResource(reply, 200, await kind.service.replace(principalOf(request).accountId, request.params.id, request.body, ifMatch(request))),
       );
 
       scope.delete<{ Params: { id: string } }>(
         `${base}/${kind.path}/:id`,
-        { config, preHandler, schema: { tags: [kind.tag], summary: `Delete a ${kind.name}`, security, params: idParams, response: { 204: { type: 'null' }, ...errors } } },
+        { config, onRequest, schema: { tags: [kind.tag], summary: `Delete a ${kind.name}`, security, params: idParams, response: { 204: { type: 'null' }, ...errors } } },
         async (request, reply) => {
           await kind.service.delete(principalOf(request).accountId, request.params.id, ifMatch(request));
           return reply.code(204).removeHeader('content-type').send();
@@ -192,7 +192,7 @@ export async function registerScimRoutes(app: FastifyInstance, deps: ScimRouteDe
 
     scope.patch<{ Params: { id: string }; Body: JsonObject; Querystring: ListParams }>(
       `${base}/Users/:id`,
-      { config, preHandler, schema: { tags: ['scim'], summary: 'Patch a user (RFC 7644 §3.5.2); answers 200 with the user', security, params: idParams, querystring: projectionQuery, body: anyBody, response: { 200: resource, ...errors } } },
+      { config, onRequest, schema: { tags: ['scim'], summary: 'Patch a user (RFC 7644 §3.5.2); answers 200 with the user', security, params: idParams, querystring: projectionQuery, body: anyBody, response: { 200: resource, ...errors } } },
       async (request, reply) => {
         const patched = await deps.users.patch(principalOf(request).accountId, request.params.id, request.body, ifMatch(request));
         return sendResource(reply, 200, project(USER_SCHEMA, patched, parseProjection(request.query.attributes, request.query.excludedAttributes)));
@@ -203,7 +203,7 @@ export async function registerScimRoutes(app: FastifyInstance, deps: ScimRouteDe
       `${base}/Groups/:id`,
       {
         config,
-        preHandler,
+        onRequest,
         schema: {
           tags: ['scim'],
           summary: 'Patch a group (RFC 7644 §3.5.2); 204 unless attributes are asked for, so member changes never read the member list',
@@ -228,14 +228,14 @@ export async function registerScimRoutes(app: FastifyInstance, deps: ScimRouteDe
 
     scope.post<{ Body: JsonObject }>(
       `${base}/Bulk`,
-      { config, preHandler, schema: { tags: ['scim'], summary: 'Bulk operations (RFC 7644 §3.7) with bulkId references and failOnErrors', security, body: anyBody, response: { 200: resource, ...errors } } },
+      { config, onRequest, schema: { tags: ['scim'], summary: 'Bulk operations (RFC 7644 §3.7) with bulkId references and failOnErrors', security, body: anyBody, response: { 200: resource, ...errors } } },
       async (request, reply) => {
         reply.code(200);
         return runBulk({ users: deps.users, groups: deps.groups, baseUrl: deps.baseUrl }, principalOf(request).accountId, request.body, request);
       },
     );
 
-    const discovery = { config, preHandler, schema: { tags: ['scim'], security, response: { 200: resource, ...scimErrorResponses(401, 404) } } };
+    const discovery = { config, onRequest, schema: { tags: ['scim'], security, response: { 200: resource, ...scimErrorResponses(401, 404) } } };
     scope.get(`${base}/ServiceProviderConfig`, { ...discovery, schema: { ...discovery.schema, summary: 'What this SCIM service supports' } }, async () =>
       serviceProviderConfig(deps.baseUrl, deps.maxPayloadSize),
     );

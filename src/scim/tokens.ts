@@ -69,7 +69,7 @@ export type ScimTokens = ReturnType<typeof createScimTokens>;
 
 const CHALLENGE = 'Bearer realm="scim"';
 
-/** preHandler: a SCIM token, or an access token with scope `scim`. */
+/** A route's `onRequest` hook: a SCIM token, or an access token with scope `scim`. */
 export function requireScimCredential(deps: { tokens: ScimTokens; accessTokens: AccessTokens }) {
   return async function authenticate(request: FastifyRequest): Promise<void> {
     const token = bearerToken(request);

@@ -97,7 +97,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: { accessTokens
   app.post<{ Body: { url: string; event_types: string[]; description?: string | null; headers?: Record<string, string> } }>(
     '/v1/webhook_endpoints',
     {
-      preHandler: manage,
+      onRequest: manage,
       schema: {
         tags: [TAG],
         summary: 'Register a webhook endpoint; the secret is shown only in this response',
@@ -119,7 +119,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: { accessTokens
   );
 
   app.get<{ Querystring: { limit: number; after?: string } }>('/v1/webhook_endpoints', {
-    preHandler: manage,
+    onRequest: manage,
     schema: {
       tags: [TAG],
       summary: 'List webhook endpoints, newest first',
@@ -130,14 +130,14 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: { accessTokens
   }, async (request) => endpoints.list(principalOf(request).accountId, checkLimit(request.query)));
 
   app.get<{ Params: { id: string } }>('/v1/webhook_endpoints/:id', {
-    preHandler: manage,
+    onRequest: manage,
     schema: { tags: [TAG], summary: 'Get a webhook endpoint', security, params: idParams, response: { 200: endpointSchema, ...errorResponses(401, 403, 404) } },
   }, async (request) => endpoints.get(principalOf(request).accountId, request.params.id));
 
   app.post<{ Params: { id: string }; Body: { url?: string; event_types?: string[]; description?: string | null; headers?: Record<string, string> } }>(
     '/v1/webhook_endpoints/:id',
     {
-      preHandler: manage,
+      onRequest: manage,
       schema: {
         tags: [TAG],
         summary: 'Update a webhook endpoint (url, event types, description, headers)',
@@ -161,7 +161,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: { accessTokens
 
   for (const action of ['enable', 'disable'] as const) {
     app.post<{ Params: { id: string } }>(`/v1/webhook_endpoints/:id/${action}`, {
-      preHandler: manage,
+      onRequest: manage,
       schema: {
         tags: [TAG],
         summary: action === 'enable' ? 'Enable a webhook endpoint' : 'Disable a webhook endpoint (its pending deliveries are parked)',
@@ -178,7 +178,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: { accessTokens
   }
 
   app.delete<{ Params: { id: string } }>('/v1/webhook_endpoints/:id', {
-    preHandler: manage,
+    onRequest: manage,
     schema: { tags: [TAG], summary: 'Delete a webhook endpoint and its deliveries', security, params: idParams, response: { 204: { type: 'null' }, ...errorResponses(401, 403, 404) } },
   }, async (request, reply) => {
     await endpoints.remove(principalOf(request).accountId, request.params.id);
@@ -186,7 +186,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: { accessTokens
   });
 
   app.post<{ Params: { id: string }; Body: { overlap_seconds?: number } | undefined }>('/v1/webhook_endpoints/:id/rotate_secret', {
-    preHandler: manage,
+    onRequest: manage,
     schema: {
       tags: [TAG],
       summary: 'Rotate the signing secret; the old one keeps signing during the overlap (default 24 h)',
@@ -203,7 +203,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: { accessTokens
   );
 
   app.get<{ Params: { id: string }; Querystring: { limit: number; after?: string; event_id?: string } }>('/v1/webhook_endpoints/:id/deliveries', {
-    preHandler: manage,
+    onRequest: manage,
     schema: {
       tags: [TAG],
       summary: 'The attempt log of an endpoint, newest first',
@@ -219,7 +219,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: { accessTokens
   });
 
   app.post<{ Params: { id: string }; Body: { since: string } }>('/v1/webhook_endpoints/:id/recover', {
-    preHandler: manage,
+    onRequest: manage,
     schema: {
       tags: [TAG],
       summary: 'Requeue every parked delivery of this endpoint for events raised since a time',
@@ -236,7 +236,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: { accessTokens
   );
 
   app.get<{ Querystring: { limit: number; after?: string; type?: string; delivery_state?: EventDeliveryState } }>('/v1/events', {
-    preHandler: readEvents,
+    onRequest: readEvents,
     schema: {
       tags: [TAG],
       summary: 'Events of the account, newest first',
@@ -251,12 +251,12 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: { accessTokens
   }, async (request) => recovery.listEvents(principalOf(request).accountId, checkLimit(request.query)));
 
   app.get<{ Params: { id: string } }>('/v1/events/:id', {
-    preHandler: readEvents,
+    onRequest: readEvents,
     schema: { tags: [TAG], summary: 'Get an event', security, params: idParams, response: { 200: eventSchema, ...errorResponses(401, 403, 404) } },
   }, async (request) => recovery.getEvent(principalOf(request).accountId, request.params.id));
 
   app.post<{ Params: { id: string } }>('/v1/events/:id/redeliver', {
-    preHandler: manage,
+    onRequest: manage,
     schema: {
       tags: [TAG],
       summary: 'Send an event again to every enabled endpoint subscribed to it',

@@ -1,10 +1,12 @@
 /**
  * Which serializer renders an error: each protocol registers one, and a route chooses it by
- * `config.errorFormat`, or, for requests that match no route, by path prefix. The registry
+ * `config.errorFormat`, or, for requests that match no route, by the prefix of the decoded path
+ * (so `/%73cim/v2/Nope` answers in SCIM's shape, as `/scim/v2/Nope` does). The registry
  * belongs to one server instance; nothing here is module state.
  */
 import type { FastifyRequest } from 'fastify';
 import type { HttpError } from './http-error.ts';
+import { decodedRequestPath } from '../http/request-path.ts';
 
 export interface SerializedError {
   status: number;
@@ -27,10 +29,13 @@ export class ErrorFormats {
     this.#byPrefix.sort((a, b) => b.prefix.length - a.prefix.length);
   }
 
+  #formatByPath(path: string): string {
+    return this.#byPrefix.find((p) => path.startsWith(p.prefix))?.name ?? this.fallback;
+  }
+
   serializerFor(request: FastifyRequest): ErrorSerializer {
     const named = request.routeOptions.config?.errorFormat;
-    const path = request.url.split('?', 1)[0] ?? '';
-    const name = named ?? this.#byPrefix.find((p) => path.startsWith(p.prefix))?.name ?? this.fallback;
+    const name = named ?? this.#formatByPath(decodedRequestPath(request));
     const serializer = this.#byName.get(name) ?? this.#byName.get(this.fallback);
     if (!serializer) throw new Error(`no error serializer registered for "${name}"`);
     return serializer;

@@ -15,6 +15,7 @@ import { guardInput } from './input-guard.ts';
 import { isDatabaseUnavailable, isTransactionConflict } from '../db/database.ts';
 import type { MetricsRegistry } from '../metrics.ts';
 import { requestLoggerFactory } from '../logging.ts';
+import { requestPath } from './request-path.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -23,6 +24,8 @@ declare module 'fastify' {
   }
   interface FastifyInstance {
     errorFormats: ErrorFormats;
+    /** Every route registered on this listener, as the router holds it (security tests enumerate them). */
+    registeredRoutes: RegisteredRoute[];
   }
 }
 
@@ -35,6 +38,11 @@ export interface HttpServerOptions {
   trustProxy?: boolean;
   /** Where request counts and latencies are recorded, labelled with this listener's name. */
   metrics?: { registry: MetricsRegistry; listener: string };
+}
+
+export interface RegisteredRoute {
+  method: string;
+  url: string;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -58,9 +66,13 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
   });
 
   app.setChildLoggerFactory(requestLoggerFactory);
+  app.decorate('registeredRoutes', [] as RegisteredRoute[]);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) app.registeredRoutes.push({ method, url: route.url });
+  });
   app.decorate('errorFormats', new ErrorFormats('problem'));
   app.errorFormats.register('problem', (error, request) =>
-    serializeProblem(error, { issuer: options.issuer, instance: request.url.split('?', 1)[0] }),
+    serializeProblem(error, { issuer: options.issuer, instance: requestPath(request) }),
   );
 
   app.setValidatorCompiler(createValidatorCompiler());
@@ -97,7 +109,7 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    sendError(app, request, reply, problem('not_found', { detail: `No route for ${request.method} ${request.url.split('?', 1)[0]}` }));
+    sendError(app, request, reply, problem('not_found', { detail: `No route for ${request.method} ${requestPath(request)}` }));
   });
 
   app.setErrorHandler((error, request, reply) => {
