@@ -73,12 +73,12 @@ describe('rate limits', () => {
     try {
       const token = `gh_at_${randomBytes(16).toString('hex')}`;
       const headers = { authorization: `Bearer ${token}` };
-      assert.notEqual((await fetch(`${one.publicUrl}/v1/x`, { headers })).status, 429);
-      assert.notEqual((await fetch(`${two.publicUrl}/v1/x`, { headers })).status, 429);
-      assert.equal((await fetch(`${one.publicUrl}/v1/x`, { headers })).status, 429, 'the third request is over the shared limit');
+      assert.notEqual((await fetch(`${one.publicUrl}/v1/invoices`, { headers })).status, 429);
+      assert.notEqual((await fetch(`${two.publicUrl}/v1/invoices`, { headers })).status, 429);
+      assert.equal((await fetch(`${one.publicUrl}/v1/invoices`, { headers })).status, 429, 'the third request is over the shared limit');
 
-      assert.notEqual((await fetch(`${down.publicUrl}/v1/x`, { headers })).status, 429);
-      assert.equal((await fetch(`${down.publicUrl}/v1/x`, { headers })).status, 429, 'still limited in-process');
+      assert.notEqual((await fetch(`${down.publicUrl}/v1/invoices`, { headers })).status, 429);
+      assert.equal((await fetch(`${down.publicUrl}/v1/invoices`, { headers })).status, 429, 'still limited in-process');
       assert.ok(down.logs.some((line) => line.includes('Redis unreachable')));
     } finally {
       await Promise.all([one.close(), two.close(), down.close()]);
