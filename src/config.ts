@@ -6,6 +6,7 @@
  * the setting, what was wrong and what was given. Flags win over the environment.
  */
 import path from 'node:path';
+import ipaddr from 'ipaddr.js';
 
 export type DatabaseKind = 'sqlite' | 'postgres';
 
@@ -38,7 +39,7 @@ export interface Config {
   idempotencyRetention: number;
   /** Delays in seconds before each webhook retry; after the last one fails the delivery is parked. */
   webhookRetrySchedule: number[];
-  /** CIDR blocks that webhook receivers may resolve to despite being private, loopback or link-local. */
+  /** CIDR blocks (IPv4, IPv6) webhook receivers may resolve to although not globally routable unicast. */
   webhookAllowNetworks: string[];
   /** Run the webhook dispatcher and payout processor inside `serve`. */
   inProcessWorkers: boolean;
@@ -174,10 +175,15 @@ const cidrList: Parser<string[]> = (raw) => {
     .map((p) => p.trim())
     .filter(Boolean);
   for (const p of parts) {
-    if (!/^[0-9a-fA-F:.]+\/\d{1,3}$/.test(p)) throw new Invalid(`"${p}" is not a CIDR block such as 127.0.0.0/8`);
+    if (!isCidr(p)) throw new Invalid(`"${p}" is not a CIDR block such as 127.0.0.0/8`);
   }
   return parts;
 };
+
+/** Dotted-quad IPv4 only: "127.1" or "010.0.0.0" would be read differently by different parsers. */
+function isCidr(p: string): boolean {
+  return /^[0-9a-fA-F:.]+\/\d{1,3}$/.test(p) && (ipaddr.IPv4.isValidCIDRFourPartDecimal(p) || ipaddr.IPv6.isValidCIDR(p));
+}
 
 const logLevel: Parser<Config['logLevel']> = (raw) => {
   const v = raw.trim().toLowerCase();
@@ -359,7 +365,7 @@ export const SETTINGS = [
     key: 'webhookAllowNetworks',
     env: 'GATEHOUSE_WEBHOOK_ALLOW_NETWORKS',
     flag: '--webhook-allow-networks',
-    description: 'CIDR blocks webhook receivers may use despite being private (e.g. 127.0.0.0/8)',
+    description: 'CIDR blocks webhook receivers may use although not globally routable (e.g. 127.0.0.0/8, 64:ff9b::/96)',
     parse: cidrList,
     fallback: () => [],
   }),

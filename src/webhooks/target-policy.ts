@@ -1,10 +1,19 @@
 /**
  * Where webhooks may go (SSRF protection).
  *
- * Receiver addresses in private (RFC 1918, RFC 4193 unique-local), loopback, link-local
- * (incl. 169.254.169.254 metadata), shared (RFC 6598), multicast, reserved and unspecified
- * ranges are refused, including their IPv4-mapped (::ffff:a.b.c.d) and NAT64 (64:ff9b::/96)
- * forms, unless the operator allow-listed the network (GATEHOUSE_WEBHOOK_ALLOW_NETWORKS).
+ * A receiver must be globally routable unicast, as ipaddr.js classifies ranges (its table follows
+ * the IANA special-purpose registries): an IPv4 address whose range is `unicast`; an IPv6 address
+ * whose range is `unicast` and that lies in global unicast, 2000::/3 (RFC 4291 §2.4). So private,
+ * loopback, link-local (169.254.169.254 metadata), shared (100.64/10), documentation,
+ * benchmarking, multicast, broadcast, reserved and unspecified ranges are refused, and so is every
+ * form that reaches IPv4 through a translator or a tunnel (NAT64 64:ff9b::/96 and 64:ff9b:1::/48,
+ * SIIT ::ffff:0:0:0/96, 6to4 2002::/16, Teredo 2001::/32, IPv4-compatible ::/96): where such a
+ * packet ends up is decided by a relay this policy cannot see. An IPv4-mapped address
+ * (::ffff:a.b.c.d) is judged as the IPv4 address it carries, since a socket connects to exactly that.
+ *
+ * The operator's allow-list (GATEHOUSE_WEBHOOK_ALLOW_NETWORKS, IPv4 and IPv6 CIDRs) admits what it
+ * covers. Behind an allowed 64:ff9b::/96 address the IPv4 address the translator reaches is judged
+ * too: allowing the translator is not allowing what sits behind it.
  *
  * The check runs twice: at registration (a clear 400 for the user) and at connect time,
  * where the dispatcher's connection resolves the host through `guardedLookup` and connects to
@@ -14,37 +23,36 @@
  */
 import dns from 'node:dns';
 import net from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 export type Resolve = (hostname: string) => Promise<Array<{ address: string; family: number }>>;
 
 export const systemResolve: Resolve = (hostname) => dns.promises.lookup(hostname, { all: true, verbatim: true });
 
-const BLOCKED_V4 = [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const;
+type Address = ipaddr.IPv4 | ipaddr.IPv6;
+type Network = [Address, number];
 
-const BLOCKED_V6 = [
-  ['::', 128],
-  ['::1', 128],
-  ['100::', 64],
-  ['2001:db8::', 32],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const;
+/** RFC 4291 §2.4: everything outside 2000::/3 is special-purpose or unassigned. */
+const GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3');
+/** RFC 6052 §2.1: the well-known NAT64 prefix carries the IPv4 address in its last 32 bits. */
+const NAT64_WELL_KNOWN = ipaddr.parseCIDR('64:ff9b::/96');
+
+/** ipaddr.js range names a user would not recognise, in words. */
+const RANGE_WORDS: Readonly<Record<string, string>> = {
+  rfc6052: 'NAT64',
+  rfc6145: 'SIIT',
+  carrierGradeNat: 'shared address space',
+  deprecatedSiteLocal: 'site-local',
+  linkLocal: 'link-local',
+  uniqueLocal: 'unique-local',
+  as112: 'AS112',
+  as112v6: 'AS112',
+  amt: 'AMT',
+  deprecatedOrchid: 'ORCHID',
+  orchid2: 'ORCHIDv2',
+  droneRemoteIdProtocolEntityTags: 'DRIP entity tags',
+  segmentRouting: 'segment routing',
+};
 
 export class RefusedTarget extends Error {}
 
@@ -59,22 +67,11 @@ export interface TargetPolicy {
 
 export function createTargetPolicy(options: { allowNetworks: readonly string[]; requireHttps: boolean; resolve?: Resolve }): TargetPolicy {
   const resolve = options.resolve ?? systemResolve;
-  const blocked = new net.BlockList();
-  for (const [a, p] of BLOCKED_V4) blocked.addSubnet(a, p, 'ipv4');
-  for (const [a, p] of BLOCKED_V6) blocked.addSubnet(a, p, 'ipv6');
-  const allowed = new net.BlockList();
-  for (const cidr of options.allowNetworks) {
-    const [a, p] = cidr.split('/') as [string, string];
-    const family = net.isIPv6(a) ? 'ipv6' : 'ipv4';
-    allowed.addSubnet(a, Number(p), family);
-  }
+  const allowed = options.allowNetworks.map((cidr) => ipaddr.parseCIDR(cidr));
 
   function checkAddress(address: string): void {
-    const { ip, family } = normalise(address);
-    if (allowed.check(ip, family)) return;
-    if (blocked.check(ip, family)) {
-      throw new RefusedTarget(`${address} is a private, loopback, link-local or reserved address`);
-    }
+    const refusal = refusalOf(parseAddress(address), allowed);
+    if (refusal !== null) throw new RefusedTarget(`${address} is not a globally routable unicast address (${refusal})`);
   }
 
   async function addressesOf(hostname: string): Promise<Array<{ address: string; family: number }>> {
@@ -124,17 +121,43 @@ export function hostnameOf(url: URL): string {
   return url.hostname.replace(/^\[(.*)\]$/, '$1');
 }
 
-/** IPv4-mapped and NAT64 IPv6 addresses are judged as the IPv4 address they carry. */
-function normalise(address: string): { ip: string; family: 'ipv4' | 'ipv6' } {
-  if (net.isIPv4(address)) return { ip: address, family: 'ipv4' };
-  const lower = address.toLowerCase();
-  const embedded = /^(?:::ffff:|64:ff9b::)(?:0:)?([0-9.]+)$/.exec(lower);
-  if (embedded && net.isIPv4(embedded[1]!)) return { ip: embedded[1]!, family: 'ipv4' };
-  const hexMapped = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-  if (hexMapped) {
-    const hi = parseInt(hexMapped[1]!, 16);
-    const lo = parseInt(hexMapped[2]!, 16);
-    return { ip: `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`, family: 'ipv4' };
+/** Only the canonical forms a URL or a resolver yields: ipaddr.js alone would also read "127.1". */
+function parseAddress(address: string): Address {
+  if (net.isIP(address) !== 0) {
+    try {
+      return ipaddr.parse(address);
+    } catch {
+      // Refused below, like anything else that is not an address.
+    }
   }
-  return { ip: address, family: 'ipv6' };
+  throw new RefusedTarget(`${address} is not an IP address`);
+}
+
+/** Why `ip` may not receive webhooks, or null when it may. */
+function refusalOf(ip: Address, allowed: readonly Network[]): string | null {
+  if (ip instanceof ipaddr.IPv6 && ip.isIPv4MappedAddress()) return refusalOf(ip.toIPv4Address(), allowed);
+  if (allowed.some((network) => inNetwork(ip, network))) {
+    if (!(ip instanceof ipaddr.IPv6 && inNetwork(ip, NAT64_WELL_KNOWN))) return null;
+    const reached = nat64Destination(ip);
+    const behind = refusalOf(reached, allowed);
+    return behind === null ? null : `carries ${reached.toString()}: ${behind}`;
+  }
+  return rangeRefusal(ip);
+}
+
+/** The special range `ip` is in, or null when it is globally routable unicast. */
+function rangeRefusal(ip: Address): string | null {
+  const range = ip.range();
+  if (range !== 'unicast') return RANGE_WORDS[range] ?? range;
+  if (ip instanceof ipaddr.IPv6 && !inNetwork(ip, GLOBAL_UNICAST)) return 'outside global unicast 2000::/3';
+  return null;
+}
+
+function inNetwork(ip: Address, [network, bits]: Network): boolean {
+  return ip.kind() === network.kind() && ip.match(network, bits);
+}
+
+/** RFC 6052 §2.2: with a /96 prefix the IPv4 address is the last 32 bits. */
+function nat64Destination(ip: ipaddr.IPv6): ipaddr.IPv4 {
+  return new ipaddr.IPv4(ip.toByteArray().slice(12));
 }

@@ -55,6 +55,19 @@ describe('config', () => {
     });
   }
 
+  it('GATEHOUSE_WEBHOOK_ALLOW_NETWORKS takes IPv4 (dotted quad) and IPv6 CIDR blocks, nothing a parser could read two ways', () => {
+    const config = loadConfig({ GATEHOUSE_WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8, 10.1.0.0/16,fd00::/8,64:ff9b::/96' });
+    assert.deepEqual(config.webhookAllowNetworks, ['127.0.0.0/8', '10.1.0.0/16', 'fd00::/8', '64:ff9b::/96']);
+    for (const bad of ['10.0.0.0/8,300.0.0.0/8', '10.0.0.0/33', '127.1/8', '010.0.0.0/8', '0x7f.0.0.1/8', 'fd00::/129', 'fe80::%eth0/64']) {
+      assert.throws(() => loadConfig({ GATEHOUSE_WEBHOOK_ALLOW_NETWORKS: bad }), (error: unknown) => {
+        assert.ok(error instanceof ConfigError, bad);
+        assert.equal(error.setting, 'GATEHOUSE_WEBHOOK_ALLOW_NETWORKS');
+        assert.match(error.message, /is not a CIDR block/, bad);
+        return true;
+      });
+    }
+  });
+
   it('a bad flag is named by its flag', () => {
     assert.throws(() => loadConfig({}, { '--port': '-1' }), /invalid setting --port/);
   });
