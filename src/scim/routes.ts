@@ -1,7 +1,8 @@
 /**
  * The SCIM 2.0 endpoint at /scim/v2 (RFC 7644): Users, Groups, Bulk and discovery. This is
  * HTTP only: status codes, ETag/If-Match, Location, media types (`application/scim+json` in
- * and out, plain JSON accepted), list parameters. Rules live in users.ts and groups.ts.
+ * and out, plain JSON accepted), list parameters (pagination.ts). Rules live in users.ts and
+ * groups.ts.
  * The SCIM media type parser and the SCIM error format are registered in an encapsulated
  * scope, so no other route changes behaviour.
  */
@@ -10,7 +11,8 @@ import { principalOf } from '../platform/auth.ts';
 import type { JsonObject } from './coerce.ts';
 import { SCIM_CONTENT_TYPE, notFound, scimErrorResponses, serializeScimError } from './errors.ts';
 import { LIST_RESPONSE, SEARCH_REQUEST, USER_SCHEMA, GROUP_SCHEMA, type ResourceSchema } from './schema-catalog.ts';
-import { MAX_RESULTS, listOf, resourceTypes, schemas, serviceProviderConfig } from './discovery.ts';
+import { listOf, resourceTypes, schemas, serviceProviderConfig } from './discovery.ts';
+import { countOf, startIndexOf } from './pagination.ts';
 import { parseProjection, project, wants, type Projection } from './projection.ts';
 import { runBulk } from './bulk.ts';
 import { checkSchemas } from './users.ts';
@@ -28,8 +30,9 @@ export interface ScimRouteDeps {
 
 interface ListParams {
   filter?: string;
-  startIndex?: number;
-  count?: number;
+  /** Integers, checked and bounded by pagination.ts: text in a query string, a number in a body. */
+  startIndex?: unknown;
+  count?: unknown;
   sortBy?: string;
   sortOrder?: string;
   attributes?: string;
@@ -53,8 +56,9 @@ const listQuery = {
   type: 'object',
   properties: {
     filter: { type: 'string', maxLength: 4096 },
-    startIndex: { type: 'integer' },
-    count: { type: 'integer' },
+    // Text, read by pagination.ts: schema coercion would take 0x10 or Infinity for integers.
+    startIndex: { type: 'string', maxLength: 64, description: 'integer, 1-based; below 1 means 1' },
+    count: { type: 'string', maxLength: 64, description: 'integer; negative means 0, above filter.maxResults means maxResults' },
     sortBy: { type: 'string', maxLength: 256 },
     sortOrder: { type: 'string', enum: ['ascending', 'descending'] },
     attributes: { type: 'string', maxLength: 2048 },
@@ -65,14 +69,13 @@ const projectionQuery = { type: 'object', properties: { attributes: listQuery.pr
 const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', maxLength: 128 } } } as const;
 const anyBody = { type: 'object', additionalProperties: true } as const;
 
-/** RFC 7644 §3.4.2.4: startIndex below 1 means 1; a negative count means 0. */
 function toListQuery(params: ListParams): ListQuery {
   return {
     filter: params.filter?.trim() || undefined,
     sortBy: params.sortBy || undefined,
     descending: params.sortOrder === 'descending',
-    startIndex: Math.max(1, params.startIndex ?? 1),
-    count: Math.min(MAX_RESULTS, Math.max(0, params.count ?? 100)),
+    startIndex: startIndexOf(params.startIndex),
+    count: countOf(params.count),
   };
 }
 
@@ -137,14 +140,13 @@ export async function registerScimRoutes(app: FastifyInstance, deps: ScimRouteDe
           const body = request.body;
           checkSchemas(body, SEARCH_REQUEST);
           const join = (v: unknown) => (Array.isArray(v) ? v.join(',') : typeof v === 'string' ? v : undefined);
-          const num = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) ? v : undefined);
           reply.code(200);
           return list(principalOf(request).accountId, {
             filter: typeof body.filter === 'string' ? body.filter : undefined,
             sortBy: typeof body.sortBy === 'string' ? body.sortBy : undefined,
             sortOrder: body.sortOrder === 'descending' ? 'descending' : 'ascending',
-            startIndex: num(body.startIndex),
-            count: num(body.count),
+            startIndex: body.startIndex,
+            count: body.count,
             attributes: join(body.attributes),
             excludedAttributes: join(body.excludedAttributes),
           });
