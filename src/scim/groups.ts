@@ -1,7 +1,8 @@
 /**
  * SCIM groups (RFC 7643 §4.2, RFC 7644 §3.3-3.6). displayName is unique per account
  * (case-insensitively, 409 uniqueness); members are users of the same account (groups do not
- * nest). PATCH on members adds or removes only the rows named — `add members`, `remove
+ * nest). displayName, externalId and member ids are identifiers of at most 256 characters
+ * (limits.ts). PATCH on members adds or removes only the rows named — `add members`, `remove
  * members[value eq "…"]`, `remove members` with a value list (Okta, Entra) — so a change to a
  * 10,000-member group never reads or rewrites the list.
  *
@@ -31,6 +32,7 @@ import { COMMON_ATTRIBUTES, CORE_GROUP, GROUP_SCHEMA, PATCH_OP, findAttr } from 
 import type { GroupRow, MemberRef, ScimGroupStore } from './groups-store.ts';
 import type { ScimUserStore, ListQuery } from './users-store.ts';
 import { checkIfMatch, checkSchemas, etagOf } from './users.ts';
+import { checkIdentifierLength } from './limits.ts';
 
 export interface ScimGroupsDeps {
   db: Db;
@@ -70,6 +72,7 @@ function memberIds(value: unknown): string[] {
   const items = coerceValue(MEMBERS, value, 'members') as Json[] | null;
   return [...new Set((items ?? []).map((m, i) => {
     if (!isObject(m) || typeof m.value !== 'string' || m.value === '') throw invalidValue(`members[${i}].value is required`);
+    checkIdentifierLength(`members[${i}].value`, m.value);
     return m.value;
   }))];
 }
@@ -94,8 +97,11 @@ export function createScimGroups(deps: ScimGroupsDeps) {
 
   function checkDoc(doc: JsonObject): { displayName: string; externalId: string | null } {
     if (typeof doc.displayName !== 'string' || doc.displayName.trim() === '') throw invalidValue('displayName is required');
-    if (doc.displayName.length > 256) throw invalidValue('displayName is longer than 256 characters');
-    return { displayName: doc.displayName.trim(), externalId: typeof doc.externalId === 'string' ? doc.externalId : null };
+    const displayName = doc.displayName.trim();
+    checkIdentifierLength('displayName', displayName);
+    if (typeof doc.externalId !== 'string') return { displayName, externalId: null };
+    checkIdentifierLength('externalId', doc.externalId);
+    return { displayName, externalId: doc.externalId };
   }
 
   async function ensureUsers(trx: Trx, accountId: string, ids: string[]): Promise<void> {

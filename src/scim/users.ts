@@ -3,9 +3,11 @@
  * deactivating and deleting the people of an account.
  *
  * - userName is unique per account, case-insensitively (409 uniqueness).
- * - externalId is immutable once set (400 mutability); it is not unique.
+ * - externalId is immutable once set (400 mutability); it is not unique. A write whose document
+ *   has none keeps the stored one.
  * - password is write-only and never returned: it sets the argon2id hash the login page checks,
  *   under the same password policy as the admin API (400 invalidValue), however it is written.
+ * - Values are bounded (limits.ts): userName and externalId 256 characters, other strings 1024.
  * - active=false and DELETE end the person's access in the same transaction (revokeUserAccess);
  *   a deleted user's past records keep no attribution to them.
  * - meta.version is the row's version; If-Match that does not match → 412. `groups` is part of
@@ -34,6 +36,7 @@ import { COMMON_ATTRIBUTES, CORE_USER, ENTERPRISE_USER, PATCH_OP, USER_SCHEMA } 
 import { searchValues, splitUserDocument, userDocument } from './user-document.ts';
 import type { ListQuery, ScimUserStore, UserGroupRef } from './users-store.ts';
 import { memberDisplay, type ScimGroupStore } from './groups-store.ts';
+import { checkLengths } from './limits.ts';
 
 export interface ScimUsersDeps {
   db: Db;
@@ -47,6 +50,8 @@ export interface ScimUsersDeps {
 }
 
 const WRITABLE_COMMON = COMMON_ATTRIBUTES.filter((a) => a.name === 'externalId');
+/** Attributes kept in indexes as they are, bounded as identifiers. */
+const IDENTIFIERS = ['userName', 'externalId'];
 
 export function etagOf(version: number): string {
   return `W/"${version}"`;
@@ -91,8 +96,8 @@ export function createScimUsers(deps: ScimUsersDeps) {
    */
   async function prepare(doc: JsonObject): Promise<{ doc: JsonObject; passwordHash: string | undefined }> {
     if (typeof doc.userName !== 'string' || doc.userName.trim() === '') throw invalidValue('userName is required');
-    if (doc.userName.length > 256) throw invalidValue('userName is longer than 256 characters');
     const out: JsonObject = { ...doc, userName: doc.userName.trim() };
+    checkLengths(out, IDENTIFIERS);
     let passwordHash: string | undefined;
     if (typeof out.password === 'string') {
       const violation = passwordPolicyViolation(out.password);
