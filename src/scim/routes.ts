@@ -2,7 +2,8 @@
  * The SCIM 2.0 endpoint at /scim/v2 (RFC 7644): Users, Groups, Bulk and discovery. This is
  * HTTP only: status codes, ETag/If-Match, Location, media types (`application/scim+json` in
  * and out, plain JSON accepted), list parameters (pagination.ts). Rules live in users.ts and
- * groups.ts.
+ * groups.ts. A collection's path with a trailing slash is the collection (`/Users/` lists and
+ * creates); a resource path needs a non-empty id, so an empty one never reaches a lookup.
  * The SCIM media type parser and the SCIM error format are registered in an encapsulated
  * scope, so no other route changes behaviour.
  */
@@ -66,7 +67,7 @@ const listQuery = {
   },
 } as const;
 const projectionQuery = { type: 'object', properties: { attributes: listQuery.properties.attributes, excludedAttributes: listQuery.properties.excludedAttributes } } as const;
-const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', maxLength: 128 } } } as const;
+const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', minLength: 1, maxLength: 128 } } } as const;
 const anyBody = { type: 'object', additionalProperties: true } as const;
 
 function toListQuery(params: ListParams): ListQuery {
@@ -127,11 +128,13 @@ export async function registerScimRoutes(app: FastifyInstance, deps: ScimRouteDe
         return listBody(kind.schema, page, query, projection);
       };
 
-      scope.get<{ Querystring: ListParams }>(
-        `${base}/${kind.path}`,
-        { config, preHandler, schema: { tags: [kind.tag], summary: `List or filter ${kind.name}s`, security, querystring: listQuery, response: { 200: listResponse, ...errors } } },
-        async (request) => list(principalOf(request).accountId, request.query),
-      );
+      for (const { path, hide } of collectionPaths(`${base}/${kind.path}`)) {
+        scope.get<{ Querystring: ListParams }>(
+          path,
+          { config, preHandler, schema: { hide, tags: [kind.tag], summary: `List or filter ${kind.name}s`, security, querystring: listQuery, response: { 200: listResponse, ...errors } } },
+          async (request) => list(principalOf(request).accountId, request.query),
+        );
+      }
 
       scope.post<{ Body: JsonObject }>(
         `${base}/${kind.path}/.search`,
@@ -153,11 +156,13 @@ export async function registerScimRoutes(app: FastifyInstance, deps: ScimRouteDe
         },
       );
 
-      scope.post<{ Body: JsonObject }>(
-        `${base}/${kind.path}`,
-        { config, preHandler, schema: { tags: [kind.tag], summary: `Create a ${kind.name}`, security, body: anyBody, response: { 201: resource, ...errors } } },
-        async (request, reply) => sendResource(reply, 201, await kind.service.create(principalOf(request).accountId, request.body)),
-      );
+      for (const { path, hide } of collectionPaths(`${base}/${kind.path}`)) {
+        scope.post<{ Body: JsonObject }>(
+          path,
+          { config, preHandler, schema: { hide, tags: [kind.tag], summary: `Create a ${kind.name}`, security, body: anyBody, response: { 201: resource, ...errors } } },
+          async (request, reply) => sendResource(reply, 201, await kind.service.create(principalOf(request).accountId, request.body)),
+        );
+      }
 
       scope.get<{ Params: { id: string }; Querystring: ListParams }>(
         `${base}/${kind.path}/:id`,
@@ -241,19 +246,35 @@ export async function registerScimRoutes(app: FastifyInstance, deps: ScimRouteDe
     scope.get(`${base}/ServiceProviderConfig`, { ...discovery, schema: { ...discovery.schema, summary: 'What this SCIM service supports' } }, async () =>
       serviceProviderConfig(deps.baseUrl, deps.maxPayloadSize),
     );
-    scope.get(`${base}/ResourceTypes`, { ...discovery, schema: { ...discovery.schema, summary: 'Resource types' } }, async () => listOf(resourceTypes(deps.baseUrl)));
+    for (const { path, hide } of collectionPaths(`${base}/ResourceTypes`)) {
+      scope.get(path, { ...discovery, schema: { ...discovery.schema, hide, summary: 'Resource types' } }, async () => listOf(resourceTypes(deps.baseUrl)));
+    }
     scope.get<{ Params: { id: string } }>(`${base}/ResourceTypes/:id`, { ...discovery, schema: { ...discovery.schema, summary: 'A resource type', params: idParams } }, async (request) => {
       const found = resourceTypes(deps.baseUrl).find((r) => r.id === request.params.id);
       if (!found) throw notFound('ResourceType', request.params.id);
       return found;
     });
-    scope.get(`${base}/Schemas`, { ...discovery, schema: { ...discovery.schema, summary: 'Schemas' } }, async () => listOf(schemas(deps.baseUrl)));
+    for (const { path, hide } of collectionPaths(`${base}/Schemas`)) {
+      scope.get(path, { ...discovery, schema: { ...discovery.schema, hide, summary: 'Schemas' } }, async () => listOf(schemas(deps.baseUrl)));
+    }
     scope.get<{ Params: { id: string } }>(`${base}/Schemas/:id`, { ...discovery, schema: { ...discovery.schema, summary: 'A schema', params: idParams } }, async (request) => {
       const found = schemas(deps.baseUrl).find((s) => s.id === request.params.id);
       if (!found) throw notFound('Schema', request.params.id);
       return found;
     });
   });
+}
+
+/**
+ * A collection's path and the same with a trailing slash (the router keeps the slash), so a
+ * client that builds `…/Users/` plus a query reaches the list, not a resource with an empty id.
+ * The documentation shows the first only.
+ */
+function collectionPaths(path: string): Array<{ path: string; hide: boolean }> {
+  return [
+    { path, hide: false },
+    { path: `${path}/`, hide: true },
+  ];
 }
 
 function ifMatch(request: FastifyRequest): string | undefined {
