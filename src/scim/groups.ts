@@ -1,9 +1,12 @@
 /**
  * SCIM groups (RFC 7643 §4.2, RFC 7644 §3.3-3.6). displayName is unique per account
  * (case-insensitively, 409 uniqueness); members are users of the same account (groups do not
- * nest). PATCH on members adds or removes only the rows named — `add members`, `remove
- * members[value eq "…"]`, `remove members` with a value list (Okta, Entra) — so a change to a
- * 10,000-member group never reads or rewrites the list.
+ * nest). externalId is immutable once set (400 mutability); a write whose document has none
+ * (a PUT that omits it) keeps the stored one, as a user's write does. displayName, externalId
+ * and member ids are identifiers of at most 256 characters (limits.ts). PATCH on members adds
+ * or removes only the rows named — `add members`, `remove members[value eq "…"]`, `remove
+ * members` with a value list (Okta, Entra) — so a change to a 10,000-member group never reads
+ * or rewrites the list.
  *
  * A user's `groups` is part of the user's representation (RFC 7643 §3.1: the version changes
  * when the representation does), so every write that adds or removes members gives exactly those
@@ -31,6 +34,7 @@ import { COMMON_ATTRIBUTES, CORE_GROUP, GROUP_SCHEMA, PATCH_OP, findAttr } from 
 import type { GroupRow, MemberRef, ScimGroupStore } from './groups-store.ts';
 import type { ScimUserStore, ListQuery } from './users-store.ts';
 import { checkIfMatch, checkSchemas, etagOf } from './users.ts';
+import { checkIdentifierLength } from './limits.ts';
 
 export interface ScimGroupsDeps {
   db: Db;
@@ -70,6 +74,7 @@ function memberIds(value: unknown): string[] {
   const items = coerceValue(MEMBERS, value, 'members') as Json[] | null;
   return [...new Set((items ?? []).map((m, i) => {
     if (!isObject(m) || typeof m.value !== 'string' || m.value === '') throw invalidValue(`members[${i}].value is required`);
+    checkIdentifierLength(`members[${i}].value`, m.value);
     return m.value;
   }))];
 }
@@ -92,10 +97,14 @@ export function createScimGroups(deps: ScimGroupsDeps) {
     return resource;
   }
 
-  function checkDoc(doc: JsonObject): { displayName: string; externalId: string | null } {
+  /** The name and externalId a write would store; externalId undefined when the document has none. */
+  function checkDoc(doc: JsonObject): { displayName: string; externalId: string | undefined } {
     if (typeof doc.displayName !== 'string' || doc.displayName.trim() === '') throw invalidValue('displayName is required');
-    if (doc.displayName.length > 256) throw invalidValue('displayName is longer than 256 characters');
-    return { displayName: doc.displayName.trim(), externalId: typeof doc.externalId === 'string' ? doc.externalId : null };
+    const displayName = doc.displayName.trim();
+    checkIdentifierLength('displayName', displayName);
+    if (typeof doc.externalId !== 'string') return { displayName, externalId: undefined };
+    checkIdentifierLength('externalId', doc.externalId);
+    return { displayName, externalId: doc.externalId };
   }
 
   async function ensureUsers(trx: Trx, accountId: string, ids: string[]): Promise<void> {
@@ -131,12 +140,12 @@ export function createScimGroups(deps: ScimGroupsDeps) {
     checkIfMatch(ifMatch, replaced);
   }
 
-  async function touch(trx: Trx, row: GroupRow, changes: Partial<GroupRow>, at: number, ifMatch: string | undefined): Promise<GroupRow> {
-    if (changes.external_id !== undefined && row.external_id !== null && changes.external_id !== row.external_id) {
+  /** Stores the group's name and externalId; `externalId` undefined keeps the stored one. */
+  async function touch(trx: Trx, row: GroupRow, displayName: string, externalId: string | undefined, at: number, ifMatch: string | undefined): Promise<GroupRow> {
+    if (externalId !== undefined && row.external_id !== null && externalId !== row.external_id) {
       throw mutability('externalId is immutable once set');
     }
-    const next: GroupRow = { ...row, ...changes };
-    if (next.external_id === null) next.external_id = row.external_id;
+    const next: GroupRow = { ...row, display_name: displayName, display_name_lower: displayName.toLowerCase(), external_id: externalId ?? row.external_id };
     const stored = await writeRow(() => store.update(trx, next, at), next.display_name);
     checkReplaced(ifMatch, stored === undefined ? undefined : stored.version - 1, row.id);
     return { ...next, ...stored };
@@ -208,7 +217,7 @@ export function createScimGroups(deps: ScimGroupsDeps) {
       const { displayName, externalId } = checkDoc(doc);
       const ids = doc.members === undefined ? [] : memberIds(doc.members);
       const now = clock.now();
-      const row: GroupRow = { id: newId('grp'), account_id: accountId, display_name: displayName, display_name_lower: displayName.toLowerCase(), external_id: externalId, version: 1, created_at: now, updated_at: now };
+      const row: GroupRow = { id: newId('grp'), account_id: accountId, display_name: displayName, display_name_lower: displayName.toLowerCase(), external_id: externalId ?? null, version: 1, created_at: now, updated_at: now };
       return transactWithRetry(db, async (trx) => {
         await writeRow(() => store.insert(trx, row), displayName);
         await ensureUsers(trx, accountId, ids);
@@ -236,7 +245,7 @@ export function createScimGroups(deps: ScimGroupsDeps) {
         const write = newWrite(trx, row, clock.now());
         await setMembers(write, ids);
         await touchMemberUsers(write, displayName !== row.display_name);
-        const saved = await touch(trx, row, { display_name: displayName, display_name_lower: displayName.toLowerCase(), external_id: externalId }, write.at, ifMatch);
+        const saved = await touch(trx, row, displayName, externalId, write.at, ifMatch);
         return render(saved, await store.membersOf(trx, [id]));
       });
     },
@@ -267,9 +276,9 @@ export function createScimGroups(deps: ScimGroupsDeps) {
           changed = true;
         }
         const { displayName, externalId } = checkDoc(doc);
-        if (!changed && displayName === row.display_name && externalId === row.external_id) return row;
+        if (!changed && displayName === row.display_name && (externalId ?? row.external_id) === row.external_id) return row;
         await touchMemberUsers(write, displayName !== row.display_name);
-        return touch(trx, row, { display_name: displayName, display_name_lower: displayName.toLowerCase(), external_id: externalId }, write.at, ifMatch);
+        return touch(trx, row, displayName, externalId, write.at, ifMatch);
       });
     },
 

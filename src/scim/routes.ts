@@ -1,7 +1,9 @@
 /**
  * The SCIM 2.0 endpoint at /scim/v2 (RFC 7644): Users, Groups, Bulk and discovery. This is
  * HTTP only: status codes, ETag/If-Match, Location, media types (`application/scim+json` in
- * and out, plain JSON accepted), list parameters. Rules live in users.ts and groups.ts.
+ * and out, plain JSON accepted), list parameters (pagination.ts). Rules live in users.ts and
+ * groups.ts. A collection's path with a trailing slash is the collection (`/Users/` lists and
+ * creates); a resource path needs a non-empty id, so an empty one never reaches a lookup.
  * The SCIM media type parser and the SCIM error format are registered in an encapsulated
  * scope, so no other route changes behaviour.
  */
@@ -10,7 +12,8 @@ import { principalOf } from '../platform/auth.ts';
 import type { JsonObject } from './coerce.ts';
 import { SCIM_CONTENT_TYPE, notFound, scimErrorResponses, serializeScimError } from './errors.ts';
 import { LIST_RESPONSE, SEARCH_REQUEST, USER_SCHEMA, GROUP_SCHEMA, type ResourceSchema } from './schema-catalog.ts';
-import { MAX_RESULTS, listOf, resourceTypes, schemas, serviceProviderConfig } from './discovery.ts';
+import { listOf, resourceTypes, schemas, serviceProviderConfig } from './discovery.ts';
+import { countOf, startIndexOf } from './pagination.ts';
 import { parseProjection, project, wants, type Projection } from './projection.ts';
 import { runBulk } from './bulk.ts';
 import { checkSchemas } from './users.ts';
@@ -28,8 +31,9 @@ export interface ScimRouteDeps {
 
 interface ListParams {
   filter?: string;
-  startIndex?: number;
-  count?: number;
+  /** Integers, checked and bounded by pagination.ts: text in a query string, a number in a body. */
+  startIndex?: unknown;
+  count?: unknown;
   sortBy?: string;
   sortOrder?: string;
   attributes?: string;
@@ -53,8 +57,9 @@ const listQuery = {
   type: 'object',
   properties: {
     filter: { type: 'string', maxLength: 4096 },
-    startIndex: { type: 'integer' },
-    count: { type: 'integer' },
+    // Text, read by pagination.ts: schema coercion would take 0x10 or Infinity for integers.
+    startIndex: { type: 'string', maxLength: 64, description: 'integer, 1-based; below 1 means 1' },
+    count: { type: 'string', maxLength: 64, description: 'integer; negative means 0, above filter.maxResults means maxResults' },
     sortBy: { type: 'string', maxLength: 256 },
     sortOrder: { type: 'string', enum: ['ascending', 'descending'] },
     attributes: { type: 'string', maxLength: 2048 },
@@ -62,17 +67,16 @@ const listQuery = {
   },
 } as const;
 const projectionQuery = { type: 'object', properties: { attributes: listQuery.properties.attributes, excludedAttributes: listQuery.properties.excludedAttributes } } as const;
-const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', maxLength: 128 } } } as const;
+const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', minLength: 1, maxLength: 128 } } } as const;
 const anyBody = { type: 'object', additionalProperties: true } as const;
 
-/** RFC 7644 §3.4.2.4: startIndex below 1 means 1; a negative count means 0. */
 function toListQuery(params: ListParams): ListQuery {
   return {
     filter: params.filter?.trim() || undefined,
     sortBy: params.sortBy || undefined,
     descending: params.sortOrder === 'descending',
-    startIndex: Math.max(1, params.startIndex ?? 1),
-    count: Math.min(MAX_RESULTS, Math.max(0, params.count ?? 100)),
+    startIndex: startIndexOf(params.startIndex),
+    count: countOf(params.count),
   };
 }
 
@@ -124,11 +128,13 @@ export async function registerScimRoutes(app: FastifyInstance, deps: ScimRouteDe
         return listBody(kind.schema, page, query, projection);
       };
 
-      scope.get<{ Querystring: ListParams }>(
-        `${base}/${kind.path}`,
-        { config, onRequest, schema: { tags: [kind.tag], summary: `List or filter ${kind.name}s`, security, querystring: listQuery, response: { 200: listResponse, ...errors } } },
-        async (request) => list(principalOf(request).accountId, request.query),
-      );
+      for (const { path, hide } of collectionPaths(`${base}/${kind.path}`)) {
+        scope.get<{ Querystring: ListParams }>(
+          path,
+          { config, onRequest, schema: { hide, tags: [kind.tag], summary: `List or filter ${kind.name}s`, security, querystring: listQuery, response: { 200: listResponse, ...errors } } },
+          async (request) => list(principalOf(request).accountId, request.query),
+        );
+      }
 
       scope.post<{ Body: JsonObject }>(
         `${base}/${kind.path}/.search`,
@@ -137,25 +143,26 @@ export async function registerScimRoutes(app: FastifyInstance, deps: ScimRouteDe
           const body = request.body;
           checkSchemas(body, SEARCH_REQUEST);
           const join = (v: unknown) => (Array.isArray(v) ? v.join(',') : typeof v === 'string' ? v : undefined);
-          const num = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) ? v : undefined);
           reply.code(200);
           return list(principalOf(request).accountId, {
             filter: typeof body.filter === 'string' ? body.filter : undefined,
             sortBy: typeof body.sortBy === 'string' ? body.sortBy : undefined,
             sortOrder: body.sortOrder === 'descending' ? 'descending' : 'ascending',
-            startIndex: num(body.startIndex),
-            count: num(body.count),
+            startIndex: body.startIndex,
+            count: body.count,
             attributes: join(body.attributes),
             excludedAttributes: join(body.excludedAttributes),
           });
         },
       );
 
-      scope.post<{ Body: JsonObject }>(
-        `${base}/${kind.path}`,
-        { config, onRequest, schema: { tags: [kind.tag], summary: `Create a ${kind.name}`, security, body: anyBody, response: { 201: resource, ...errors } } },
-        async (request, reply) => sendResource(reply, 201, await kind.service.create(principalOf(request).accountId, request.body)),
-      );
+      for (const { path, hide } of collectionPaths(`${base}/${kind.path}`)) {
+        scope.post<{ Body: JsonObject }>(
+          path,
+          { config, onRequest, schema: { hide, tags: [kind.tag], summary: `Create a ${kind.name}`, security, body: anyBody, response: { 201: resource, ...errors } } },
+          async (request, reply) => sendResource(reply, 201, await kind.service.create(principalOf(request).accountId, request.body)),
+        );
+      }
 
       scope.get<{ Params: { id: string }; Querystring: ListParams }>(
         `${base}/${kind.path}/:id`,
@@ -239,19 +246,35 @@ export async function registerScimRoutes(app: FastifyInstance, deps: ScimRouteDe
     scope.get(`${base}/ServiceProviderConfig`, { ...discovery, schema: { ...discovery.schema, summary: 'What this SCIM service supports' } }, async () =>
       serviceProviderConfig(deps.baseUrl, deps.maxPayloadSize),
     );
-    scope.get(`${base}/ResourceTypes`, { ...discovery, schema: { ...discovery.schema, summary: 'Resource types' } }, async () => listOf(resourceTypes(deps.baseUrl)));
+    for (const { path, hide } of collectionPaths(`${base}/ResourceTypes`)) {
+      scope.get(path, { ...discovery, schema: { ...discovery.schema, hide, summary: 'Resource types' } }, async () => listOf(resourceTypes(deps.baseUrl)));
+    }
     scope.get<{ Params: { id: string } }>(`${base}/ResourceTypes/:id`, { ...discovery, schema: { ...discovery.schema, summary: 'A resource type', params: idParams } }, async (request) => {
       const found = resourceTypes(deps.baseUrl).find((r) => r.id === request.params.id);
       if (!found) throw notFound('ResourceType', request.params.id);
       return found;
     });
-    scope.get(`${base}/Schemas`, { ...discovery, schema: { ...discovery.schema, summary: 'Schemas' } }, async () => listOf(schemas(deps.baseUrl)));
+    for (const { path, hide } of collectionPaths(`${base}/Schemas`)) {
+      scope.get(path, { ...discovery, schema: { ...discovery.schema, hide, summary: 'Schemas' } }, async () => listOf(schemas(deps.baseUrl)));
+    }
     scope.get<{ Params: { id: string } }>(`${base}/Schemas/:id`, { ...discovery, schema: { ...discovery.schema, summary: 'A schema', params: idParams } }, async (request) => {
       const found = schemas(deps.baseUrl).find((s) => s.id === request.params.id);
       if (!found) throw notFound('Schema', request.params.id);
       return found;
     });
   });
+}
+
+/**
+ * A collection's path and the same with a trailing slash (the router keeps the slash), so a
+ * client that builds `…/Users/` plus a query reaches the list, not a resource with an empty id.
+ * The documentation shows the first only.
+ */
+function collectionPaths(path: string): Array<{ path: string; hide: boolean }> {
+  return [
+    { path, hide: false },
+    { path: `${path}/`, hide: true },
+  ];
 }
 
 function ifMatch(request: FastifyRequest): string | undefined {

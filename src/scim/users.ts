@@ -3,8 +3,11 @@
  * deactivating and deleting the people of an account.
  *
  * - userName is unique per account, case-insensitively (409 uniqueness).
- * - externalId is immutable once set (400 mutability); it is not unique.
- * - password is write-only: it sets the argon2id hash the login page checks.
+ * - externalId is immutable once set (400 mutability); it is not unique. A write whose document
+ *   has none keeps the stored one.
+ * - password is write-only and never returned: it sets the argon2id hash the login page checks,
+ *   under the same password policy as the admin API (400 invalidValue), however it is written.
+ * - Values are bounded (limits.ts): userName and externalId 256 characters, other strings 1024.
  * - active=false and DELETE end the person's access in the same transaction (revokeUserAccess);
  *   a deleted user's past records keep no attribution to them.
  * - meta.version is the row's version; If-Match that does not match → 412. `groups` is part of
@@ -16,7 +19,6 @@
  *   leave its groups alone. The user's row is locked before its groups', the order in which
  *   group writes lock member users and then their group.
  */
-import { hash } from '@node-rs/argon2';
 import type { Transaction } from 'kysely';
 import type { Db } from '../platform/db/database.ts';
 import type { Tables } from '../platform/db/tables.ts';
@@ -26,6 +28,7 @@ import { newTimeOrderedId } from '../platform/ids.ts';
 import { isUniqueViolation, transactWithRetry } from '../platform/db/database.ts';
 import type { RevokeUserAccess } from '../oauth/user-access.ts';
 import type { UserRow } from '../users/store.ts';
+import { hashPassword, passwordPolicyViolation } from '../users/passwords.ts';
 import { coerceResource, isObject, type JsonObject } from './coerce.ts';
 import { invalidSyntax, invalidValue, mutability, notFound, preconditionFailed, uniqueness } from './errors.ts';
 import { applyPatch, normaliseOperations } from './patch.ts';
@@ -33,6 +36,7 @@ import { COMMON_ATTRIBUTES, CORE_USER, ENTERPRISE_USER, PATCH_OP, USER_SCHEMA } 
 import { searchValues, splitUserDocument, userDocument } from './user-document.ts';
 import type { ListQuery, ScimUserStore, UserGroupRef } from './users-store.ts';
 import { memberDisplay, type ScimGroupStore } from './groups-store.ts';
+import { checkLengths } from './limits.ts';
 
 export interface ScimUsersDeps {
   db: Db;
@@ -46,6 +50,8 @@ export interface ScimUsersDeps {
 }
 
 const WRITABLE_COMMON = COMMON_ATTRIBUTES.filter((a) => a.name === 'externalId');
+/** Attributes kept in indexes as they are, bounded as identifiers. */
+const IDENTIFIERS = ['userName', 'externalId'];
 
 export function etagOf(version: number): string {
   return `W/"${version}"`;
@@ -84,15 +90,19 @@ export function createScimUsers(deps: ScimUsersDeps) {
     return resource;
   }
 
-  /** Checks the document a write would store; returns it with the password taken out. */
+  /**
+   * Checks the document a write would store (POST, PUT, and PATCH after its operations are
+   * applied, whatever their form); returns it with the password taken out and hashed.
+   */
   async function prepare(doc: JsonObject): Promise<{ doc: JsonObject; passwordHash: string | undefined }> {
     if (typeof doc.userName !== 'string' || doc.userName.trim() === '') throw invalidValue('userName is required');
-    if (doc.userName.length > 256) throw invalidValue('userName is longer than 256 characters');
     const out: JsonObject = { ...doc, userName: doc.userName.trim() };
+    checkLengths(out, IDENTIFIERS);
     let passwordHash: string | undefined;
     if (typeof out.password === 'string') {
-      if (out.password.length < 1 || out.password.length > 1024) throw invalidValue('password must be 1 to 1024 characters');
-      passwordHash = await hash(out.password, { algorithm: 2 /* Argon2id */ });
+      const violation = passwordPolicyViolation(out.password);
+      if (violation !== undefined) throw invalidValue(violation);
+      passwordHash = await hashPassword(out.password);
     }
     delete out.password;
     return { doc: out, passwordHash };

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Accounts } from '../accounts/service.ts';
 import type { Users } from './service.ts';
 import { errorResponses } from '../platform/http/schemas.ts';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './passwords.ts';
 
 const userSchema = {
   type: 'object',
@@ -41,7 +42,8 @@ export function registerUserRoutes(app: FastifyInstance, deps: { accounts: Accou
           additionalProperties: false,
           properties: {
             userName: { type: 'string', minLength: 1, maxLength: 256, pattern: '\\S' },
-            password: { type: 'string', minLength: 1, maxLength: 1024 },
+            // The password policy decides (400 weak_password), as it does for SCIM; not the schema.
+            password: { type: 'string', description: `${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters (the password policy)` },
             name: {
               type: 'object',
               additionalProperties: false,

@@ -1,10 +1,10 @@
 /**
- * People who sign in at the login page. Passwords are hashed with argon2id (OWASP
- * parameters: 19 MiB, 2 passes, 1 lane). Sign-in answers the same way, and takes about the
- * same time, whether the userName is unknown, the password is wrong or the user is inactive,
- * so the page never tells which accounts exist.
+ * People who sign in at the login page. A password must meet the password policy and is kept
+ * only as its argon2id hash (passwords.ts, shared with SCIM). Sign-in answers the same way, and
+ * takes about the same time, whether the userName is unknown, the password is wrong or the user
+ * is inactive, so the page never tells which accounts exist.
  */
-import { hash, verify } from '@node-rs/argon2';
+import { verify } from '@node-rs/argon2';
 import type { Db } from '../platform/db/database.ts';
 import { isUniqueViolation } from '../platform/db/database.ts';
 import type { Clock } from '../platform/clock.ts';
@@ -12,9 +12,7 @@ import { toRfc3339 } from '../platform/clock.ts';
 import { newId } from '../platform/ids.ts';
 import { problem } from '../platform/errors/catalogue.ts';
 import type { UserRow, UserStore } from './store.ts';
-
-const ARGON2 = { algorithm: 2 /* Algorithm.Argon2id */, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
-export const MIN_PASSWORD_LENGTH = 8;
+import { hashPassword, passwordPolicyViolation } from './passwords.ts';
 
 export interface NewUser {
   userName: string;
@@ -37,13 +35,12 @@ export function presentUser(row: UserRow) {
 export function createUsers(deps: { db: Db; store: UserStore; clock: Clock }) {
   const { store, clock } = deps;
   // Verified against when the userName is unknown, so both paths cost one argon2 verification.
-  const decoy = hash('decoy password that matches nothing', ARGON2);
+  const decoy = hashPassword('decoy password that matches nothing');
 
   return {
     async create(accountId: string, input: NewUser) {
-      if ([...input.password].length < MIN_PASSWORD_LENGTH) {
-        throw problem('weak_password', { detail: `password needs at least ${MIN_PASSWORD_LENGTH} characters` });
-      }
+      const violation = passwordPolicyViolation(input.password);
+      if (violation !== undefined) throw problem('weak_password', { detail: violation });
       const now = clock.now();
       const userName = input.userName.trim();
       const givenName = input.name?.givenName?.trim() || null;
@@ -58,7 +55,7 @@ export function createUsers(deps: { db: Db; store: UserStore; clock: Clock }) {
         family_name: familyName,
         display_name: [givenName, familyName].filter(Boolean).join(' ') || null,
         active: 1,
-        password_hash: await hash(input.password, ARGON2),
+        password_hash: await hashPassword(input.password),
         attributes: '{}',
         version: 1,
         created_at: now,

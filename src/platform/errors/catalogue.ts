@@ -59,7 +59,7 @@ export const PROBLEMS = {
   client_not_found: { status: 404, title: 'Client not found' },
   user_not_found: { status: 404, title: 'User not found' },
   user_name_taken: { status: 409, title: 'userName is already used in this account' },
-  weak_password: { status: 400, title: 'Password is too short' },
+  weak_password: { status: 400, title: 'Password does not meet the password policy' },
   webhook_endpoint_not_found: { status: 404, title: 'Webhook endpoint not found' },
   webhook_endpoint_disabled: { status: 409, title: 'Webhook endpoint is disabled' },
   event_not_found: { status: 404, title: 'Event not found' },

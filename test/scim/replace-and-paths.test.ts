@@ -1,0 +1,127 @@
+/**
+ * A group PUT that omits externalId keeps the stored one, as a user PUT does (RFC 7643 §2.2:
+ * externalId is immutable once set, so only a different value is a 400 mutability). A
+ * collection's path with a trailing slash is the collection: it lists (with its filter) and
+ * creates; a resource path with an empty id never reaches a lookup.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { databaseTargets } from '../helpers/databases.ts';
+import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { scimClient, ERROR, GROUP, LIST, PATCH, USER, type ScimClient } from './scim-client.ts';
+
+const q = (filter: string) => `?filter=${encodeURIComponent(filter)}`;
+
+for (const target of databaseTargets()) {
+  describe(`SCIM group PUT and collection paths (${target.kind})`, () => {
+    let t: TestApp;
+    let c: ScimClient;
+    before(async () => {
+      t = await startTestApp(target);
+      c = await scimClient(t, 'Paths');
+    });
+    after(() => t.close());
+
+    const storedGroup = (id: string) => t.gatehouse.database.db.selectFrom('scim_groups').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+
+    it('RFC 7644 §3.5.1: a group PUT without externalId keeps the stored one, like a user PUT; a different one → 400 mutability', async () => {
+      const member = await c.call('POST', '/Users', { schemas: [USER], userName: 'kept@example.com', externalId: 'u-ext' });
+      const group = await c.call('POST', '/Groups', { schemas: [GROUP], displayName: 'Keepers', externalId: 'g-ext' });
+      assert.equal(group.status, 201);
+      const id = group.body.id as string;
+
+      const put = await c.call('PUT', `/Groups/${id}`, { schemas: [GROUP], displayName: 'Keepers renamed', members: [{ value: member.body.id }] });
+      assert.equal(put.status, 200);
+      assert.equal(put.body.externalId, 'g-ext');
+      assert.equal(put.body.displayName, 'Keepers renamed');
+      assert.equal(put.body.meta.version, 'W/"2"');
+      assert.deepEqual(put.body.members.map((m: { value: string }) => m.value), [member.body.id]);
+      assert.equal((await storedGroup(id)).external_id, 'g-ext');
+      // The user PUT it mirrors.
+      const userPut = await c.call('PUT', `/Users/${member.body.id}`, { schemas: [USER], userName: 'kept@example.com' });
+      assert.equal(userPut.status, 200);
+      assert.equal(userPut.body.externalId, 'u-ext');
+
+      // The same value again is no change of it; null is no value (RFC 7643 §2.5), so it keeps it too.
+      for (const externalId of ['g-ext', null]) {
+        const again = await c.call('PUT', `/Groups/${id}`, { schemas: [GROUP], displayName: 'Keepers renamed', externalId, members: [{ value: member.body.id }] });
+        assert.equal(again.status, 200);
+        assert.equal(again.body.externalId, 'g-ext');
+      }
+      const before = await storedGroup(id);
+      const changed = await c.call('PUT', `/Groups/${id}`, { schemas: [GROUP], displayName: 'Other name', externalId: 'g-other' });
+      assert.equal(changed.status, 400);
+      assert.deepEqual(changed.body, { schemas: [ERROR], status: '400', scimType: 'mutability', detail: 'externalId is immutable once set' });
+      assert.deepEqual(await storedGroup(id), before);
+      assert.deepEqual((await c.call('GET', `/Groups/${id}`)).body.members.map((m: { value: string }) => m.value), [member.body.id]);
+
+      // A PATCH that leaves externalId out of its document keeps it as well.
+      const patched = await c.call('PATCH', `/Groups/${id}`, { schemas: [PATCH], Operations: [{ op: 'Replace', value: { displayName: 'Patched' } }] });
+      assert.equal(patched.status, 204);
+      assert.equal((await storedGroup(id)).external_id, 'g-ext');
+
+      // A group created without one may be given one by PUT, once.
+      const bare = await c.call('POST', '/Groups', { schemas: [GROUP], displayName: 'Bare' });
+      const given = await c.call('PUT', `/Groups/${bare.body.id}`, { schemas: [GROUP], displayName: 'Bare', externalId: 'bare-ext' });
+      assert.equal(given.status, 200);
+      assert.equal(given.body.externalId, 'bare-ext');
+      assert.equal((await storedGroup(bare.body.id)).external_id, 'bare-ext');
+    });
+
+    it('a trailing slash on /Users and /Groups is the collection: GET lists with its filter, POST creates', async () => {
+      const user = await c.call('POST', '/Users/', { schemas: [USER], userName: 'slash@example.com' });
+      assert.equal(user.status, 201);
+      assert.equal(user.body.userName, 'slash@example.com');
+      const group = await c.call('POST', '/Groups/', { schemas: [GROUP], displayName: 'Slashers', members: [{ value: user.body.id }] });
+      assert.equal(group.status, 201);
+
+      const users = await c.call('GET', `/Users/${q('userName eq "SLASH@example.com"')}`);
+      assert.equal(users.status, 200);
+      assert.deepEqual(users.body.schemas, [LIST]);
+      assert.equal(users.body.totalResults, 1);
+      assert.deepEqual(users.body.Resources.map((r: { id: string }) => r.id), [user.body.id]);
+      assert.deepEqual(await c.call('GET', `/Users/${q('userName eq "slash@example.com"')}`).then((r) => r.body), await c.call('GET', `/Users${q('userName eq "slash@example.com"')}`).then((r) => r.body));
+      const none = await c.call('GET', `/Users/${q('userName eq "x"')}`);
+      assert.deepEqual(none.body, { schemas: [LIST], totalResults: 0, itemsPerPage: 0, startIndex: 1, Resources: [] });
+
+      const groups = await c.call('GET', `/Groups/${q('displayName eq "slashers"')}`);
+      assert.equal(groups.status, 200);
+      assert.deepEqual(groups.body.Resources.map((r: { id: string }) => r.id), [group.body.id]);
+      const all = await c.call('GET', '/Groups/?excludedAttributes=members');
+      assert.equal(all.status, 200);
+      assert.ok(all.body.Resources.some((r: { id: string }) => r.id === group.body.id));
+
+      for (const path of ['/ResourceTypes/', '/Schemas/']) {
+        const listed = await c.call('GET', path);
+        assert.equal(listed.status, 200, path);
+        assert.deepEqual(listed.body, (await c.call('GET', path.slice(0, -1))).body, path);
+      }
+    });
+
+    it('an empty id never reaches a lookup: PUT, PATCH and DELETE on a collection path with a slash → 400, nothing changes', async () => {
+      const user = await c.call('POST', '/Users', { schemas: [USER], userName: 'untouched@example.com' });
+      const group = await c.call('POST', '/Groups', { schemas: [GROUP], displayName: 'Untouched' });
+      const writes: Array<[string, string, unknown]> = [
+        ['PUT', '/Users/', { schemas: [USER], userName: 'untouched@example.com', active: false }],
+        ['PATCH', '/Users/', { schemas: [PATCH], Operations: [{ op: 'replace', path: 'active', value: false }] }],
+        ['DELETE', '/Users/', undefined],
+        ['PUT', '/Groups/', { schemas: [GROUP], displayName: 'Renamed' }],
+        ['PATCH', '/Groups/', { schemas: [PATCH], Operations: [{ op: 'replace', path: 'displayName', value: 'Renamed' }] }],
+        ['DELETE', '/Groups/', undefined],
+      ];
+      for (const [method, path, body] of writes) {
+        const response = await c.call(method, path, body);
+        assert.equal(response.status, 400, `${method} ${path}`);
+        assert.deepEqual(response.body.schemas, [ERROR]);
+        assert.equal(response.body.scimType, 'invalidValue');
+        assert.doesNotMatch(response.body.detail, /not found/);
+      }
+      const stillUser = await c.call('GET', `/Users/${user.body.id}`);
+      assert.equal(stillUser.body.active, true);
+      assert.equal(stillUser.body.meta.version, 'W/"1"');
+      const stillGroup = await c.call('GET', `/Groups/${group.body.id}`);
+      assert.equal(stillGroup.body.displayName, 'Untouched');
+      assert.equal(stillGroup.body.meta.version, 'W/"1"');
+    });
+  });
+}
