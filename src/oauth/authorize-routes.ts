@@ -21,8 +21,10 @@ import { checkAuthorizationRequest, redirectWith, RedirectError, UnsafeRedirect,
 import { consentPage, errorPage, sendPage, signInPage } from './pages.ts';
 import { CSRF_COOKIE, SESSION_COOKIE, SESSION_TTL_SECONDS, cookie, parseCookies, type Session, type Sessions } from './sessions.ts';
 import { issueCode } from './grants.ts';
-import { intersect, isSubset } from './scopes.ts';
+import { grantableToPerson, isSubset } from './scopes.ts';
 import type { UserScopeBound } from './token.ts';
+
+const NOTHING_GRANTABLE = 'None of the requested scopes may be granted to this user (privileged scopes need a role that names them)';
 
 export interface AuthorizeDeps {
   db: Db;
@@ -103,8 +105,8 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
   /** After sign-in (or with a session): consent if needed, otherwise a code. */
   async function proceed(reply: FastifyReply, req: AuthorizationRequest, session: Session, sessionSecret: string, status: 302 | 303) {
     const fail = (code: RedirectError['code'], description: string) => redirectError(reply, status, new RedirectError(code, description, req.redirectUri, req.state));
-    const offered = intersect(req.scopes, await userScopeBound(req.client.accountId, session.userId));
-    if (offered.length === 0) return fail('access_denied', "None of the requested scopes is within the user's roles");
+    const offered = grantableToPerson(req.scopes, await userScopeBound(req.client.accountId, session.userId));
+    if (offered.length === 0) return fail('access_denied', NOTHING_GRANTABLE);
     const remembered = await sessions.consented(req.client.accountId, session.userId, req.client.id);
     const needsConsent = req.prompt.has('consent') || !isSubset(offered, remembered);
     if (needsConsent) {
@@ -176,8 +178,8 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
     if (!session) return showSignIn(request, reply, req, 200);
     if (!consentTokenValid(request, body)) return sendPage(reply, 403, errorPage('The form expired. Go back to the application and start again.'));
     if (body.decision !== 'allow') return redirectError(reply, 303, new RedirectError('access_denied', 'The user denied the request', req.redirectUri, req.state));
-    const offered = intersect(req.scopes, await userScopeBound(req.client.accountId, session.userId));
-    if (offered.length === 0) return redirectError(reply, 303, new RedirectError('access_denied', "None of the requested scopes is within the user's roles", req.redirectUri, req.state));
+    const offered = grantableToPerson(req.scopes, await userScopeBound(req.client.accountId, session.userId));
+    if (offered.length === 0) return redirectError(reply, 303, new RedirectError('access_denied', NOTHING_GRANTABLE, req.redirectUri, req.state));
     await sessions.rememberConsent(req.client.accountId, session.userId, req.client.id, offered);
     return issue(reply, req, session, offered, 303);
   });

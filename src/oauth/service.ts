@@ -2,7 +2,8 @@
  * Builds the authorization server from its dependencies: clients, client authentication,
  * the token endpoint, revocation and introspection, signing keys, sessions and consent.
  * `userScopeBound` is where roles from group membership bound what a user's token may carry
- * (null: no bound); it is consulted at consent, at code redemption and at every refresh.
+ * (null: the account maps no roles, and people get every scope but the privileged ones); it is
+ * consulted at consent, at code redemption and at every refresh.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
