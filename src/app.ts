@@ -171,6 +171,7 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
     logger: log.child({ listener }),
     bodyLimit: config.bodyLimit,
     issuer: config.issuer,
+    trustProxy: config.trustedProxies,
     metrics: { registry: metrics, listener },
   });
   const publicServer = createHttpServer(serverOptions('public'));

@@ -6,6 +6,7 @@
  * the setting, what was wrong and what was given. Flags win over the environment.
  */
 import path from 'node:path';
+import ipaddr from 'ipaddr.js';
 
 export type DatabaseKind = 'sqlite' | 'postgres';
 
@@ -74,6 +75,8 @@ export interface Config {
   webhookConcurrency: number;
   /** An endpoint failing without a success for this long is disabled, seconds. */
   webhookDisableAfter: number;
+  /** Addresses and CIDR blocks of the proxies whose X-Forwarded-For is believed; empty: none. */
+  trustedProxies: string[];
 }
 
 export class ConfigError extends Error {
@@ -175,6 +178,27 @@ const cidrList: Parser<string[]> = (raw) => {
     .filter(Boolean);
   for (const p of parts) {
     if (!/^[0-9a-fA-F:.]+\/\d{1,3}$/.test(p)) throw new Invalid(`"${p}" is not a CIDR block such as 127.0.0.0/8`);
+  }
+  return parts;
+};
+
+/** One address (`192.0.2.7`, `2001:db8::1`) or CIDR block (`10.0.0.0/8`, `fd00::/8`), written out in full. */
+function isAddressOrBlock(value: string): boolean {
+  const [address, bits, extra] = value.split('/');
+  if (address === undefined || extra !== undefined) return false;
+  const v4 = ipaddr.IPv4.isValidFourPartDecimal(address);
+  if (!v4 && !ipaddr.IPv6.isValid(address)) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (v4 ? 32 : 128);
+}
+
+const addressList: Parser<string[]> = (raw) => {
+  const parts = raw
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
+  for (const p of parts) {
+    if (!isAddressOrBlock(p)) throw new Invalid(`"${p}" is not an address or CIDR block such as 10.0.0.0/8`);
   }
   return parts;
 };
@@ -505,6 +529,14 @@ export const SETTINGS = [
     description: 'Seconds of unbroken failures after which an endpoint is disabled (default 5 days)',
     parse: integer(60, 365 * 24 * 3600),
     fallback: () => 5 * 24 * 3600,
+  }),
+  setting({
+    key: 'trustedProxies',
+    env: 'GATEHOUSE_TRUSTED_PROXIES',
+    flag: '--trusted-proxies',
+    description: 'Addresses or CIDR blocks of your load balancers and reverse proxies, comma-separated; only requests from them have X-Forwarded-For believed (unset: none)',
+    parse: addressList,
+    fallback: () => [],
   }),
 ] as const;
 
