@@ -148,7 +148,14 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
     enabled: config.rateLimits,
     redisUrl: config.redisUrl,
     keyPrefix: config.redisKeyPrefix,
-    limits: { api: config.rateLimitApi, token: config.rateLimitToken, signin: config.rateLimitSignIn },
+    limits: {
+      api: config.rateLimitApi,
+      token: config.rateLimitToken,
+      signin: config.rateLimitSignIn,
+      signin_ip: config.rateLimitSignInAddress,
+      token_failure_ip: config.rateLimitTokenFailures,
+      token_failure_client: config.rateLimitTokenFailures,
+    },
     log,
     metrics,
   });

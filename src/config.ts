@@ -77,6 +77,10 @@ export interface Config {
   webhookDisableAfter: number;
   /** Addresses and CIDR blocks of the proxies whose X-Forwarded-For is believed; empty: none. */
   trustedProxies: string[];
+  /** Failed client authentications per source address, and per claimed client, and window. */
+  rateLimitTokenFailures: { points: number; seconds: number };
+  /** Failed sign-ins per source address and account, and window. */
+  rateLimitSignInAddress: { points: number; seconds: number };
 }
 
 export class ConfigError extends Error {
@@ -537,6 +541,22 @@ export const SETTINGS = [
     description: 'Addresses or CIDR blocks of your load balancers and reverse proxies, comma-separated; only requests from them have X-Forwarded-For believed (unset: none)',
     parse: addressList,
     fallback: () => [],
+  }),
+  setting({
+    key: 'rateLimitTokenFailures',
+    env: 'GATEHOUSE_RATE_LIMIT_TOKEN_FAILURES',
+    flag: '--rate-limit-token-failures',
+    description: 'Failed client authentications allowed per address, and per claimed client, as failures/seconds',
+    parse: rate,
+    fallback: () => ({ points: 30, seconds: 60 }),
+  }),
+  setting({
+    key: 'rateLimitSignInAddress',
+    env: 'GATEHOUSE_RATE_LIMIT_SIGNIN_ADDRESS',
+    flag: '--rate-limit-signin-address',
+    description: 'Failed sign-ins allowed per address and account, as failures/seconds',
+    parse: rate,
+    fallback: () => ({ points: 100, seconds: 300 }),
   }),
 ] as const;
 

@@ -9,6 +9,9 @@
  * the attacker holds, and a token leaks nothing about the session it belongs to. `prompt=none`
  * never shows a page (login_required / consent_required), `prompt=login` asks for the password
  * even with a session, `prompt=consent` asks again even when consent is remembered.
+ * Sign-in attempts are limited per userName (every attempt) and per source address within the
+ * account (failed attempts only), so a crowd behind one address can sign in and one account's
+ * failures never hold sign-in on another back.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../platform/db/database.ts';
@@ -155,14 +158,18 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
     const userName = typeof body.username === 'string' ? body.username.slice(0, 256) : '';
     const password = typeof body.password === 'string' ? body.password.slice(0, 1024) : '';
     const byName = await rateLimits.consume('signin', `${req.client.accountId}:${userName.trim().toLowerCase()}`);
-    const byIp = await rateLimits.consume('signin_ip', request.ip);
-    if (!byName.allowed || !byIp.allowed) {
-      const headers = byName.allowed ? byIp.headers : byName.headers;
+    // Per account: failures from one address on one account never hold sign-in on another back.
+    const addressKey = `${req.client.accountId}:${request.ip}`;
+    const byAddress = await rateLimits.consume('signin_ip', addressKey);
+    if (!byName.allowed || !byAddress.allowed) {
+      const headers = byName.allowed ? byAddress.headers : byName.headers;
       reply.headers(headers);
       return showSignIn(request, reply, req, 429, `Too many sign-in attempts. Try again in ${headers['retry-after']} seconds.`, userName);
     }
     const user = userName && password ? await users.verifySignIn(req.client.accountId, userName, password) : undefined;
     if (!user) return showSignIn(request, reply, req, 401, 'Wrong username or password.', userName);
+    // Counted when it began (so concurrent guesses cannot all slip in), given back as it succeeded.
+    await rateLimits.reward('signin_ip', addressKey);
     const previous = parseCookies(request.headers.cookie)[SESSION_COOKIE];
     const secret = await sessions.start(req.client.accountId, user.id, previous);
     reply.header('set-cookie', cookie(SESSION_COOKIE, secret, { secure, maxAge: SESSION_TTL_SECONDS }));

@@ -51,6 +51,26 @@ function parseBasic(header: string): { id: string; secret: string } | undefined 
   }
 }
 
+function assertionSubject(assertion: string): string | undefined {
+  try {
+    const sub = decodeJwt(assertion).sub;
+    return typeof sub === 'string' ? sub : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The client a request claims to be, read as authentication reads it (Basic decoded, else the
+ * assertion's subject, else client_id), before anything is checked: what failed attempts are
+ * counted against, so that no spelling of an id escapes its count.
+ */
+export function claimedClientId(input: ClientCredentials): string | undefined {
+  if (input.authorization !== undefined) return parseBasic(input.authorization)?.id;
+  if (input.client_assertion !== undefined) return assertionSubject(input.client_assertion) ?? input.client_id;
+  return input.client_id;
+}
+
 export function createClientAuthenticator(deps: { db: Db; clock: Clock; clients: Clients; issuer: string; tokenEndpoint: string }) {
   const { db, clock, clients, issuer, tokenEndpoint } = deps;
 

@@ -24,6 +24,8 @@ import { formatScope, grantableToPerson, isSubset, parseScope, scopeSet } from '
 
 export type UserScopeBound = (accountId: string, userId: string) => Promise<ReadonlySet<string> | null>;
 
+export type AuthenticateClient = (credentials: ClientCredentials) => Promise<Client>;
+
 export interface TokenRequest extends ClientCredentials {
   grant_type?: string;
   code?: string;
@@ -185,10 +187,11 @@ export function createTokenEndpoint(deps: TokenEndpointDeps) {
   }
 
   return {
-    async exchange(req: TokenRequest): Promise<TokenResponse> {
+    /** `authenticate` is where the caller adds what surrounds client authentication (its rate limits). */
+    async exchange(req: TokenRequest, authenticate: AuthenticateClient = clientAuth.authenticate): Promise<TokenResponse> {
       const grantType = requireParam(req.grant_type, 'grant_type');
       const known = grantType === 'authorization_code' || grantType === 'refresh_token' || grantType === 'client_credentials';
-      const client = await clientAuth.authenticate(req);
+      const client = await authenticate(req);
       if (!known) throw oauthError('unsupported_grant_type', `grant_type ${grantType} is not supported`);
       if (grantType === 'authorization_code') return authorizationCode(client, req);
       if (grantType === 'refresh_token') return refreshToken(client, req);
