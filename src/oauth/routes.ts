@@ -73,6 +73,7 @@ export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRoute
     reply.headers(headers);
     return client;
   }
+
   app.errorFormats.register('oauth', serializeOAuthError, { prefixes: ['/token', '/revoke', '/introspect'] });
   app.errorFormats.register('oauth-page', (error) => ({
     status: error.status,
