@@ -149,7 +149,14 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
     enabled: config.rateLimits,
     redisUrl: config.redisUrl,
     keyPrefix: config.redisKeyPrefix,
-    limits: { api: config.rateLimitApi, token: config.rateLimitToken, signin: config.rateLimitSignIn },
+    limits: {
+      api: config.rateLimitApi,
+      token: config.rateLimitToken,
+      signin: config.rateLimitSignIn,
+      signin_ip: config.rateLimitSignInAddress,
+      token_failure_ip: config.rateLimitTokenFailures,
+      token_failure_client: config.rateLimitTokenFailures,
+    },
     log,
     metrics,
   });
@@ -172,6 +179,7 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
     logger: log.child({ listener }),
     bodyLimit: config.bodyLimit,
     issuer: config.issuer,
+    trustProxy: config.trustedProxies,
     metrics: { registry: metrics, listener },
   });
   const publicServer = createHttpServer(serverOptions('public'));

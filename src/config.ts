@@ -75,6 +75,12 @@ export interface Config {
   webhookConcurrency: number;
   /** An endpoint failing without a success for this long is disabled, seconds. */
   webhookDisableAfter: number;
+  /** Addresses and CIDR blocks of the proxies whose X-Forwarded-For is believed; empty: none. */
+  trustedProxies: string[];
+  /** Failed client authentications per source address, and per claimed client, and window. */
+  rateLimitTokenFailures: { points: number; seconds: number };
+  /** Failed sign-ins per source address and account, and window. */
+  rateLimitSignInAddress: { points: number; seconds: number };
 }
 
 export class ConfigError extends Error {
@@ -184,6 +190,27 @@ const cidrList: Parser<string[]> = (raw) => {
 function isCidr(p: string): boolean {
   return /^[0-9a-fA-F:.]+\/\d{1,3}$/.test(p) && (ipaddr.IPv4.isValidCIDRFourPartDecimal(p) || ipaddr.IPv6.isValidCIDR(p));
 }
+
+/** One address (`192.0.2.7`, `2001:db8::1`) or CIDR block (`10.0.0.0/8`, `fd00::/8`), written out in full. */
+function isAddressOrBlock(value: string): boolean {
+  const [address, bits, extra] = value.split('/');
+  if (address === undefined || extra !== undefined) return false;
+  const v4 = ipaddr.IPv4.isValidFourPartDecimal(address);
+  if (!v4 && !ipaddr.IPv6.isValid(address)) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (v4 ? 32 : 128);
+}
+
+const addressList: Parser<string[]> = (raw) => {
+  const parts = raw
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
+  for (const p of parts) {
+    if (!isAddressOrBlock(p)) throw new Invalid(`"${p}" is not an address or CIDR block such as 10.0.0.0/8`);
+  }
+  return parts;
+};
 
 const logLevel: Parser<Config['logLevel']> = (raw) => {
   const v = raw.trim().toLowerCase();
@@ -511,6 +538,30 @@ export const SETTINGS = [
     description: 'Seconds of unbroken failures after which an endpoint is disabled (default 5 days)',
     parse: integer(60, 365 * 24 * 3600),
     fallback: () => 5 * 24 * 3600,
+  }),
+  setting({
+    key: 'trustedProxies',
+    env: 'GATEHOUSE_TRUSTED_PROXIES',
+    flag: '--trusted-proxies',
+    description: 'Addresses or CIDR blocks of your load balancers and reverse proxies, comma-separated; only requests from them have X-Forwarded-For believed (unset: none)',
+    parse: addressList,
+    fallback: () => [],
+  }),
+  setting({
+    key: 'rateLimitTokenFailures',
+    env: 'GATEHOUSE_RATE_LIMIT_TOKEN_FAILURES',
+    flag: '--rate-limit-token-failures',
+    description: 'Failed client authentications allowed per address, and per claimed client, as failures/seconds',
+    parse: rate,
+    fallback: () => ({ points: 30, seconds: 60 }),
+  }),
+  setting({
+    key: 'rateLimitSignInAddress',
+    env: 'GATEHOUSE_RATE_LIMIT_SIGNIN_ADDRESS',
+    flag: '--rate-limit-signin-address',
+    description: 'Failed sign-ins allowed per address and account, as failures/seconds',
+    parse: rate,
+    fallback: () => ({ points: 100, seconds: 300 }),
   }),
 ] as const;
 

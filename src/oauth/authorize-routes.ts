@@ -9,6 +9,9 @@
  * the attacker holds, and a token leaks nothing about the session it belongs to. `prompt=none`
  * never shows a page (login_required / consent_required), `prompt=login` asks for the password
  * even with a session, `prompt=consent` asks again even when consent is remembered.
+ * Sign-in attempts are limited per userName (every attempt) and per source address within the
+ * account (failed attempts only), so a crowd behind one address can sign in and one account's
+ * failures never hold sign-in on another back.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../platform/db/database.ts';
@@ -21,8 +24,10 @@ import { checkAuthorizationRequest, redirectWith, RedirectError, UnsafeRedirect,
 import { consentPage, errorPage, sendPage, signInPage } from './pages.ts';
 import { CSRF_COOKIE, SESSION_COOKIE, SESSION_TTL_SECONDS, cookie, parseCookies, type Session, type Sessions } from './sessions.ts';
 import { issueCode } from './grants.ts';
-import { intersect, isSubset } from './scopes.ts';
+import { grantableToPerson, isSubset } from './scopes.ts';
 import type { UserScopeBound } from './token.ts';
+
+const NOTHING_GRANTABLE = 'None of the requested scopes may be granted to this user (privileged scopes need a role that names them)';
 
 export interface AuthorizeDeps {
   db: Db;
@@ -103,8 +108,8 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
   /** After sign-in (or with a session): consent if needed, otherwise a code. */
   async function proceed(reply: FastifyReply, req: AuthorizationRequest, session: Session, sessionSecret: string, status: 302 | 303) {
     const fail = (code: RedirectError['code'], description: string) => redirectError(reply, status, new RedirectError(code, description, req.redirectUri, req.state));
-    const offered = intersect(req.scopes, await userScopeBound(req.client.accountId, session.userId));
-    if (offered.length === 0) return fail('access_denied', "None of the requested scopes is within the user's roles");
+    const offered = grantableToPerson(req.scopes, await userScopeBound(req.client.accountId, session.userId));
+    if (offered.length === 0) return fail('access_denied', NOTHING_GRANTABLE);
     const remembered = await sessions.consented(req.client.accountId, session.userId, req.client.id);
     const needsConsent = req.prompt.has('consent') || !isSubset(offered, remembered);
     if (needsConsent) {
@@ -153,14 +158,18 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
     const userName = typeof body.username === 'string' ? body.username.slice(0, 256) : '';
     const password = typeof body.password === 'string' ? body.password.slice(0, 1024) : '';
     const byName = await rateLimits.consume('signin', `${req.client.accountId}:${userName.trim().toLowerCase()}`);
-    const byIp = await rateLimits.consume('signin_ip', request.ip);
-    if (!byName.allowed || !byIp.allowed) {
-      const headers = byName.allowed ? byIp.headers : byName.headers;
+    // Per account: failures from one address on one account never hold sign-in on another back.
+    const addressKey = `${req.client.accountId}:${request.ip}`;
+    const byAddress = await rateLimits.consume('signin_ip', addressKey);
+    if (!byName.allowed || !byAddress.allowed) {
+      const headers = byName.allowed ? byAddress.headers : byName.headers;
       reply.headers(headers);
       return showSignIn(request, reply, req, 429, `Too many sign-in attempts. Try again in ${headers['retry-after']} seconds.`, userName);
     }
     const user = userName && password ? await users.verifySignIn(req.client.accountId, userName, password) : undefined;
     if (!user) return showSignIn(request, reply, req, 401, 'Wrong username or password.', userName);
+    // Counted when it began (so concurrent guesses cannot all slip in), given back as it succeeded.
+    await rateLimits.reward('signin_ip', addressKey);
     const previous = parseCookies(request.headers.cookie)[SESSION_COOKIE];
     const secret = await sessions.start(req.client.accountId, user.id, previous);
     reply.header('set-cookie', cookie(SESSION_COOKIE, secret, { secure, maxAge: SESSION_TTL_SECONDS }));
@@ -176,8 +185,8 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
     if (!session) return showSignIn(request, reply, req, 200);
     if (!consentTokenValid(request, body)) return sendPage(reply, 403, errorPage('The form expired. Go back to the application and start again.'));
     if (body.decision !== 'allow') return redirectError(reply, 303, new RedirectError('access_denied', 'The user denied the request', req.redirectUri, req.state));
-    const offered = intersect(req.scopes, await userScopeBound(req.client.accountId, session.userId));
-    if (offered.length === 0) return redirectError(reply, 303, new RedirectError('access_denied', "None of the requested scopes is within the user's roles", req.redirectUri, req.state));
+    const offered = grantableToPerson(req.scopes, await userScopeBound(req.client.accountId, session.userId));
+    if (offered.length === 0) return redirectError(reply, 303, new RedirectError('access_denied', NOTHING_GRANTABLE, req.redirectUri, req.state));
     await sessions.rememberConsent(req.client.accountId, session.userId, req.client.id, offered);
     return issue(reply, req, session, offered, 303);
   });

@@ -4,7 +4,9 @@
  * - RFC 6749 §2.3.1: HTTP Basic (form-urlencoded id and secret) or id and secret in the body;
  *   never both, and never more than one method in one request (§2.3).
  * - RFC 7523 §3 / RFC 7521 §4.2: `private_key_jwt` — iss = sub = client_id, aud = the issuer
- *   or the token endpoint, exp required and at most ten minutes away, jti accepted once.
+ *   or the token endpoint, exp required and at most ten minutes away, an iat no later than now
+ *   (both judged with a few seconds' clock tolerance), jti accepted once: it is remembered for
+ *   as long as the assertion could be accepted, that is until exp plus the tolerance.
  * - `none`: a public client names itself with client_id and proves nothing here (PKCE does).
  * A client must use the method it registered. Secrets are compared in constant time against
  * their stored digests; a failure never says which part was wrong.
@@ -20,6 +22,8 @@ import { invalidBasicClient, oauthError } from './errors.ts';
 export const JWT_BEARER_ASSERTION = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 const ASSERTION_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'];
 const MAX_ASSERTION_LIFETIME_SECONDS = 600;
+/** How far the client's clock may be from ours when exp, nbf and iat are judged. */
+const CLOCK_TOLERANCE_SECONDS = 5;
 
 export interface ClientCredentials {
   authorization?: string;
@@ -45,6 +49,26 @@ function parseBasic(header: string): { id: string; secret: string } | undefined 
   } catch {
     return undefined;
   }
+}
+
+function assertionSubject(assertion: string): string | undefined {
+  try {
+    const sub = decodeJwt(assertion).sub;
+    return typeof sub === 'string' ? sub : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The client a request claims to be, read as authentication reads it (Basic decoded, else the
+ * assertion's subject, else client_id), before anything is checked: what failed attempts are
+ * counted against, so that no spelling of an id escapes its count.
+ */
+export function claimedClientId(input: ClientCredentials): string | undefined {
+  if (input.authorization !== undefined) return parseBasic(input.authorization)?.id;
+  if (input.client_assertion !== undefined) return assertionSubject(input.client_assertion) ?? input.client_id;
+  return input.client_id;
 }
 
 export function createClientAuthenticator(deps: { db: Db; clock: Clock; clients: Clients; issuer: string; tokenEndpoint: string }) {
@@ -82,7 +106,8 @@ export function createClientAuthenticator(deps: { db: Db; clock: Clock; clients:
     if (!client || client.authMethod !== 'private_key_jwt' || !client.jwks) throw oauthError('invalid_client', 'Client authentication failed');
     const now = clock.now();
     let exp: number;
-    let jti: string;
+    let iat: number | undefined;
+    let jti: unknown;
     try {
       const { payload } = await jwtVerify(assertion, createLocalJWKSet(client.jwks as JSONWebKeySet), {
         issuer: client.id,
@@ -91,24 +116,40 @@ export function createClientAuthenticator(deps: { db: Db; clock: Clock; clients:
         algorithms: ASSERTION_ALGORITHMS,
         requiredClaims: ['exp', 'jti'],
         currentDate: new Date(now),
-        clockTolerance: 5,
+        clockTolerance: CLOCK_TOLERANCE_SECONDS,
       });
       exp = payload.exp!;
-      jti = payload.jti!;
+      iat = payload.iat;
+      jti = payload.jti;
     } catch {
       throw oauthError('invalid_client', 'client_assertion is invalid, expired or not signed by a registered key');
     }
     if (exp * 1000 > now + MAX_ASSERTION_LIFETIME_SECONDS * 1000) {
       throw oauthError('invalid_client', `client_assertion must expire within ${MAX_ASSERTION_LIFETIME_SECONDS} seconds`);
     }
-    await db.deleteFrom('oauth_assertion_jtis').where('client_id', '=', client.id).where('expires_at', '<', now).execute();
+    // jose checks iat only against a maximum age; an assertion dated in the future is refused here.
+    if (iat !== undefined && iat * 1000 > now + CLOCK_TOLERANCE_SECONDS * 1000) {
+      throw oauthError('invalid_client', 'client_assertion is issued in the future (iat)');
+    }
+    if (typeof jti !== 'string' || jti === '') throw oauthError('invalid_client', 'client_assertion jti must be a non-empty string');
+    await rememberJti(client.id, jti, exp, now);
+    return client;
+  }
+
+  /**
+   * RFC 7523 §3 item 7: a jti is accepted once. Its row lives as long as the assertion could be
+   * accepted (exp plus the clock tolerance), so neither pruning here nor the sweeper forgets a
+   * jti while a captured copy of the assertion would still pass.
+   */
+  async function rememberJti(clientId: string, jti: string, exp: number, now: number): Promise<void> {
+    const acceptedUntil = Math.ceil((exp + CLOCK_TOLERANCE_SECONDS) * 1000);
+    await db.deleteFrom('oauth_assertion_jtis').where('client_id', '=', clientId).where('expires_at', '<', now).execute();
     try {
-      await db.insertInto('oauth_assertion_jtis').values({ client_id: client.id, jti, expires_at: exp * 1000 }).execute();
+      await db.insertInto('oauth_assertion_jtis').values({ client_id: clientId, jti, expires_at: acceptedUntil }).execute();
     } catch (error) {
       if (isUniqueViolation(error)) throw oauthError('invalid_client', 'client_assertion was already used (jti)');
       throw error;
     }
-    return client;
   }
 
   async function asPublic(clientId: string): Promise<Client> {

@@ -3,7 +3,7 @@
  * RFC 6749 §5.2 errors, `Cache-Control: no-store`), the RFC 8414 metadata and the JWKS.
  * Form parsing is registered inside this plugin only, so no other route accepts forms.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import formbody from '@fastify/formbody';
 import type { RateLimits } from '../platform/rate-limit.ts';
 import { problem } from '../platform/errors/catalogue.ts';
@@ -11,14 +11,16 @@ import { SCOPE_NAMES } from './scopes.ts';
 import { AUTH_METHODS } from './clients.ts';
 import { serializeOAuthError, oauthErrorResponses } from './errors.ts';
 import { errorPage, pageHeaders } from './pages.ts';
-import type { ClientAuthenticator, ClientCredentials } from './client-auth.ts';
+import type { ClientCredentials } from './client-auth.ts';
+import type { ClientAuthLimits } from './client-auth-limits.ts';
 import type { TokenEndpoint, TokenRequest } from './token.ts';
 import type { Revocation } from './revocation.ts';
 import type { SigningKeys } from './keys.ts';
 import { registerAuthorizeRoutes, type AuthorizeDeps } from './authorize-routes.ts';
 
 export interface OAuthRouteDeps extends AuthorizeDeps {
-  clientAuth: ClientAuthenticator;
+  /** Client authentication within its rate limits (see client-auth-limits.ts). */
+  clientAuthLimits: ClientAuthLimits;
   tokens: TokenEndpoint;
   revocation: Revocation;
   keys: SigningKeys;
@@ -62,18 +64,16 @@ function tokenRequestOf(request: FastifyRequest, body: Record<string, string | u
   };
 }
 
-/** Who a token request claims to be, for the rate limit: Basic user, body client_id, or IP. */
-function rateKey(request: FastifyRequest, body: Record<string, string | undefined>): string {
-  const header = request.headers.authorization;
-  if (typeof header === 'string' && /^basic /i.test(header)) {
-    const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
-    return `client:${decoded.slice(0, Math.max(0, decoded.indexOf(':'))).slice(0, 100)}`;
-  }
-  return body.client_id ? `client:${body.client_id.slice(0, 100)}` : `ip:${request.ip}`;
-}
-
 export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRouteDeps): Promise<void> {
   const { issuer } = deps;
+
+  /** The authenticated client of a request, counted in its budget; the budget's headers go on the answer. */
+  async function authenticatedClient(request: FastifyRequest, reply: FastifyReply, credentials: ClientCredentials) {
+    const { client, headers } = await deps.clientAuthLimits.authenticate(credentials, request.ip);
+    reply.headers(headers);
+    return client;
+  }
+
   app.errorFormats.register('oauth', serializeOAuthError, { prefixes: ['/token', '/revoke', '/introspect'] });
   app.errorFormats.register('oauth-page', (error) => ({
     status: error.status,
@@ -117,8 +117,7 @@ export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRoute
       },
       async (request, reply) => {
         const body = (request.body ?? {}) as Record<string, string | undefined>;
-        if (deps.rateLimits.enabled) reply.headers(await deps.rateLimits.enforce('token', rateKey(request, body)));
-        const response = await deps.tokens.exchange(tokenRequestOf(request, body));
+        const response = await deps.tokens.exchange(tokenRequestOf(request, body), (credentials) => authenticatedClient(request, reply, credentials));
         reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
         return response;
       },
@@ -138,8 +137,7 @@ export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRoute
       },
       async (request, reply) => {
         const body = request.body as unknown as Record<string, string | undefined>;
-        reply.headers(await deps.rateLimits.enforce('token', rateKey(request, body)));
-        const client = await deps.clientAuth.authenticate(credentialsOf(request, body));
+        const client = await authenticatedClient(request, reply, credentialsOf(request, body));
         await deps.revocation.revoke(client, request.body.token);
         reply.code(200).header('cache-control', 'no-store').send();
       },
@@ -159,8 +157,7 @@ export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRoute
       },
       async (request, reply) => {
         const body = request.body as unknown as Record<string, string | undefined>;
-        reply.headers(await deps.rateLimits.enforce('token', rateKey(request, body)));
-        const client = await deps.clientAuth.authenticate(credentialsOf(request, body));
+        const client = await authenticatedClient(request, reply, credentialsOf(request, body));
         const answer = await deps.revocation.introspect(client, request.body.token);
         reply.header('cache-control', 'no-store');
         if ((request.headers.accept ?? '').includes('application/token-introspection+jwt')) {

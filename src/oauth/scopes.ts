@@ -1,6 +1,7 @@
 /**
  * The scopes Gatehouse knows and how the consent page names them. A token never carries a
  * scope outside this list, the client's registration, the user's consent and the user's roles.
+ * Privileged scopes reach a person's token only through a role that names them.
  */
 export const SCOPES: Readonly<Record<string, string>> = {
   'invoices:read': 'See your invoices',
@@ -14,6 +15,17 @@ export const SCOPES: Readonly<Record<string, string>> = {
 };
 
 export const SCOPE_NAMES = Object.keys(SCOPES);
+
+/**
+ * Scopes that manage people, secrets or money movement. A person holds one only through a role
+ * that names it; an account without role mappings gives people none of them (client-credentials
+ * tokens are bounded by the client's registration alone). `scim` manages people (passwords
+ * included, so it could take over any of them), `webhooks:manage` holds signing secrets and
+ * decides where events go, `invoices:write` settles invoices (crediting the balance payouts draw
+ * on), `payouts:write` sends money out, and `audit:read` reads everyone's history: it is listed
+ * before the audit trail exists so that it is privileged from its first day.
+ */
+export const PRIVILEGED_SCOPES: ReadonlySet<string> = new Set(['scim', 'webhooks:manage', 'invoices:write', 'payouts:write', 'audit:read']);
 
 const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
 
@@ -38,7 +50,12 @@ export function isSubset(wanted: Iterable<string>, allowed: ReadonlySet<string>)
   return true;
 }
 
-export function intersect(a: Iterable<string>, b: ReadonlySet<string> | null): string[] {
-  const list = [...a];
-  return b === null ? list : list.filter((s) => b.has(s));
+/**
+ * What a person's token may carry of `wanted`, given the scopes the person's roles name
+ * (`roles`; null when the account maps no roles): within the roles when there are mappings, and
+ * everything but the privileged scopes when there are none.
+ */
+export function grantableToPerson(wanted: Iterable<string>, roles: ReadonlySet<string> | null): string[] {
+  const list = [...wanted];
+  return roles === null ? list.filter((s) => !PRIVILEGED_SCOPES.has(s)) : list.filter((s) => roles.has(s));
 }

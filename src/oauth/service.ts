@@ -2,7 +2,8 @@
  * Builds the authorization server from its dependencies: clients, client authentication,
  * the token endpoint, revocation and introspection, signing keys, sessions and consent.
  * `userScopeBound` is where roles from group membership bound what a user's token may carry
- * (null: no bound); it is consulted at consent, at code redemption and at every refresh.
+ * (null: the account maps no roles, and people get every scope but the privileged ones); it is
+ * consulted at consent, at code redemption and at every refresh.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
@@ -14,6 +15,7 @@ import type { Users } from '../users/service.ts';
 import type { AccessTokens } from './access-tokens.ts';
 import { createClients } from './clients.ts';
 import { createClientAuthenticator } from './client-auth.ts';
+import { createClientAuthLimits } from './client-auth-limits.ts';
 import { createTokenEndpoint, type UserScopeBound } from './token.ts';
 import { createRevocation } from './revocation.ts';
 import { createSigningKeys } from './keys.ts';
@@ -40,6 +42,7 @@ export function createOAuth(deps: OAuthDeps) {
   const userScopeBound: UserScopeBound = deps.userScopeBound ?? (async () => null);
   const clients = createClients({ db, clock });
   const clientAuth = createClientAuthenticator({ db, clock, clients, issuer: config.issuer, tokenEndpoint: `${config.issuer}/token` });
+  const clientAuthLimits = createClientAuthLimits({ rateLimits: deps.rateLimits, clientAuth });
   const tokens = createTokenEndpoint({
     db,
     clock,
@@ -54,8 +57,8 @@ export function createOAuth(deps: OAuthDeps) {
     const exchange = tokens.exchange;
     // One series per grant type, resolved once: only a supported grant type issues a token.
     const byGrantType = new Map<string, { inc(): void }>();
-    tokens.exchange = async (req) => {
-      const response = await exchange(req);
+    tokens.exchange = async (req, authenticate) => {
+      const response = await exchange(req, authenticate);
       const grantType = req.grant_type ?? '';
       let series = byGrantType.get(grantType);
       if (!series) byGrantType.set(grantType, (series = issued.series({ grant_type: grantType })));
@@ -86,7 +89,7 @@ export function createOAuth(deps: OAuthDeps) {
         userScopeBound,
         issuer: config.issuer,
         codeTtl: config.authorizationCodeTtl,
-        clientAuth,
+        clientAuthLimits,
         tokens,
         revocation,
         keys,

@@ -7,6 +7,8 @@
  * - refresh_token: rotated on every use; a rotated token presented again revokes the grant.
  *   `scope` may narrow, never widen, the consented set; the user's roles are re-applied, and
  *   an inactive user or a revoked grant gets nothing.
+ * - A person's token (code or refresh) carries a privileged scope only when one of the person's
+ *   roles names it (`grantableToPerson`), whatever the code or grant recorded.
  * - client_credentials: bounded by the client's registered scope; never a refresh token.
  * Every failure is an RFC 6749 §5.2 error and issues nothing.
  */
@@ -18,9 +20,11 @@ import type { Client } from './clients.ts';
 import type { ClientAuthenticator, ClientCredentials } from './client-auth.ts';
 import { oauthError } from './errors.ts';
 import { consumeCode, createGrant, findCode, findGrant, findRefreshToken, issueRefreshToken, revokeGrant, rotateRefreshToken, type Trx } from './grants.ts';
-import { formatScope, intersect, isSubset, parseScope, scopeSet } from './scopes.ts';
+import { formatScope, grantableToPerson, isSubset, parseScope, scopeSet } from './scopes.ts';
 
 export type UserScopeBound = (accountId: string, userId: string) => Promise<ReadonlySet<string> | null>;
+
+export type AuthenticateClient = (credentials: ClientCredentials) => Promise<Client>;
 
 export interface TokenRequest extends ClientCredentials {
   grant_type?: string;
@@ -102,14 +106,14 @@ export function createTokenEndpoint(deps: TokenEndpointDeps) {
       throw oauthError('invalid_grant', 'code_verifier sent but no code_challenge was');
     }
     const bound = await userScopeBound(row.account_id, row.user_id);
-    const scopes = intersect(scopeSet(row.scope), bound);
+    const scopes = grantableToPerson(scopeSet(row.scope), bound);
     return withRefusals(async (trx) => {
       if (!(await consumeCode(trx, row.code_digest, now))) {
         await revokeGrant(trx, row.grant_id, now);
         return new Refusal(oauthError('invalid_grant', 'The authorization code was already used; the tokens it issued are revoked'));
       }
       if (!(await userActive(trx, row.account_id, row.user_id))) return new Refusal(oauthError('invalid_grant', 'The user can no longer sign in'));
-      if (scopes.length === 0) return new Refusal(oauthError('invalid_scope', "None of the consented scopes is within the user's roles"));
+      if (scopes.length === 0) return new Refusal(oauthError('invalid_scope', "None of the consented scopes may be granted to this user (privileged scopes need a role that names them)"));
       const grant = {
         id: row.grant_id,
         account_id: row.account_id,
@@ -150,14 +154,14 @@ export function createTokenEndpoint(deps: TokenEndpointDeps) {
       throw oauthError('invalid_scope', 'A refresh may narrow the scope, never widen it; a broader scope needs a new consent');
     }
     const bound = await userScopeBound(grant.account_id, grant.user_id);
-    const scopes = intersect(requested && requested.length > 0 ? requested : consented, bound);
+    const scopes = grantableToPerson(requested && requested.length > 0 ? requested : consented, bound);
     return withRefusals(async (trx) => {
       if (!(await rotateRefreshToken(trx, row.id, now))) {
         await revokeGrant(trx, row.grant_id, now);
         return new Refusal(oauthError('invalid_grant', 'The refresh token was already used; the grant is revoked'));
       }
       if (!(await userActive(trx, grant.account_id, grant.user_id))) return new Refusal(oauthError('invalid_grant', 'The user can no longer sign in'));
-      if (scopes.length === 0) return new Refusal(oauthError('invalid_scope', "None of the requested scopes is within the user's roles"));
+      if (scopes.length === 0) return new Refusal(oauthError('invalid_scope', "None of the requested scopes may be granted to this user (privileged scopes need a role that names them)"));
       const access = await accessTokens.issue(
         { accountId: grant.account_id, clientId: client.id, userId: grant.user_id, grantId: grant.id, scopes, ttlSeconds: deps.accessTokenTtl },
         trx,
@@ -183,10 +187,11 @@ export function createTokenEndpoint(deps: TokenEndpointDeps) {
   }
 
   return {
-    async exchange(req: TokenRequest): Promise<TokenResponse> {
+    /** `authenticate` is where the caller adds what surrounds client authentication (its rate limits). */
+    async exchange(req: TokenRequest, authenticate: AuthenticateClient = clientAuth.authenticate): Promise<TokenResponse> {
       const grantType = requireParam(req.grant_type, 'grant_type');
       const known = grantType === 'authorization_code' || grantType === 'refresh_token' || grantType === 'client_credentials';
-      const client = await clientAuth.authenticate(req);
+      const client = await authenticate(req);
       if (!known) throw oauthError('unsupported_grant_type', `grant_type ${grantType} is not supported`);
       if (grantType === 'authorization_code') return authorizationCode(client, req);
       if (grantType === 'refresh_token') return refreshToken(client, req);

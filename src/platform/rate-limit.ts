@@ -7,6 +7,8 @@
  * limiter takes over (logged) rather than failing requests. Limited responses carry
  * `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` and `RateLimit-Policy`; a refusal
  * adds `Retry-After` and is thrown as `rate_limited` so that each protocol renders it its way.
+ * Buckets of failures count only failed attempts: a caller `check`s before and `consume`s on
+ * failure, or `consume`s before and `reward`s a success, so successes never spend them.
  */
 import type { FastifyBaseLogger, onRequestHookHandler } from 'fastify';
 import { Redis } from 'ioredis';
@@ -21,11 +23,18 @@ export interface Limit {
   seconds: number;
 }
 
-export type Bucket = 'api' | 'token' | 'signin' | 'signin_ip';
+/**
+ * `token`: requests of an authenticated client; `token_failure_ip` / `token_failure_client`:
+ * failed client authentications per source address / per claimed client; `signin`: sign-in
+ * attempts per userName; `signin_ip`: failed sign-ins per source address and account.
+ */
+export type Bucket = 'api' | 'token' | 'token_failure_ip' | 'token_failure_client' | 'signin' | 'signin_ip';
 
 export const DEFAULT_LIMITS: Record<Bucket, Limit> = {
   api: { points: 100, seconds: 1 },
   token: { points: 100, seconds: 1 },
+  token_failure_ip: { points: 30, seconds: 60 },
+  token_failure_client: { points: 30, seconds: 60 },
   signin: { points: 10, seconds: 300 },
   signin_ip: { points: 100, seconds: 300 },
 };
@@ -41,6 +50,10 @@ export interface RateLimits {
   consume(bucket: Bucket, key: string): Promise<RateDecision>;
   /** Throws `rate_limited` (429) when over the limit; returns the headers to send otherwise. */
   enforce(bucket: Bucket, key: string): Promise<Record<string, string>>;
+  /** Whether `key` has room left in `bucket`, without counting anything (a refusal is counted as one). */
+  check(bucket: Bucket, key: string): Promise<RateDecision>;
+  /** Gives back one request counted against `key` (e.g. an attempt that turned out to succeed). */
+  reward(bucket: Bucket, key: string): Promise<void>;
   /** Settles once the store first connects or fails (at most 2 s), so start-up does not count in-process by accident. */
   ready(): Promise<void>;
   close(): Promise<void>;
@@ -74,6 +87,8 @@ export function createRateLimits(options: {
       enabled: false,
       consume: async () => ({ allowed: true, headers: {} }),
       enforce: async () => ({}),
+      check: async () => ({ allowed: true, headers: {} }),
+      reward: async () => {},
       ready: async () => {},
       close: async () => {},
     };
@@ -147,9 +162,33 @@ export function createRateLimits(options: {
     }
   }
 
+  async function check(bucket: Bucket, key: string): Promise<RateDecision> {
+    const limit = limits[bucket];
+    try {
+      const res = await limiters.get(bucket)!.get(key);
+      if (res === null) return { allowed: true, headers: {} };
+      const allowed = res.consumedPoints < limit.points;
+      if (!allowed) rejections?.inc({ bucket });
+      return { allowed, headers: headersOf(limit, res, allowed) };
+    } catch (error) {
+      options.log.warn({ err: String(error) }, 'rate limit store failed; request allowed');
+      return { allowed: true, headers: {} };
+    }
+  }
+
+  async function reward(bucket: Bucket, key: string): Promise<void> {
+    try {
+      await limiters.get(bucket)!.reward(key, 1);
+    } catch (error) {
+      options.log.warn({ err: String(error) }, 'rate limit store failed; nothing given back');
+    }
+  }
+
   return {
     enabled: true,
     consume,
+    check,
+    reward,
     async enforce(bucket, key) {
       const decision = await consume(bucket, key);
       if (!decision.allowed) {

@@ -3,7 +3,7 @@
  * case-insensitively, or by externalId, exactly) to roles; a role names the scopes its
  * holders may consent to. `userScopeBound` is what OAuth asks when it builds a consent page
  * or issues/refreshes a user's token, so a membership change takes effect at the next token.
- * An account without any mapping bounds nobody (null): clients' scopes alone apply.
+ * An account without any mapping answers null: OAuth then gives people no privileged scope.
  */
 import { sql } from 'kysely';
 import type { Db } from '../platform/db/database.ts';

@@ -121,7 +121,7 @@ for (const target of databaseTargets()) {
       const silent = await browser.get(authorizePath(params({ scope: 'invoices:read', prompt: 'none' })));
       assert.equal(silent.status, 302);
       assert.ok(redirectParams(silent).get('code'));
-      const silentBroader = await browser.get(authorizePath(params({ scope: 'payouts:write', prompt: 'none' })));
+      const silentBroader = await browser.get(authorizePath(params({ scope: 'ledger:read', prompt: 'none' })));
       assert.equal(redirectParams(silentBroader).get('error'), 'consent_required');
     });
 
@@ -133,7 +133,7 @@ for (const target of databaseTargets()) {
       assert.equal(q.get('error'), 'login_required');
       assert.equal(q.get('state'), 'xyz-state');
       assert.equal(q.get('iss'), t.publicUrl);
-      const page = await browser.get(authorizePath(params({ scope: 'payouts:write' })));
+      const page = await browser.get(authorizePath(params({ scope: 'ledger:read' })));
       const consentPage = await signIn(browser, page, 'ada', PASSWORD);
       const denied = await consent(browser, consentPage, 'deny');
       assert.equal(denied.status, 303);

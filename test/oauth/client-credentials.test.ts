@@ -95,6 +95,57 @@ for (const target of databaseTargets()) {
       assert.equal(refused.body.error, 'invalid_client');
     });
 
+    it('RFC 7523 §3: a jti is remembered until exp plus the clock tolerance, so a captured assertion is refused while it would still pass; an iat in the future beyond the tolerance → invalid_client', async () => {
+      const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
+      const jwk = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'ES256' };
+      const reg = await registerClient(t, accountId, { grant_types: ['client_credentials'], token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: [jwk] }, scope: 'events:read' });
+      const db = t.gatehouse.database.db;
+      const { sweepExpiredOAuthState } = await import('../../src/oauth/sweeper.ts');
+      const sign = (jti: string, iat: number, exp: number) =>
+        new SignJWT({ jti })
+          .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
+          .setIssuer(reg.client_id).setSubject(reg.client_id).setAudience(t.publicUrl).setIssuedAt(iat).setExpirationTime(exp)
+          .sign(privateKey);
+      const present = (assertion: string) =>
+        postForm(`${t.publicUrl}/token`, { grant_type: 'client_credentials', client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer', client_assertion: assertion });
+      const storedJtis = async () => (await db.selectFrom('oauth_assertion_jtis').select(['jti', 'expires_at']).where('client_id', '=', reg.client_id).orderBy('jti').execute()).map((r) => [r.jti, Number(r.expires_at)]);
+
+      const start = Math.floor(Date.now() / 1000);
+      t.clock.set(start * 1000);
+      const exp = start + 30;
+      const captured = await sign('captured', start, exp);
+      assert.equal((await present(captured)).status, 200);
+      assert.deepEqual(await storedJtis(), [['captured', (exp + 5) * 1000]]);
+
+      // Past exp but inside the tolerance the signature still verifies: the jti must still be known.
+      t.clock.set(exp * 1000 + 3000);
+      await sweepExpiredOAuthState(db, t.clock.now());
+      const replay = await present(captured);
+      assert.equal(replay.status, 401);
+      assert.equal(replay.body.error, 'invalid_client');
+      assert.match(replay.body.error_description, /already used/);
+      assert.equal(replay.body.access_token, undefined);
+      assert.deepEqual(await storedJtis(), [['captured', (exp + 5) * 1000]]);
+
+      // Once the tolerance has passed too, the row may go: the assertion itself has expired.
+      t.clock.set((exp + 5) * 1000 + 1);
+      await sweepExpiredOAuthState(db, t.clock.now());
+      assert.deepEqual(await storedJtis(), []);
+      const expired = await present(captured);
+      assert.equal(expired.status, 401);
+      assert.equal(expired.body.error, 'invalid_client');
+
+      const now = Math.floor(t.clock.now() / 1000);
+      const future = await present(await sign('future', now + 6, now + 60));
+      assert.equal(future.status, 401);
+      assert.equal(future.body.error, 'invalid_client');
+      assert.match(future.body.error_description, /iat/);
+      assert.deepEqual(await storedJtis(), [], 'a refused assertion spends no jti');
+      const skewed = await present(await sign('skewed', now + 5, now + 60));
+      assert.equal(skewed.status, 200, 'an iat within the tolerance is accepted');
+      assert.deepEqual(await storedJtis(), [['skewed', (now + 65) * 1000]]);
+    });
+
     it('RFC 6749 §5.2: wrong Basic secret → 401 invalid_client with WWW-Authenticate: Basic, nothing issued', async () => {
       const reg = await registerClient(t, accountId, { grant_types: ['client_credentials'], scope: 'invoices:read' });
       const before = await countRows(t, 'access_tokens');

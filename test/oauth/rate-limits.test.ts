@@ -5,7 +5,7 @@ import { databaseTargets } from '../helpers/databases.ts';
 import { json } from '../helpers/http.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { createAccount } from '../helpers/fixtures.ts';
-import { basic, postForm, registerClient } from './helpers.ts';
+import { Browser, authorizePath, basic, createUser, postForm, registerClient, signIn } from './helpers.ts';
 
 const REDIS_URL = process.env.GATEHOUSE_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const [target] = databaseTargets();
@@ -85,3 +85,112 @@ describe('rate limits', () => {
     }
   });
 });
+
+/** HTTP Basic exactly as given: the user part is not form-encoded by this helper. */
+const basicAs = (user: string, secret: string) => `Basic ${Buffer.from(`${user}:${secret}`).toString('base64')}`;
+/** Another spelling of the same id (RFC 6749 §2.3.1 form-encoding): its `at`-th character percent-encoded. */
+const spelledWith = (id: string, at: number) => `${id.slice(0, at)}%${id.charCodeAt(at).toString(16).toUpperCase()}${id.slice(at + 1)}`;
+
+for (const target of databaseTargets()) {
+  describe(`rate limits of client authentication and sign-in (${target.kind})`, () => {
+    let t: TestApp;
+    let accountId: string;
+    before(async () => {
+      t = await startTestApp(target, {
+        env: {
+          GATEHOUSE_RATE_LIMIT_TOKEN: '3/60',
+          GATEHOUSE_RATE_LIMIT_TOKEN_FAILURES: '5/60',
+          GATEHOUSE_RATE_LIMIT_SIGNIN_ADDRESS: '3/300',
+          GATEHOUSE_TRUSTED_PROXIES: '127.0.0.0/8,::1/128',
+        },
+      });
+      accountId = await createAccount(t);
+    });
+    after(() => t.close());
+
+    const tokenFrom = (address: string, form: Record<string, string>, headers: Record<string, string> = {}) =>
+      postForm(`${t.publicUrl}/token`, form, { 'x-forwarded-for': address, ...headers });
+
+    it('a stranger flooding wrong secrets for a client, from many addresses and spellings of its id, turns its own failures into 429; the client’s correct requests still get tokens, from a budget the flood never touched', async () => {
+      const reg = await registerClient(t, accountId, { grant_types: ['client_credentials'], scope: 'invoices:read' });
+      const statuses: number[] = [];
+      for (let i = 0; i < 8; i++) {
+        const id = i % 2 === 0 ? reg.client_id : spelledWith(reg.client_id, i);
+        const response = await tokenFrom(`198.51.100.${i + 1}`, { grant_type: 'client_credentials' }, { authorization: basicAs(id, 'gh_cs_wrong') });
+        statuses.push(response.status);
+        assert.equal(response.body.access_token, undefined);
+        if (response.status === 429) {
+          assert.equal(response.body.error, 'rate_limited');
+          assert.ok(Number(response.headers.get('retry-after')) >= 1);
+        }
+      }
+      assert.deepEqual(statuses, [401, 401, 401, 401, 401, 429, 429, 429], 'every spelling counts against the one claimed client');
+
+      const own = (id: string) => tokenFrom('203.0.113.9', { grant_type: 'client_credentials' }, { authorization: basicAs(id, reg.client_secret) });
+      const first = await own(reg.client_id);
+      assert.equal(first.status, 200);
+      assert.equal(first.headers.get('ratelimit-limit'), '3');
+      assert.equal(first.headers.get('ratelimit-remaining'), '2', 'the failures spent none of the client’s budget');
+      const respelled = await own(spelledWith(reg.client_id, 3));
+      assert.equal(respelled.status, 200);
+      assert.equal(respelled.headers.get('ratelimit-remaining'), '1', 'one budget, however the id is spelled');
+      assert.equal((await own(reg.client_id)).status, 200);
+      const spent = await own(spelledWith(reg.client_id, 5));
+      assert.equal(spent.status, 429);
+      assert.equal(spent.body.error, 'rate_limited');
+    });
+
+    it('an address that keeps failing is refused before its credentials are checked, even the right ones; the client from another address is not', async () => {
+      const reg = await registerClient(t, accountId, { grant_types: ['client_credentials'], scope: 'invoices:read' });
+      const guesser = '198.51.100.200';
+      for (let i = 0; i < 5; i++) {
+        const guess = await tokenFrom(guesser, { grant_type: 'client_credentials', client_id: `client_unknown_${i}`, client_secret: 'gh_cs_guess' });
+        assert.equal(guess.status, 401);
+        assert.equal(guess.body.error, 'invalid_client');
+      }
+      const right = await tokenFrom(guesser, { grant_type: 'client_credentials' }, { authorization: basicAs(reg.client_id, reg.client_secret) });
+      assert.equal(right.status, 429, 'past its failures the address gets no answer about any secret');
+      assert.equal(right.body.error, 'rate_limited');
+      assert.equal(right.body.access_token, undefined);
+      const elsewhere = await tokenFrom('203.0.113.10', { grant_type: 'client_credentials' }, { authorization: basicAs(reg.client_id, reg.client_secret) });
+      assert.equal(elsewhere.status, 200);
+    });
+
+    it('a public client proves nothing, so its budget is per address: strangers naming it spend only their own', async () => {
+      const app = await registerClient(t, accountId, { redirect_uris: ['https://app.example/cb'], token_endpoint_auth_method: 'none', scope: 'invoices:read' });
+      const redeem = (address: string) => tokenFrom(address, { grant_type: 'authorization_code', client_id: app.client_id, code: 'gh_ac_made_up', redirect_uri: 'https://app.example/cb', code_verifier: 'v'.repeat(43) });
+      for (let i = 0; i < 3; i++) assert.equal((await redeem('198.51.100.50')).body.error, 'invalid_grant');
+      assert.equal((await redeem('198.51.100.50')).status, 429);
+      const someoneElse = await redeem('203.0.113.50');
+      assert.equal(someoneElse.status, 400);
+      assert.equal(someoneElse.body.error, 'invalid_grant');
+      assert.equal(someoneElse.headers.get('ratelimit-remaining'), '2');
+    });
+
+    it('sign-in: failures from one address on account A do not hold sign-in on account B back; successful sign-ins are not counted against the address', async () => {
+      const a = await createAccount(t, 'A');
+      const b = await createAccount(t, 'B');
+      const clients = await Promise.all([a, b].map((id) => registerClient(t, id, { redirect_uris: ['https://app.example/cb'], scope: 'invoices:read' })));
+      await createUser(t, a, 'ann', 'ann’s password');
+      await createUser(t, b, 'bob', 'bob’s password');
+      const signInAt = async (clientId: string, userName: string, password: string) => {
+        const browser = new Browser(t.publicUrl);
+        const page = await browser.get(authorizePath({ response_type: 'code', client_id: clientId, redirect_uri: 'https://app.example/cb', scope: 'invoices:read', state: 's' }));
+        return signIn(browser, page, userName, password);
+      };
+
+      for (const name of ['x1', 'x2', 'x3']) assert.equal((await signInAt(clients[0]!.client_id, name, 'guess')).status, 401);
+      const held = await signInAt(clients[0]!.client_id, 'ann', 'ann’s password');
+      assert.equal(held.status, 429, 'the address is past its failures on account A');
+      assert.equal(held.headers.get('ratelimit-limit'), '3');
+      assert.match(held.html, /Too many sign-in attempts/);
+
+      for (let i = 0; i < 4; i++) {
+        const signedIn = await signInAt(clients[1]!.client_id, 'bob', 'bob’s password');
+        assert.equal(signedIn.status, 200, `sign-in ${i + 1} on account B`);
+        assert.match(signedIn.html, /action="\/authorize\/consent"/);
+      }
+      assert.equal((await signInAt(clients[1]!.client_id, 'bob', 'wrong')).status, 401, 'account B counts its own failures from zero');
+    });
+  });
+}

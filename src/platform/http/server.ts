@@ -34,8 +34,12 @@ export interface HttpServerOptions {
   bodyLimit: number;
   /** Base URL used in problem `type` links. */
   issuer: string;
-  /** Trust X-Forwarded-* from a reverse proxy. */
-  trustProxy?: boolean;
+  /**
+   * Addresses and CIDR blocks of the reverse proxies in front: a request from one of them has its
+   * client address taken from X-Forwarded-For (skipping trusted hops); from anyone else the header
+   * is ignored. Empty or absent: no proxy is trusted.
+   */
+  trustProxy?: readonly string[];
   /** Where request counts and latencies are recorded, labelled with this listener's name. */
   metrics?: { registry: MetricsRegistry; listener: string };
 }
@@ -51,7 +55,8 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
   const app = Fastify({
     loggerInstance: options.logger,
     bodyLimit: options.bodyLimit,
-    trustProxy: options.trustProxy ?? false,
+    // Only with a list: fastify's proxy-aware request also reads X-Forwarded-Host and -Proto.
+    trustProxy: options.trustProxy && options.trustProxy.length > 0 ? [...options.trustProxy] : false,
     // Closing idle keep-alive sockets lets graceful shutdown finish promptly while
     // requests in flight still complete.
     forceCloseConnections: 'idle',
