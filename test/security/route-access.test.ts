@@ -63,7 +63,8 @@ function rawRequest(base: string, method: string, target: string, headers: Recor
     });
     const lines = [`${method} ${target} HTTP/1.1`, `Host: ${host}`, 'Connection: close', `Content-Length: ${Buffer.byteLength(body)}`];
     for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
-    socket.end(`${lines.join('\r\n')}\r\n\r\n${body}`);
+    // No half-close: the server ends the exchange (Connection: close), as it does with real clients.
+    socket.write(`${lines.join('\r\n')}\r\n\r\n${body}`);
   });
 }
 
