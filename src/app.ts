@@ -14,7 +14,7 @@ import { openDatabase, type Database } from './platform/db/database.ts';
 import { createGroupCommit } from './platform/db/group-commit.ts';
 import { migrateToLatest } from './platform/db/migrate.ts';
 import { createLogger, type LogDestination } from './platform/logging.ts';
-import { createHttpServer } from './platform/http/server.ts';
+import { createHttpServer, httpLimitsOf } from './platform/http/server.ts';
 import { registerHealthRoutes } from './platform/http/health.ts';
 import { registerOpenApi } from './platform/http/openapi.ts';
 import { createAccountStore } from './accounts/store.ts';
@@ -181,6 +181,7 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
     issuer: config.issuer,
     trustProxy: config.trustedProxies,
     metrics: { registry: metrics, listener },
+    limits: httpLimitsOf(config),
   });
   const publicServer = createHttpServer(serverOptions('public'));
   const adminServer = createHttpServer(serverOptions('admin'));

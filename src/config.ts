@@ -81,6 +81,14 @@ export interface Config {
   rateLimitTokenFailures: { points: number; seconds: number };
   /** Failed sign-ins per source address and account, and window. */
   rateLimitSignInAddress: { points: number; seconds: number };
+  /** A request's line, headers and body must all arrive within this, seconds; else 408. */
+  httpRequestTimeout: number;
+  /** A request's line and headers must arrive within this, seconds (at most the request timeout); else 408. */
+  httpHeadersTimeout: number;
+  /** An idle keep-alive connection is closed after this, seconds. */
+  httpKeepAliveTimeout: number;
+  /** Open connections per listener; further ones are closed as they arrive. */
+  httpMaxConnections: number;
 }
 
 export class ConfigError extends Error {
@@ -562,6 +570,38 @@ export const SETTINGS = [
     description: 'Failed sign-ins allowed per address and account, as failures/seconds',
     parse: rate,
     fallback: () => ({ points: 100, seconds: 300 }),
+  }),
+  setting({
+    key: 'httpRequestTimeout',
+    env: 'GATEHOUSE_HTTP_REQUEST_TIMEOUT',
+    flag: '--http-request-timeout',
+    description: 'Seconds a client has to send a whole request (line, headers and body) before it is answered 408 and closed',
+    parse: integer(1, 3600),
+    fallback: () => 30,
+  }),
+  setting({
+    key: 'httpHeadersTimeout',
+    env: 'GATEHOUSE_HTTP_HEADERS_TIMEOUT',
+    flag: '--http-headers-timeout',
+    description: 'Seconds a client has to send a request line and headers (a new connection included) before it is answered 408 and closed; at most the request timeout',
+    parse: integer(1, 3600),
+    fallback: () => 10,
+  }),
+  setting({
+    key: 'httpKeepAliveTimeout',
+    env: 'GATEHOUSE_HTTP_KEEP_ALIVE_TIMEOUT',
+    flag: '--http-keep-alive-timeout',
+    description: 'Seconds an idle keep-alive connection stays open (keep it above a load balancer\'s idle timeout)',
+    parse: integer(1, 3600),
+    fallback: () => 72,
+  }),
+  setting({
+    key: 'httpMaxConnections',
+    env: 'GATEHOUSE_HTTP_MAX_CONNECTIONS',
+    flag: '--http-max-connections',
+    description: 'Open connections per listener; connections beyond it are closed on arrival (keep it below the open-file limit)',
+    parse: integer(1, 1_000_000),
+    fallback: () => 4096,
   }),
 ] as const;
 

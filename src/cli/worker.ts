@@ -17,7 +17,7 @@ import { openDatabase } from '../platform/db/database.ts';
 import { migrateToLatest } from '../platform/db/migrate.ts';
 import { createLogger } from '../platform/logging.ts';
 import { MetricsRegistry } from '../platform/metrics.ts';
-import { createHttpServer } from '../platform/http/server.ts';
+import { createHttpServer, httpLimitsOf } from '../platform/http/server.ts';
 import { registerHealthRoutes } from '../platform/http/health.ts';
 import { registerMetricsRoute } from '../platform/http/metrics-route.ts';
 import { createWebhooks } from '../webhooks/index.ts';
@@ -61,6 +61,7 @@ export async function worker({ flags, env }: CommandContext): Promise<number> {
     bodyLimit: config.bodyLimit,
     issuer: config.issuer,
     metrics: { registry: metrics, listener: 'worker' },
+    limits: httpLimitsOf(config),
   });
   if (server) {
     registerHealthRoutes(server, { ready: () => database.ping() });

@@ -3,8 +3,9 @@
  *
  * Each step re-runs every check of the authorization request on the parameters the form
  * carries, so nothing a browser posts can widen what was checked. Every form carries a CSRF
- * token. The sign-in form's matches the `gh_csrf` cookie (double submit, SameSite=Lax,
- * HttpOnly): before sign-in there is no session to bind it to. The consent form's is derived
+ * token. The sign-in form's matches the CSRF cookie (double submit, SameSite=Lax,
+ * HttpOnly; `__Host-` named behind https, see sessionCookies): before sign-in there is no
+ * session to bind it to. The consent form's is derived
  * from the session secret, so a cookie planted from a sibling origin cannot pair with a token
  * the attacker holds, and a token leaks nothing about the session it belongs to. `prompt=none`
  * never shows a page (login_required / consent_required), `prompt=login` asks for the password
@@ -22,7 +23,7 @@ import type { Users } from '../users/service.ts';
 import type { Clients } from './clients.ts';
 import { checkAuthorizationRequest, redirectWith, RedirectError, UnsafeRedirect, type AuthorizationRequest } from './authorize.ts';
 import { consentPage, errorPage, sendPage, signInPage } from './pages.ts';
-import { CSRF_COOKIE, SESSION_COOKIE, SESSION_TTL_SECONDS, cookie, parseCookies, type Session, type Sessions } from './sessions.ts';
+import { parseCookies, sessionCookies, type Session, type Sessions } from './sessions.ts';
 import { issueCode } from './grants.ts';
 import { grantableToPerson, isSubset } from './scopes.ts';
 import type { UserScopeBound } from './token.ts';
@@ -48,19 +49,19 @@ function redirectTarget(redirectUri: string): string {
 
 export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDeps): void {
   const { clients, users, sessions, rateLimits, userScopeBound, issuer } = deps;
-  const secure = issuer.startsWith('https:');
+  const cookies = sessionCookies(issuer);
 
-  /** The sign-in form's CSRF token: the `gh_csrf` cookie's value, set when missing. */
+  /** The sign-in form's CSRF token: the CSRF cookie's value, set when missing. */
   function signInToken(request: FastifyRequest, reply: FastifyReply): string {
-    const existing = parseCookies(request.headers.cookie)[CSRF_COOKIE];
+    const existing = parseCookies(request.headers.cookie)[cookies.csrf];
     if (existing && /^[A-Za-z0-9_-]{20,}$/.test(existing)) return existing;
     const fresh = randomSecret(24);
-    reply.header('set-cookie', cookie(CSRF_COOKIE, fresh, { secure, path: '/authorize' }));
+    reply.header('set-cookie', cookies.setCsrf(fresh));
     return fresh;
   }
 
   function signInTokenValid(request: FastifyRequest, body: Record<string, unknown>): boolean {
-    const fromCookie = parseCookies(request.headers.cookie)[CSRF_COOKIE];
+    const fromCookie = parseCookies(request.headers.cookie)[cookies.csrf];
     const fromForm = body.csrf_token;
     return typeof fromCookie === 'string' && typeof fromForm === 'string' && fromCookie.length > 0 && safeEqual(fromForm, fromCookie);
   }
@@ -71,7 +72,7 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
   }
 
   function consentTokenValid(request: FastifyRequest, body: Record<string, unknown>): boolean {
-    const sessionSecret = parseCookies(request.headers.cookie)[SESSION_COOKIE];
+    const sessionSecret = parseCookies(request.headers.cookie)[cookies.session];
     const fromForm = body.csrf_token;
     return typeof sessionSecret === 'string' && sessionSecret.length > 0 && typeof fromForm === 'string' && safeEqual(fromForm, consentToken(sessionSecret));
   }
@@ -101,7 +102,7 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
   }
 
   async function currentSession(request: FastifyRequest, req: AuthorizationRequest): Promise<Session | undefined> {
-    const session = await sessions.find(parseCookies(request.headers.cookie)[SESSION_COOKIE]);
+    const session = await sessions.find(parseCookies(request.headers.cookie)[cookies.session]);
     return session && session.accountId === req.client.accountId ? session : undefined;
   }
 
@@ -147,7 +148,7 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
     const session = await currentSession(request, req);
     if (req.prompt.has('none') && !session) return redirectError(reply, 302, new RedirectError('login_required', 'The user is not signed in', req.redirectUri, req.state));
     if (!session || req.prompt.has('login')) return showSignIn(request, reply, req, 200);
-    return proceed(reply, req, session, parseCookies(request.headers.cookie)[SESSION_COOKIE]!, 302);
+    return proceed(reply, req, session, parseCookies(request.headers.cookie)[cookies.session]!, 302);
   });
 
   app.post('/authorize/login', { config: pageConfig, schema: { tags: ['oauth'], summary: 'Sign-in form of the authorization endpoint' } }, async (request, reply) => {
@@ -170,9 +171,9 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
     if (!user) return showSignIn(request, reply, req, 401, 'Wrong username or password.', userName);
     // Counted when it began (so concurrent guesses cannot all slip in), given back as it succeeded.
     await rateLimits.reward('signin_ip', addressKey);
-    const previous = parseCookies(request.headers.cookie)[SESSION_COOKIE];
+    const previous = parseCookies(request.headers.cookie)[cookies.session];
     const secret = await sessions.start(req.client.accountId, user.id, previous);
-    reply.header('set-cookie', cookie(SESSION_COOKIE, secret, { secure, maxAge: SESSION_TTL_SECONDS }));
+    reply.header('set-cookie', cookies.setSession(secret));
     const session: Session = { id: '', accountId: user.account_id, userId: user.id, userName: user.user_name, authenticatedAt: deps.clock.now() };
     return proceed(reply, { ...req, prompt: without(req.prompt, 'login') }, session, secret, 303);
   });

@@ -15,8 +15,6 @@ import { newId } from '../platform/ids.ts';
 import { randomSecret, sha256Hex } from '../platform/crypto.ts';
 import { formatScope, scopeSet } from './scopes.ts';
 
-export const SESSION_COOKIE = 'gh_session';
-export const CSRF_COOKIE = 'gh_csrf';
 export const SESSION_TTL_SECONDS = 12 * 3600;
 
 export interface Session {
@@ -38,12 +36,36 @@ export function parseCookies(header: string | undefined): Record<string, string>
   return out;
 }
 
-export function cookie(name: string, value: string, options: { secure: boolean; maxAge?: number; path?: string }): string {
-  const parts = [`${name}=${value}`, `Path=${options.path ?? '/'}`, 'HttpOnly', 'SameSite=Lax'];
+function cookie(name: string, value: string, options: { secure: boolean; maxAge?: number; path: string }): string {
+  const parts = [`${name}=${value}`, `Path=${options.path}`, 'HttpOnly', 'SameSite=Lax'];
   if (options.maxAge !== undefined) parts.push(`Max-Age=${options.maxAge}`);
   if (options.secure) parts.push('Secure');
   return parts.join('; ');
 }
+
+/**
+ * The sign-in session and CSRF cookies of the login pages. Behind an https issuer their names
+ * carry the `__Host-` prefix (RFC 6265bis §4.1.3.2): a browser then accepts them only when set
+ * over https, Secure, with `Path=/` and no `Domain`, so a sibling subdomain or a plain-http
+ * response cannot plant or overwrite them. Over http (local development) a browser would refuse
+ * such cookies, so the plain names stay, and the CSRF cookie keeps to `/authorize`.
+ */
+export function sessionCookies(issuer: string) {
+  const secure = issuer.startsWith('https:');
+  const prefix = secure ? '__Host-' : '';
+  const session = `${prefix}gh_session`;
+  const csrf = `${prefix}gh_csrf`;
+  return {
+    session,
+    csrf,
+    /** The Set-Cookie value that starts a session. */
+    setSession: (secret: string) => cookie(session, secret, { secure, maxAge: SESSION_TTL_SECONDS, path: '/' }),
+    /** The Set-Cookie value that carries the sign-in form's double-submit token. */
+    setCsrf: (token: string) => cookie(csrf, token, { secure, path: secure ? '/' : '/authorize' }),
+  };
+}
+
+export type SessionCookies = ReturnType<typeof sessionCookies>;
 
 /** The scopes a user has allowed a client, if any. */
 function findConsent(executor: Db | Transaction<Tables>, accountId: string, userId: string, clientId: string) {

@@ -327,19 +327,48 @@ for (const target of databaseTargets()) {
 
 for (const target of databaseTargets()) {
   describe(`OAuth pages behind https (${target.kind})`, () => {
-    it('with an https issuer the session and CSRF cookies are Secure', async () => {
+    it('with an https issuer the session and CSRF cookies are __Host- cookies (Secure, Path=/, no Domain), and only those names are read', async () => {
       const t = await startTestApp(target, { env: { GATEHOUSE_ISSUER: 'https://auth.example.test' } });
       try {
         const accountId = await createAccount(t);
         const client = await registerClient(t, accountId, { redirect_uris: [REDIRECT], scope: 'invoices:read' });
         await createUser(t, accountId, 'ada', PASSWORD);
         const browser = new Browser(t.publicUrl);
-        const page = await browser.get(authorizePath({ response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT, scope: 'invoices:read', state: 's' }));
-        assert.match(page.headers.get('set-cookie') ?? '', /^gh_csrf=[^;]+; Path=\/authorize; HttpOnly; SameSite=Lax; Secure$/);
+        const request = authorizePath({ response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT, scope: 'invoices:read', state: 's' });
+        const page = await browser.get(request);
+        assert.match(page.headers.get('set-cookie') ?? '', /^__Host-gh_csrf=[^;]+; Path=\/; HttpOnly; SameSite=Lax; Secure$/);
         const consentPage = await signIn(browser, page, 'ada', PASSWORD);
-        assert.match(consentPage.headers.get('set-cookie') ?? '', /^gh_session=[^;]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=43200; Secure$/);
+        assert.match(consentPage.headers.get('set-cookie') ?? '', /^__Host-gh_session=[^;]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=43200; Secure$/);
         const redirect = await consent(browser, consentPage);
         assert.equal(redirectParams(redirect).get('iss'), 'https://auth.example.test');
+        assert.deepEqual([...browser.cookies.keys()].sort(), ['__Host-gh_csrf', '__Host-gh_session']);
+
+        // The same session secret under the unprefixed name (what a sibling origin or an http
+        // page could plant) is not read: the browser is asked to sign in.
+        const planted = new Browser(t.publicUrl);
+        planted.cookies.set('gh_session', browser.cookies.get('__Host-gh_session')!);
+        const again = await planted.get(request);
+        assert.equal(again.status, 200);
+        assert.match(again.html, /action="\/authorize\/login"/);
+        assert.match(again.headers.get('set-cookie') ?? '', /^__Host-gh_csrf=/);
+      } finally {
+        await t.close();
+      }
+    });
+
+    it('with an http issuer (local development) the cookies keep their plain names and are not Secure', async () => {
+      const t = await startTestApp(target);
+      try {
+        const accountId = await createAccount(t);
+        const client = await registerClient(t, accountId, { redirect_uris: [REDIRECT], scope: 'invoices:read' });
+        await createUser(t, accountId, 'ada', PASSWORD);
+        const browser = new Browser(t.publicUrl);
+        const page = await browser.get(authorizePath({ response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT, scope: 'invoices:read', state: 's' }));
+        assert.match(page.headers.get('set-cookie') ?? '', /^gh_csrf=[^;]+; Path=\/authorize; HttpOnly; SameSite=Lax$/);
+        const consentPage = await signIn(browser, page, 'ada', PASSWORD);
+        assert.match(consentPage.headers.get('set-cookie') ?? '', /^gh_session=[^;]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=43200$/);
+        const redirect = await consent(browser, consentPage);
+        assert.ok(redirectParams(redirect).get('code'));
       } finally {
         await t.close();
       }

@@ -10,7 +10,7 @@ import { databaseTargets } from '../helpers/databases.ts';
 import { json } from '../helpers/http.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { createAccount } from '../helpers/fixtures.ts';
-import { createHttpServer } from '../../src/platform/http/server.ts';
+import { createHttpServer, httpLimitsOf } from '../../src/platform/http/server.ts';
 import { principalOf, requireBearer } from '../../src/platform/auth.ts';
 import { basic, postForm, registerClient } from './helpers.ts';
 
@@ -24,7 +24,7 @@ for (const target of databaseTargets()) {
 
     before(async () => {
       t = await startTestApp(target);
-      api = createHttpServer({ logger: pino({ level: 'silent' }), bodyLimit: 1024 * 1024, issuer: t.publicUrl });
+      api = createHttpServer({ logger: pino({ level: 'silent' }), bodyLimit: 1024 * 1024, issuer: t.publicUrl, limits: httpLimitsOf(t.config) });
       api.get('/v1/things', { preHandler: requireBearer(t.gatehouse.services.accessTokens, ['invoices:read']) }, async (request) => {
         const p = principalOf(request);
         return { account: p.accountId, client: p.clientId };

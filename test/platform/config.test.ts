@@ -17,6 +17,14 @@ describe('config', () => {
     assert.deepEqual(config.webhookRetrySchedule, [5, 300, 1800, 7200, 18000, 36000, 36000]);
   });
 
+  it('HTTP limits: every listener has timeouts and a connection cap by default, in seconds', () => {
+    const config = loadConfig({});
+    assert.deepEqual(
+      [config.httpRequestTimeout, config.httpHeadersTimeout, config.httpKeepAliveTimeout, config.httpMaxConnections],
+      [30, 10, 72, 4096],
+    );
+  });
+
   it('postgres:// selects PostgreSQL; flags win over the environment', () => {
     const config = loadConfig({ GATEHOUSE_DATABASE_URL: 'sqlite:/tmp/x.db', GATEHOUSE_PORT: '9000' }, {
       '--database-url': 'postgres://postgres@127.0.0.1:5432/test',
@@ -38,6 +46,8 @@ describe('config', () => {
     [{ GATEHOUSE_WEBHOOK_RETRY_SCHEDULE: '1,x' }, 'GATEHOUSE_WEBHOOK_RETRY_SCHEDULE', /comma-separated/],
     [{ GATEHOUSE_WEBHOOK_ALLOW_NETWORKS: '127.0.0.1' }, 'GATEHOUSE_WEBHOOK_ALLOW_NETWORKS', /CIDR/],
     [{ GATEHOUSE_REDIS_URL: 'http://x' }, 'GATEHOUSE_REDIS_URL', /redis:\/\//],
+    [{ GATEHOUSE_HTTP_REQUEST_TIMEOUT: '0' }, 'GATEHOUSE_HTTP_REQUEST_TIMEOUT', /whole number from 1 to 3600/],
+    [{ GATEHOUSE_HTTP_MAX_CONNECTIONS: '0' }, 'GATEHOUSE_HTTP_MAX_CONNECTIONS', /whole number from 1/],
   ];
   for (const [env, name, why] of bad) {
     it(`a bad ${name} names the setting and the problem`, () => {

@@ -3,7 +3,9 @@
  * each answered in the protocol of the route: nesting deeper than 32 levels, and NUL
  * characters, which PostgreSQL text cannot hold. Both were found by fuzzing: a deep body
  * overflowed the recursion of the request fingerprint, and a NUL client_id failed the
- * PostgreSQL query; each answered 500.
+ * PostgreSQL query; each answered 500. And lone UTF-16 surrogates (`"\ud800"` in JSON), which
+ * no UTF-8 store holds: they were stored as U+FFFD, so the answer to a write and a later read
+ * of the same object disagreed.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { databaseTargets } from '../helpers/databases.ts';
 import { createAccount, mintAccessToken } from '../helpers/fixtures.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
-import { scimClient, type ScimClient } from '../scim/scim-client.ts';
+import { ERROR, USER, scimClient, type ScimClient } from '../scim/scim-client.ts';
 import { MAX_JSON_DEPTH, inspectInput } from '../../src/platform/http/input-guard.ts';
 
 const nested = (depth: number) => '{"a":'.repeat(depth - 1) + '{}' + '}'.repeat(depth - 1);
@@ -27,6 +29,16 @@ describe('input guard: depth and NUL', () => {
   });
 });
 
+describe('input guard: lone surrogates', () => {
+  it('finds an unpaired high or low surrogate in values and member names; a pair is text', () => {
+    assert.equal(inspectInput(JSON.parse('"\\ud800"')), 'lone_surrogate');
+    assert.equal(inspectInput(JSON.parse('{"a":["x",{"b":"y\\udc00"}]}')), 'lone_surrogate');
+    assert.equal(inspectInput(JSON.parse('{"\\udbff":1}')), 'lone_surrogate');
+    assert.equal(inspectInput(JSON.parse('{"a":"\\ude00\\ud83d"}')), 'lone_surrogate');
+    assert.equal(inspectInput(JSON.parse('{"a":"\\ud83d\\ude00","b":"é"}')), undefined);
+  });
+});
+
 for (const target of databaseTargets()) {
   describe(`input limits answered in each protocol's shape (${target.kind})`, () => {
     let t: TestApp;
@@ -34,7 +46,7 @@ for (const target of databaseTargets()) {
     let scim: ScimClient;
     before(async () => {
       t = await startTestApp(target);
-      token = await mintAccessToken(t, { accountId: await createAccount(t), scopes: ['invoices:write', 'invoices:read'] });
+      token = await mintAccessToken(t, { accountId: await createAccount(t), scopes: ['invoices:write', 'invoices:read', 'payouts:write', 'payouts:read'] });
       scim = await scimClient(t);
     });
     after(() => t.close());
@@ -77,6 +89,52 @@ for (const target of databaseTargets()) {
       assert.equal(page.status, 400);
       assert.equal(page.headers.get('location'), null);
       assert.match(await page.text(), /This request cannot be completed/);
+    });
+
+    it('/v1: a lone surrogate in a JSON string or member name → 400 malformed_request; nothing stored', async () => {
+      for (const [path, body] of [
+        ['/v1/invoices', '{"amount":100,"currency":"EUR","description":"a\\ud800b"}'],
+        ['/v1/invoices', '{"amount":100,"currency":"EUR","description":"trailing \\udfff"}'],
+        ['/v1/invoices', '{"amount":100,"currency":"EUR","metadata":{"\\udc00":"x"}}'],
+        ['/v1/payouts', '{"amount":1,"currency":"EUR","destination":"\\ud800"}'],
+      ] as const) {
+        const response = await v1(path, body);
+        assert.equal(response.status, 400, body);
+        assert.match(response.headers.get('content-type') ?? '', /^application\/problem\+json/, body);
+        const problem = (await response.json()) as { code: string; detail: string };
+        assert.equal(problem.code, 'malformed_request', body);
+        assert.match(problem.detail, /lone UTF-16 surrogate/, body);
+      }
+      for (const path of ['/v1/invoices?limit=100', '/v1/payouts?limit=100']) {
+        assert.deepEqual(((await (await v1(path, '', 'GET')).json()) as { data: unknown[] }).data, [], path);
+      }
+    });
+
+    it('/v1: a surrogate pair (an emoji) is text: stored and read back exactly as sent', async () => {
+      const created = await v1('/v1/invoices', '{"amount":100,"currency":"EUR","description":"paid \\ud83d\\ude00"}');
+      assert.equal(created.status, 201);
+      const invoice = (await created.json()) as { id: string; description: string };
+      assert.equal(invoice.description, 'paid 😀');
+      const read = (await (await v1(`/v1/invoices/${invoice.id}`, '', 'GET')).json()) as { description: string };
+      assert.equal(read.description, 'paid 😀');
+    });
+
+    it('SCIM: a lone surrogate in an application/scim+json body → 400 SCIM Error invalidSyntax; nothing stored', async () => {
+      const response = await scim.call('POST', '/Users', { schemas: [USER], userName: 'ada\ud800@example.com', externalId: 'ext-1' });
+      assert.equal(response.status, 400);
+      assert.deepEqual(response.body.schemas, [ERROR]);
+      assert.equal(response.body.scimType, 'invalidSyntax');
+      assert.equal((await scim.call('GET', '/Users')).body.totalResults, 0);
+    });
+
+    it('forms cannot carry a lone surrogate: %ED%A0%80 is not UTF-8 and stays literal text, so /token answers an ordinary OAuth error', async () => {
+      const response = await fetch(`${t.publicUrl}/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'grant_type=client_credentials&client_id=%ED%A0%80&client_secret=x',
+      });
+      assert.equal(response.status, 401);
+      assert.equal(((await response.json()) as { error: string }).error, 'invalid_client');
     });
   });
 }

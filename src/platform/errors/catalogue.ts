@@ -14,6 +14,8 @@ export const PROBLEMS = {
   validation_failed: { status: 400, title: 'Request does not match the schema' },
   unsupported_media_type: { status: 415, title: 'Unsupported content type' },
   payload_too_large: { status: 413, title: 'Request body too large' },
+  request_timeout: { status: 408, title: 'Request was not received in time' },
+  headers_too_large: { status: 431, title: 'Request headers too large' },
   unauthorized: { status: 401, title: 'Authentication required' },
   invalid_token: { status: 401, title: 'Access token is invalid, expired or revoked' },
   insufficient_scope: { status: 403, title: 'Access token lacks the required scope' },

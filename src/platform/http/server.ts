@@ -2,13 +2,23 @@
  * The HTTP server every listener is built from: request ids, body limits, strict JSON,
  * validation, security headers, and one error path that renders every failure in the
  * protocol of the route that failed. Nothing ever answers with a stack trace.
+ *
+ * It also bounds what a client may hold (see HttpLimits): a request must arrive whole within
+ * the request timeout and its headers within the headers timeout (else 408), an idle keep-alive
+ * connection closes after the keep-alive timeout, and a listener keeps at most `maxConnections`
+ * open. Failures the framework or Node would answer in their own shape (a bad percent-escape,
+ * unparsable HTTP, a timeout, a request during shutdown) are answered as problem+json with a
+ * request id too.
  */
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { FastifyBaseLogger } from 'fastify';
 import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Config } from '../../config.ts';
 import { isHttpError, type HttpError } from '../errors/http-error.ts';
 import { problem } from '../errors/catalogue.ts';
-import { ErrorFormats } from '../errors/error-formats.ts';
+import { ErrorFormats, type SerializedError } from '../errors/error-formats.ts';
 import { serializeProblem } from '../errors/problem-json.ts';
 import { createValidatorCompiler } from './validation.ts';
 import { guardInput } from './input-guard.ts';
@@ -42,6 +52,8 @@ export interface HttpServerOptions {
   trustProxy?: readonly string[];
   /** Where request counts and latencies are recorded, labelled with this listener's name. */
   metrics?: { registry: MetricsRegistry; listener: string };
+  /** How long a client may take and how many connections it may hold. */
+  limits: HttpLimits;
 }
 
 export interface RegisteredRoute {
@@ -49,18 +61,62 @@ export interface RegisteredRoute {
   url: string;
 }
 
+export interface HttpLimits {
+  /** The request line, headers and body must all arrive within this, milliseconds. */
+  requestTimeoutMs: number;
+  /** The request line and headers must arrive within this, milliseconds; at most requestTimeoutMs. */
+  headersTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this, milliseconds. */
+  keepAliveTimeoutMs: number;
+  /** Open connections on the listener; further ones are closed as they arrive. */
+  maxConnections: number;
+}
+
+/** The limits the settings give, in the units the server takes. */
+export function httpLimitsOf(config: Pick<Config, 'httpRequestTimeout' | 'httpHeadersTimeout' | 'httpKeepAliveTimeout' | 'httpMaxConnections'>): HttpLimits {
+  return {
+    requestTimeoutMs: config.httpRequestTimeout * 1000,
+    headersTimeoutMs: config.httpHeadersTimeout * 1000,
+    keepAliveTimeoutMs: config.httpKeepAliveTimeout * 1000,
+    maxConnections: config.httpMaxConnections,
+  };
+}
+
+/**
+ * How often Node looks for requests past their timeouts. Its default (30 s) would let a
+ * request outlive its timeout by that much; a check a second costs a walk of the connections
+ * still receiving a request.
+ */
+const TIMEOUT_CHECK_INTERVAL_MS = 1000;
+
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 export function createHttpServer(options: HttpServerOptions): FastifyInstance {
-  const app = Fastify({
+  const { limits } = options;
+  // The headers are part of the request: a longer headers timeout could never apply.
+  const headersTimeout = Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs);
+  const completed = requestCompleted(options);
+  const app: FastifyInstance = Fastify({
     loggerInstance: options.logger,
     bodyLimit: options.bodyLimit,
     // Only with a list: fastify's proxy-aware request also reads X-Forwarded-Host and -Proto.
     trustProxy: options.trustProxy && options.trustProxy.length > 0 ? [...options.trustProxy] : false,
     // Closing idle keep-alive sockets lets graceful shutdown finish promptly while
-    // requests in flight still complete.
+    // requests in flight still complete. A request arriving meanwhile is answered 503 by
+    // the onRequest hook below, in the route's error shape.
     forceCloseConnections: 'idle',
-    return503OnClosing: true,
+    return503OnClosing: false,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    http: { requestTimeout: limits.requestTimeoutMs, headersTimeout, connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS },
+    clientErrorHandler: answerClientError(options),
+    frameworkErrors: (error, request, reply) => {
+      // Raised before routing: no hook runs for this request, so it is counted and logged here.
+      reply.header('x-request-id', request.id);
+      reply.header('x-content-type-options', 'nosniff');
+      sendError(app, request, reply, toHttpError(error, request));
+      completed(request, reply);
+    },
     requestIdHeader: false,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
@@ -68,6 +124,13 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
     },
     disableRequestLogging: true,
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 256 },
+  });
+  app.server.maxConnections = limits.maxConnections;
+  countRefusedConnections(app, options.metrics);
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
   });
 
   app.setChildLoggerFactory(requestLoggerFactory);
@@ -88,6 +151,11 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     reply.header('x-content-type-options', 'nosniff');
+    if (closing) {
+      reply.header('connection', 'close');
+      done(problem('service_unavailable', { detail: 'The server is shutting down; retry the request.', headers: { 'retry-after': '1' } }));
+      return;
+    }
     done();
   });
 
@@ -101,15 +169,8 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
     }
   });
 
-  const recordMetrics = requestMetrics(options.metrics);
-  // Decided once: building the log record for every request costs even when it is dropped.
-  const logRequests = ['info', 'debug', 'trace'].includes(options.logger.level);
   app.addHook('onResponse', (request, reply, done) => {
-    const route = request.routeOptions.url ?? 'unmatched';
-    recordMetrics?.(request.method, route, reply.statusCode, reply.elapsedTime);
-    if (logRequests) {
-      request.log.info({ method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
-    }
+    completed(request, reply);
     done();
   });
 
@@ -122,6 +183,20 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
   });
 
   return app;
+}
+
+/** Counts and logs (one line, at info) a request that was answered. */
+function requestCompleted(options: HttpServerOptions): (request: FastifyRequest, reply: FastifyReply) => void {
+  const recordMetrics = requestMetrics(options.metrics);
+  // Decided once: building the log record for every request costs even when it is dropped.
+  const logRequests = ['info', 'debug', 'trace'].includes(options.logger.level);
+  return (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    recordMetrics?.(request.method, route, reply.statusCode, reply.elapsedTime);
+    if (logRequests) {
+      request.log.info({ method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
+    }
+  };
 }
 
 /**
@@ -176,6 +251,8 @@ export function toHttpError(error: unknown, request: FastifyRequest): HttpError 
     });
   }
   switch (fe.code) {
+    case 'FST_ERR_BAD_URL':
+      return problem('malformed_request', { detail: 'The path has an invalid percent-escape or is not UTF-8' });
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return problem('unsupported_media_type', { detail: `Content-Type ${request.headers['content-type'] ?? '(none)'} is not accepted here` });
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
@@ -205,6 +282,54 @@ export function toHttpError(error: unknown, request: FastifyRequest): HttpError 
   }
   request.log.error({ err: error }, 'unhandled error');
   return problem('internal_error', { detail: `Request ${request.id} failed; the error was logged.` });
+}
+
+/**
+ * Answers what Node refuses before a request exists (RFC 9110 §15.5.9 for a request that did
+ * not arrive in time, RFC 6585 §5 for oversized headers, 400 for anything that is not HTTP/1.1)
+ * in problem+json with a request id, then closes the connection. As Node itself does, nothing is
+ * written once a response has begun on the connection: that would corrupt it.
+ */
+function answerClientError(options: HttpServerOptions) {
+  return function onClientError(error: Error & { code?: string }, socket: Socket): void {
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    const inFlight = (socket as Socket & { _httpMessage?: { headersSent: boolean } | null })._httpMessage;
+    if (socket.writable && !inFlight?.headersSent) {
+      const id = randomUUID();
+      const refusal = clientErrorProblem(error.code);
+      options.logger.info({ reqId: id, code: error.code, status: refusal.status }, 'client error answered before routing');
+      socket.write(rawProblemResponse(serializeProblem(refusal, { issuer: options.issuer }), id));
+    }
+    socket.destroy();
+  };
+}
+
+function clientErrorProblem(code: string | undefined): HttpError {
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return problem('request_timeout', { detail: 'The request line, headers and body did not all arrive in time' });
+  if (code === 'HPE_HEADER_OVERFLOW') return problem('headers_too_large');
+  return problem('malformed_request', { detail: 'The request is not valid HTTP/1.1' });
+}
+
+function rawProblemResponse(out: SerializedError, requestId: string): string {
+  const body = JSON.stringify(out.body);
+  const head = [
+    `HTTP/1.1 ${out.status} ${STATUS_CODES[out.status] ?? ''}`,
+    `content-type: ${out.contentType}`,
+    `content-length: ${Buffer.byteLength(body)}`,
+    `x-request-id: ${requestId}`,
+    'x-content-type-options: nosniff',
+    'connection: close',
+  ];
+  return `${head.join('\r\n')}\r\n\r\n${body}`;
+}
+
+/** Node closes connections past the cap as they arrive; the count tells operators the cap was reached. */
+function countRefusedConnections(app: FastifyInstance, metrics: HttpServerOptions['metrics']): void {
+  if (!metrics) return;
+  const refused = metrics.registry
+    .counter('gatehouse_http_connections_refused_total', 'Connections closed on arrival because the listener held its maximum')
+    .series({ listener: metrics.listener });
+  app.server.on('drop', () => refused.inc());
 }
 
 function describePath(part: string | undefined, instancePath = '', params: Record<string, unknown> = {}): string {
