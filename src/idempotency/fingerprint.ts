@@ -19,11 +19,12 @@ export function canonicalJson(value: unknown): string {
   return `{${members.join(',')}}`;
 }
 
-export function requestFingerprint(request: FastifyRequest): string {
+/** `route`: the request's route options, when the caller has them already (fastify builds them on each read). */
+export function requestFingerprint(request: FastifyRequest, route: { url?: string } = request.routeOptions): string {
   return sha256Hex(
     canonicalJson([
       request.method,
-      request.routeOptions.url ?? request.url.split('?', 1)[0],
+      route.url ?? request.url.split('?', 1)[0],
       request.params ?? {},
       request.query ?? {},
       request.body ?? null,

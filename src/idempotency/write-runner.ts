@@ -228,10 +228,11 @@ export function createWriteRunner(deps: {
     async runWrite(request: FastifyRequest, reply: FastifyReply, handler: WriteHandler): Promise<FastifyReply> {
       const key = readIdempotencyKey(request);
       const { accountId, clientId } = principalOf(request);
+      const route = request.routeOptions;
       const write: Write = {
         scope: { accountId, clientId, key },
-        fingerprint: requestFingerprint(request),
-        carriesSecret: request.routeOptions.config.responseCarriesSecret === true,
+        fingerprint: requestFingerprint(request, route),
+        carriesSecret: route.config.responseCarriesSecret === true,
       };
       try {
         return await (store.kind === 'sqlite' ? runInline(request, reply, write, handler) : runClaimed(request, reply, write, handler));
