@@ -34,7 +34,7 @@ import { createIdempotencyRetention, type IdempotencyRetention } from './idempot
 import { documentIdempotencyKeys } from './idempotency/openapi.ts';
 import type { CursorKeyRing } from './paging/cursor.ts';
 import { setUpCursorKeys } from './paging/cursor-keys.ts';
-import { openKeyVault } from './platform/secrets-key.ts';
+import { createKeyVault, createSealer, loadSecretsKey } from './platform/secrets-key.ts';
 import { createPaging, type Paging } from './paging/page.ts';
 import { createInvoices, type Invoices } from './payments/invoices.ts';
 import { createPayouts, type Payouts } from './payments/payouts.ts';
@@ -122,7 +122,8 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
 
   const accounts = createAccounts({ store: createAccountStore(db), clock });
   // One secrets key seals what must be recovered: signing and MAC keys, the cursor key, webhook secrets.
-  const vault = await openKeyVault({ db, clock, configured: config.secretsKey });
+  const secretsKey = await loadSecretsKey({ db, clock, configured: config.secretsKey });
+  const vault = createKeyVault(secretsKey);
   const accessTokens = createAccessTokens({ db, clock, vault });
   const users = createUserStore(db);
   const scim = createScim({ db, dialect: database.kind, clock, accessTokens, revokeUserAccess, issuer: config.issuer, maxPayloadSize: config.bodyLimit });
@@ -137,6 +138,8 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
     // One writer on SQLite: requests that arrive together share a commit.
     groupCommit: database.kind === 'sqlite' ? createGroupCommit({ db }) : undefined,
     metrics,
+    // Stored answers that carry a secret (a webhook secret shown once) are kept sealed.
+    sealer: createSealer(secretsKey, 'stored responses'),
   });
   const idempotency = createIdempotencyRetention({ store: idempotencyStore, clock });
   const cursorKeys = await setUpCursorKeys({ db, clock, vault, configured: config.cursorKeys });

@@ -20,12 +20,13 @@ export function canonicalJson(value: unknown): string {
   return `{${members.join(',')}}`;
 }
 
-export function requestFingerprint(request: FastifyRequest): string {
+/** `route`: the request's route options, when the caller has them already (fastify builds them on each read). */
+export function requestFingerprint(request: FastifyRequest, route: { url?: string } = request.routeOptions): string {
   return sha256Hex(
     canonicalJson([
       request.method,
       // The route as declared, so that every spelling of one request target is the same request.
-      request.routeOptions.url ?? decodedRequestPath(request),
+      route.url ?? decodedRequestPath(request),
       request.params ?? {},
       request.query ?? {},
       request.body ?? null,

@@ -22,6 +22,9 @@
  * 4. A business refusal thrown by the handler (a 4xx HttpError other than 401/403/429) rolls
  *    the effects back and is then stored in a small transaction of its own, so it is replayed
  *    too. Any other failure gives the key back, so a retry runs afresh.
+ * 5. A route whose answer carries a secret declares `config: { responseCarriesSecret: true }`:
+ *    its answer is stored sealed under the secrets key (sealed-responses.ts) and sent with
+ *    `Cache-Control: no-store`, first time and on replay.
  *
  * Handlers do their effects with `trx` and return the response instead of sending it.
  */
@@ -35,9 +38,18 @@ import { principalOf } from '../platform/auth.ts';
 import { problem } from '../platform/errors/catalogue.ts';
 import { isHttpError, type HttpError } from '../platform/errors/http-error.ts';
 import type { MetricsRegistry } from '../platform/metrics.ts';
+import type { Sealer } from '../platform/secrets-key.ts';
 import { readIdempotencyKey } from './idempotency-key.ts';
 import { requestFingerprint } from './fingerprint.ts';
-import { storedResponseOf, type Claim, type IdempotencyRow, type IdempotencyStore, type KeyScope, type StoredResponse } from './store.ts';
+import { createResponseSealing, type ResponseSealing } from './sealed-responses.ts';
+import type { Claim, IdempotencyRow, IdempotencyStore, KeyScope, StoredResponse } from './store.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route's answer carries a secret: stored sealed, sent with Cache-Control: no-store. */
+    responseCarriesSecret?: boolean;
+  }
+}
 
 export interface WriteResult {
   status: number;
@@ -46,6 +58,13 @@ export interface WriteResult {
 }
 
 export type WriteHandler = (trx: Transaction<Tables>) => Promise<WriteResult>;
+
+/** One write: its key within the credential, the digest of its request, and whether its answer carries a secret. */
+interface Write {
+  scope: KeyScope;
+  fingerprint: string;
+  carriesSecret: boolean;
+}
 
 export interface WriteHooks {
   /**
@@ -72,12 +91,12 @@ type Verdict =
   | { kind: 'in_use' }
   | { kind: 'abandoned' };
 
-function judge(row: IdempotencyRow | undefined, fingerprint: string, now: number): Verdict {
+function judge(row: IdempotencyRow | undefined, fingerprint: string, now: number, sealing: ResponseSealing): Verdict {
   if (row === undefined) return { kind: 'new' };
   // Past retention the key is new, whether or not the sweeper has removed it yet.
   if (row.expires_at <= now && row.locked_until <= now) return { kind: 'new' };
   if (row.fingerprint !== fingerprint) return { kind: 'reused' };
-  if (row.state === 'done') return { kind: 'replay', response: storedResponseOf(row) };
+  if (row.state === 'done') return { kind: 'replay', response: sealing.replayOf(row) };
   if (row.locked_until > now) return { kind: 'in_use' };
   // The owner's lease ran out without completing: its process died.
   return { kind: 'abandoned' };
@@ -104,8 +123,14 @@ export function createWriteRunner(deps: {
   groupCommit?: GroupCommit;
   /** Where replays and in-use refusals are counted. */
   metrics?: MetricsRegistry;
+  /** Seals the stored answers of routes whose answer carries a secret. */
+  sealer: Sealer;
 }) {
   const { db, store, clock, hooks } = deps;
+  const sealing = createResponseSealing(deps.sealer);
+  /** What is stored of an answer: the answer as sent, or sealed when it carries a secret. */
+  const atRest = (write: Write, response: StoredResponse): StoredResponse =>
+    write.carriesSecret ? sealing.seal(response, write.scope, write.fingerprint) : response;
   const outcomes = deps.metrics?.counter('gatehouse_idempotency_requests_total', 'Writes with an Idempotency-Key that were replayed or refused as in use, by outcome');
   const retentionMs = deps.retentionSeconds * 1000;
   const leaseMs = deps.leaseMs ?? DEFAULT_LEASE_MS;
@@ -124,7 +149,7 @@ export function createWriteRunner(deps: {
       const { claim, row } = await store.claimOrRead(scope, claimInput);
       if (claim) return { kind: 'claimed', claim };
       if (row === undefined) continue;
-      const verdict = judge(row, fingerprint, now);
+      const verdict = judge(row, fingerprint, now, sealing);
       const response = answerOf(verdict);
       if (response) return { kind: 'replay', response };
       // An expired record (the key is new again) or an abandoned claim.
@@ -135,8 +160,8 @@ export function createWriteRunner(deps: {
   }
 
   /** PostgreSQL: claim, then effects + stored response + completion in one transaction. */
-  async function runClaimed(request: FastifyRequest, reply: FastifyReply, scope: KeyScope, fingerprint: string, handler: WriteHandler) {
-    const outcome = await claimOrReplay(scope, fingerprint);
+  async function runClaimed(request: FastifyRequest, reply: FastifyReply, write: Write, handler: WriteHandler) {
+    const outcome = await claimOrReplay(write.scope, write.fingerprint);
     if (outcome.kind === 'replay') return replay(reply, outcome.response);
     const { claim } = outcome;
 
@@ -144,10 +169,10 @@ export function createWriteRunner(deps: {
     try {
       response = await db.transaction().execute(async (trx) => {
         if (!(await store.confirmClaim(trx, claim, clock.now() + leaseMs))) throw new ClaimLost();
-        const stored = renderResult(reply, await handler(trx));
-        await store.complete(trx, claim, stored, clock.now());
+        const answer = renderResult(reply, await handler(trx), write.carriesSecret);
+        await store.complete(trx, claim, atRest(write, answer), clock.now());
         await hooks?.beforeCommit?.(request);
-        return stored;
+        return answer;
       });
     } catch (error) {
       if (error instanceof ClaimLost) throw inUse();
@@ -159,7 +184,7 @@ export function createWriteRunner(deps: {
         throw error;
       }
       response = renderRefusal(request, reply, error);
-      await store.complete(db, claim, response, clock.now());
+      await store.complete(db, claim, atRest(write, response), clock.now());
     }
     return send(reply, response, false);
   }
@@ -168,24 +193,25 @@ export function createWriteRunner(deps: {
    * SQLite: check the key again and store the response in the transaction that performs the
    * request; `perform` runs only if the key is still free once the write lock is held.
    */
-  async function runInline(request: FastifyRequest, reply: FastifyReply, scope: KeyScope, fingerprint: string, handler: WriteHandler) {
-    const seen = answerOf(judge(await store.find(scope), fingerprint, clock.now()));
+  async function runInline(request: FastifyRequest, reply: FastifyReply, write: Write, handler: WriteHandler) {
+    const { scope, fingerprint } = write;
+    const seen = answerOf(judge(await store.find(scope), fingerprint, clock.now(), sealing));
     if (seen) return replay(reply, seen);
 
     const storeUnderLock = (perform: (trx: Transaction<Tables>) => Promise<StoredResponse>) =>
       transact(async (trx): Promise<{ verdict: Verdict } | { performed: StoredResponse }> => {
         const row = await store.find(scope, trx);
-        const verdict = judge(row, fingerprint, clock.now());
+        const verdict = judge(row, fingerprint, clock.now(), sealing);
         if (verdict.kind !== 'new' && verdict.kind !== 'abandoned') return { verdict };
         const response = await perform(trx);
-        await store.insertDone(trx, scope, { fingerprint, now: clock.now(), retentionMs, response, replaced: row });
+        await store.insertDone(trx, scope, { fingerprint, now: clock.now(), retentionMs, response: atRest(write, response), replaced: row });
         await hooks?.beforeCommit?.(request);
         return { performed: response };
       });
 
     let result: Awaited<ReturnType<typeof storeUnderLock>>;
     try {
-      result = await storeUnderLock(async (trx) => renderResult(reply, await handler(trx)));
+      result = await storeUnderLock(async (trx) => renderResult(reply, await handler(trx), write.carriesSecret));
     } catch (error) {
       if (!isStoredRefusal(error)) throw error;
       const refusal = renderRefusal(request, reply, error);
@@ -202,12 +228,14 @@ export function createWriteRunner(deps: {
     async runWrite(request: FastifyRequest, reply: FastifyReply, handler: WriteHandler): Promise<FastifyReply> {
       const key = readIdempotencyKey(request);
       const { accountId, clientId } = principalOf(request);
-      const scope = { accountId, clientId, key };
-      const fingerprint = requestFingerprint(request);
+      const route = request.routeOptions;
+      const write: Write = {
+        scope: { accountId, clientId, key },
+        fingerprint: requestFingerprint(request, route),
+        carriesSecret: route.config.responseCarriesSecret === true,
+      };
       try {
-        return await (store.kind === 'sqlite'
-          ? runInline(request, reply, scope, fingerprint, handler)
-          : runClaimed(request, reply, scope, fingerprint, handler));
+        return await (store.kind === 'sqlite' ? runInline(request, reply, write, handler) : runClaimed(request, reply, write, handler));
       } catch (error) {
         if (isHttpError(error) && error.code === 'idempotency_key_in_use') outcomes?.inc({ outcome: 'in_use' });
         throw error;
@@ -244,9 +272,11 @@ function send(reply: FastifyReply, response: StoredResponse, replay: boolean): F
 }
 
 /** The handler's result as the exact bytes the route's response schema produces. */
-function renderResult(reply: FastifyReply, result: WriteResult): StoredResponse {
+function renderResult(reply: FastifyReply, result: WriteResult, carriesSecret: boolean): StoredResponse {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(result.headers ?? {})) headers[name.toLowerCase()] = value;
+  // A secret shown once must not be kept by a cache on the way either.
+  if (carriesSecret) headers['cache-control'] = 'no-store';
   if (result.body === undefined) return { status: result.status, headers, body: '' };
   headers['content-type'] ??= 'application/json; charset=utf-8';
   const body = serializerFor(reply, result.status, headers['content-type'])(result.body);

@@ -2,7 +2,8 @@
  * The secrets key, and what it protects at rest.
  *
  * Some secrets must be recovered, not only checked: webhook secrets (to sign), the server's
- * signing and token MAC keys, the generated cursor key. They are stored sealed with
+ * signing and token MAC keys, the generated cursor key, the stored answers that show a secret
+ * (to replay them under their Idempotency-Key). They are stored sealed with
  * AES-256-GCM under sub-keys derived (HKDF) per purpose from one secrets key, so sealing one
  * kind of thing never shares a key with another.
  *

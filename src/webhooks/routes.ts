@@ -1,7 +1,9 @@
 /**
  * The webhook API under /v1 (HTTP only; rules live in endpoints.ts and recovery.ts).
  * Endpoints need `webhooks:manage`; reading events needs `events:read`. Every POST runs
- * through the write runner, so it takes Idempotency-Key like every /v1 write.
+ * through the write runner, so it takes Idempotency-Key like every /v1 write; the two whose
+ * answer shows the signing secret (creation, rotation) declare it, so that answer is stored
+ * sealed for replays and never cached.
  */
 import type { FastifyInstance } from 'fastify';
 import type { AccessTokens } from '../oauth/access-tokens.ts';
@@ -98,6 +100,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: { accessTokens
     '/v1/webhook_endpoints',
     {
       onRequest: manage,
+      config: { responseCarriesSecret: true },
       schema: {
         tags: [TAG],
         summary: 'Register a webhook endpoint; the secret is shown only in this response',
@@ -187,6 +190,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: { accessTokens
 
   app.post<{ Params: { id: string }; Body: { overlap_seconds?: number } | undefined }>('/v1/webhook_endpoints/:id/rotate_secret', {
     onRequest: manage,
+    config: { responseCarriesSecret: true },
     schema: {
       tags: [TAG],
       summary: 'Rotate the signing secret; the old one keeps signing during the overlap (default 24 h)',
