@@ -106,7 +106,7 @@ export function createWriteRunner(deps: {
   metrics?: MetricsRegistry;
 }) {
   const { db, store, clock, hooks } = deps;
-  const outcomes = deps.metrics?.counter('gatehouse_idempotency_requests_total', 'Writes with an Idempotency-Key that were replayed or refused as in use, by outcome');
+  const outcomes = deps.metrics?.counter('gatehouse_idempotency_requests_total', 'Writes with an Idempotency-Key that were replayed or refused as in use, by outcome', ['outcome']);
   const retentionMs = deps.retentionSeconds * 1000;
   const leaseMs = deps.leaseMs ?? DEFAULT_LEASE_MS;
   const transact = <T>(work: (trx: Transaction<Tables>) => Promise<T>): Promise<T> =>

@@ -13,7 +13,7 @@ import { serializeProblem } from '../errors/problem-json.ts';
 import { createValidatorCompiler } from './validation.ts';
 import { guardInput } from './input-guard.ts';
 import { isDatabaseUnavailable, isTransactionConflict } from '../db/database.ts';
-import type { MetricsRegistry } from '../metrics.ts';
+import { bindCounter, bindHistogram, type MetricsRegistry } from '../metrics.ts';
 import { requestLoggerFactory } from '../logging.ts';
 import { requestPath } from './request-path.ts';
 
@@ -120,16 +120,16 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
 }
 
 /**
- * Counts requests by route and status and observes their latency. Label sets are resolved once
- * per (method, route, status) and kept, so a request costs two increments. They are found by the
+ * Counts requests by route and status and observes their latency. Label sets are bound once
+ * per (method, route, status) and kept, so a request costs two additions. They are found by the
  * route (the same string on every request of that route) and then a short scan: no key string
  * is built per request.
  */
 function requestMetrics(metrics: HttpServerOptions['metrics']) {
   if (!metrics) return undefined;
   const { registry, listener } = metrics;
-  const requests = registry.counter('gatehouse_http_requests_total', 'HTTP requests by listener, method, route and status');
-  const latency = registry.histogram('gatehouse_http_request_duration_seconds', 'HTTP request latency by listener and route');
+  const requests = registry.counter('gatehouse_http_requests_total', 'HTTP requests by listener, method, route and status', ['listener', 'method', 'route', 'status']);
+  const latency = registry.histogram('gatehouse_http_request_duration_seconds', 'HTTP request latency by listener and route', ['listener', 'route']);
   interface Series {
     method: string;
     status: number;
@@ -145,8 +145,8 @@ function requestMetrics(metrics: HttpServerOptions['metrics']) {
       series = {
         method,
         status,
-        count: requests.series({ listener, method, route, status: String(status) }),
-        time: latency.series({ listener, route }),
+        count: bindCounter(requests, { listener, method, route, status: String(status) }),
+        time: bindHistogram(latency, { listener, route }),
       };
       known.push(series);
     }
