@@ -2,15 +2,20 @@
  * What /metrics says about the process itself, and how the registry behaves: prom-client's
  * process and runtime metrics and gatehouse_build_info in each app's own registry (never the
  * global one), series bound for the request path counting exactly as prom-client's own calls,
- * and a failing scrape-time gauge that keeps its value.
+ * a failing scrape-time gauge that keeps its value, and a connection pool gauge that counts
+ * real waits only: not the scrape's own queries (an idle worker scraped on PostgreSQL), not a
+ * checkout an idle connection takes at once, but a query queued behind a held connection.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { register as globalRegistry } from 'prom-client';
+import { sql } from 'kysely';
 import { databaseTargets } from '../helpers/databases.ts';
+import { spawnGatehouse, type SpawnedGatehouse } from '../helpers/processes.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { MetricsRegistry, bindCounter, bindHistogram } from '../../src/platform/metrics.ts';
+import { openDatabase } from '../../src/platform/db/database.ts';
 
 const version = (JSON.parse(fs.readFileSync('package.json', 'utf8')) as { version: string }).version;
 
@@ -116,6 +121,84 @@ for (const target of databaseTargets()) {
       assert.ok(sample(await scrape(t.adminUrl), 'gatehouse_http_requests_total{listener="public",method="GET",route="/healthz",status="200"}')! >= 2);
       assert.equal(sample(await scrape(other.adminUrl), 'gatehouse_http_requests_total{listener="public",method="GET",route="/healthz",status="200"}'), before);
       assert.equal(globalRegistry.getMetricsAsArray().length, 0);
+    });
+  });
+}
+
+const pgUrl = process.env.GATEHOUSE_TEST_DATABASE_URL;
+if (pgUrl) {
+  const postgres = databaseTargets().find((d) => d.kind === 'postgres')!;
+
+  describe('operations: the connection pool gauge counts real waits only (postgres)', () => {
+    let database: { url: string; drop(): Promise<void> };
+    let worker: SpawnedGatehouse | undefined;
+    before(async () => {
+      database = await postgres.create();
+    });
+    after(async () => {
+      await worker?.stop();
+      await database.drop();
+    });
+
+    it('an idle gatehouse worker, scraped on GATEHOUSE_WORKER_METRICS_PORT, reports no connection waiting: the scrape\'s own queries are not counted', async () => {
+      worker = await spawnGatehouse({ databaseUrl: database.url, command: 'worker' });
+      for (let i = 0; i < 5; i++) {
+        const text = await scrape(worker.adminUrl);
+        assert.equal(sample(text, 'gatehouse_db_pool_connections{state="waiting"}'), 0, `scrape ${i + 1}:\n${text}`);
+        assert.equal(sample(text, 'gatehouse_db_up'), 1);
+        assert.equal(sample(text, `gatehouse_build_info{version="${version}",node="${process.version}",database="postgres"}`), 1);
+        assert.equal(sample(text, 'gatehouse_webhook_deliveries{state="due"}'), 0);
+      }
+    });
+
+    it('a checkout that an idle connection takes at once is not waiting (pg-pool queues it for a tick)', async () => {
+      const opened = await openDatabase({ databaseUrl: database.url, poolSize: 4 });
+      try {
+        await opened.ping();
+        assert.deepEqual(opened.poolStats(), { total: 1, idle: 1, waiting: 0 });
+        const running = sql`select 1`.execute(opened.db);
+        assert.equal(opened.poolStats()!.waiting, 0);
+        await running;
+      } finally {
+        await opened.close();
+      }
+    });
+  });
+
+  describe('operations: a query queued behind the only connection is reported waiting (postgres)', () => {
+    let t: TestApp;
+    before(async () => {
+      t = await startTestApp(postgres, { env: { GATEHOUSE_DATABASE_POOL_SIZE: '1', GATEHOUSE_DATABASE_ACQUIRE_TIMEOUT: '2000' } });
+    });
+    after(() => t.close());
+
+    it('with the only connection held, a queued query counts as waiting and the held one as busy; the scrape still answers, its own ping unserved', async () => {
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      let inside!: () => void;
+      const entered = new Promise<void>((r) => (inside = r));
+      const transaction = t.gatehouse.database.db.transaction().execute(async () => {
+        inside();
+        await held;
+      });
+      await entered;
+      const queued = sql`select 1`.execute(t.gatehouse.database.db).then(
+        () => 'served',
+        () => 'timed out',
+      );
+      try {
+        const text = await scrape(t.adminUrl);
+        assert.equal(sample(text, 'gatehouse_db_pool_connections{state="waiting"}'), 1);
+        assert.equal(sample(text, 'gatehouse_db_pool_connections{state="busy"}'), 1);
+        assert.equal(sample(text, 'gatehouse_db_pool_connections{state="idle"}'), 0);
+        // The scrape's own ping found no connection within the acquisition timeout.
+        assert.equal(sample(text, 'gatehouse_db_up'), 0);
+      } finally {
+        release();
+        await transaction;
+      }
+      assert.equal(await queued, 'timed out');
+      assert.equal(sample(await scrape(t.adminUrl), 'gatehouse_db_pool_connections{state="waiting"}'), 0);
     });
   });
 }
