@@ -31,6 +31,19 @@ export default tseslint.config(
     },
   },
   {
+    // Metrics are declared through the app's MetricsRegistry: prom-client's own constructors and
+    // default metrics register in its global registry unless told otherwise, and apps sharing a
+    // process would then count into one another's metrics.
+    files: ['src/**'],
+    ignores: ['src/platform/metrics.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'prom-client', allowTypeImports: true, message: 'Declare metrics through MetricsRegistry (src/platform/metrics.ts).' }] },
+      ],
+    },
+  },
+  {
     files: ['bin/**', 'scripts/**', 'bench/**', 'src/main.ts', 'src/cli/**', 'test/**'],
     rules: { 'no-console': 'off' },
   },

@@ -43,8 +43,9 @@ function noteCommits(raised: { ids: string[]; committed: number }): void {
 
 /** When the dispatcher has recorded `n` acknowledgements (its own counter, read in memory). */
 async function recordedAll(n: number): Promise<number> {
-  const succeeded = gatehouse.metrics.counter('gatehouse_webhook_attempts_total', '');
-  while (succeeded.get({ outcome: 'succeeded' }) < n) await new Promise((r) => setTimeout(r, 5));
+  const attempts = gatehouse.metrics.counter('gatehouse_webhook_attempts_total', '', ['outcome']);
+  const succeeded = async () => (await attempts.get()).values.find((v) => v.labels.outcome === 'succeeded')?.value ?? 0;
+  while ((await succeeded()) < n) await new Promise((r) => setTimeout(r, 5));
   return Date.now();
 }
 

@@ -131,7 +131,7 @@ export function createWriteRunner(deps: {
   /** What is stored of an answer: the answer as sent, or sealed when it carries a secret. */
   const atRest = (write: Write, response: StoredResponse): StoredResponse =>
     write.carriesSecret ? sealing.seal(response, write.scope, write.fingerprint) : response;
-  const outcomes = deps.metrics?.counter('gatehouse_idempotency_requests_total', 'Writes with an Idempotency-Key that were replayed or refused as in use, by outcome');
+  const outcomes = deps.metrics?.counter('gatehouse_idempotency_requests_total', 'Writes with an Idempotency-Key that were replayed or refused as in use, by outcome', ['outcome']);
   const retentionMs = deps.retentionSeconds * 1000;
   const leaseMs = deps.leaseMs ?? DEFAULT_LEASE_MS;
   const transact = <T>(work: (trx: Transaction<Tables>) => Promise<T>): Promise<T> =>

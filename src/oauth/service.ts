@@ -52,7 +52,7 @@ export function createOAuth(deps: OAuthDeps) {
     accessTokenTtl: config.accessTokenTtl,
     refreshTokenTtl: config.refreshTokenTtl,
   });
-  const issued = deps.metrics?.counter('gatehouse_oauth_tokens_issued_total', 'Access tokens issued by the token endpoint, by grant type');
+  const issued = deps.metrics?.counter('gatehouse_oauth_tokens_issued_total', 'Access tokens issued by the token endpoint, by grant type', ['grant_type']);
   if (issued) {
     const exchange = tokens.exchange;
     // One series per grant type, resolved once: only a supported grant type issues a token.
@@ -61,7 +61,7 @@ export function createOAuth(deps: OAuthDeps) {
       const response = await exchange(req, authenticate);
       const grantType = req.grant_type ?? '';
       let series = byGrantType.get(grantType);
-      if (!series) byGrantType.set(grantType, (series = issued.series({ grant_type: grantType })));
+      if (!series) byGrantType.set(grantType, (series = issued.labels({ grant_type: grantType })));
       series.inc();
       return response;
     };

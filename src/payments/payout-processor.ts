@@ -31,7 +31,7 @@ export interface ProcessedPayouts {
 
 export function createPayoutProcessor(deps: { db: Db; clock: Clock; kind: DatabaseKind; batchSize?: number; metrics?: MetricsRegistry }) {
   const { db, clock, kind } = deps;
-  const transitions = deps.metrics?.counter('gatehouse_payouts_transitions_total', 'Payout state transitions, by from and to state');
+  const transitions = deps.metrics?.counter('gatehouse_payouts_transitions_total', 'Payout state transitions, by from and to state', ['from', 'to']);
   const batchSize = deps.batchSize ?? 100;
 
   async function complete(trx: Db, payout: PayoutRow, now: number): Promise<Exclude<PayoutState, 'pending'> | undefined> {

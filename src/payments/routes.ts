@@ -44,7 +44,7 @@ const ORDER_NOTE = 'Newest first by (created_at, id). Pass next_cursor as after 
 
 export function registerPaymentRoutes(app: FastifyInstance, deps: PaymentRouteDeps): void {
   const { verifier, writes, invoices, payouts, ledgerEntries } = deps;
-  const created = deps.metrics?.counter('gatehouse_payouts_transitions_total', 'Payout state transitions, by from and to state');
+  const created = deps.metrics?.counter('gatehouse_payouts_transitions_total', 'Payout state transitions, by from and to state', ['from', 'to']);
   const bearer = (scope: string) => ({ onRequest: requireBearer(verifier, [scope]) });
   const security = (scope: string) => [{ bearer: [scope] }];
   const pageQuery = { type: 'object', additionalProperties: false, properties: pageQueryProperties } as const;

@@ -126,15 +126,17 @@ export function createRateLimits(options: {
       client.once('error', done);
     });
   }
-  if (options.metrics) {
-    const store = options.metrics.gauge('gatehouse_rate_limit_store', '1 for the store rate limits are counted in now: redis, or local (in-process) when Redis is not configured or unreachable');
-    options.metrics.collect(() => {
+  options.metrics?.gauge(
+    'gatehouse_rate_limit_store',
+    '1 for the store rate limits are counted in now: redis, or local (in-process) when Redis is not configured or unreachable',
+    ['store'],
+    (store) => {
       const redisNow = redis !== undefined && onRedis && redis.status === 'ready';
-      store.set(redisNow ? 1 : 0, { store: 'redis' });
-      store.set(redisNow ? 0 : 1, { store: 'local' });
-    });
-  }
-  const rejections = options.metrics?.counter('gatehouse_rate_limit_rejections_total', 'Requests refused with 429 by a rate limit, by bucket');
+      store.set({ store: 'redis' }, redisNow ? 1 : 0);
+      store.set({ store: 'local' }, redisNow ? 0 : 1);
+    },
+  );
+  const rejections = options.metrics?.counter('gatehouse_rate_limit_rejections_total', 'Requests refused with 429 by a rate limit, by bucket', ['bucket']);
   const limiters = new Map<Bucket, RateLimiterAbstract>();
   for (const [bucket, limit] of Object.entries(limits) as Array<[Bucket, Limit]>) {
     const memory = new RateLimiterMemory({ points: limit.points, duration: limit.seconds, keyPrefix: `${options.keyPrefix ?? 'gh_rl'}_${bucket}` });

@@ -73,7 +73,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const leaseMs = (LEASE_ROUNDS + 1) * options.timeoutMs + RECORD_MARGIN_MS;
   const topUpBelow = (PREFETCH * perEndpoint) / 2;
   const worker = `wkr_${randomBase62(12)}`;
-  const attempts = options.metrics?.counter('gatehouse_webhook_attempts_total', 'Webhook delivery attempts recorded by this process, by outcome');
+  const attempts = options.metrics?.counter('gatehouse_webhook_attempts_total', 'Webhook delivery attempts recorded by this process, by outcome', ['outcome']);
   const agent = new Agent({
     connect: { lookup: policy.guardedLookup, timeout: options.timeoutMs },
     connections: perEndpoint,

@@ -23,8 +23,7 @@ function parked(eb: ExpressionBuilder<Tables, never>) {
 
 export function measureDeliveryQueue(metrics: MetricsRegistry, deps: { db: Db; clock: Clock }): void {
   const { db, clock } = deps;
-  const depth = metrics.gauge('gatehouse_webhook_deliveries', 'Webhook deliveries waiting, by state: pending (all), due (pending and due now), parked');
-  metrics.collect(async () => {
+  metrics.gauge('gatehouse_webhook_deliveries', 'Webhook deliveries waiting, by state: pending (all), due (pending and due now), parked', ['state'], async (depth) => {
     const now = clock.now();
     const row = await db
       .selectNoFrom((eb) => [
@@ -33,8 +32,8 @@ export function measureDeliveryQueue(metrics: MetricsRegistry, deps: { db: Db; c
         parked(eb).as('parked'),
       ])
       .executeTakeFirstOrThrow();
-    depth.set(Number(row.pending), { state: 'pending' });
-    depth.set(Number(row.due), { state: 'due' });
-    depth.set(Number(row.parked), { state: 'parked' });
+    depth.set({ state: 'pending' }, Number(row.pending));
+    depth.set({ state: 'due' }, Number(row.due));
+    depth.set({ state: 'parked' }, Number(row.parked));
   });
 }

@@ -24,7 +24,7 @@ for (const target of databaseTargets()) {
       assert.match(text, /^gatehouse_http_requests_total\{listener="public",method="GET",route="\/healthz",status="200"\} 2$/m);
       assert.match(text, /^gatehouse_http_requests_total\{listener="public",method="GET",route="unmatched",status="404"\} 1$/m);
       assert.match(text, /^gatehouse_http_request_duration_seconds_count\{listener="public",route="\/healthz"\} 2$/m);
-      assert.match(text, /^gatehouse_http_request_duration_seconds_bucket\{listener="public",route="\/healthz",le="\+Inf"\} 2$/m);
+      assert.match(text, /^gatehouse_http_request_duration_seconds_bucket\{le="\+Inf",listener="public",route="\/healthz"\} 2$/m);
       assert.match(text, /^gatehouse_db_up 1$/m);
       if (target.kind === 'postgres') assert.match(text, /^gatehouse_db_pool_connections\{state="idle"\} \d+$/m);
     });

@@ -48,7 +48,10 @@ export interface Database {
   /** PostgreSQL schema holding the tables (migration bookkeeping included); undefined on SQLite. */
   schema: string | undefined;
   ping(): Promise<void>;
-  /** Connection pool figures for metrics (PostgreSQL); undefined on SQLite's single connection. */
+  /**
+   * Connection pool figures for metrics (PostgreSQL); undefined on SQLite's single connection.
+   * `waiting` counts the checkouts no idle connection can serve.
+   */
   poolStats(): { total: number; idle: number; waiting: number } | undefined;
   /**
    * Runs `work` while holding a lock every process on this database honours (a PostgreSQL
@@ -290,7 +293,9 @@ async function openPostgres(options: DatabaseOptions): Promise<Database> {
     kind: 'postgres',
     location,
     schema: schema ?? 'public',
-    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    // pg-pool queues every checkout, even one an idle connection takes on the next tick: only
+    // those beyond the idle connections wait.
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: Math.max(0, pool.waitingCount - pool.idleCount) }),
     async exclusive(name, work) {
       // Its own connection: the work may need every pooled one (a pool of 1 included).
       const client = new pg.Client({ connectionString: url.href, options: schema ? `-c search_path=${schema}` : undefined });

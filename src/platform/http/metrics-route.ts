@@ -1,22 +1,20 @@
 /**
- * GET /metrics on the admin listener: Prometheus text format. Like /healthz it needs no admin
- * token (scrapers rarely carry one); the admin listener is bound to loopback unless configured.
+ * GET /metrics on the admin listener (and a worker's metrics port): Prometheus text format. Like
+ * /healthz it needs no admin token (scrapers rarely carry one); the admin listener is bound to
+ * loopback unless configured. Besides what the capabilities count, a scrape reports the process
+ * (runtime metrics, build info), whether the database answers, and the connection pool as it
+ * was when the scrape arrived: the scrape's own queries are not load, and counting them made an
+ * idle process report a connection waiting on every scrape.
  */
 import type { FastifyInstance } from 'fastify';
-import type { MetricsRegistry } from '../metrics.ts';
+import { measureProcess, releaseVersion, type MetricsRegistry } from '../metrics.ts';
 import type { Database } from '../db/database.ts';
 
 export function registerMetricsRoute(app: FastifyInstance, deps: { metrics: MetricsRegistry; database: Database }): void {
   const { metrics, database } = deps;
-  const pool = metrics.gauge('gatehouse_db_pool_connections', 'Database pool connections by state');
-  const up = metrics.gauge('gatehouse_db_up', '1 when the database answered the last scrape');
-  metrics.collect(async () => {
-    const stats = database.poolStats();
-    if (stats) {
-      pool.set(stats.total - stats.idle, { state: 'busy' });
-      pool.set(stats.idle, { state: 'idle' });
-      pool.set(stats.waiting, { state: 'waiting' });
-    }
+  measureProcess(metrics, { version: releaseVersion(), database: database.kind });
+  const samplePool = measurePool(metrics, database);
+  metrics.gauge('gatehouse_db_up', '1 when the database answered the last scrape', [], async (up) => {
     try {
       await database.ping();
       up.set(1);
@@ -25,7 +23,21 @@ export function registerMetricsRoute(app: FastifyInstance, deps: { metrics: Metr
     }
   });
   app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
-    reply.type('text/plain; version=0.0.4; charset=utf-8');
+    // Before any gauge of this scrape queries the database, so that its checkouts are not counted.
+    samplePool();
+    reply.type(metrics.contentType);
     return metrics.render();
   });
+}
+
+/** The pool gauge and the function that samples it (PostgreSQL; SQLite has one connection). */
+function measurePool(metrics: MetricsRegistry, database: Database): () => void {
+  const pool = metrics.gauge('gatehouse_db_pool_connections', 'Database pool connections by state', ['state']);
+  return () => {
+    const stats = database.poolStats();
+    if (!stats) return;
+    pool.set({ state: 'busy' }, stats.total - stats.idle);
+    pool.set({ state: 'idle' }, stats.idle);
+    pool.set({ state: 'waiting' }, stats.waiting);
+  };
 }

@@ -23,7 +23,7 @@ import { serializeProblem } from '../errors/problem-json.ts';
 import { createValidatorCompiler } from './validation.ts';
 import { guardInput } from './input-guard.ts';
 import { isDatabaseUnavailable, isTransactionConflict } from '../db/database.ts';
-import type { MetricsRegistry } from '../metrics.ts';
+import { bindCounter, bindHistogram, type MetricsRegistry } from '../metrics.ts';
 import { requestLoggerFactory } from '../logging.ts';
 import { requestPath } from './request-path.ts';
 
@@ -200,16 +200,16 @@ function requestCompleted(options: HttpServerOptions): (request: FastifyRequest,
 }
 
 /**
- * Counts requests by route and status and observes their latency. Label sets are resolved once
- * per (method, route, status) and kept, so a request costs two increments. They are found by the
+ * Counts requests by route and status and observes their latency. Label sets are bound once
+ * per (method, route, status) and kept, so a request costs two additions. They are found by the
  * route (the same string on every request of that route) and then a short scan: no key string
  * is built per request.
  */
 function requestMetrics(metrics: HttpServerOptions['metrics']) {
   if (!metrics) return undefined;
   const { registry, listener } = metrics;
-  const requests = registry.counter('gatehouse_http_requests_total', 'HTTP requests by listener, method, route and status');
-  const latency = registry.histogram('gatehouse_http_request_duration_seconds', 'HTTP request latency by listener and route');
+  const requests = registry.counter('gatehouse_http_requests_total', 'HTTP requests by listener, method, route and status', ['listener', 'method', 'route', 'status']);
+  const latency = registry.histogram('gatehouse_http_request_duration_seconds', 'HTTP request latency by listener and route', ['listener', 'route']);
   interface Series {
     method: string;
     status: number;
@@ -225,8 +225,8 @@ function requestMetrics(metrics: HttpServerOptions['metrics']) {
       series = {
         method,
         status,
-        count: requests.series({ listener, method, route, status: String(status) }),
-        time: latency.series({ listener, route }),
+        count: bindCounter(requests, { listener, method, route, status: String(status) }),
+        time: bindHistogram(latency, { listener, route }),
       };
       known.push(series);
     }
@@ -326,10 +326,9 @@ function rawProblemResponse(out: SerializedError, requestId: string): string {
 /** Node closes connections past the cap as they arrive; the count tells operators the cap was reached. */
 function countRefusedConnections(app: FastifyInstance, metrics: HttpServerOptions['metrics']): void {
   if (!metrics) return;
-  const refused = metrics.registry
-    .counter('gatehouse_http_connections_refused_total', 'Connections closed on arrival because the listener held its maximum')
-    .series({ listener: metrics.listener });
-  app.server.on('drop', () => refused.inc());
+  const refused = metrics.registry.counter('gatehouse_http_connections_refused_total', 'Connections closed on arrival because the listener held its maximum', ['listener']);
+  const listener = metrics.listener;
+  app.server.on('drop', () => refused.inc({ listener }));
 }
 
 function describePath(part: string | undefined, instancePath = '', params: Record<string, unknown> = {}): string {
