@@ -23,6 +23,7 @@ import { CSRF_COOKIE, SESSION_COOKIE, SESSION_TTL_SECONDS, cookie, parseCookies,
 import { issueCode } from './grants.ts';
 import { intersect, isSubset } from './scopes.ts';
 import type { UserScopeBound } from './token.ts';
+import { logEvent } from '../platform/log-events.ts';
 
 export interface AuthorizeDeps {
   db: Db;
@@ -157,10 +158,16 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
     if (!byName.allowed || !byIp.allowed) {
       const headers = byName.allowed ? byIp.headers : byName.headers;
       reply.headers(headers);
+      logEvent(request.log, 'oauth.sign_in_rate_limited', { ...signInContext(request, req), limit: byName.allowed ? 'address' : 'user_name' }, 'sign-in refused: too many attempts');
       return showSignIn(request, reply, req, 429, `Too many sign-in attempts. Try again in ${headers['retry-after']} seconds.`, userName);
     }
-    const user = userName && password ? await users.verifySignIn(req.client.accountId, userName, password) : undefined;
-    if (!user) return showSignIn(request, reply, req, 401, 'Wrong username or password.', userName);
+    const signIn = userName && password ? await users.verifySignIn(req.client.accountId, userName, password) : undefined;
+    const user = signIn?.user;
+    if (!user) {
+      const why = signIn === undefined ? { reason: 'missing_credentials', user_id: null } : { reason: signIn.reason, user_id: signIn.userId };
+      logEvent(request.log, 'oauth.sign_in_failed', { ...signInContext(request, req), ...why }, 'sign-in failed');
+      return showSignIn(request, reply, req, 401, 'Wrong username or password.', userName);
+    }
     const previous = parseCookies(request.headers.cookie)[SESSION_COOKIE];
     const secret = await sessions.start(req.client.accountId, user.id, previous);
     reply.header('set-cookie', cookie(SESSION_COOKIE, secret, { secure, maxAge: SESSION_TTL_SECONDS }));
@@ -181,6 +188,14 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
     await sessions.rememberConsent(req.client.accountId, session.userId, req.client.id, offered);
     return issue(reply, req, session, offered, 303);
   });
+}
+
+/**
+ * Where a sign-in came from, for the log. Never the userName as typed: people type their
+ * password into it by mistake, and an unknown name tells an operator nothing a user id would not.
+ */
+function signInContext(request: FastifyRequest, req: AuthorizationRequest) {
+  return { account_id: req.client.accountId, client_id: req.client.id, ip: request.ip };
 }
 
 function without<T>(set: Set<T>, value: T): Set<T> {
