@@ -57,9 +57,10 @@ export function cpuMicros(pid: number): number {
  * A warmed-up load against the process `pid`, with the server's CPU time per request: on a
  * shared, busy machine req/s moves with the neighbours, CPU per request much less.
  */
-export async function measureWithCpu(pid: number, options: LoadOptions): Promise<LoadResult & { cpu: string }> {
+export async function measureWithCpu(pid: number, options: LoadOptions): Promise<LoadResult & { cpu: string; cpuMicrosPerRequest: number }> {
   await warmUp(options);
   const before = cpuMicros(pid);
   const result = await load(options);
-  return { ...result, cpu: `${Math.round((cpuMicros(pid) - before) / Math.max(1, result.total))} µs CPU/req` };
+  const cpuMicrosPerRequest = Math.round((cpuMicros(pid) - before) / Math.max(1, result.total));
+  return { ...result, cpu: `${cpuMicrosPerRequest} µs CPU/req`, cpuMicrosPerRequest };
 }

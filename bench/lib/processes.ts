@@ -28,9 +28,10 @@ export async function freePort(): Promise<number> {
  */
 export async function startNode(
   args: string[],
-  options: { env?: NodeJS.ProcessEnv; ready?: RegExp; healthUrl?: string; url?: string; readyTimeoutMs?: number },
+  options: { env?: NodeJS.ProcessEnv; ready?: RegExp; healthUrl?: string; url?: string; readyTimeoutMs?: number; stdout?: number },
 ): Promise<Server> {
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // `stdout`: a file descriptor the process writes its standard output to (then `ready` cannot be used).
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...options.env }, stdio: ['ignore', options.stdout ?? 'pipe', 'pipe'] });
   // Sampled from the start: a process may do its measured work before it reports ready.
   let peak = 0;
   const sampler = setInterval(() => {
@@ -61,13 +62,13 @@ export async function startNode(
       };
       void poll();
     }
-    child.stdout!.on('data', onData);
+    child.stdout?.on('data', onData);
     child.stderr!.on('data', (chunk) => (output += chunk));
     child.once('exit', (code) => reject(new Error(`process exited (${code}) before it was ready:\n${output}`)));
     const readyTimeoutMs = options.readyTimeoutMs ?? 60_000;
     setTimeout(() => reject(new Error(`not ready after ${readyTimeoutMs / 1000} s:\n${output}`)), readyTimeoutMs).unref();
   });
-  child.stdout!.resume();
+  child.stdout?.resume();
   child.stderr!.resume();
   return {
     url,
@@ -100,7 +101,7 @@ export function profileFlags(): string[] {
 }
 
 /** A real `gatehouse serve` on a fresh data dir (SQLite) or the given database URL. */
-export async function startGatehouse(options: { databaseUrl?: string; env?: NodeJS.ProcessEnv } = {}): Promise<GatehouseServer> {
+export async function startGatehouse(options: { databaseUrl?: string; env?: NodeJS.ProcessEnv; stdout?: number } = {}): Promise<GatehouseServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-bench-'));
   const [port, adminPort] = [await freePort(), await freePort()];
   const adminToken = 'bench-admin-token-0123456789abcdef';
@@ -119,6 +120,7 @@ export async function startGatehouse(options: { databaseUrl?: string; env?: Node
     },
     healthUrl: `http://127.0.0.1:${port}/readyz`,
     url: `http://127.0.0.1:${port}`,
+    stdout: options.stdout,
   });
   return {
     ...server,

@@ -13,18 +13,18 @@ import type { Scenario } from '../run.ts';
 const NAME = 'token-client-credentials';
 const BODY = 'grant_type=client_credentials&scope=invoices%3Aread';
 
-function basic(id: string, secret: string): string {
+export function basic(id: string, secret: string): string {
   return `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
 }
 
-const tokenRequest = (url: string, authorization: string) => ({
+export const tokenRequest = (url: string, authorization: string) => ({
   url,
   method: 'POST' as const,
   headers: { authorization, 'content-type': 'application/x-www-form-urlencoded' },
   body: BODY,
 });
 
-async function admin(base: string, token: string, path: string, body: unknown) {
+export async function admin(base: string, token: string, path: string, body: unknown) {
   const response = await fetch(base + path, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
   if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
   return (await response.json()) as Record<string, string>;

@@ -27,6 +27,7 @@ import { parseCookies, sessionCookies, type Session, type Sessions } from './ses
 import { issueCode } from './grants.ts';
 import { grantableToPerson, isSubset } from './scopes.ts';
 import type { UserScopeBound } from './token.ts';
+import { logEvent } from '../platform/log-events.ts';
 
 const NOTHING_GRANTABLE = 'None of the requested scopes may be granted to this user (privileged scopes need a role that names them)';
 
@@ -165,10 +166,16 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
     if (!byName.allowed || !byAddress.allowed) {
       const headers = byName.allowed ? byAddress.headers : byName.headers;
       reply.headers(headers);
+      logEvent(request.log, 'oauth.sign_in_rate_limited', { ...signInContext(request, req), limit: byName.allowed ? 'address' : 'user_name' }, 'sign-in refused: too many attempts');
       return showSignIn(request, reply, req, 429, `Too many sign-in attempts. Try again in ${headers['retry-after']} seconds.`, userName);
     }
-    const user = userName && password ? await users.verifySignIn(req.client.accountId, userName, password) : undefined;
-    if (!user) return showSignIn(request, reply, req, 401, 'Wrong username or password.', userName);
+    const signIn = userName && password ? await users.verifySignIn(req.client.accountId, userName, password) : undefined;
+    const user = signIn?.user;
+    if (!user) {
+      const why = signIn === undefined ? { reason: 'missing_credentials', user_id: null } : { reason: signIn.reason, user_id: signIn.userId };
+      logEvent(request.log, 'oauth.sign_in_failed', { ...signInContext(request, req), ...why }, 'sign-in failed');
+      return showSignIn(request, reply, req, 401, 'Wrong username or password.', userName);
+    }
     // Counted when it began (so concurrent guesses cannot all slip in), given back as it succeeded.
     await rateLimits.reward('signin_ip', addressKey);
     const previous = parseCookies(request.headers.cookie)[cookies.session];
@@ -191,6 +198,14 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
     await sessions.rememberConsent(req.client.accountId, session.userId, req.client.id, offered);
     return issue(reply, req, session, offered, 303);
   });
+}
+
+/**
+ * Where a sign-in came from, for the log. Never the userName as typed: people type their
+ * password into it by mistake, and an unknown name tells an operator nothing a user id would not.
+ */
+function signInContext(request: FastifyRequest, req: AuthorizationRequest) {
+  return { account_id: req.client.accountId, client_id: req.client.id, ip: request.ip };
 }
 
 function without<T>(set: Set<T>, value: T): Set<T> {

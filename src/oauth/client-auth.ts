@@ -17,7 +17,7 @@ import { isUniqueViolation } from '../platform/db/database.ts';
 import type { Clock } from '../platform/clock.ts';
 import { matchesDigest } from '../platform/crypto.ts';
 import type { Client, Clients } from './clients.ts';
-import { invalidBasicClient, oauthError } from './errors.ts';
+import { ClientAuthFailure, clientAuthFailed, oauthError } from './errors.ts';
 
 export const JWT_BEARER_ASSERTION = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 const ASSERTION_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'];
@@ -71,23 +71,29 @@ export function claimedClientId(input: ClientCredentials): string | undefined {
   return input.client_id;
 }
 
+/** Why presented credentials did not authenticate `client` (undefined: no such client) by `method`. */
+function refusal(client: Client | undefined, method: 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt' | 'none', clientId: string): ClientAuthFailure {
+  const reason = !client ? 'unknown_client' : client.authMethod !== method ? 'method_not_registered' : method === 'private_key_jwt' ? 'assertion_invalid' : 'wrong_secret';
+  return new ClientAuthFailure(reason, method, clientId, client?.accountId);
+}
+
 export function createClientAuthenticator(deps: { db: Db; clock: Clock; clients: Clients; issuer: string; tokenEndpoint: string }) {
   const { db, clock, clients, issuer, tokenEndpoint } = deps;
 
   async function bySecretBasic(header: string, bodyClientId: string | undefined): Promise<Client> {
     const basic = parseBasic(header);
-    if (!basic) throw invalidBasicClient('The Authorization header is not valid HTTP Basic');
+    if (!basic) throw clientAuthFailed(new ClientAuthFailure('malformed_credentials', 'client_secret_basic', undefined), 'The Authorization header is not valid HTTP Basic');
     if (bodyClientId !== undefined && bodyClientId !== basic.id) throw oauthError('invalid_request', 'client_id in the body differs from the Basic credentials');
     const client = await clients.find(basic.id);
     const ok = client?.secretDigest != null && matchesDigest(basic.secret, client.secretDigest);
-    if (!client || !ok || client.authMethod !== 'client_secret_basic') throw invalidBasicClient('Client authentication failed');
+    if (!client || !ok || client.authMethod !== 'client_secret_basic') throw clientAuthFailed(refusal(client, 'client_secret_basic', basic.id), 'Client authentication failed');
     return client;
   }
 
   async function bySecretPost(clientId: string, secret: string): Promise<Client> {
     const client = await clients.find(clientId);
     const ok = client?.secretDigest != null && matchesDigest(secret, client.secretDigest);
-    if (!client || !ok || client.authMethod !== 'client_secret_post') throw oauthError('invalid_client', 'Client authentication failed');
+    if (!client || !ok || client.authMethod !== 'client_secret_post') throw clientAuthFailed(refusal(client, 'client_secret_post', clientId), 'Client authentication failed');
     return client;
   }
 
@@ -98,12 +104,12 @@ export function createClientAuthenticator(deps: { db: Db; clock: Clock; clients:
       const claims = decodeJwt(assertion);
       claimed = typeof claims.sub === 'string' ? claims.sub : undefined;
     } catch {
-      throw oauthError('invalid_client', 'client_assertion is not a JWT');
+      throw clientAuthFailed(new ClientAuthFailure('malformed_credentials', 'private_key_jwt', bodyClientId), 'client_assertion is not a JWT');
     }
-    if (!claimed) throw oauthError('invalid_client', 'client_assertion has no sub');
-    if (bodyClientId !== undefined && bodyClientId !== claimed) throw oauthError('invalid_client', 'client_id differs from the assertion subject');
+    if (!claimed) throw clientAuthFailed(new ClientAuthFailure('malformed_credentials', 'private_key_jwt', bodyClientId), 'client_assertion has no sub');
+    if (bodyClientId !== undefined && bodyClientId !== claimed) throw clientAuthFailed(new ClientAuthFailure('malformed_credentials', 'private_key_jwt', bodyClientId), 'client_id differs from the assertion subject');
     const client = await clients.find(claimed);
-    if (!client || client.authMethod !== 'private_key_jwt' || !client.jwks) throw oauthError('invalid_client', 'Client authentication failed');
+    if (!client || client.authMethod !== 'private_key_jwt' || !client.jwks) throw clientAuthFailed(refusal(client, 'private_key_jwt', claimed), 'Client authentication failed');
     const now = clock.now();
     let exp: number;
     let iat: number | undefined;
@@ -122,17 +128,19 @@ export function createClientAuthenticator(deps: { db: Db; clock: Clock; clients:
       iat = payload.iat;
       jti = payload.jti;
     } catch {
-      throw oauthError('invalid_client', 'client_assertion is invalid, expired or not signed by a registered key');
+      throw clientAuthFailed(new ClientAuthFailure('assertion_invalid', 'private_key_jwt', client.id, client.accountId), 'client_assertion is invalid, expired or not signed by a registered key');
     }
     if (exp * 1000 > now + MAX_ASSERTION_LIFETIME_SECONDS * 1000) {
-      throw oauthError('invalid_client', `client_assertion must expire within ${MAX_ASSERTION_LIFETIME_SECONDS} seconds`);
+      throw clientAuthFailed(new ClientAuthFailure('assertion_invalid', 'private_key_jwt', client.id, client.accountId), `client_assertion must expire within ${MAX_ASSERTION_LIFETIME_SECONDS} seconds`);
     }
     // jose checks iat only against a maximum age; an assertion dated in the future is refused here.
     if (iat !== undefined && iat * 1000 > now + CLOCK_TOLERANCE_SECONDS * 1000) {
-      throw oauthError('invalid_client', 'client_assertion is issued in the future (iat)');
+      throw clientAuthFailed(new ClientAuthFailure('assertion_invalid', 'private_key_jwt', client.id, client.accountId), 'client_assertion is issued in the future (iat)');
     }
-    if (typeof jti !== 'string' || jti === '') throw oauthError('invalid_client', 'client_assertion jti must be a non-empty string');
-    await rememberJti(client.id, jti, exp, now);
+    if (typeof jti !== 'string' || jti === '') {
+      throw clientAuthFailed(new ClientAuthFailure('assertion_invalid', 'private_key_jwt', client.id, client.accountId), 'client_assertion jti must be a non-empty string');
+    }
+    await rememberJti(client, jti, exp, now);
     return client;
   }
 
@@ -141,20 +149,21 @@ export function createClientAuthenticator(deps: { db: Db; clock: Clock; clients:
    * accepted (exp plus the clock tolerance), so neither pruning here nor the sweeper forgets a
    * jti while a captured copy of the assertion would still pass.
    */
-  async function rememberJti(clientId: string, jti: string, exp: number, now: number): Promise<void> {
+  async function rememberJti(client: Client, jti: string, exp: number, now: number): Promise<void> {
+    const clientId = client.id;
     const acceptedUntil = Math.ceil((exp + CLOCK_TOLERANCE_SECONDS) * 1000);
     await db.deleteFrom('oauth_assertion_jtis').where('client_id', '=', clientId).where('expires_at', '<', now).execute();
     try {
       await db.insertInto('oauth_assertion_jtis').values({ client_id: clientId, jti, expires_at: acceptedUntil }).execute();
     } catch (error) {
-      if (isUniqueViolation(error)) throw oauthError('invalid_client', 'client_assertion was already used (jti)');
+      if (isUniqueViolation(error)) throw clientAuthFailed(new ClientAuthFailure('assertion_replayed', 'private_key_jwt', client.id, client.accountId), 'client_assertion was already used (jti)');
       throw error;
     }
   }
 
   async function asPublic(clientId: string): Promise<Client> {
     const client = await clients.find(clientId);
-    if (!client || client.authMethod !== 'none') throw oauthError('invalid_client', 'Client authentication failed');
+    if (!client || client.authMethod !== 'none') throw clientAuthFailed(refusal(client, 'none', clientId), 'Client authentication failed');
     return client;
   }
 
@@ -165,7 +174,7 @@ export function createClientAuthenticator(deps: { db: Db; clock: Clock; clients:
       if (used > 1) throw oauthError('invalid_request', 'Use exactly one client authentication method');
       if (input.authorization !== undefined) return bySecretBasic(input.authorization, input.client_id);
       if (input.client_assertion !== undefined) return byAssertion(input.client_assertion_type, input.client_assertion, input.client_id);
-      if (input.client_id === undefined) throw oauthError('invalid_client', 'Client authentication is required');
+      if (input.client_id === undefined) throw clientAuthFailed(new ClientAuthFailure('no_credentials', undefined, undefined), 'Client authentication is required');
       if (input.client_secret !== undefined) return bySecretPost(input.client_id, input.client_secret);
       return asPublic(input.client_id);
     },

@@ -34,8 +34,44 @@ export function oauthError(code: OAuthErrorCode, description: string, options: O
 }
 
 /** invalid_client after a failed HTTP Basic authentication: 401 with a Basic challenge (§5.2). */
-export function invalidBasicClient(description: string): HttpError {
-  return oauthError('invalid_client', description, { headers: { 'www-authenticate': 'Basic realm="gatehouse", charset="UTF-8"' } });
+export function invalidBasicClient(description: string, options: Pick<HttpErrorOptions, 'cause'> = {}): HttpError {
+  return oauthError('invalid_client', description, { ...options, headers: { 'www-authenticate': 'Basic realm="gatehouse", charset="UTF-8"' } });
+}
+
+export type ClientAuthFailureReason =
+  | 'no_credentials'
+  | 'malformed_credentials'
+  | 'unknown_client'
+  | 'wrong_secret'
+  | 'method_not_registered'
+  | 'assertion_invalid'
+  | 'assertion_replayed';
+
+/**
+ * Why a client authentication failed, carried by its invalid_client error as the cause: the
+ * log says it, the answer never does (§5.2 invalid_client names no part). `clientId` is the id
+ * the request claimed, whether or not such a client exists.
+ */
+export class ClientAuthFailure {
+  constructor(
+    readonly reason: ClientAuthFailureReason,
+    readonly method: 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt' | 'none' | undefined,
+    readonly clientId: string | undefined,
+    /** The client's account, when the client exists. */
+    readonly accountId?: string,
+  ) {}
+}
+
+/** invalid_client with why, for the log; a Basic attempt also gets its challenge. */
+export function clientAuthFailed(failure: ClientAuthFailure, description: string): HttpError {
+  return failure.method === 'client_secret_basic'
+    ? invalidBasicClient(description, { cause: failure })
+    : oauthError('invalid_client', description, { cause: failure });
+}
+
+export function clientAuthFailureOf(error: unknown): ClientAuthFailure | undefined {
+  const cause = (error as { cause?: unknown } | undefined)?.cause;
+  return cause instanceof ClientAuthFailure ? cause : undefined;
 }
 
 function isOAuthCode(code: string): code is OAuthErrorCode {

@@ -17,6 +17,9 @@ import type { TokenEndpoint, TokenRequest } from './token.ts';
 import type { Revocation } from './revocation.ts';
 import type { SigningKeys } from './keys.ts';
 import { registerAuthorizeRoutes, type AuthorizeDeps } from './authorize-routes.ts';
+import { clientAuthFailureOf } from './errors.ts';
+import { isHttpError, type HttpError } from '../platform/errors/http-error.ts';
+import { logEvent } from '../platform/log-events.ts';
 
 export interface OAuthRouteDeps extends AuthorizeDeps {
   /** Client authentication within its rate limits (see client-auth-limits.ts). */
@@ -92,6 +95,11 @@ export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRoute
       if (type !== 'application/x-www-form-urlencoded') {
         return done(problem('unsupported_media_type', { detail: 'The body must be application/x-www-form-urlencoded' }));
       }
+      done();
+    });
+    // The answer says only invalid_client; the log says who and why.
+    scope.addHook('onError', (request, _reply, error, done) => {
+      if (isHttpError(error) && error.code === 'invalid_client') logClientAuthFailure(request, error);
       done();
     });
     registerAuthorizeRoutes(scope, deps);
@@ -198,4 +206,22 @@ export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRoute
     return deps.keys.jwks();
   });
 
+}
+
+function logClientAuthFailure(request: FastifyRequest, error: HttpError): void {
+  const failure = clientAuthFailureOf(error);
+  logEvent(
+    request.log,
+    'oauth.client_authentication_failed',
+    {
+      // Claimed by the caller, so bounded; a client_id is public, never a secret.
+      client_id: failure?.clientId?.slice(0, 100) ?? null,
+      account_id: failure?.accountId ?? null,
+      method: failure?.method ?? null,
+      reason: failure?.reason ?? 'other',
+      route: request.routeOptions.url ?? null,
+      ip: request.ip,
+    },
+    'client authentication failed',
+  );
 }

@@ -1,39 +1,82 @@
 /**
  * Structured JSON logs (pino). Credentials never reach a log line: authorization headers,
- * cookies and any field named like a secret are redacted wherever they appear.
+ * cookies and any field named like a secret are redacted wherever they appear. Logging never
+ * blocks a request: lines go to standard output through an asynchronous buffer, bounded in
+ * memory, written in batches and flushed when the process exits. The request line, written
+ * for every request, is built by a logger of its own without redaction, since its fields (request
+ * id, method, route pattern, status, time) are fixed and hold nothing to redact.
  */
-import { pino, destination, stdTimeFunctions, type DestinationStream } from 'pino';
-import type { FastifyBaseLogger } from 'fastify';
+import { pino, destination, stdTimeFunctions, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 
 export type LogDestination = DestinationStream;
 
+const SECRET_NAMES = ['password', 'client_secret', 'secret', 'token', 'access_token', 'refresh_token', 'code', 'code_verifier', 'client_assertion'];
+
+/** A secret-named field at the top of a line and one level down (`*.x` does not match a top-level `x`). */
 export const REDACTED_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
   'headers.authorization',
   'headers.cookie',
-  '*.password',
-  '*.client_secret',
-  '*.secret',
-  '*.token',
-  '*.access_token',
-  '*.refresh_token',
-  '*.code',
-  '*.code_verifier',
-  '*.client_assertion',
+  ...SECRET_NAMES,
+  ...SECRET_NAMES.map((name) => `*.${name}`),
 ];
 
+/** Lines are written once this much is buffered, or at the latest every FLUSH_EVERY_MS. */
+const BATCH_BYTES = 4096;
+const FLUSH_EVERY_MS = 1000;
+/**
+ * Past this much unwritten output (a reader of standard output stalled), new lines are dropped
+ * rather than held: memory stays bounded and requests never wait for the log.
+ */
+const MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
+
+/** Where a logger made by createLogger keeps its request-line logger (children inherit it). */
+const REQUEST_LINES = Symbol('gatehouse request lines');
+
+type WithRequestLines = FastifyBaseLogger & { [REQUEST_LINES]?: Logger };
+
+function baseOptions(level: string): LoggerOptions {
+  return {
+    level,
+    base: { service: 'gatehouse' },
+    timestamp: stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+  };
+}
+
 export function createLogger(options: { level: string; destination?: LogDestination | undefined }): FastifyBaseLogger {
-  return pino(
-    {
-      level: options.level,
-      base: { service: 'gatehouse' },
-      timestamp: stdTimeFunctions.isoTime,
-      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-      formatters: { level: (label) => ({ level: label }) },
-    },
-    options.destination ?? destination({ fd: 1, sync: false }),
-  ) as unknown as FastifyBaseLogger;
+  // pino.destination, not a SonicBoom of our own: pino writes out its buffer when the process exits.
+  const stream =
+    options.destination ??
+    destination({ fd: 1, sync: false, minLength: BATCH_BYTES, periodicFlush: FLUSH_EVERY_MS, maxLength: MAX_BUFFERED_BYTES });
+  const logger = pino({ ...baseOptions(options.level), redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, stream);
+  // No base of its own: a listener's logger passes on all its bindings, `service` included.
+  Object.defineProperty(logger, REQUEST_LINES, { value: pino({ ...baseOptions(options.level), base: null }, stream) });
+  return logger as unknown as FastifyBaseLogger;
+}
+
+/** Writes the one line a request leaves at `info`. */
+export type RequestLine = (request: FastifyRequest, route: string, status: number, elapsedMs: number) => void;
+
+/**
+ * The request-line writer of a listener's logger (with that logger's bindings, e.g. the
+ * listener), or undefined when its level leaves request lines out. A logger not made by
+ * createLogger writes through the request's own logger.
+ */
+export function requestLineWriter(logger: FastifyBaseLogger): RequestLine | undefined {
+  if (!['info', 'debug', 'trace'].includes(logger.level)) return undefined;
+  const plain = (logger as WithRequestLines)[REQUEST_LINES];
+  if (plain === undefined) {
+    return (request, route, status, elapsedMs) => request.log.info({ method: request.method, route, status, ms: roundMs(elapsedMs) }, 'request');
+  }
+  const lines = plain.child((logger as unknown as Logger).bindings());
+  return (request, route, status, elapsedMs) => lines.info({ reqId: request.id, method: request.method, route, status, ms: roundMs(elapsedMs) }, 'request');
+}
+
+function roundMs(ms: number): number {
+  return Math.round(ms * 10) / 10;
 }
 
 type ChildOptions = Parameters<FastifyBaseLogger['child']>[1];

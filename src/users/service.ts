@@ -20,6 +20,11 @@ export interface NewUser {
   name?: { givenName?: string; familyName?: string };
 }
 
+export type SignInFailure = 'unknown_user' | 'password_not_set' | 'wrong_password' | 'user_inactive';
+
+/** A sign-in: the user, or why there is none (and whose userName it was, when it names one). */
+export type SignIn = { user: UserRow } | { user: undefined; reason: SignInFailure; userId: string | null };
+
 export function presentUser(row: UserRow) {
   return {
     object: 'user' as const,
@@ -76,8 +81,11 @@ export function createUsers(deps: { db: Db; store: UserStore; clock: Clock }) {
       return presentUser(row);
     },
 
-    /** The active user with this userName and password, or undefined (never says which part failed). */
-    async verifySignIn(accountId: string, userName: string, password: string): Promise<UserRow | undefined> {
+    /**
+     * The active user with this userName and password, or why not: for the log only, as the
+     * page never says which part failed.
+     */
+    async verifySignIn(accountId: string, userName: string, password: string): Promise<SignIn> {
       const row = await store.findByUserName(accountId, userName.trim());
       const stored = row?.password_hash ?? (await decoy);
       let ok = false;
@@ -86,8 +94,12 @@ export function createUsers(deps: { db: Db; store: UserStore; clock: Clock }) {
       } catch {
         ok = false;
       }
-      if (!row || row.password_hash === null || !ok || row.active !== 1) return undefined;
-      return row;
+      if (!row) return { user: undefined, reason: 'unknown_user', userId: null };
+      if (row.password_hash === null) return { user: undefined, reason: 'password_not_set', userId: row.id };
+      if (!ok) return { user: undefined, reason: 'wrong_password', userId: row.id };
+      // Told apart only with the right password: a departed person trying to come back.
+      if (row.active !== 1) return { user: undefined, reason: 'user_inactive', userId: row.id };
+      return { user: row };
     },
   };
 }

@@ -18,9 +18,11 @@ import { signatureHeaders, signingKey, type SigningKey } from './signer.ts';
 import { createTargets, postOnce } from './attempt.ts';
 import { openHeaders, type EndpointHeaders } from './endpoint-headers.ts';
 import { claimDue, type ClaimedDelivery } from './claims.ts';
-import { recordOutcomes, type Outcome } from './outcomes.ts';
+import { recordOutcomes, type Outcome, type OutcomeNotice } from './outcomes.ts';
 import { listenForDeliveries } from './wake.ts';
 import type { MetricsRegistry } from '../platform/metrics.ts';
+import { logEvent } from '../platform/log-events.ts';
+import { toRfc3339 } from '../platform/clock.ts';
 
 const CLAIM_BATCH = 256;
 /** Rounds of an endpoint's attempts a claimed delivery's lease covers before its own. */
@@ -281,7 +283,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   async function flush(): Promise<void> {
     const batch = queue.splice(0, RECORD_BATCH);
     try {
-      await recordOutcomes(db, batch, { scheduleSeconds: options.scheduleSeconds, disableAfterMs: options.disableAfterMs, now: () => clock.now() });
+      const notices = await recordOutcomes(db, batch, { scheduleSeconds: options.scheduleSeconds, disableAfterMs: options.disableAfterMs, now: () => clock.now() });
+      logNotices(log, notices);
       const succeeded = batch.filter((outcome) => outcome.result.ok).length;
       if (succeeded > 0) attempts?.inc({ outcome: 'succeeded' }, succeeded);
       if (succeeded < batch.length) attempts?.inc({ outcome: 'failed' }, batch.length - succeeded);
@@ -388,4 +391,40 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       }
     },
   };
+}
+
+/**
+ * One line per failed attempt that moved its delivery on and per endpoint disabled, written
+ * once the batch is committed. Ids, status and error only: the receiver's URL may carry
+ * credentials and its answer is its own, so neither is logged (the attempt log keeps the answer).
+ */
+function logNotices(log: FastifyBaseLogger, notices: readonly OutcomeNotice[]): void {
+  for (const notice of notices) {
+    const { delivery, attemptId, result } = notice.outcome;
+    const endpoint = { account_id: delivery.accountId, endpoint_id: delivery.endpointId };
+    if (notice.kind === 'endpoint_disabled') {
+      logEvent(
+        log,
+        'webhook.endpoint_disabled',
+        { ...endpoint, reason: notice.reason, status: result.status, failing_since: notice.failingSince === null ? null : toRfc3339(notice.failingSince), parked: notice.parked },
+        notice.reason === 'gone' ? 'webhook endpoint disabled: the receiver answered 410 Gone' : 'webhook endpoint disabled: its deliveries have failed for too long',
+      );
+      continue;
+    }
+    const attempt = {
+      ...endpoint,
+      event_id: delivery.eventId,
+      event_type: delivery.eventType,
+      delivery_id: delivery.id,
+      attempt_id: attemptId,
+      status: result.status,
+      error: result.error,
+      failures: notice.failures,
+    };
+    if (notice.kind === 'retrying') {
+      logEvent(log, 'webhook.delivery_failed', { ...attempt, retry_at: toRfc3339(notice.retryAt) }, 'webhook delivery failed; it will be retried');
+    } else {
+      logEvent(log, 'webhook.delivery_parked', { ...attempt, reason: notice.reason }, 'webhook delivery parked; it is sent again only when recovered or redelivered');
+    }
+  }
 }

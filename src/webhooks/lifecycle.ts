@@ -11,10 +11,11 @@ import { isPostgres } from './wake.ts';
 
 export type DisableReason = 'manual' | 'gone' | 'failing';
 
+/** Disables the endpoint if it is enabled; returns how many of its deliveries were parked, or undefined if it was not enabled. */
 export async function disableEndpoint(
   trx: Transaction<Tables>,
   input: { accountId: string; endpointId: string; reason: DisableReason; now: number },
-): Promise<boolean> {
+): Promise<{ parked: number } | undefined> {
   const changed = await trx
     .updateTable('webhook_endpoints')
     .set({ enabled: 0, disabled_reason: input.reason, updated_at: input.now })
@@ -22,8 +23,8 @@ export async function disableEndpoint(
     .where('account_id', '=', input.accountId)
     .where('enabled', '=', 1)
     .executeTakeFirst();
-  if (Number(changed.numUpdatedRows) === 0) return false;
-  await parkQueued(trx, input.endpointId, input.now);
+  if (Number(changed.numUpdatedRows) === 0) return undefined;
+  const parked = await parkQueued(trx, input.endpointId, input.now);
   if (input.reason !== 'manual') {
     await recordEvent(trx, {
       accountId: input.accountId,
@@ -34,7 +35,7 @@ export async function disableEndpoint(
       at: input.now,
     });
   }
-  return true;
+  return { parked };
 }
 
 /**
@@ -42,15 +43,16 @@ export async function disableEndpoint(
  * parks exactly the rows it dequeued, whatever commits meanwhile; SQLite runs one writer at a
  * time, so two statements see the same queue.
  */
-async function parkQueued(trx: Transaction<Tables>, endpointId: string, now: number): Promise<void> {
+async function parkQueued(trx: Transaction<Tables>, endpointId: string, now: number): Promise<number> {
   const park = (ids: RawBuilder<unknown>) =>
     sql`update webhook_deliveries set state = 'parked', parked_at = ${now}, updated_at = ${now} where id in (${ids})`;
   if (isPostgres(trx)) {
-    await sql`
+    const parked = await sql`
       with dequeued as (delete from webhook_queue where endpoint_id = ${endpointId} returning delivery_id)
       ${park(sql`select delivery_id from dequeued`)}`.execute(trx);
-    return;
+    return Number(parked.numAffectedRows ?? 0n);
   }
-  await park(sql`select delivery_id from webhook_queue where endpoint_id = ${endpointId}`).execute(trx);
+  const parked = await park(sql`select delivery_id from webhook_queue where endpoint_id = ${endpointId}`).execute(trx);
   await trx.deleteFrom('webhook_queue').where('endpoint_id', '=', endpointId).execute();
+  return Number(parked.numAffectedRows ?? 0n);
 }

@@ -3,7 +3,8 @@
  * once per batch, not once per delivery). The interface's state table, per delivery:
  * sent + 2xx → acknowledged; sent + no 2xx → resent (same Event-Id, new Delivery-Id) on the
  * schedule; schedule exhausted → parked. A 410 Gone disables the endpoint; an endpoint whose
- * failures have gone on unbroken for the configured time is disabled too.
+ * failures have gone on unbroken for the configured time is disabled too. What a batch changed
+ * beyond acknowledgements comes back as notices, for the caller to report once it is committed.
  */
 import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { Db } from '../platform/db/database.ts';
@@ -29,14 +30,28 @@ export interface OutcomePolicy {
   now: () => number;
 }
 
-export async function recordOutcomes(db: Db, outcomes: readonly Outcome[], policy: OutcomePolicy): Promise<void> {
+/**
+ * A failed attempt that moved its delivery on (to a retry or to parked), and an endpoint that
+ * a failure disabled. A failure whose lease another worker holds by now moves nothing and has none.
+ */
+export type OutcomeNotice =
+  | { kind: 'retrying'; outcome: Outcome; failures: number; retryAt: number }
+  | { kind: 'parked'; outcome: Outcome; failures: number; reason: 'retries_exhausted' | 'endpoint_disabled' }
+  | { kind: 'endpoint_disabled'; outcome: Outcome; reason: 'gone' | 'failing'; failingSince: number | null; parked: number };
+
+export async function recordOutcomes(db: Db, outcomes: readonly Outcome[], policy: OutcomePolicy): Promise<OutcomeNotice[]> {
   const now = policy.now();
   const failures = outcomes.filter((o) => !o.result.ok);
   // The usual batch, all acknowledged, is one statement on PostgreSQL: no transaction around it.
-  if (failures.length === 0 && isPostgres(db)) return recordAttempts(db, outcomes, now);
-  await db.transaction().execute(async (trx) => {
+  if (failures.length === 0 && isPostgres(db)) {
+    await recordAttempts(db, outcomes, now);
+    return [];
+  }
+  return db.transaction().execute(async (trx) => {
     await recordAttempts(trx, outcomes, now);
-    for (const o of failures) await recordFailure(trx, o, policy, now);
+    const notices: OutcomeNotice[] = [];
+    for (const o of failures) notices.push(...(await recordFailure(trx, o, policy, now)));
+    return notices;
   });
 }
 
@@ -150,7 +165,7 @@ function heal(endpoints: RawBuilder<unknown>): RawBuilder<unknown> {
   return sql`update webhook_endpoints set failing_since = null where ${endpoints} and failing_since is not null`;
 }
 
-async function recordFailure(trx: Transaction<Tables>, o: Outcome, policy: OutcomePolicy, now: number): Promise<void> {
+async function recordFailure(trx: Transaction<Tables>, o: Outcome, policy: OutcomePolicy, now: number): Promise<OutcomeNotice[]> {
   const { delivery, result } = o;
   const failures = delivery.cycleFailures + 1;
   const retryAfterMs = result.status === 429 || result.status === 503 ? parseRetryAfter(result.retryAfter, now) : undefined;
@@ -192,14 +207,22 @@ async function recordFailure(trx: Transaction<Tables>, o: Outcome, policy: Outco
     .select(['failing_since', 'enabled'])
     .where('id', '=', delivery.endpointId)
     .executeTakeFirst();
-  if (!endpoint || endpoint.enabled !== 1) return;
-  const failingTooLong = endpoint.failing_since !== null && now - endpoint.failing_since >= policy.disableAfterMs;
-  if (result.status === 410 || failingTooLong) {
-    await disableEndpoint(trx, {
-      accountId: delivery.accountId,
-      endpointId: delivery.endpointId,
-      reason: result.status === 410 ? 'gone' : 'failing',
-      now,
-    });
+  const failingTooLong = endpoint?.failing_since != null && now - endpoint.failing_since >= policy.disableAfterMs;
+  const reason = result.status === 410 ? 'gone' : failingTooLong ? 'failing' : undefined;
+  const disabled =
+    endpoint?.enabled === 1 && reason !== undefined
+      ? await disableEndpoint(trx, { accountId: delivery.accountId, endpointId: delivery.endpointId, reason, now })
+      : undefined;
+
+  const notices: OutcomeNotice[] = [];
+  if (moved > 0n) {
+    // Disabling parks what the endpoint had queued, this delivery's retry included.
+    if (step.kind === 'park') notices.push({ kind: 'parked', outcome: o, failures, reason: 'retries_exhausted' });
+    else if (disabled) notices.push({ kind: 'parked', outcome: o, failures, reason: 'endpoint_disabled' });
+    else notices.push({ kind: 'retrying', outcome: o, failures, retryAt: step.at });
   }
+  if (disabled && reason !== undefined) {
+    notices.push({ kind: 'endpoint_disabled', outcome: o, reason, failingSince: endpoint?.failing_since ?? null, parked: disabled.parked });
+  }
+  return notices;
 }

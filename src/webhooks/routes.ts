@@ -8,7 +8,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { AccessTokens } from '../oauth/access-tokens.ts';
 import type { WriteRunner } from '../idempotency/write-runner.ts';
-import { principalOf, requireBearer } from '../platform/auth.ts';
+import { principalOf, requireBearer, type Principal } from '../platform/auth.ts';
+import { logEvent } from '../platform/log-events.ts';
 import { errorResponses } from '../platform/http/schemas.ts';
 import type { Endpoints } from './endpoints.ts';
 import type { EventDeliveryState, Recovery } from './recovery.ts';
@@ -232,12 +233,24 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: { accessTokens
       body: { type: 'object', required: ['since'], additionalProperties: false, properties: { since: { type: 'string', format: 'date-time' } } },
       response: { 202: { type: 'object', properties: { object: { type: 'string' }, endpoint_id: { type: 'string' }, since: { type: 'string' }, requeued: { type: 'integer' } } }, ...errorResponses(400, 401, 403, 404, 409, 415) },
     },
-  }, async (request, reply) =>
-    writes.runWrite(request, reply, async (trx) => ({
-      status: 202,
-      body: await recovery.recover(trx, principalOf(request).accountId, request.params.id, Date.parse(request.body.since)),
-    })),
-  );
+  }, async (request, reply) => {
+    const principal = principalOf(request);
+    let recovered: Awaited<ReturnType<Recovery['recover']>> | undefined;
+    const sent = await writes.runWrite(request, reply, async (trx) => {
+      recovered = await recovery.recover(trx, principal.accountId, request.params.id, Date.parse(request.body.since));
+      return { status: 202, body: recovered };
+    });
+    // Only a recovery performed (and committed) now: a replay of a stored answer ran nothing.
+    if (recovered !== undefined) {
+      logEvent(
+        request.log,
+        'webhook.recovery_requested',
+        { ...actor(principal), endpoint_id: recovered.endpoint_id, since: recovered.since, requeued: recovered.requeued },
+        'parked webhook deliveries requeued',
+      );
+    }
+    return sent;
+  });
 
   app.get<{ Querystring: { limit: number; after?: string; type?: string; delivery_state?: EventDeliveryState } }>('/v1/events', {
     onRequest: readEvents,
@@ -268,10 +281,21 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: { accessTokens
       params: idParams,
       response: { 202: { type: 'object', properties: { object: { type: 'string' }, event_id: { type: 'string' }, requeued: { type: 'integer' } } }, ...errorResponses(401, 403, 404, 409) },
     },
-  }, async (request, reply) =>
-    writes.runWrite(request, reply, async (trx) => ({
-      status: 202,
-      body: await recovery.redeliver(trx, principalOf(request).accountId, request.params.id),
-    })),
-  );
+  }, async (request, reply) => {
+    const principal = principalOf(request);
+    let redelivered: Awaited<ReturnType<Recovery['redeliver']>> | undefined;
+    const sent = await writes.runWrite(request, reply, async (trx) => {
+      redelivered = await recovery.redeliver(trx, principal.accountId, request.params.id);
+      return { status: 202, body: redelivered };
+    });
+    if (redelivered !== undefined) {
+      logEvent(request.log, 'webhook.redelivery_requested', { ...actor(principal), event_id: redelivered.event_id, requeued: redelivered.requeued }, 'webhook event requeued for redelivery');
+    }
+    return sent;
+  });
+}
+
+/** Who asked, for the log: the account, and the client (and person) the token was issued to. */
+function actor(principal: Principal): Record<string, string> {
+  return { account_id: principal.accountId, client_id: principal.clientId, ...(principal.userId === null ? {} : { user_id: principal.userId }) };
 }

@@ -63,7 +63,7 @@ for (const target of databaseTargets()) {
         assert.equal(scim.body.password, undefined);
         for (const [id, userName] of [[admin.body.id, `admin-ok-${index}`], [scim.body.id, `scim-ok-${index}`]] as const) {
           assert.match((await hashOf(id)) ?? '', ARGON2ID_OWASP);
-          assert.equal((await t.gatehouse.services.userAccounts.verifySignIn(c.accountId, userName, password))?.id, id);
+          assert.equal((await t.gatehouse.services.userAccounts.verifySignIn(c.accountId, userName, password)).user?.id, id);
         }
       }
     });
@@ -97,14 +97,14 @@ for (const target of databaseTargets()) {
       assert.equal(bulk.body.Operations[0].response.scimType, 'invalidValue');
       assert.equal(await hashOf(id), stored);
       assert.equal((await c.call('GET', `/Users/${id}`)).body.meta.version, 'W/"1"');
-      assert.ok(await t.gatehouse.services.userAccounts.verifySignIn(c.accountId, 'changer@example.com', 'first password'));
+      assert.ok((await t.gatehouse.services.userAccounts.verifySignIn(c.accountId, 'changer@example.com', 'first password')).user);
 
       // A password that meets the policy, sent by no-path PATCH, replaces the hash.
       const changed = await c.call('PATCH', `/Users/${id}`, { schemas: [PATCH], Operations: [{ op: 'Replace', value: { password: 'second password' } }] });
       assert.equal(changed.status, 200);
       assert.notEqual(await hashOf(id), stored);
-      assert.equal(await t.gatehouse.services.userAccounts.verifySignIn(c.accountId, 'changer@example.com', 'first password'), undefined);
-      assert.ok(await t.gatehouse.services.userAccounts.verifySignIn(c.accountId, 'changer@example.com', 'second password'));
+      assert.equal((await t.gatehouse.services.userAccounts.verifySignIn(c.accountId, 'changer@example.com', 'first password')).user, undefined);
+      assert.ok((await t.gatehouse.services.userAccounts.verifySignIn(c.accountId, 'changer@example.com', 'second password')).user);
     });
 
     it('RFC 7643 §4.1.1: the password is returned never, not even when asked for by name', async () => {

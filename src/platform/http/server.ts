@@ -24,7 +24,7 @@ import { createValidatorCompiler } from './validation.ts';
 import { guardInput } from './input-guard.ts';
 import { isDatabaseUnavailable, isTransactionConflict } from '../db/database.ts';
 import { bindCounter, bindHistogram, type MetricsRegistry } from '../metrics.ts';
-import { requestLoggerFactory } from '../logging.ts';
+import { requestLineWriter, requestLoggerFactory } from '../logging.ts';
 import { requestPath } from './request-path.ts';
 
 declare module 'fastify' {
@@ -189,13 +189,11 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
 function requestCompleted(options: HttpServerOptions): (request: FastifyRequest, reply: FastifyReply) => void {
   const recordMetrics = requestMetrics(options.metrics);
   // Decided once: building the log record for every request costs even when it is dropped.
-  const logRequests = ['info', 'debug', 'trace'].includes(options.logger.level);
+  const logRequest = requestLineWriter(options.logger);
   return (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
     recordMetrics?.(request.method, route, reply.statusCode, reply.elapsedTime);
-    if (logRequests) {
-      request.log.info({ method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
-    }
+    logRequest?.(request, route, reply.statusCode, reply.elapsedTime);
   };
 }
 
