@@ -55,7 +55,7 @@ describe('gatehouse CLI', () => {
       dirs.push(dataDir);
       const [port, adminPort] = [await freePort(), await freePort()];
       const child = spawn(process.execPath, [BIN, 'serve', '--port', String(port), '--admin-port', String(adminPort)], {
-        env: { ...process.env, GATEHOUSE_DATABASE_URL: database.url, GATEHOUSE_DATA_DIR: dataDir, GATEHOUSE_ADMIN_TOKEN: '' },
+        env: { ...process.env, GATEHOUSE_DATABASE_URL: database.url, GATEHOUSE_DATA_DIR: dataDir, GATEHOUSE_ADMIN_TOKEN: '', GATEHOUSE_SHUTDOWN_GRACE: '0' },
       });
       let stdout = '';
       let stderr = '';

@@ -41,6 +41,8 @@ export function spawnedNodeEnv(node: { databaseUrl: string; dataDir: string; por
     GATEHOUSE_ADMIN_TOKEN: 'spawned-admin-token-0123456789abcdef',
     GATEHOUSE_LOG_LEVEL: 'warn',
     GATEHOUSE_RATE_LIMITS: 'off',
+    // No balancer to drain away from unless a test puts one in front: stop at once.
+    GATEHOUSE_SHUTDOWN_GRACE: '0',
   };
 }
 
