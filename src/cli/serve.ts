@@ -9,7 +9,7 @@
 import { pathToFileURL } from 'node:url';
 import { loadConfig } from '../config.ts';
 import { createGatehouse, type GatehouseDeps } from '../app.ts';
-import { stopSignal } from './signals.ts';
+import { exitAfterStop, stopSignal } from './signals.ts';
 import type { CommandContext } from './commands.ts';
 
 export async function serve({ flags, env }: CommandContext): Promise<number> {
@@ -30,6 +30,7 @@ export async function serve({ flags, env }: CommandContext): Promise<number> {
   } catch (error) {
     signal.dispose();
     await gatehouse.close();
+    exitAfterStop(1);
     throw error;
   }
   const { publicUrl, adminUrl } = urls;
@@ -58,11 +59,13 @@ export async function serve({ flags, env }: CommandContext): Promise<number> {
     await gatehouse.close({ graceMs: config.shutdownGrace * 1000, endGrace: signal.again, timeoutMs: config.shutdownTimeout * 1000 });
   } catch (error) {
     log.error({ err: error }, 'shutdown failed');
+    exitAfterStop(1);
     return 1;
   } finally {
     signal.dispose();
   }
   log.info('stopped');
+  exitAfterStop(0);
   return 0;
 }
 

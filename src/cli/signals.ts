@@ -39,3 +39,14 @@ export function stopSignal(): StopSignal {
     },
   };
 }
+
+/**
+ * Ends the process `ms` after a long-running command has stopped, with `code`, unless it has
+ * ended by itself by then: a handle a library left open (a socket a hung peer holds, a pool
+ * still closing after the shutdown timeout) must not keep a stopped node alive. The timer
+ * itself keeps nothing alive. Only for `serve` and `worker`: a command writing to a slow pipe
+ * must be let finish its output.
+ */
+export function exitAfterStop(code: number, ms = 2000): void {
+  setTimeout(() => process.exit(code), ms).unref();
+}

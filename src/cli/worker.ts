@@ -31,8 +31,8 @@ import { createWebhooks } from '../webhooks/index.ts';
 import { createPayoutProcessor } from '../payments/payout-processor.ts';
 import { createIdempotencyStore } from '../idempotency/store.ts';
 import { createIdempotencyRetention } from '../idempotency/retention.ts';
-import { startBackgroundWork, stopBackgroundWork } from '../background.ts';
-import { stopSignal } from './signals.ts';
+import { startBackgroundWork, stopBackgroundWork, type BackgroundWork } from '../background.ts';
+import { exitAfterStop, stopSignal } from './signals.ts';
 import type { CommandContext } from './commands.ts';
 
 /** Time the metrics listener and the database get to close once the work has stopped. */
@@ -60,7 +60,7 @@ export async function worker({ flags, env }: CommandContext): Promise<number> {
     await server?.close();
     await database.close();
   };
-  let background;
+  let background: BackgroundWork[];
   let metricsUrl: string | undefined;
   try {
     await migrateToLatest(database);
@@ -83,6 +83,7 @@ export async function worker({ flags, env }: CommandContext): Promise<number> {
   } catch (error) {
     signal.dispose();
     await close();
+    exitAfterStop(1);
     throw error;
   }
   log.info(
@@ -98,5 +99,6 @@ export async function worker({ flags, env }: CommandContext): Promise<number> {
   signal.dispose();
   if (!(await settlesWithin(close(), CLOSE_MARGIN_MS))) log.warn('shutdown timeout: the database did not close in time; the exit closes its connections');
   log.info({ abandoned: abandoned.length }, 'worker stopped');
+  exitAfterStop(0);
   return 0;
 }
