@@ -57,7 +57,13 @@ export async function startBackgroundWork(deps: BackgroundDeps, options: { worke
       ),
       stopsWithin('OAuth sweep', startOAuthSweeper({ db, clock, log }), 'a sweep still running was abandoned (the next sweep repeats it)'),
     );
-    await deps.dispatcher.start();
+    try {
+      await deps.dispatcher.start();
+    } catch (error) {
+      // A start that fails leaves nothing running.
+      await stopBackgroundWork(work, 0);
+      throw error;
+    }
   }
   work.push(dispatcherWork(deps.dispatcher));
   return work;

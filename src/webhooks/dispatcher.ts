@@ -9,8 +9,8 @@
  *
  * Stopping is bounded: claimed deliveries not yet attempted are released at once (any worker
  * may take them), attempts in flight are waited for and recorded until the stop's timeout, and
- * those still unanswered then are abandoned unrecorded: their leases expire and they are
- * attempted again, by then never by two workers at once.
+ * those still unanswered then are abandoned unrecorded. Those keep their leases, since their
+ * receivers may still be handling them; once a lease expires the delivery is attempted again.
  */
 import { Agent } from 'undici';
 import type { FastifyBaseLogger } from 'fastify';
