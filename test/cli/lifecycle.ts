@@ -167,7 +167,8 @@ export function describeStartAndStop(target: DatabaseTarget): void {
             { command: 'worker' as const, setting: 'GATEHOUSE_WORKER_METRICS_PORT', port: await freePort(), adminPort: await freePort(), env: { GATEHOUSE_WORKER_METRICS_PORT: String(taken) } },
           ];
           const runs = await Promise.all(
-            cases.map((c) => runToExit({ command: c.command, databaseUrl: t.config.databaseUrl, port: c.port, adminPort: c.adminPort, env: c.env })),
+            // Three cold starts at once on a busy machine: a generous bound, only for a start that never ends.
+            cases.map((c) => runToExit({ command: c.command, databaseUrl: t.config.databaseUrl, port: c.port, adminPort: c.adminPort, env: c.env, timeoutMs: 150_000 })),
           );
           for (const [i, run] of runs.entries()) {
             const { setting } = cases[i]!;
