@@ -5,16 +5,26 @@
  *
  * - public listener: OAuth endpoints and pages, /v1 business API, /scim/v2, health, docs
  * - admin listener (127.0.0.1 by default): /admin/v1, health, its own OpenAPI document
+ *
+ * Lifecycle: `listen` binds both listeners and only then starts the background work, so a node
+ * that cannot bind one does nothing at all; `close` drains (readiness fails, responses close
+ * their connections), closes the listeners without dropping a request, stops the background
+ * work and closes the database, each step bounded by the shutdown timeout.
  */
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
-import type { Config } from './config.ts';
+import { setTimeout as delay } from 'node:timers/promises';
+import { settingEnv, type Config } from './config.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
 import { openDatabase, type Database } from './platform/db/database.ts';
 import { createGroupCommit } from './platform/db/group-commit.ts';
 import { migrateToLatest } from './platform/db/migrate.ts';
 import { createLogger, type LogDestination } from './platform/logging.ts';
 import { createHttpServer, httpLimitsOf } from './platform/http/server.ts';
+import { closeConnectionsWhileDraining, closeListener, createDrain, SETTLE_MS } from './platform/http/drain.ts';
+import { listenOrExplain } from './platform/http/listen.ts';
+import { settlesWithin } from './platform/deadline.ts';
+import { startBackgroundWork, stopBackgroundWork, type BackgroundWork } from './background.ts';
 import { registerHealthRoutes } from './platform/http/health.ts';
 import { registerOpenApi } from './platform/http/openapi.ts';
 import { createAccountStore } from './accounts/store.ts';
@@ -39,14 +49,13 @@ import { createPaging, type Paging } from './paging/page.ts';
 import { createInvoices, type Invoices } from './payments/invoices.ts';
 import { createPayouts, type Payouts } from './payments/payouts.ts';
 import { createLedgerEntries, type LedgerEntries } from './payments/ledger-entries.ts';
-import { createPayoutProcessor, startPayoutProcessor, type PayoutProcessor } from './payments/payout-processor.ts';
+import { createPayoutProcessor, type PayoutProcessor } from './payments/payout-processor.ts';
 import { registerPaymentRoutes } from './payments/routes.ts';
 import { createRateLimits, limitApiRequests, type RateLimits } from './platform/rate-limit.ts';
 import { createUsers, type Users } from './users/service.ts';
 import { registerUserRoutes } from './users/routes.ts';
 import { createOAuth, type OAuth } from './oauth/service.ts';
 import { registerClientRoutes } from './oauth/client-routes.ts';
-import { startOAuthSweeper } from './oauth/sweeper.ts';
 import { createWebhooks, type Webhooks } from './webhooks/index.ts';
 import type { Resolve } from './webhooks/target-policy.ts';
 
@@ -97,11 +106,27 @@ export interface Gatehouse {
     oauth: OAuth;
     webhooks: Webhooks;
   };
-  /** Binds both listeners and returns their URLs. */
+  /**
+   * Binds both listeners, then starts the background work; returns the listeners' URLs. A
+   * listener that cannot be bound is a ListenError naming its setting, and nothing is started.
+   */
   listen(): Promise<{ publicUrl: string; adminUrl: string }>;
-  /** Stops accepting, lets requests in flight finish, stops workers, closes the database. */
-  close(): Promise<void>;
+  /**
+   * Drains for `graceMs` (0 by default; `endGrace` cuts it short), closes the listeners and
+   * lets requests in flight finish, stops the background work, closes the database; all that
+   * follows the grace within `timeoutMs` (GATEHOUSE_SHUTDOWN_TIMEOUT by default).
+   */
+  close(options?: ShutdownOptions): Promise<void>;
 }
+
+export interface ShutdownOptions {
+  graceMs?: number;
+  endGrace?: AbortSignal;
+  timeoutMs?: number;
+}
+
+/** Time the database and Redis get to close after the timeout has run out, before they are left to the exit. */
+const CLOSE_MARGIN_MS = 1000;
 
 export async function createGatehouse(config: Config, deps: GatehouseDeps = {}): Promise<Gatehouse> {
   const clock = deps.clock ?? systemClock;
@@ -188,6 +213,9 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
   });
   const publicServer = createHttpServer(serverOptions('public'));
   const adminServer = createHttpServer(serverOptions('admin'));
+  const drain = createDrain();
+  closeConnectionsWhileDraining(publicServer, drain);
+  closeConnectionsWhileDraining(adminServer, drain);
 
   await registerOpenApi(publicServer, {
     title: 'Gatehouse API',
@@ -208,8 +236,9 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
   });
 
   const ready = () => database.ping();
-  registerHealthRoutes(publicServer, { ready });
-  registerHealthRoutes(adminServer, { ready });
+  const draining = () => drain.draining;
+  registerHealthRoutes(publicServer, { ready, draining });
+  registerHealthRoutes(adminServer, { ready, draining });
   registerMetricsRoute(adminServer, { metrics, database });
 
   // Access and rate limits belong to routes, never to URL text: the admin API and the business
@@ -251,21 +280,27 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
     await deps.extraRoutes?.(api, { services, database, clock });
   });
 
-  const stopWorkers: Array<() => Promise<void>> = [() => rateLimits.close()];
-  stopWorkers.push(
-    idempotency.start({
-      intervalMs: 60_000,
-      onError: (error) => log.warn({ err: error }, 'idempotency sweep failed; retrying on the next tick'),
-    }),
-  );
-  if (config.inProcessWorkers) {
-    stopWorkers.push(startOAuthSweeper({ db, clock, log }));
-    stopWorkers.push(startPayoutProcessor({ processor: payoutProcessor, intervalMs: 1000, log: log.child({ worker: 'payouts' }) }));
-    await webhooks.dispatcher.start();
-  }
-  stopWorkers.push(() => webhooks.dispatcher.stop());
+  let background: BackgroundWork[] = [];
+  let closing: Promise<void> | undefined;
 
-  let closed = false;
+  async function shutDown(options: ShutdownOptions): Promise<void> {
+    const timeoutMs = options.timeoutMs ?? config.shutdownTimeout * 1000;
+    drain.begin();
+    if (options.graceMs) await delay(options.graceMs, undefined, { signal: options.endGrace }).catch(() => undefined);
+    const deadline = performance.now() + timeoutMs;
+    const left = () => Math.max(0, deadline - performance.now());
+    const settleMs = options.graceMs ? SETTLE_MS : 0;
+    const cut = await Promise.all([publicServer, adminServer].map((server) => closeListener(server, { settleMs, timeoutMs })));
+    const cutTotal = cut.reduce((a, b) => a + b, 0);
+    if (cutTotal > 0) log.warn({ connections: cutTotal }, `shutdown timeout: closed ${cutTotal} connections with requests still in flight`);
+    const abandoned = await stopBackgroundWork(background, left());
+    if (abandoned.length > 0) log.warn({ abandoned }, `shutdown timeout: ${abandoned.join('; ')}`);
+    await settlesWithin(rateLimits.close(), left() + CLOSE_MARGIN_MS);
+    if (ownsDatabase && !(await settlesWithin(database.close(), left() + CLOSE_MARGIN_MS))) {
+      log.warn('shutdown timeout: the database did not close in time; the exit closes its connections');
+    }
+  }
+
   return {
     config,
     clock,
@@ -277,16 +312,22 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
     metrics,
     services,
     async listen() {
-      await publicServer.listen({ host: config.host, port: config.port });
-      await adminServer.listen({ host: config.adminHost, port: config.adminPort });
+      await listenOrExplain(publicServer, { host: config.host, port: config.port, hostSetting: settingEnv('host'), portSetting: settingEnv('port') });
+      await listenOrExplain(adminServer, {
+        host: config.adminHost,
+        port: config.adminPort,
+        hostSetting: settingEnv('adminHost'),
+        portSetting: settingEnv('adminPort'),
+      });
+      background = await startBackgroundWork(
+        { db, clock, log, payoutProcessor, idempotency, dispatcher: webhooks.dispatcher },
+        { workers: config.inProcessWorkers },
+      );
       return { publicUrl: urlOf(publicServer), adminUrl: urlOf(adminServer) };
     },
-    async close() {
-      if (closed) return;
-      closed = true;
-      await Promise.all([publicServer.close(), adminServer.close()]);
-      await Promise.all(stopWorkers.map((stop) => stop()));
-      if (ownsDatabase) await database.close();
+    close(options = {}) {
+      closing ??= shutDown(options);
+      return closing;
     },
   };
 }

@@ -89,6 +89,10 @@ export interface Config {
   httpKeepAliveTimeout: number;
   /** Open connections per listener; further ones are closed as they arrive. */
   httpMaxConnections: number;
+  /** Seconds a stopping `serve` keeps serving, unready and closing each connection after its response, before its listeners close. */
+  shutdownGrace: number;
+  /** Seconds a stopping process waits for requests and background work in flight once its listeners close. */
+  shutdownTimeout: number;
 }
 
 export class ConfigError extends Error {
@@ -603,6 +607,22 @@ export const SETTINGS = [
     parse: integer(1, 1_000_000),
     fallback: () => 4096,
   }),
+  setting({
+    key: 'shutdownGrace',
+    env: 'GATEHOUSE_SHUTDOWN_GRACE',
+    flag: '--shutdown-grace',
+    description: 'Seconds serve keeps serving after SIGTERM, with /readyz answering 503 and every response closing its connection, before its listeners close (at least the load balancer\'s health-check interval times its failure threshold)',
+    parse: integer(0, 300),
+    fallback: () => 5,
+  }),
+  setting({
+    key: 'shutdownTimeout',
+    env: 'GATEHOUSE_SHUTDOWN_TIMEOUT',
+    flag: '--shutdown-timeout',
+    description: 'Seconds a stopping serve or worker waits for requests and background work in flight once its listeners close; what is left then is cut off',
+    parse: integer(0, 600),
+    fallback: () => 20,
+  }),
 ] as const;
 
 export type Flags = Record<string, string>;
@@ -634,9 +654,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Flags = 
   return resolved as Config;
 }
 
-/** Lines for `--help`: one per setting. */
-export function describeSettings(): string {
-  const rows = (SETTINGS as readonly Setting<keyof Config>[]).map((s) => [`${s.flag}, ${s.env}`, s.description]);
-  const width = Math.max(...rows.map(([a]) => a!.length));
-  return rows.map(([a, b]) => `  ${a!.padEnd(width)}  ${b}`).join('\n');
+/** The environment variable of a setting, for messages that name it. */
+export function settingEnv(key: keyof Config): string {
+  return (SETTINGS as readonly Setting<keyof Config>[]).find((s) => s.key === key)!.env;
 }

@@ -1,59 +1,47 @@
 /**
  * The `gatehouse` command: parses the command line, loads the config, runs one command.
- * Commands live in src/cli/; this file only dispatches.
+ * Commands live in src/cli/; this file only dispatches. A refused command line is exit 2 with
+ * one line on standard error; a command that fails is exit 1 (or its own code).
  */
-import { COMMANDS, type Command } from './cli/commands.ts';
-import { ConfigError, describeSettings } from './config.ts';
+import fs from 'node:fs';
+import { COMMANDS, flagsOf } from './cli/commands.ts';
+import { ConfigError } from './config.ts';
 import { parseCommandLine, UsageError } from './cli/args.ts';
+import { commandHelp, usage } from './cli/help.ts';
 
-const USAGE = `Usage: gatehouse <command> [options]
-
-Gatehouse: OAuth 2.0, idempotent writes, SCIM 2.0, signed webhooks and cursor paging
-for a payments API, in one service.
-
-Commands:
-${Object.values(COMMANDS)
-  .map((c, _i, all) => `  ${c.name.padEnd(Math.max(...all.map((x) => x.name.length)) + 1)} ${c.summary}`)
-  .join('\n')}
-
-Run "gatehouse <command> --help" for a command's options.`;
-
-export function commandHelp(command: Command): string {
-  return `Usage: gatehouse ${command.name} ${command.usage ?? '[options]'}
-
-${command.description}
-${command.options ? `\nOptions:\n${command.options}\n` : ''}
-Settings (flag or environment variable; flags win):
-${describeSettings()}`;
+/** The version of this release, as package.json states it. */
+export function version(): string {
+  const manifest = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  return manifest.version;
 }
 
 export async function main(argv: string[]): Promise<number> {
   let parsed;
   try {
-    parsed = parseCommandLine(argv);
+    parsed = parseCommandLine(argv, (name) => (Object.hasOwn(COMMANDS, name) ? flagsOf(COMMANDS[name]!) : undefined));
   } catch (error) {
     if (error instanceof UsageError) {
-      console.error(`gatehouse: ${error.message}\n\n${USAGE}`);
+      console.error(`gatehouse: ${error.message}`);
       return 2;
     }
     throw error;
   }
-  if (!parsed.command) {
-    const out = parsed.help ? console.log : console.error;
-    out(USAGE);
-    return parsed.help ? 0 : 2;
+  if (parsed.version) {
+    console.log(`gatehouse ${version()}`);
+    return 0;
   }
-  const command = COMMANDS[parsed.command];
+  const command = parsed.command === undefined ? undefined : COMMANDS[parsed.command];
   if (!command) {
-    console.error(`gatehouse: unknown command "${parsed.command}"\n\n${USAGE}`);
-    return 2;
+    const out = parsed.help ? console.log : console.error;
+    out(usage(Object.values(COMMANDS)));
+    return parsed.help ? 0 : 2;
   }
   if (parsed.help) {
     console.log(commandHelp(command));
     return 0;
   }
   try {
-    return await command.run({ flags: parsed.flags, positionals: parsed.positionals, env: process.env });
+    return await command.run({ flags: parsed.flags, env: process.env });
   } catch (error) {
     if (error instanceof ConfigError || error instanceof UsageError) {
       console.error(`gatehouse: ${error.message}`);

@@ -115,6 +115,8 @@ export async function startGatehouse(options: { databaseUrl?: string; env?: Node
       GATEHOUSE_ADMIN_TOKEN: adminToken,
       GATEHOUSE_LOG_LEVEL: 'warn',
       GATEHOUSE_RATE_LIMITS: 'off',
+      // No balancer to drain away from: stop at once.
+      GATEHOUSE_SHUTDOWN_GRACE: '0',
       ...(options.databaseUrl ? { GATEHOUSE_DATABASE_URL: options.databaseUrl } : {}),
       ...options.env,
     },

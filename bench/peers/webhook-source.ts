@@ -17,6 +17,8 @@ import { cpuMicros } from '../lib/load.ts';
 const env = process.env;
 const config = loadConfig({ ...env, GATEHOUSE_PORT: '0', GATEHOUSE_ADMIN_PORT: '0', GATEHOUSE_IN_PROCESS_WORKERS: env.PHASE === 'burst' ? 'off' : 'on', GATEHOUSE_LOG_LEVEL: 'warn' });
 const gatehouse = await createGatehouse(config);
+// Listening is what starts the in-process dispatcher (background work waits for the listeners).
+await gatehouse.listen();
 const { db } = gatehouse.database;
 const account = await gatehouse.services.accounts.create({ name: 'bench' });
 await db.transaction().execute((trx) => gatehouse.services.webhooks.endpoints.create(trx, account.id, { url: env.RECEIVER_URL!, event_types: ['*'] }));

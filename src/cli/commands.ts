@@ -1,4 +1,11 @@
-/** The CLI's commands. Each one loads the config itself, so `--help` never needs a database. */
+/**
+ * The CLI's commands. Each one loads the config itself, so `--help` never needs a database.
+ * Each names the settings it reads: those are the only setting flags it takes and the only
+ * settings its `--help` lists.
+ */
+import { SETTINGS, type Config } from '../config.ts';
+import type { FlagSpec } from './args.ts';
+
 // Each command's code is loaded only when it runs, so `--help` answers at once.
 const serve = async (c: CommandContext) => (await import('./serve.ts')).serve(c);
 const migrate = async (c: CommandContext) => (await import('./migrate.ts')).migrate(c);
@@ -9,32 +16,55 @@ const worker = async (c: CommandContext) => (await import('./worker.ts')).worker
 
 export interface CommandContext {
   flags: Record<string, string>;
-  positionals: string[];
   env: NodeJS.ProcessEnv;
 }
+
+/** A flag of one command that is not a setting (e.g. export's `--out`). */
+export interface CommandOption {
+  flag: string;
+  /** How the value is written in help, e.g. `<file|->`; absent for a flag that takes none. */
+  value?: string;
+  description: string;
+}
+
+export type SettingKey = keyof Config;
 
 export interface Command {
   name: string;
   summary: string;
   description: string;
   usage?: string;
-  options?: string;
+  /** The settings the command reads. */
+  settings: readonly SettingKey[];
+  options?: readonly CommandOption[];
   run(context: CommandContext): Promise<number>;
 }
+
+/** Where the database is: every command that opens one reads these. */
+const DATABASE: readonly SettingKey[] = ['dataDir', 'databaseUrl'];
+
+/** Read only by `gatehouse worker`. */
+const WORKER_ONLY: readonly SettingKey[] = ['workerMetricsPort'];
 
 export const COMMANDS: Record<string, Command> = {
   serve: {
     name: 'serve',
     summary: 'Run the service (public and admin listeners, in-process workers)',
     description:
-      'Applies pending migrations, then serves the public API and the admin API until SIGTERM or SIGINT,\n' +
-      'when it stops accepting connections, finishes requests in flight and exits 0.',
+      'Applies pending migrations, binds both listeners (or exits 1 naming the setting when one cannot be bound),\n' +
+      'then starts the in-process workers. On SIGTERM or SIGINT it answers /readyz with 503 and closes each\n' +
+      'connection after its response for GATEHOUSE_SHUTDOWN_GRACE (a second signal cuts that short), then stops\n' +
+      'accepting connections, finishes requests in flight, stops the workers (both within\n' +
+      'GATEHOUSE_SHUTDOWN_TIMEOUT), closes the database and exits 0.',
+    // serve reads every setting but those of other commands, including any added later.
+    settings: SETTINGS.map((s) => s.key).filter((key) => !WORKER_ONLY.includes(key)),
     run: serve,
   },
   migrate: {
     name: 'migrate',
     summary: 'Apply pending database migrations and exit',
     description: 'Applies every pending migration to the configured database, printing each one, and exits.',
+    settings: DATABASE,
     run: migrate,
   },
   export: {
@@ -44,7 +74,8 @@ export const COMMANDS: Record<string, Command> = {
       'Exports the configured database (one consistent snapshot) as NDJSON: a header with the schema version\n' +
       'and row counts, then one line per row. Use it with import to move from SQLite to PostgreSQL or back.',
     usage: '--out <file|-> [options]',
-    options: '  --out <file|->  where to write the export (- for standard output); created with mode 0600',
+    settings: DATABASE,
+    options: [{ flag: '--out', value: '<file|->', description: 'where to write the export (- for standard output); created with mode 0600' }],
     run: exportCommand,
   },
   import: {
@@ -55,7 +86,11 @@ export const COMMANDS: Record<string, Command> = {
       'showing progress and verifying each table\'s row count at the end. Refuses a non-empty database\n' +
       'unless --replace is given (exit 3).',
     usage: '--in <file|-> [--replace] [options]',
-    options: '  --in <file|->   the export to load (- for standard input)\n  --replace       delete the target\'s contents first',
+    settings: DATABASE,
+    options: [
+      { flag: '--in', value: '<file|->', description: 'the export to load (- for standard input)' },
+      { flag: '--replace', description: "delete the target's contents first" },
+    ],
     run: importCommand,
   },
   'rotate-keys': {
@@ -65,6 +100,7 @@ export const COMMANDS: Record<string, Command> = {
       'Generates a new ES256 signing key (published in /.well-known/jwks.json) and a new token sealing key,\n' +
       'and makes them the active ones. Retired keys stay published and accepted for the access-token\n' +
       'lifetime, then are removed. Running nodes pick up the new keys within a minute.',
+    settings: [...DATABASE, 'secretsKey', 'accessTokenTtl'],
     run: rotateKeys,
   },
   worker: {
@@ -75,8 +111,35 @@ export const COMMANDS: Record<string, Command> = {
       'with a lease, signs and POSTs them, retries on the schedule and parks what never succeeds), the payout\n' +
       'processor (each payout processed once however many run) and the sweepers of expired OAuth state and\n' +
       'idempotency records. Run several for scale, and set GATEHOUSE_IN_PROCESS_WORKERS=off on serve nodes to\n' +
-      'keep this work off them. GATEHOUSE_WORKER_METRICS_PORT serves /metrics there. Stops on SIGTERM or SIGINT\n' +
-      'after recording the work in flight; a worker killed outright loses nothing (its leases expire).',
+      'keep this work off them. GATEHOUSE_WORKER_METRICS_PORT serves /metrics there (bound before any work\n' +
+      'starts; exits 1 naming the setting when it cannot be). Stops on SIGTERM or SIGINT: claimed deliveries\n' +
+      'not yet sent are released, attempts in flight are recorded, and whatever is still running after\n' +
+      'GATEHOUSE_SHUTDOWN_TIMEOUT is abandoned (its leases expire); a worker killed outright loses nothing.',
+    settings: [
+      ...DATABASE,
+      'databasePoolSize',
+      'databaseStatementTimeout',
+      'databaseAcquireTimeout',
+      'logLevel',
+      'issuer',
+      'secretsKey',
+      'webhookAllowNetworks',
+      'webhookRetrySchedule',
+      'webhookTimeout',
+      'webhookConcurrency',
+      'webhookDisableAfter',
+      'adminHost',
+      'workerMetricsPort',
+      'bodyLimit',
+      'shutdownTimeout',
+    ],
     run: worker,
   },
 };
+
+/** The flags a command takes: its settings' (each with a value) and its own options. */
+export function flagsOf(command: Command): FlagSpec[] {
+  const settings = SETTINGS.filter((s) => command.settings.includes(s.key)).map((s) => ({ flag: s.flag, takesValue: true }));
+  const options = (command.options ?? []).map((o) => ({ flag: o.flag, takesValue: o.value !== undefined }));
+  return [...settings, ...options];
+}

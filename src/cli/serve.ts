@@ -1,6 +1,15 @@
+/**
+ * `gatehouse serve`: one node. Start-up binds both listeners before any background work starts
+ * (a port in use is exit 1 with one line naming its setting, and nothing has run). A stop
+ * signal drains the node for GATEHOUSE_SHUTDOWN_GRACE (readiness 503, every response closing
+ * its connection; a second signal cuts it short), then closes the listeners and lets requests
+ * in flight finish, stops the background work and closes the database, all within
+ * GATEHOUSE_SHUTDOWN_TIMEOUT; then it exits 0.
+ */
 import { pathToFileURL } from 'node:url';
 import { loadConfig } from '../config.ts';
 import { createGatehouse, type GatehouseDeps } from '../app.ts';
+import { exitAfterStop, stopSignal } from './signals.ts';
 import type { CommandContext } from './commands.ts';
 
 export async function serve({ flags, env }: CommandContext): Promise<number> {
@@ -14,7 +23,17 @@ export async function serve({ flags, env }: CommandContext): Promise<number> {
       `\nAdmin token (shown once; also saved to ${generated.file} with mode 0600):\n  ${generated.token}\n\n`,
     );
   }
-  const { publicUrl, adminUrl } = await gatehouse.listen();
+  const signal = stopSignal();
+  let urls;
+  try {
+    urls = await gatehouse.listen();
+  } catch (error) {
+    signal.dispose();
+    await gatehouse.close();
+    exitAfterStop(1);
+    throw error;
+  }
+  const { publicUrl, adminUrl } = urls;
   log.info(
     {
       public: publicUrl,
@@ -28,26 +47,26 @@ export async function serve({ flags, env }: CommandContext): Promise<number> {
     `gatehouse listening on ${publicUrl} (admin ${adminUrl}), ${gatehouse.database.kind} at ${gatehouse.database.location}`,
   );
 
-  return new Promise<number>((resolve) => {
-    let stopping = false;
-    const stop = (signal: string) => {
-      if (stopping) return;
-      stopping = true;
-      log.info({ signal }, 'shutting down: finishing requests in flight');
-      gatehouse
-        .close()
-        .then(() => {
-          log.info('stopped');
-          resolve(0);
-        })
-        .catch((error: unknown) => {
-          log.error({ err: error }, 'shutdown failed');
-          resolve(1);
-        });
-    };
-    process.once('SIGTERM', () => stop('SIGTERM'));
-    process.once('SIGINT', () => stop('SIGINT'));
-  });
+  const received = await signal.first;
+  log.info(
+    { signal: received, graceSeconds: config.shutdownGrace, timeoutSeconds: config.shutdownTimeout },
+    config.shutdownGrace > 0
+      ? `shutting down: /readyz answers 503 and responses close their connections for ${config.shutdownGrace} s (a second signal ends this), ` +
+          `then listeners close and work in flight finishes (at most ${config.shutdownTimeout} s)`
+      : `shutting down: listeners close and work in flight finishes (at most ${config.shutdownTimeout} s)`,
+  );
+  try {
+    await gatehouse.close({ graceMs: config.shutdownGrace * 1000, endGrace: signal.again, timeoutMs: config.shutdownTimeout * 1000 });
+  } catch (error) {
+    log.error({ err: error }, 'shutdown failed');
+    exitAfterStop(1);
+    return 1;
+  } finally {
+    signal.dispose();
+  }
+  log.info('stopped');
+  exitAfterStop(0);
+  return 0;
 }
 
 /**

@@ -5,13 +5,18 @@
  * share one database: webhook claims are leases, so each due delivery is attempted by one
  * worker at a time and a worker that dies leaves only leases that expire; payouts are claimed
  * with FOR UPDATE SKIP LOCKED and change state only from `pending`, so each is processed once;
- * the sweeps are idempotent deletes. Stops on SIGTERM/SIGINT after recording work in flight.
+ * the sweeps are idempotent deletes.
  *
  * With GATEHOUSE_WORKER_METRICS_PORT set it serves /metrics, /healthz and /readyz on the admin
  * host, like the admin listener of `serve` (attempt counts exist only in the process that
- * made the attempts).
+ * made the attempts). That port is bound before any work starts: a worker that cannot bind it
+ * exits 1 naming the setting, having done nothing.
+ *
+ * On SIGTERM/SIGINT it stops within GATEHOUSE_SHUTDOWN_TIMEOUT: claimed deliveries not yet
+ * attempted are released, attempts in flight are recorded, and what is still running at the
+ * timeout (a receiver that never answers) is abandoned and logged; then it exits 0.
  */
-import { loadConfig } from '../config.ts';
+import { loadConfig, settingEnv } from '../config.ts';
 import { systemClock } from '../platform/clock.ts';
 import { openDatabase } from '../platform/db/database.ts';
 import { migrateToLatest } from '../platform/db/migrate.ts';
@@ -20,12 +25,18 @@ import { MetricsRegistry } from '../platform/metrics.ts';
 import { createHttpServer, httpLimitsOf } from '../platform/http/server.ts';
 import { registerHealthRoutes } from '../platform/http/health.ts';
 import { registerMetricsRoute } from '../platform/http/metrics-route.ts';
+import { listenOrExplain } from '../platform/http/listen.ts';
+import { settlesWithin } from '../platform/deadline.ts';
 import { createWebhooks } from '../webhooks/index.ts';
-import { createPayoutProcessor, startPayoutProcessor } from '../payments/payout-processor.ts';
-import { startOAuthSweeper } from '../oauth/sweeper.ts';
+import { createPayoutProcessor } from '../payments/payout-processor.ts';
 import { createIdempotencyStore } from '../idempotency/store.ts';
 import { createIdempotencyRetention } from '../idempotency/retention.ts';
+import { startBackgroundWork, stopBackgroundWork, type BackgroundWork } from '../background.ts';
+import { exitAfterStop, stopSignal } from './signals.ts';
 import type { CommandContext } from './commands.ts';
+
+/** Time the metrics listener and the database get to close once the work has stopped. */
+const CLOSE_MARGIN_MS = 1000;
 
 export async function worker({ flags, env }: CommandContext): Promise<number> {
   const config = loadConfig(env, flags);
@@ -37,25 +48,8 @@ export async function worker({ flags, env }: CommandContext): Promise<number> {
     statementTimeoutMs: config.databaseStatementTimeout,
     acquireTimeoutMs: config.databaseAcquireTimeout,
   });
-  await migrateToLatest(database);
-  const { db } = database;
+  const signal = stopSignal();
   const metrics = new MetricsRegistry();
-  const webhooks = await createWebhooks({ config, db, clock, log, metrics });
-  const payoutProcessor = createPayoutProcessor({ db, clock, kind: database.kind, metrics });
-  const idempotency = createIdempotencyRetention({ store: createIdempotencyStore({ db, kind: database.kind }), clock });
-
-  const stops: Array<() => Promise<void>> = [
-    startPayoutProcessor({ processor: payoutProcessor, intervalMs: 1000, log: log.child({ worker: 'payouts' }) }),
-    startOAuthSweeper({ db, clock, log }),
-    idempotency.start({
-      intervalMs: 60_000,
-      onError: (error) => log.warn({ err: error }, 'idempotency sweep failed; retrying on the next tick'),
-    }),
-  ];
-  await webhooks.dispatcher.start();
-  stops.push(() => webhooks.dispatcher.stop());
-
-  let metricsUrl: string | undefined;
   const server = config.workerMetricsPort === undefined ? undefined : createHttpServer({
     logger: log.child({ listener: 'worker' }),
     bodyLimit: config.bodyLimit,
@@ -63,32 +57,49 @@ export async function worker({ flags, env }: CommandContext): Promise<number> {
     metrics: { registry: metrics, listener: 'worker' },
     limits: httpLimitsOf(config),
   });
-  if (server) {
-    registerHealthRoutes(server, { ready: () => database.ping() });
-    registerMetricsRoute(server, { metrics, database });
-    metricsUrl = await server.listen({ host: config.adminHost, port: config.workerMetricsPort });
+  const close = async () => {
+    await server?.close();
+    await database.close();
+  };
+  let background: BackgroundWork[];
+  let metricsUrl: string | undefined;
+  try {
+    await migrateToLatest(database);
+    const { db } = database;
+    const webhooks = await createWebhooks({ config, db, clock, log, metrics });
+    const payoutProcessor = createPayoutProcessor({ db, clock, kind: database.kind, metrics });
+    const idempotency = createIdempotencyRetention({ store: createIdempotencyStore({ db, kind: database.kind }), clock });
+    if (server) {
+      registerHealthRoutes(server, { ready: () => database.ping(), draining: () => signal.received });
+      registerMetricsRoute(server, { metrics, database });
+      metricsUrl = await listenOrExplain(server, {
+        host: config.adminHost,
+        port: config.workerMetricsPort!,
+        hostSetting: settingEnv('adminHost'),
+        portSetting: settingEnv('workerMetricsPort'),
+      });
+    }
+    // Only now, with its one listener bound (or none configured), does the worker start any work.
+    background = await startBackgroundWork({ db, clock, log, payoutProcessor, idempotency, dispatcher: webhooks.dispatcher }, { workers: true });
+  } catch (error) {
+    signal.dispose();
+    await close();
+    exitAfterStop(1);
+    throw error;
   }
   log.info(
     { database: database.kind, databaseLocation: database.location, metrics: metricsUrl },
     `gatehouse worker delivering webhooks and processing payouts from ${database.kind} at ${database.location}`,
   );
 
-  return new Promise<number>((resolve) => {
-    let stopping = false;
-    const stop = (signal: string) => {
-      if (stopping) return;
-      stopping = true;
-      log.info({ signal }, 'worker stopping: finishing work in flight');
-      Promise.resolve(server?.close())
-        .then(() => Promise.all(stops.map((s) => s())))
-        .then(() => database.close())
-        .then(() => resolve(0))
-        .catch((error: unknown) => {
-          log.error({ err: error }, 'worker shutdown failed');
-          resolve(1);
-        });
-    };
-    process.once('SIGTERM', () => stop('SIGTERM'));
-    process.once('SIGINT', () => stop('SIGINT'));
-  });
+  const received = await signal.first;
+  const timeoutMs = config.shutdownTimeout * 1000;
+  log.info({ signal: received, timeoutSeconds: config.shutdownTimeout }, `worker stopping: finishing work in flight (at most ${config.shutdownTimeout} s)`);
+  const abandoned = await stopBackgroundWork(background, timeoutMs);
+  if (abandoned.length > 0) log.warn({ abandoned }, `shutdown timeout: ${abandoned.join('; ')}`);
+  signal.dispose();
+  if (!(await settlesWithin(close(), CLOSE_MARGIN_MS))) log.warn('shutdown timeout: the database did not close in time; the exit closes its connections');
+  log.info({ abandoned: abandoned.length }, 'worker stopped');
+  exitAfterStop(0);
+  return 0;
 }

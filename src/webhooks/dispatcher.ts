@@ -6,6 +6,11 @@
  * It wakes on commit (see wake.ts), on the next due time, when a slot frees up, and on a
  * slow fallback poll (which also picks up leases left by dead workers). Concurrency is
  * bounded per worker and per endpoint, so one slow receiver cannot take every slot.
+ *
+ * Stopping is bounded: claimed deliveries not yet attempted are released at once (any worker
+ * may take them), attempts in flight are waited for and recorded until the stop's timeout, and
+ * those still unanswered then are abandoned unrecorded. Those keep their leases, since their
+ * receivers may still be handling them; once a lease expires the delivery is attempted again.
  */
 import { Agent } from 'undici';
 import type { FastifyBaseLogger } from 'fastify';
@@ -23,6 +28,7 @@ import { listenForDeliveries } from './wake.ts';
 import type { MetricsRegistry } from '../platform/metrics.ts';
 import { logEvent } from '../platform/log-events.ts';
 import { toRfc3339 } from '../platform/clock.ts';
+import { settlesWithin } from '../platform/deadline.ts';
 
 const CLAIM_BATCH = 256;
 /** Rounds of an endpoint's attempts a claimed delivery's lease covers before its own. */
@@ -56,11 +62,21 @@ export interface DispatcherOptions {
   metrics?: MetricsRegistry;
 }
 
+export interface DispatcherStopped {
+  /** Claimed deliveries released unattempted. */
+  released: number;
+  /** Attempts in flight (or awaiting their record) given up at the timeout. */
+  abandoned: number;
+}
+
 export interface Dispatcher {
   /** Starts the loop; resolves once it listens for commits. */
   start(): Promise<void>;
-  /** Stops claiming, lets attempts in flight finish and records them. */
-  stop(): Promise<void>;
+  /**
+   * Stops claiming, releases claimed deliveries not yet attempted, lets attempts in flight
+   * finish and records them; with `timeoutMs`, gives up on what is still running by then.
+   */
+  stop(options?: { timeoutMs?: number }): Promise<DispatcherStopped>;
   /** Delivers everything due now and records it; returns the number of attempts made. */
   runDue(): Promise<number>;
 }
@@ -98,6 +114,11 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   let claims = 0;
 
   let running = false;
+  let stopping = false;
+  // Set once a stop has given up on the attempts in flight: their outcomes are no longer recorded.
+  let abandoned = false;
+  let claiming: Promise<void> | undefined;
+  let stopped: Promise<DispatcherStopped> | undefined;
   let filling = false;
   let saturated = false;
   let lastScanPastFull = -Infinity;
@@ -147,6 +168,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
    * it is claimed again (by any worker), never attempted by two at once.
    */
   function pump(endpointId: string): void {
+    // A stopping worker starts nothing more; what it holds unattempted is released (stop).
+    if (stopping) return;
     const list = waiting.get(endpointId);
     while (list && list.length > 0 && (sending.get(endpointId) ?? 0) < perEndpoint) {
       const delivery = list.shift()!;
@@ -259,6 +282,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
    * only the record, and the delivery is attempted again once the lease runs out.
    */
   function enqueue(outcome: Outcome): void {
+    if (abandoned) {
+      recorded(1);
+      return;
+    }
     queue.push(outcome);
     scheduleFlush();
   }
@@ -318,7 +345,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       return;
     }
     filling = true;
-    void (async () => {
+    claiming = (async () => {
       try {
         do {
           again = false;
@@ -357,11 +384,61 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     timer = setTimeout(() => kick('timer'), wait);
   }
 
+  /**
+   * Hands back every claimed delivery not yet attempted: its lease is cleared (if still this
+   * worker's), so any worker claims it at once instead of once the lease expires.
+   */
+  async function releaseWaiting(): Promise<number> {
+    const held = [...waiting.values()].flat();
+    waiting.clear();
+    for (const delivery of held) letGo(delivery.endpointId);
+    if (held.length === 0) return 0;
+    try {
+      const result = await db
+        .updateTable('webhook_queue')
+        .set({ lease_owner: null, lease_until: null })
+        .where('delivery_id', 'in', held.map((d) => d.id))
+        .where('lease_owner', 'in', [...new Set(held.map((d) => d.claim))])
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows);
+    } catch (error) {
+      log.warn({ err: error, deliveries: held.length }, 'releasing claimed webhook deliveries failed; their leases will expire');
+      return 0;
+    }
+  }
+
   async function settle(): Promise<void> {
     while (unrecorded > 0 || flushing) {
       if (unrecorded > 0) await new Promise<void>((resolve) => allRecorded.push(resolve));
       if (flushing) await flushing;
     }
+  }
+
+  async function stopWithin(timeoutMs: number | undefined): Promise<DispatcherStopped> {
+    const deadline = performance.now() + (timeoutMs ?? 0);
+    // Without a timeout, everything in flight is waited for.
+    const within = (work: Promise<unknown>) => (timeoutMs === undefined ? work.then(() => true) : settlesWithin(work, deadline - performance.now()));
+    stopping = true;
+    running = false;
+    clearTimeout(timer);
+    // A claim under way hands what it took to `waiting`, to be released with the rest.
+    await within(claiming ?? Promise.resolve());
+    const released = await releaseWaiting();
+    await unlisten?.();
+    if (await within(settle())) {
+      await agent.close();
+      if (released > 0) log.info({ released }, `released ${released} claimed webhook deliveries not yet attempted`);
+      return { released, abandoned: 0 };
+    }
+    const given = unrecorded;
+    abandoned = true;
+    // Ends the attempts still waiting for their receivers; their outcomes are not recorded.
+    void agent.destroy().catch(() => {});
+    log.warn(
+      { released, abandoned: given },
+      `abandoned ${given} webhook attempts still in flight at the shutdown timeout, unrecorded: their leases expire and they are attempted again`,
+    );
+    return { released, abandoned: given };
   }
 
   return {
@@ -374,12 +451,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       });
       kick('timer');
     },
-    async stop() {
-      running = false;
-      clearTimeout(timer);
-      await unlisten?.();
-      await settle();
-      await agent.close();
+    stop(options = {}) {
+      stopped ??= stopWithin(options.timeoutMs);
+      return stopped;
     },
     async runDue() {
       let total = 0;

@@ -14,7 +14,12 @@ import { freePort } from '../helpers/processes.ts';
 const BIN = path.resolve('bin/gatehouse.js');
 
 function run(args: string[], env: Record<string, string> = {}) {
-  return spawnSync(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 30_000 });
+  return spawnSync(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 60_000 });
+}
+
+/** The environment variables a --help text lists as settings, in order. */
+function settingsIn(help: string): string[] {
+  return [...help.matchAll(/^ {2}--[a-z-]+, (GATEHOUSE_[A-Z_]+) /gm)].map((m) => m[1]!);
 }
 
 
@@ -34,10 +39,51 @@ describe('gatehouse CLI', () => {
     assert.match(serve.stdout, /--admin-port, GATEHOUSE_ADMIN_PORT/);
   });
 
-  it('an unknown command exits 2 with usage', () => {
-    const r = run(['frobnicate']);
-    assert.equal(r.status, 2);
-    assert.match(r.stderr, /unknown command "frobnicate"/);
+  it('--version and -v print the version from package.json, before or after a command', () => {
+    const { version } = JSON.parse(fs.readFileSync('package.json', 'utf8')) as { version: string };
+    for (const args of [['--version'], ['-v'], ['serve', '--version']]) {
+      const r = run(args);
+      assert.equal(r.status, 0, args.join(' '));
+      assert.equal(r.stdout, `gatehouse ${version}\n`);
+      assert.equal(r.stderr, '');
+    }
+  });
+
+  it('each command\'s --help lists the settings it reads, each with its default, and no others', () => {
+    const migrate = run(['migrate', '--help']);
+    assert.equal(migrate.status, 0);
+    assert.match(migrate.stdout, /--database-url, GATEHOUSE_DATABASE_URL .*\[default: sqlite:<data dir>\/gatehouse\.db\]/);
+    assert.match(migrate.stdout, /--data-dir, GATEHOUSE_DATA_DIR .*\[default: \.\/data\]/);
+    assert.equal(settingsIn(migrate.stdout).length, 2, migrate.stdout);
+    assert.doesNotMatch(migrate.stdout, /GATEHOUSE_PORT|GATEHOUSE_ADMIN_PORT/);
+
+    const serve = run(['serve', '--help']);
+    assert.match(serve.stdout, /--port, GATEHOUSE_PORT .*\[default: 8080\]/);
+    assert.match(serve.stdout, /--shutdown-grace, GATEHOUSE_SHUTDOWN_GRACE .*\[default: 5\]/);
+    assert.match(serve.stdout, /--shutdown-timeout, GATEHOUSE_SHUTDOWN_TIMEOUT .*\[default: 20\]/);
+    assert.match(serve.stdout, /--rate-limit-api, GATEHOUSE_RATE_LIMIT_API .*\[default: 100\/1\]/);
+    assert.match(serve.stdout, /--in-process-workers, GATEHOUSE_IN_PROCESS_WORKERS .*\[default: on\]/);
+    assert.doesNotMatch(serve.stdout, /GATEHOUSE_WORKER_METRICS_PORT/);
+
+    const worker = run(['worker', '--help']);
+    assert.match(worker.stdout, /--worker-metrics-port, GATEHOUSE_WORKER_METRICS_PORT .*\[default: unset\]/);
+    assert.match(worker.stdout, /--shutdown-timeout, GATEHOUSE_SHUTDOWN_TIMEOUT .*\[default: 20\]/);
+    assert.doesNotMatch(worker.stdout, /GATEHOUSE_PORT|GATEHOUSE_SHUTDOWN_GRACE|GATEHOUSE_RATE_LIMIT_API/);
+
+    const exported = run(['export', '--help']);
+    assert.match(exported.stdout, /--out <file\|->/);
+    assert.deepEqual(settingsIn(exported.stdout), ['GATEHOUSE_DATA_DIR', 'GATEHOUSE_DATABASE_URL']);
+  });
+
+  it('an unknown flag or a stray argument is refused before anything starts: exit 2, one line naming each', () => {
+    const misspelt = run(['serve', '--prot', '38096']);
+    assert.equal(misspelt.status, 2);
+    assert.equal(misspelt.stdout, '', 'nothing started');
+    assert.equal(misspelt.stderr, 'gatehouse: serve: unknown option --prot (gatehouse serve --help lists what it takes)\n');
+
+    const stray = run(['migrate', 'now', '--port', '1']);
+    assert.equal(stray.status, 2);
+    assert.equal(stray.stderr, 'gatehouse: migrate: unexpected argument "now"; unknown option --port (gatehouse migrate --help lists what it takes)\n');
   });
 
   it('a bad setting stops start-up: exit 2, one line naming it', () => {
@@ -55,7 +101,7 @@ describe('gatehouse CLI', () => {
       dirs.push(dataDir);
       const [port, adminPort] = [await freePort(), await freePort()];
       const child = spawn(process.execPath, [BIN, 'serve', '--port', String(port), '--admin-port', String(adminPort)], {
-        env: { ...process.env, GATEHOUSE_DATABASE_URL: database.url, GATEHOUSE_DATA_DIR: dataDir, GATEHOUSE_ADMIN_TOKEN: '' },
+        env: { ...process.env, GATEHOUSE_DATABASE_URL: database.url, GATEHOUSE_DATA_DIR: dataDir, GATEHOUSE_ADMIN_TOKEN: '', GATEHOUSE_SHUTDOWN_GRACE: '0' },
       });
       let stdout = '';
       let stderr = '';

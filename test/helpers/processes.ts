@@ -1,5 +1,6 @@
 /** `gatehouse serve` (or `worker`) as a real child process, for tests that need several nodes or a real kill -9. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -41,6 +42,8 @@ export function spawnedNodeEnv(node: { databaseUrl: string; dataDir: string; por
     GATEHOUSE_ADMIN_TOKEN: 'spawned-admin-token-0123456789abcdef',
     GATEHOUSE_LOG_LEVEL: 'warn',
     GATEHOUSE_RATE_LIMITS: 'off',
+    // No balancer to drain away from unless a test puts one in front: stop at once.
+    GATEHOUSE_SHUTDOWN_GRACE: '0',
   };
 }
 
@@ -91,4 +94,40 @@ export async function spawnGatehouse(options: { databaseUrl: string; env?: Recor
       await exited;
     },
   };
+}
+
+export interface Finished {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * A `gatehouse` command run to its end (e.g. a start expected to fail), on the given ports,
+ * killed after `timeoutMs` if it has not ended by then (then `signal` is SIGKILL).
+ */
+export async function runToExit(options: {
+  command: 'serve' | 'worker';
+  databaseUrl: string;
+  port: number;
+  adminPort: number;
+  env?: Record<string, string>;
+  timeoutMs?: number;
+}): Promise<Finished> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-node-'));
+  const child = spawn(process.execPath, [BIN, options.command], {
+    env: { ...spawnedNodeEnv({ databaseUrl: options.databaseUrl, dataDir, port: options.port, adminPort: options.adminPort }), ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d) => (stdout += d));
+  child.stderr!.on('data', (d) => (stderr += d));
+  const killer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
+  // 'close', not 'exit': the output is read to its end.
+  const [code, signal] = (await once(child, 'close')) as [number | null, NodeJS.Signals | null];
+  clearTimeout(killer);
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  return { code, signal, stdout, stderr };
 }

@@ -161,6 +161,44 @@ for (const target of databaseTargets()) {
       }
     });
 
+    it('stop within a timeout: claimed deliveries not yet attempted are released at once; an attempt whose receiver never answers is abandoned unrecorded at the timeout and keeps its lease', async () => {
+      const t = await startTestApp(target, { env: ALLOW_LOOPBACK });
+      // One attempt at a time to the endpoint, each allowed a minute: two of three wait, claimed.
+      const worker = await dispatcherOf(t, { timeoutMs: 60_000, perEndpoint: 1 });
+      const hung = await startReceiver();
+      try {
+        hung.answer = () => 'timeout';
+        const who = await tenant(t);
+        await registerEndpoint(who, hung.url, ['payout.created']);
+        for (let i = 0; i < 3; i++) await raise(t, who.accountId, 'payout.created', `po_${i}`);
+        await worker.start();
+        await hung.waitFor(1, 10_000);
+        const stopping = performance.now();
+        assert.deepEqual(await worker.stop({ timeoutMs: 300 }), { released: 2, abandoned: 1 });
+        const took = performance.now() - stopping;
+        assert.ok(took >= 290 && took < 5000, `gave up at the timeout, not the receiver's minute (${took} ms)`);
+
+        const attempted = hung.received[0]!.headers['event-id'];
+        const queue = await t.gatehouse.database.db
+          .selectFrom('webhook_queue')
+          .innerJoin('webhook_deliveries', 'webhook_deliveries.id', 'webhook_queue.delivery_id')
+          .select(['webhook_deliveries.event_id', 'webhook_deliveries.attempt_count', 'webhook_queue.lease_until'])
+          .where('webhook_queue.account_id', '=', who.accountId)
+          .execute();
+        assert.equal(queue.length, 3);
+        for (const row of queue) {
+          assert.equal(row.attempt_count, 0, 'nothing recorded');
+          assert.equal(row.lease_until === null, row.event_id !== attempted, 'released unless attempted');
+        }
+        assert.deepEqual(await states(t, who.accountId), { pending: 3 });
+        assert.equal(hung.received.length, 1, 'nothing more was sent while stopping');
+      } finally {
+        await worker.stop();
+        await hung.close();
+        await t.close();
+      }
+    });
+
     it('serve with in-process workers delivers without anyone driving the dispatcher', async () => {
       const t = await startTestApp(target, { env: { ...ALLOW_LOOPBACK, GATEHOUSE_IN_PROCESS_WORKERS: 'on' } });
       try {

@@ -1,0 +1,102 @@
+/**
+ * The background work of a process (webhook dispatcher, payout processor, sweeps of expired
+ * OAuth state and idempotency records), as `serve` and `gatehouse worker` run it: started
+ * only once every listener of the process is bound, so a process that cannot start does no
+ * work, and stopped within the shutdown timeout. Work still running at the timeout is
+ * abandoned, never waited for; each part says what that leaves behind, and nothing it leaves
+ * is lost (a payout batch's transaction rolls back, a webhook lease expires and the delivery
+ * is attempted again).
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from './platform/clock.ts';
+import type { Db } from './platform/db/database.ts';
+import { settlesWithin } from './platform/deadline.ts';
+import { startPayoutProcessor, type PayoutProcessor } from './payments/payout-processor.ts';
+import { startOAuthSweeper } from './oauth/sweeper.ts';
+import type { IdempotencyRetention } from './idempotency/retention.ts';
+import type { Dispatcher } from './webhooks/dispatcher.ts';
+
+export interface BackgroundWork {
+  name: string;
+  /** Stops within `timeoutMs`; resolves with what had to be abandoned, said for the log, if anything. */
+  stop(timeoutMs: number): Promise<string | undefined>;
+}
+
+export interface BackgroundDeps {
+  db: Db;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  payoutProcessor: PayoutProcessor;
+  idempotency: IdempotencyRetention;
+  dispatcher: Dispatcher;
+}
+
+/**
+ * Starts the idempotency sweep and, with `workers`, the payout processor, the OAuth sweep and
+ * the webhook dispatcher. The dispatcher's stop is always among the parts returned: it also
+ * closes the connections of attempts made on demand (`runDue`).
+ */
+export async function startBackgroundWork(deps: BackgroundDeps, options: { workers: boolean }): Promise<BackgroundWork[]> {
+  const { db, clock, log } = deps;
+  const work: BackgroundWork[] = [
+    stopsWithin(
+      'idempotency sweep',
+      deps.idempotency.start({
+        intervalMs: 60_000,
+        onError: (error) => log.warn({ err: error }, 'idempotency sweep failed; retrying on the next tick'),
+      }),
+      'a sweep still running was abandoned (its deletes are repeated by the next sweep)',
+    ),
+  ];
+  if (options.workers) {
+    work.push(
+      stopsWithin(
+        'payout processor',
+        startPayoutProcessor({ processor: deps.payoutProcessor, intervalMs: 1000, log: log.child({ worker: 'payouts' }) }),
+        'a batch still running was abandoned (its transaction commits or rolls back whole; what it did not pay stays pending)',
+      ),
+      stopsWithin('OAuth sweep', startOAuthSweeper({ db, clock, log }), 'a sweep still running was abandoned (the next sweep repeats it)'),
+    );
+    try {
+      await deps.dispatcher.start();
+    } catch (error) {
+      // A start that fails leaves nothing running.
+      await stopBackgroundWork(work, 0);
+      throw error;
+    }
+  }
+  work.push(dispatcherWork(deps.dispatcher));
+  return work;
+}
+
+/** Stops every part at once; resolves with what was abandoned. A part whose stop fails counts as abandoned. */
+export async function stopBackgroundWork(work: readonly BackgroundWork[], timeoutMs: number): Promise<string[]> {
+  const results = await Promise.all(
+    work.map((part) =>
+      part.stop(Math.max(0, timeoutMs)).catch((error: unknown) => `${part.name}: stopping failed (${error instanceof Error ? error.message : String(error)})`),
+    ),
+  );
+  return results.filter((r): r is string => r !== undefined);
+}
+
+/** Work whose stop waits for what it is doing: waited for until the timeout, then abandoned as `leftBehind` says. */
+function stopsWithin(name: string, stop: () => Promise<void>, leftBehind: string): BackgroundWork {
+  return {
+    name,
+    async stop(timeoutMs) {
+      return (await settlesWithin(stop(), timeoutMs)) ? undefined : `${name}: ${leftBehind}`;
+    },
+  };
+}
+
+function dispatcherWork(dispatcher: Dispatcher): BackgroundWork {
+  return {
+    name: 'webhook dispatcher',
+    async stop(timeoutMs) {
+      const { abandoned } = await dispatcher.stop({ timeoutMs });
+      return abandoned === 0
+        ? undefined
+        : `webhook dispatcher: ${abandoned} attempts in flight were abandoned unrecorded (their leases expire and they are attempted again)`;
+    },
+  };
+}
