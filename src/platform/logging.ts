@@ -6,7 +6,7 @@
  * for every request, is built by a logger of its own without redaction, since its fields (request
  * id, method, route pattern, status, time) are fixed and hold nothing to redact.
  */
-import { pino, destination, stdTimeFunctions, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
+import { pino, destination, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 
 export type LogDestination = DestinationStream;
@@ -37,12 +37,30 @@ const REQUEST_LINES = Symbol('gatehouse request lines');
 
 type WithRequestLines = FastifyBaseLogger & { [REQUEST_LINES]?: Logger };
 
-function baseOptions(level: string): LoggerOptions {
+function baseOptions(level: string, timestamp: () => string): LoggerOptions {
   return {
     level,
     base: { service: 'gatehouse' },
-    timestamp: stdTimeFunctions.isoTime,
+    timestamp,
     formatters: { level: (label) => ({ level: label }) },
+  };
+}
+
+/**
+ * pino's ISO time field, with the text up to the second made once a second: formatting a Date
+ * was a quarter of what a request line cost.
+ */
+function isoTimeBySecond(): () => string {
+  let second = Number.NaN;
+  let upToSecond = '';
+  return () => {
+    const now = Date.now();
+    const ms = now % 1000;
+    if (now - ms !== second) {
+      second = now - ms;
+      upToSecond = new Date(second).toISOString().slice(0, 19);
+    }
+    return `,"time":"${upToSecond}.${ms < 10 ? '00' : ms < 100 ? '0' : ''}${ms}Z"`;
   };
 }
 
@@ -51,9 +69,10 @@ export function createLogger(options: { level: string; destination?: LogDestinat
   const stream =
     options.destination ??
     destination({ fd: 1, sync: false, minLength: BATCH_BYTES, periodicFlush: FLUSH_EVERY_MS, maxLength: MAX_BUFFERED_BYTES });
-  const logger = pino({ ...baseOptions(options.level), redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, stream);
+  const timestamp = isoTimeBySecond();
+  const logger = pino({ ...baseOptions(options.level, timestamp), redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, stream);
   // No base of its own: a listener's logger passes on all its bindings, `service` included.
-  Object.defineProperty(logger, REQUEST_LINES, { value: pino({ ...baseOptions(options.level), base: null }, stream) });
+  Object.defineProperty(logger, REQUEST_LINES, { value: pino({ ...baseOptions(options.level, timestamp), base: null }, stream) });
   return logger as unknown as FastifyBaseLogger;
 }
 

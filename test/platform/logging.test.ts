@@ -43,7 +43,8 @@ describe('logging: the request line', () => {
       { level: 'info', time: undefined, service: 'gatehouse', listener: 'public', reqId: 'req-123', method: 'GET', route: '/things/:id', status: 200, ms: undefined, msg: 'request' },
     );
     assert.equal(typeof line.ms, 'number');
-    assert.ok(!Number.isNaN(Date.parse(line.time)));
+    assert.match(line.time, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/, 'an RFC 3339 instant in UTC, to the millisecond');
+    assert.ok(Math.abs(Date.parse(line.time) - Date.now()) < 60_000);
     assert.equal(unmatched.route, 'unmatched');
     assert.equal(unmatched.status, 404);
     const all = JSON.stringify(lines);
