@@ -6,10 +6,14 @@
  * It wakes on commit (see wake.ts), on the next due time, when a slot frees up, and on a
  * slow fallback poll (which also picks up leases left by dead workers). Concurrency is
  * bounded per worker and per endpoint, so one slow receiver cannot take every slot.
+ *
+ * Stopping starts nothing new: deliveries claimed but not started go back to the queue at
+ * once (their lease released, claimable by any worker), and only attempts in flight finish,
+ * for at most an attempt's timeout and the time to record it.
  */
 import { Agent } from 'undici';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../platform/db/database.ts';
+import { isDatabaseUnavailable, type Db } from '../platform/db/database.ts';
 import type { Clock } from '../platform/clock.ts';
 import { newTimeOrderedId, randomBase62 } from '../platform/ids.ts';
 import type { Sealer } from './secrets.ts';
@@ -17,7 +21,7 @@ import type { TargetPolicy } from './target-policy.ts';
 import { signatureHeaders, signingKey, type SigningKey } from './signer.ts';
 import { createTargets, postOnce } from './attempt.ts';
 import { openHeaders, type EndpointHeaders } from './endpoint-headers.ts';
-import { claimDue, type ClaimedDelivery } from './claims.ts';
+import { claimDue, releaseClaims, type ClaimedDelivery } from './claims.ts';
 import { recordOutcomes, type Outcome } from './outcomes.ts';
 import { listenForDeliveries } from './wake.ts';
 import type { MetricsRegistry } from '../platform/metrics.ts';
@@ -36,6 +40,8 @@ const RECORD_MARGIN_MS = 1000;
 const SATURATED_RECHECK_MS = 100;
 const RECORD_BATCH = 256;
 const RECORD_DELAY_MS = 25;
+/** Wait before writing again outcomes the database could not take (it is away or restarting). */
+const RECORD_RETRY_MS = 500;
 
 export interface DispatcherOptions {
   db: Db;
@@ -57,7 +63,11 @@ export interface DispatcherOptions {
 export interface Dispatcher {
   /** Starts the loop; resolves once it listens for commits. */
   start(): Promise<void>;
-  /** Stops claiming, lets attempts in flight finish and records them. */
+  /**
+   * Stops claiming and starting attempts, gives claimed deliveries not yet started back to the
+   * queue, and lets attempts in flight finish and be recorded, waiting for them at most an
+   * attempt's timeout and RECORD_MARGIN_MS.
+   */
   stop(): Promise<void>;
   /** Delivers everything due now and records it; returns the number of attempts made. */
   runDue(): Promise<number>;
@@ -93,10 +103,18 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const queue: Outcome[] = [];
   let flushing: Promise<void> | undefined;
   let flushTimer: NodeJS.Timeout | undefined;
+  // Until when recording waits, after the database could not take a batch.
+  let recordAgainAt = 0;
   let claims = 0;
 
   let running = false;
+  // Once stopping, no attempt starts (runDue's included).
+  let stopping = false;
   let filling = false;
+  // The claims under way, whose deliveries are in hand once it settles.
+  let claiming: Promise<void> | undefined;
+  // Attempts still in flight when the shutdown stopped waiting for them.
+  let abandoned = false;
   let saturated = false;
   let lastScanPastFull = -Infinity;
   let again = false;
@@ -145,6 +163,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
    * it is claimed again (by any worker), never attempted by two at once.
    */
   function pump(endpointId: string): void {
+    if (stopping) return;
     const list = waiting.get(endpointId);
     while (list && list.length > 0 && (sending.get(endpointId) ?? 0) < perEndpoint) {
       const delivery = list.shift()!;
@@ -257,13 +276,20 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
    * only the record, and the delivery is attempted again once the lease runs out.
    */
   function enqueue(outcome: Outcome): void {
+    if (abandoned) {
+      // Ended by the shutdown past its wait: unrecorded, its lease expires and it is retried.
+      recorded(1);
+      return;
+    }
     queue.push(outcome);
     scheduleFlush();
   }
 
   function scheduleFlush(): void {
     if (flushing) return;
-    if (queue.length >= RECORD_BATCH || claimedCount === 0) startFlush();
+    const backOff = recordAgainAt - performance.now();
+    if (backOff > 0) flushTimer ??= setTimeout(startFlush, backOff);
+    else if (queue.length >= RECORD_BATCH || claimedCount === 0) startFlush();
     else flushTimer ??= setTimeout(startFlush, RECORD_DELAY_MS);
   }
 
@@ -285,10 +311,33 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       const succeeded = batch.filter((outcome) => outcome.result.ok).length;
       if (succeeded > 0) attempts?.inc({ outcome: 'succeeded' }, succeeded);
       if (succeeded < batch.length) attempts?.inc({ outcome: 'failed' }, batch.length - succeeded);
+      recorded(batch.length);
     } catch (error) {
-      log.error({ err: error, attempts: batch.length }, 'recording webhook attempts failed; their leases will expire and they will be retried');
+      const kept = keptForRetry(batch, error);
+      log.error(
+        { err: error, attempts: batch.length, retrying: kept.length },
+        kept.length > 0
+          ? 'recording webhook attempts failed; writing them again shortly while their leases last'
+          : 'recording webhook attempts failed; their leases will expire and they will be retried',
+      );
+      recorded(batch.length - kept.length);
+      if (kept.length > 0) {
+        queue.unshift(...kept);
+        recordAgainAt = performance.now() + RECORD_RETRY_MS;
+      }
     }
-    recorded(batch.length);
+  }
+
+  /**
+   * Outcomes the database could not take because it is unavailable are written again once it
+   * is back, while their leases hold them, rather than attempted again when the lease runs out
+   * (a duplicate the receiver would see minutes later). Any other failure, or a lease too near
+   * its end, gives them up: the delivery is attempted again, by any worker, after its lease.
+   */
+  function keptForRetry(batch: Outcome[], error: unknown): Outcome[] {
+    if (abandoned || !isDatabaseUnavailable(error)) return [];
+    const writableUntil = clock.now() + RECORD_RETRY_MS + RECORD_MARGIN_MS;
+    return batch.filter((outcome) => outcome.delivery.leaseUntil > writableUntil);
   }
 
   /** `n` attempts are over: their outcomes written, or given up on (their leases will expire). */
@@ -315,7 +364,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       return;
     }
     filling = true;
-    void (async () => {
+    claiming = (async () => {
       try {
         do {
           again = false;
@@ -361,22 +410,58 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     }
   }
 
+  /**
+   * Deliveries claimed but not started go back to the queue now, rather than when their lease
+   * runs out, which may be many attempt timeouts away: another worker claims them at once. If
+   * the release cannot be written, the leases expire as when a worker dies.
+   */
+  async function releaseUnstarted(): Promise<void> {
+    const unstarted = [...waiting.values()].flat();
+    waiting.clear();
+    for (const delivery of unstarted) letGo(delivery.endpointId);
+    if (unstarted.length === 0) return;
+    try {
+      const released = await releaseClaims(db, unstarted);
+      log.info({ released }, 'webhook dispatcher stopping: deliveries not yet attempted returned to the queue');
+    } catch (error) {
+      log.warn({ err: error, deliveries: unstarted.length }, 'returning unattempted webhook deliveries failed; their leases will expire');
+    }
+  }
+
+  /** Attempts in flight finish and are recorded, waited for at most their timeout and the time to record them. */
+  async function finishInFlight(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), options.timeoutMs + RECORD_MARGIN_MS);
+    });
+    const outcome = await Promise.race([settle().then(() => 'settled' as const), late]);
+    clearTimeout(timer);
+    if (outcome === 'late') {
+      abandoned = true;
+      log.warn({ attempts: unrecorded }, 'webhook attempts still unrecorded at shutdown; their leases will expire and they will be retried');
+    }
+  }
+
   return {
     async start() {
       running = true;
       unlisten = await listenForDeliveries(db, {
         databaseUrl: options.databaseUrl,
         onWake: () => kick('wake'),
-        onError: (error) => log.warn({ err: error }, 'webhook wake-up channel failed; falling back to polling'),
+        onError: (error) => log.warn({ err: error }, 'webhook wake-up channel failed; polling until it is re-established'),
+        onRestored: () => log.info('webhook wake-up channel re-established'),
       });
       kick('timer');
     },
     async stop() {
       running = false;
+      stopping = true;
       clearTimeout(timer);
-      await unlisten?.();
-      await settle();
-      await agent.close();
+      // A claim under way hands its deliveries over first, so they are returned with the rest.
+      await claiming;
+      await releaseUnstarted();
+      await Promise.all([unlisten?.(), finishInFlight()]);
+      await agent.destroy();
     },
     async runDue() {
       let total = 0;
