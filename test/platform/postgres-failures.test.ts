@@ -187,7 +187,7 @@ describe('PostgreSQL failures: one process', { skip }, () => {
   });
 });
 
-describe('PostgreSQL failures: two serve nodes and a worker under a write workload', { skip }, () => {
+describe('PostgreSQL failures: a serve node and a worker under a write workload', { skip }, () => {
   let cluster: ThrowawayPostgres;
   let database: { url: string; drop(): Promise<void> };
   let receiver: Receiver;
@@ -210,13 +210,14 @@ describe('PostgreSQL failures: two serve nodes and a worker under a write worklo
       // lease (17 attempt timeouts and a second) runs out: 18 s here.
       GATEHOUSE_WEBHOOK_TIMEOUT: '1',
     };
+    // One process of each kind: what a dropped connection does is per process, and each spawned
+    // process costs seconds of CPU to start.
     const started = await Promise.all([
-      spawnGatehouse({ databaseUrl: database.url, env }),
       spawnGatehouse({ databaseUrl: database.url, env }),
       spawnGatehouse({ databaseUrl: database.url, env, command: 'worker' }),
     ]);
-    nodes = started.slice(0, 2);
-    worker = started[2]!;
+    nodes = started.slice(0, 1);
+    worker = started[1]!;
   });
 
   after(async () => {
@@ -296,7 +297,7 @@ describe('PostgreSQL failures: two serve nodes and a worker under a write worklo
       scope: 'invoices:read invoices:write webhooks:manage',
     });
     assert.equal(client.status, 201, JSON.stringify(client.body));
-    const tokenResponse = await fetch(`${nodes[1]!.url}/token`, {
+    const tokenResponse = await fetch(`${nodes[0]!.url}/token`, {
       method: 'POST',
       headers: {
         'content-type': 'application/x-www-form-urlencoded',
@@ -308,7 +309,7 @@ describe('PostgreSQL failures: two serve nodes and a worker under a write worklo
     const endpoint = await write(0, '/v1/webhook_endpoints', token, { url: receiver.url, event_types: ['invoice.settled'] });
     assert.equal(endpoint.status, 201, JSON.stringify(endpoint.body));
 
-    // The workload: six clients creating and settling invoices through both nodes.
+    // The workload: six clients creating and settling invoices.
     const acknowledged = new Map<string, number>();
     // When each write got its definitive answer, to tell how soon writes succeed after a fault.
     const answeredAt: number[] = [];

@@ -32,7 +32,7 @@ for (const target of databaseTargets()) {
       await t?.close();
     });
 
-    it('SIGTERM: no attempt starts after it, unstarted deliveries are claimable at once, and the worker exits within an attempt timeout', async () => {
+    it('SIGTERM: no attempt starts after it, unstarted deliveries are claimable at once, and the worker exits within an attempt timeout', async (context) => {
       const db = t.gatehouse.database.db;
       const who = await tenant(t);
       const { id: endpointId } = await registerEndpoint(who, hung.url, ['invoice.settled']);
@@ -58,6 +58,7 @@ for (const target of databaseTargets()) {
         const exit = await Promise.race([worker.exited, new Promise<undefined>((r) => setTimeout(() => r(undefined), (TIMEOUT_S + 10) * 1000))]);
         exitedAfterMs = performance.now() - stopped;
         assert.ok(exit !== undefined, `the worker was still running ${Math.round(exitedAfterMs)} ms after SIGTERM`);
+        context.diagnostic(`attempt timeout ${TIMEOUT_S} s: the worker exited ${Math.round(exitedAfterMs)} ms after SIGTERM`);
         assert.equal(exit.code, 0, worker.output());
         assert.ok(exitedAfterMs < (TIMEOUT_S + 3) * 1000, `exited ${Math.round(exitedAfterMs)} ms after SIGTERM`);
         assert.equal(hung.received.length, CONCURRENCY, 'no attempt started after SIGTERM');
