@@ -176,6 +176,7 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
   const rateLimits = createRateLimits({
     enabled: config.rateLimits,
     redisUrl: config.redisUrl,
+    redisTimeoutMs: config.redisTimeout,
     keyPrefix: config.redisKeyPrefix,
     limits: {
       api: config.rateLimitApi,

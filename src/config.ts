@@ -51,6 +51,8 @@ export interface Config {
   databaseAcquireTimeout: number;
   /** Prefix of every rate-limit key in Redis (several installations may share one Redis). */
   redisKeyPrefix: string;
+  /** How long a Redis command may take before rate limits are counted in-process, milliseconds. */
+  redisTimeout: number;
   /** Port on the admin host where `gatehouse worker` serves /metrics and health; unset: none. */
   workerMetricsPort: number | undefined;
   /** How long a request's claim on an Idempotency-Key lasts before a retry may take it over, seconds. */
@@ -450,6 +452,14 @@ export const SETTINGS = [
       return raw.trim();
     },
     fallback: () => 'gh_rl',
+  }),
+  setting({
+    key: 'redisTimeout',
+    env: 'GATEHOUSE_REDIS_TIMEOUT',
+    flag: '--redis-timeout',
+    description: 'Milliseconds a Redis command may take; past it rate limits are counted in-process until Redis answers again',
+    parse: integer(10, 5000),
+    fallback: () => 250,
   }),
   setting({
     key: 'workerMetricsPort',

@@ -13,10 +13,13 @@
  */
 import { sql, type Transaction } from 'kysely';
 import type { DatabaseKind } from '../config.ts';
-import type { Db } from '../platform/db/database.ts';
+import { isDatabaseUnavailable, type Db } from '../platform/db/database.ts';
 import type { Tables } from '../platform/db/tables.ts';
 import { newTimeOrderedId, randomBase62 } from '../platform/ids.ts';
 import { preparedQuery, type Placeholder } from '../platform/db/prepared.ts';
+
+/** The pause before a release that met an ended connection is tried again. */
+const RELEASE_RETRY_MS = 100;
 
 export interface IdempotencyTables {
   idempotency_keys: {
@@ -291,14 +294,28 @@ export function createIdempotencyStore(deps: { db: Db; kind: DatabaseKind }) {
       });
     },
 
-    /** Gives the key back after a failure that is not stored, so a retry runs afresh. */
+    /**
+     * Gives the key back after a failure that is not stored, so a retry runs afresh. A key not
+     * given back is held until its lease ends, so a release that meets a connection PostgreSQL
+     * had ended (a restart, terminated sessions) is tried once more, a moment later: by then the
+     * pool has heard of its other ended connections and dropped them, instead of handing out
+     * the next one.
+     */
     async release(claim: Claim): Promise<void> {
-      await db
-        .deleteFrom('idempotency_keys')
-        .where('id', '=', claim.id)
-        .where('lease_token', '=', claim.leaseToken)
-        .where('state', '=', 'running')
-        .execute();
+      const giveBack = () =>
+        db
+          .deleteFrom('idempotency_keys')
+          .where('id', '=', claim.id)
+          .where('lease_token', '=', claim.leaseToken)
+          .where('state', '=', 'running')
+          .execute();
+      try {
+        await giveBack();
+      } catch (error) {
+        if (!isDatabaseUnavailable(error)) throw error;
+        await new Promise((resolve) => setTimeout(resolve, RELEASE_RETRY_MS));
+        await giveBack();
+      }
     },
 
     /**

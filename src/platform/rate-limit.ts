@@ -4,7 +4,11 @@
  * Fixed windows per key: the defaults let one credential burst about 100 requests at once, as
  * Stripe allows per account. In-process by default; with a Redis URL the counters live in
  * Redis so that the limits hold across nodes, and if Redis cannot be reached the in-process
- * limiter takes over (logged) rather than failing requests. Limited responses carry
+ * limiter takes over (logged) rather than failing requests. Redis that does not answer is the
+ * same as Redis that is gone: a command unanswered after the Redis timeout fails, the
+ * in-process limiter counts from then on without asking Redis, and a ping every
+ * REDIS_PROBE_MS finds when Redis answers again, so a frozen Redis delays requests by at most
+ * one timeout. Limited responses carry
  * `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` and `RateLimit-Policy`; a refusal
  * adds `Retry-After` and is thrown as `rate_limited` so that each protocol renders it its way.
  * Buckets of failures count only failed attempts: a caller `check`s before and `consume`s on
@@ -38,6 +42,11 @@ export const DEFAULT_LIMITS: Record<Bucket, Limit> = {
   signin: { points: 10, seconds: 300 },
   signin_ip: { points: 100, seconds: 300 },
 };
+
+/** How often Redis is asked whether it answers again while limits are counted in-process. */
+const REDIS_PROBE_MS = 1000;
+/** How long a Redis command may take by default before Redis counts as unreachable. */
+export const DEFAULT_REDIS_TIMEOUT_MS = 250;
 
 export interface RateDecision {
   allowed: boolean;
@@ -74,6 +83,8 @@ function headersOf(limit: Limit, res: RateLimiterRes, allowed: boolean): Record<
 export function createRateLimits(options: {
   enabled: boolean;
   redisUrl?: string;
+  /** Milliseconds a Redis command may take before Redis counts as unreachable. */
+  redisTimeoutMs?: number;
   /** Prefix of the keys in Redis (and of the in-process keys). */
   keyPrefix?: string;
   limits?: Partial<Record<Bucket, Limit>>;
@@ -98,22 +109,52 @@ export function createRateLimits(options: {
   // Whether counters are in Redis right now; the in-process limiter counts while they are not.
   let onRedis = false;
   let closing = false;
+  let lostReported = false;
+  let probe: NodeJS.Timeout | undefined;
+  const fallBack = (reason: string) => {
+    onRedis = false;
+    if (closing) return;
+    probeUntilRestored();
+    if (lostReported) return;
+    lostReported = true;
+    options.log.warn({ err: reason }, 'rate limits: Redis unreachable, counting in-process until it returns');
+  };
+  const restored = () => {
+    clearInterval(probe);
+    probe = undefined;
+    onRedis = true;
+    if (lostReported) options.log.info('rate limits: Redis reachable again, counting in Redis');
+    lostReported = false;
+  };
+  /**
+   * A connection that stays open to a Redis that no longer answers (stopped, overloaded, cut
+   * off without a reset) never becomes ready again, since it never closed: a ping tells when
+   * Redis answers again.
+   */
+  function probeUntilRestored(): void {
+    if (probe !== undefined || redis === undefined) return;
+    const client = redis;
+    probe = setInterval(() => {
+      if (client.status !== 'ready') return;
+      client.ping().then(
+        () => {
+          if (!closing && !onRedis) restored();
+        },
+        () => {},
+      );
+    }, REDIS_PROBE_MS);
+    probe.unref();
+  }
   if (options.redisUrl) {
-    redis = new Redis(options.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
-    let lostReported = false;
-    const fallBack = (reason: string) => {
-      onRedis = false;
-      if (lostReported || closing) return;
-      lostReported = true;
-      options.log.warn({ err: reason }, 'rate limits: Redis unreachable, counting in-process until it returns');
-    };
+    redis = new Redis(options.redisUrl, {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      lazyConnect: false,
+      commandTimeout: options.redisTimeoutMs ?? DEFAULT_REDIS_TIMEOUT_MS,
+    });
     redis.on('error', (error: Error) => fallBack(error.message));
     redis.on('close', () => fallBack('connection closed'));
-    redis.on('ready', () => {
-      onRedis = true;
-      if (lostReported) options.log.info('rate limits: Redis reachable again, counting in Redis');
-      lostReported = false;
-    });
+    redis.on('ready', restored);
     const client = redis;
     settled = new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, 2000);
@@ -137,21 +178,38 @@ export function createRateLimits(options: {
     },
   );
   const rejections = options.metrics?.counter('gatehouse_rate_limit_rejections_total', 'Requests refused with 429 by a rate limit, by bucket', ['bucket']);
-  const limiters = new Map<Bucket, RateLimiterAbstract>();
+  // Each bucket counts in Redis when there is one, and in process memory while Redis is unreachable.
+  const limiters = new Map<Bucket, { memory: RateLimiterAbstract; shared: RateLimiterAbstract | undefined }>();
   for (const [bucket, limit] of Object.entries(limits) as Array<[Bucket, Limit]>) {
-    const memory = new RateLimiterMemory({ points: limit.points, duration: limit.seconds, keyPrefix: `${options.keyPrefix ?? 'gh_rl'}_${bucket}` });
-    limiters.set(
-      bucket,
-      redis
-        ? new RateLimiterRedis({ storeClient: redis, points: limit.points, duration: limit.seconds, keyPrefix: `${options.keyPrefix ?? 'gh_rl'}_${bucket}`, insuranceLimiter: memory })
-        : memory,
-    );
+    const keyPrefix = `${options.keyPrefix ?? 'gh_rl'}_${bucket}`;
+    limiters.set(bucket, {
+      memory: new RateLimiterMemory({ points: limit.points, duration: limit.seconds, keyPrefix }),
+      shared: redis ? new RateLimiterRedis({ storeClient: redis, points: limit.points, duration: limit.seconds, keyPrefix }) : undefined,
+    });
+  }
+
+  /**
+   * Runs `use` on Redis while it answers; a failure (unreachable, or no answer within the
+   * timeout) switches to counting in-process at once, for this request and the next ones. A
+   * refusal is an answer, not a failure.
+   */
+  async function counted<T>(bucket: Bucket, use: (limiter: RateLimiterAbstract) => Promise<T>): Promise<T> {
+    const { memory, shared } = limiters.get(bucket)!;
+    if (shared !== undefined && onRedis) {
+      try {
+        return await use(shared);
+      } catch (error) {
+        if (error instanceof RateLimiterRes) throw error;
+        fallBack(error instanceof Error ? error.message : String(error));
+      }
+    }
+    return use(memory);
   }
 
   async function consume(bucket: Bucket, key: string): Promise<RateDecision> {
     const limit = limits[bucket];
     try {
-      const res = await limiters.get(bucket)!.consume(key, 1);
+      const res = await counted(bucket, (limiter) => limiter.consume(key, 1));
       return { allowed: true, headers: headersOf(limit, res, true) };
     } catch (rejection) {
       if (rejection instanceof RateLimiterRes) {
@@ -167,7 +225,7 @@ export function createRateLimits(options: {
   async function check(bucket: Bucket, key: string): Promise<RateDecision> {
     const limit = limits[bucket];
     try {
-      const res = await limiters.get(bucket)!.get(key);
+      const res = await counted(bucket, (limiter) => limiter.get(key));
       if (res === null) return { allowed: true, headers: {} };
       const allowed = res.consumedPoints < limit.points;
       if (!allowed) rejections?.inc({ bucket });
@@ -180,7 +238,7 @@ export function createRateLimits(options: {
 
   async function reward(bucket: Bucket, key: string): Promise<void> {
     try {
-      await limiters.get(bucket)!.reward(key, 1);
+      await counted(bucket, (limiter) => limiter.reward(key, 1));
     } catch (error) {
       options.log.warn({ err: String(error) }, 'rate limit store failed; nothing given back');
     }
@@ -201,6 +259,7 @@ export function createRateLimits(options: {
     ready: () => settled,
     async close() {
       closing = true;
+      clearInterval(probe);
       if (redis) redis.disconnect();
     },
   };

@@ -2,7 +2,8 @@
  * Claiming due deliveries with a lease. The queue (`webhook_queue`, migration 0505) holds the
  * deliveries still to be attempted; a claim marks its rows with this worker's claim token and
  * a lease that outlives the attempt's timeout; a worker that dies mid-delivery simply lets
- * the lease expire and any worker claims the row again (a new attempt, a new Delivery-Id).
+ * the lease expire and any worker claims the row again (a new attempt, a new Delivery-Id);
+ * a worker that stops gives back at once what it claimed and did not start (`releaseClaims`).
  *
  * PostgreSQL: one statement, `FOR UPDATE SKIP LOCKED` so concurrent workers take disjoint rows
  * without waiting on each other, the per-endpoint bound applied in SQL and the lease set in
@@ -180,4 +181,30 @@ async function claimOnSqlite(db: Db, input: ClaimInput): Promise<ClaimedDelivery
     const byId = new Map(endpoints.map((e) => [e.id, e]));
     return chosen.map((row) => claimedDelivery(input, row, byId.get(row.endpoint_id)!));
   });
+}
+
+/**
+ * Gives claimed deliveries back to the queue unattempted: their lease ends now, so any worker
+ * may claim them at once (a stopping worker's). Only rows still held under the same claim are
+ * touched, so a delivery whose lease already passed to another worker stays with it. Returns
+ * how many were given back.
+ */
+export async function releaseClaims(db: Db, deliveries: ReadonlyArray<Pick<ClaimedDelivery, 'id' | 'claim'>>): Promise<number> {
+  const byClaim = new Map<string, string[]>();
+  for (const { id, claim } of deliveries) {
+    const ids = byClaim.get(claim);
+    if (ids) ids.push(id);
+    else byClaim.set(claim, [id]);
+  }
+  let released = 0;
+  for (const [claim, ids] of byClaim) {
+    const result = await db
+      .updateTable('webhook_queue')
+      .set({ lease_owner: null, lease_until: null })
+      .where('lease_owner', '=', claim)
+      .where('delivery_id', 'in', ids)
+      .executeTakeFirst();
+    released += Number(result.numUpdatedRows);
+  }
+  return released;
 }

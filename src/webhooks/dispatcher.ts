@@ -14,7 +14,7 @@
  */
 import { Agent } from 'undici';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../platform/db/database.ts';
+import { isDatabaseUnavailable, type Db } from '../platform/db/database.ts';
 import type { Clock } from '../platform/clock.ts';
 import { newTimeOrderedId, randomBase62 } from '../platform/ids.ts';
 import type { Sealer } from './secrets.ts';
@@ -44,6 +44,8 @@ const RECORD_MARGIN_MS = 1000;
 const SATURATED_RECHECK_MS = 100;
 const RECORD_BATCH = 256;
 const RECORD_DELAY_MS = 25;
+/** Wait before writing again outcomes the database could not take (it is away or restarting). */
+const RECORD_RETRY_MS = 500;
 
 export interface DispatcherOptions {
   db: Db;
@@ -111,6 +113,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const queue: Outcome[] = [];
   let flushing: Promise<void> | undefined;
   let flushTimer: NodeJS.Timeout | undefined;
+  // Until when recording waits, after the database could not take a batch.
+  let recordAgainAt = 0;
   let claims = 0;
 
   let running = false;
@@ -292,7 +296,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
 
   function scheduleFlush(): void {
     if (flushing) return;
-    if (queue.length >= RECORD_BATCH || claimedCount === 0) startFlush();
+    const backOff = recordAgainAt - performance.now();
+    if (backOff > 0) flushTimer ??= setTimeout(startFlush, backOff);
+    else if (queue.length >= RECORD_BATCH || claimedCount === 0) startFlush();
     else flushTimer ??= setTimeout(startFlush, RECORD_DELAY_MS);
   }
 
@@ -315,10 +321,33 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       const succeeded = batch.filter((outcome) => outcome.result.ok).length;
       if (succeeded > 0) attempts?.inc({ outcome: 'succeeded' }, succeeded);
       if (succeeded < batch.length) attempts?.inc({ outcome: 'failed' }, batch.length - succeeded);
+      recorded(batch.length);
     } catch (error) {
-      log.error({ err: error, attempts: batch.length }, 'recording webhook attempts failed; their leases will expire and they will be retried');
+      const kept = keptForRetry(batch, error);
+      log.error(
+        { err: error, attempts: batch.length, retrying: kept.length },
+        kept.length > 0
+          ? 'recording webhook attempts failed; writing them again shortly while their leases last'
+          : 'recording webhook attempts failed; their leases will expire and they will be retried',
+      );
+      recorded(batch.length - kept.length);
+      if (kept.length > 0) {
+        queue.unshift(...kept);
+        recordAgainAt = performance.now() + RECORD_RETRY_MS;
+      }
     }
-    recorded(batch.length);
+  }
+
+  /**
+   * Outcomes the database could not take because it is unavailable are written again once it
+   * is back, while their leases hold them, rather than attempted again when the lease runs out
+   * (a duplicate the receiver would see minutes later). Any other failure, or a lease too near
+   * its end, gives them up: the delivery is attempted again, by any worker, after its lease.
+   */
+  function keptForRetry(batch: Outcome[], error: unknown): Outcome[] {
+    if (abandoned || !isDatabaseUnavailable(error)) return [];
+    const writableUntil = clock.now() + RECORD_RETRY_MS + RECORD_MARGIN_MS;
+    return batch.filter((outcome) => outcome.delivery.leaseUntil > writableUntil);
   }
 
   /** `n` attempts are over: their outcomes written, or given up on (their leases will expire). */
@@ -447,7 +476,8 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       unlisten = await listenForDeliveries(db, {
         databaseUrl: options.databaseUrl,
         onWake: () => kick('wake'),
-        onError: (error) => log.warn({ err: error }, 'webhook wake-up channel failed; falling back to polling'),
+        onError: (error) => log.warn({ err: error }, 'webhook wake-up channel failed; polling until it is re-established'),
+        onRestored: () => log.info('webhook wake-up channel re-established'),
       });
       kick('timer');
     },

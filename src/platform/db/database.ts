@@ -7,6 +7,11 @@
  * - PostgreSQL `bigint` values come back as numbers (every stored integer here fits in 2^53:
  *   epoch milliseconds, minor currency units), and `?schema=name` in the URL selects a schema.
  *
+ * - A connection PostgreSQL drops (a restart, a terminated session) fails what runs on it, as
+ *   unavailable (503), and leaves the pool: the process and the pool go on, with new connections.
+ * - `ping` (readiness) asks on a connection of its own, within PING_BOUND_MS: whether the
+ *   database answers, not whether the pool has a connection free.
+ *
  * Conventions for every table: ids are text, instants are bigint epoch milliseconds, booleans
  * are integer 0/1, structured values are JSON text.
  */
@@ -47,6 +52,11 @@ export interface Database {
   location: string;
   /** PostgreSQL schema holding the tables (migration bookkeeping included); undefined on SQLite. */
   schema: string | undefined;
+  /**
+   * Resolves when the database answers a trivial query, rejects when it does not within
+   * PING_BOUND_MS. On PostgreSQL it asks on a connection outside the pool, so a pool whose every
+   * connection waits (on one locked row, say) does not make the database look unreachable.
+   */
   ping(): Promise<void>;
   /**
    * Connection pool figures for metrics (PostgreSQL); undefined on SQLite's single connection.
@@ -68,6 +78,29 @@ export interface DatabaseOptions {
   statementTimeoutMs?: number;
   /** How long to wait for a pool connection before giving up (then the request fails with 503). */
   acquireTimeoutMs?: number;
+}
+
+/**
+ * How long `ping` waits for the database. Under a second, so readiness answers within the
+ * default timeout of a Kubernetes probe (1 s) even when the database does not answer at all.
+ */
+export const PING_BOUND_MS = 800;
+
+/** Rejects with `unavailable` when `work` has not settled within `ms`; `work` is left to settle alone. */
+async function within<T>(work: Promise<T>, ms: number, unavailable: () => Error): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(unavailable()), ms);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function pingTimedOut(): Error {
+  return Object.assign(new Error(`the database did not answer within ${PING_BOUND_MS} ms`), { code: 'ETIMEDOUT' });
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
@@ -228,7 +261,7 @@ function openSqlite(options: DatabaseOptions): Database {
     poolStats: () => undefined,
     exclusive: (_name, work) => work(),
     ping: async () => {
-      await sql`select 1`.execute(db);
+      await within(sql`select 1`.execute(db), PING_BOUND_MS, pingTimedOut);
     },
     close: async () => {
       await checkpointer?.stop();
@@ -270,8 +303,12 @@ async function openPostgres(options: DatabaseOptions): Promise<Database> {
         oid === INT8_OID ? parseInt8 : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
     },
   });
-  // An idle client losing its connection (e.g. a database restart) must not crash the process.
+  // A client losing its connection (a database restart, a terminated session) must not crash
+  // the process: an idle one is dropped by the pool, which reports it here; one checked out
+  // (in a transaction, between statements) has no listener of the pool's, so it gets one of its
+  // own. Its next statement then fails as unavailable and the pool drops it on release.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   if (schema) {
     const client = await pool.connect();
     try {
@@ -284,6 +321,14 @@ async function openPostgres(options: DatabaseOptions): Promise<Database> {
     }
   }
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: prepare ? withNamedStatements(pool) : pool }) });
+  const probe = createProbe(
+    () =>
+      new pg.Client({
+        connectionString: url.href,
+        connectionTimeoutMillis: PING_BOUND_MS,
+        options: `-c statement_timeout=${PING_BOUND_MS}`,
+      }),
+  );
   // `?host=/dir` (a Unix socket directory) takes the place of the URL's host, as pg reads it.
   const socketDirectory = url.searchParams.get('host');
   const server = socketDirectory?.startsWith('/') ? `${socketDirectory} (socket)` : `${url.hostname}:${url.port || '5432'}`;
@@ -310,10 +355,52 @@ async function openPostgres(options: DatabaseOptions): Promise<Database> {
         await client.end().catch(() => {});
       }
     },
-    ping: async () => {
-      await sql`select 1`.execute(db);
+    ping: () => probe.ping(),
+    close: async () => {
+      probe.close();
+      await db.destroy();
     },
-    close: () => db.destroy(),
+  };
+}
+
+/**
+ * Readiness asks on one connection of its own, outside the pool, kept between checks: whether
+ * the database answers within PING_BOUND_MS, whatever the pool is doing. Checks arriving while
+ * one is under way share its answer, so a balancer's probes never open more than one connection.
+ * A connection that failed or did not answer in time is dropped, and the next check opens another.
+ */
+function createProbe(connect: () => pg.Client): { ping(): Promise<void>; close(): void } {
+  let client: pg.Client | undefined;
+  let asking: Promise<void> | undefined;
+  const drop = () => {
+    const dropped = client;
+    client = undefined;
+    void dropped?.end().catch(() => {});
+  };
+  async function ask(): Promise<void> {
+    if (client === undefined) {
+      const fresh = connect();
+      client = fresh;
+      fresh.on('error', () => {
+        if (client === fresh) client = undefined;
+      });
+      await fresh.connect();
+    }
+    await client.query('select 1');
+  }
+  return {
+    ping() {
+      asking ??= within(ask(), PING_BOUND_MS, pingTimedOut)
+        .catch((error: unknown) => {
+          drop();
+          throw error;
+        })
+        .finally(() => {
+          asking = undefined;
+        });
+      return asking;
+    },
+    close: drop,
   };
 }
 
