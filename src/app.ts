@@ -276,7 +276,7 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
   await publicServer.register(async function businessApi(api) {
     if (rateLimits.enabled) api.addHook('onRequest', limitApiRequests(rateLimits));
     registerPaymentRoutes(api, { verifier: accessTokens, writes, invoices, payouts, ledgerEntries, metrics });
-    webhooks.register(api, { accessTokens, writes });
+    webhooks.register(api, { accessTokens, writes, paging });
     await scim.registerPublic(api);
     await deps.extraRoutes?.(api, { services, database, clock });
   });

@@ -68,6 +68,11 @@ interface Write {
 
 export interface WriteHooks {
   /**
+   * Test seam, never set in production: runs when a request reaches its key, before it reads
+   * it, so a test holding one request can tell that a copy has arrived and is about to wait.
+   */
+  beforeKeyRead?(request: FastifyRequest): void | Promise<void>;
+  /**
    * Test seam, never set in production: runs inside the business transaction after the
    * response is stored and before commit, so a test can kill the process at the worst moment.
    */
@@ -234,6 +239,7 @@ export function createWriteRunner(deps: {
         fingerprint: requestFingerprint(request, route),
         carriesSecret: route.config.responseCarriesSecret === true,
       };
+      if (hooks?.beforeKeyRead) await hooks.beforeKeyRead(request);
       try {
         return await (store.kind === 'sqlite' ? runInline(request, reply, write, handler) : runClaimed(request, reply, write, handler));
       } catch (error) {

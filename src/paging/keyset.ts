@@ -14,12 +14,17 @@ import { prepareOnPostgres, selectColumn, type Db } from '../platform/db/databas
 import type { CursorPosition } from './cursor.ts';
 import { pageJson, type PageRequest, type Paging } from './page.ts';
 
-export interface KeysetOrder {
+/** A total order over (sort key, id): what `keysetPage` restricts and orders by. */
+export interface KeysetColumns {
   /** Column holding the sort key (e.g. `created_at`), qualified if the query joins. */
   sortColumn: string;
   /** Column holding the unique id that breaks ties. */
   idColumn: string;
   direction: 'asc' | 'desc';
+}
+
+/** The order of a collection of stored representations (see `compileKeysetRead`). */
+export interface KeysetOrder extends KeysetColumns {
   /** Where a row stands in this order, read back from its stored representation. */
   positionOf(representation: string): CursorPosition;
 }
@@ -33,7 +38,7 @@ export const NEWEST_FIRST: KeysetOrder = { sortColumn: 'created_at', idColumn: '
  */
 export function keysetPage<DB, TB extends keyof DB, O>(
   query: SelectQueryBuilder<DB, TB, O>,
-  order: KeysetOrder,
+  order: KeysetColumns,
   after: CursorPosition | undefined,
   take: number,
 ): SelectQueryBuilder<DB, TB, O> {

@@ -3,7 +3,8 @@
  * Every query is scoped by account: another account's endpoint is indistinguishable from a
  * missing one. The secret is generated (`whsec_…`), returned once, and kept sealed with the
  * endpoint id as associated data, so a sealed secret moved to another row does not open.
- * Rotation keeps the previous secret signing for an overlap window.
+ * Rotation keeps the previous secret signing for an overlap window. The list of an account's
+ * endpoints is read a page at a time in collections.ts.
  */
 import type { Transaction } from 'kysely';
 import type { Db } from '../platform/db/database.ts';
@@ -16,7 +17,6 @@ import { newWebhookSecret, type Sealer } from './secrets.ts';
 import { RefusedTarget, type TargetPolicy } from './target-policy.ts';
 import { disableEndpoint } from './lifecycle.ts';
 import type { EndpointRow } from './store.ts';
-import { openCursor, sealCursor } from './cursor.ts';
 import { checkEndpointHeaders, openHeaders, presentHeaders, sealHeaders, type EndpointHeaders } from './endpoint-headers.ts';
 
 type Trx = Transaction<Tables>;
@@ -45,7 +45,7 @@ export interface EndpointView {
 }
 
 /** `headers` as opened from the row (see endpoint-headers.ts); credential-like values are withheld here. */
-export function presentEndpoint(row: EndpointRow, now: number, headers: EndpointHeaders, secret?: string): EndpointView {
+function presentEndpoint(row: EndpointRow, now: number, headers: EndpointHeaders, secret?: string): EndpointView {
   const overlap = row.previous_secret_expires_at !== null && row.previous_secret_expires_at > now ? row.previous_secret_expires_at : null;
   return {
     id: row.id,
@@ -63,8 +63,13 @@ export function presentEndpoint(row: EndpointRow, now: number, headers: Endpoint
   };
 }
 
-export function createEndpoints(deps: { db: Db; clock: Clock; sealer: Sealer; cursorSealer: Sealer; policy: TargetPolicy }) {
-  const { db, clock, sealer, cursorSealer, policy } = deps;
+/** A stored endpoint as the API shows it, its headers opened with the secrets `sealer`. */
+export function presentStoredEndpoint(sealer: Sealer, row: EndpointRow, now: number, secret?: string): EndpointView {
+  return presentEndpoint(row, now, openHeaders(sealer, row.id, row.headers_sealed) ?? {}, secret);
+}
+
+export function createEndpoints(deps: { db: Db; clock: Clock; sealer: Sealer; policy: TargetPolicy }) {
+  const { db, clock, sealer, policy } = deps;
 
   async function checkedUrl(url: string): Promise<string> {
     try {
@@ -75,10 +80,7 @@ export function createEndpoints(deps: { db: Db; clock: Clock; sealer: Sealer; cu
     }
   }
 
-  /** The endpoint as the API shows it. */
-  function present(row: EndpointRow, now: number, secret?: string): EndpointView {
-    return presentEndpoint(row, now, openHeaders(sealer, row.id, row.headers_sealed) ?? {}, secret);
-  }
+  const present = (row: EndpointRow, now: number, secret?: string): EndpointView => presentStoredEndpoint(sealer, row, now, secret);
 
   async function find(executor: Db | Trx, accountId: string, id: string): Promise<EndpointRow> {
     const row = await executor
@@ -122,19 +124,6 @@ export function createEndpoints(deps: { db: Db; clock: Clock; sealer: Sealer; cu
       };
       await trx.insertInto('webhook_endpoints').values(row).execute();
       return present(row, now, secret);
-    },
-
-    /** Newest first, keyset over (created_at, id). */
-    async list(accountId: string, query: { limit: number; after?: string }): Promise<{ data: EndpointView[]; next_cursor: string | null }> {
-      const scope = { accountId, collection: 'webhook_endpoints:created_desc', filter: '' };
-      const from = query.after === undefined ? undefined : openCursor(cursorSealer, scope, query.after, clock.now());
-      let q = db.selectFrom('webhook_endpoints').selectAll().where('account_id', '=', accountId);
-      if (from) q = q.where((eb) => eb.or([eb('created_at', '<', from.at), eb.and([eb('created_at', '=', from.at), eb('id', '<', from.id)])]));
-      const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.limit + 1).execute();
-      const page = rows.slice(0, query.limit);
-      const last = page[page.length - 1];
-      const next = rows.length > query.limit && last ? sealCursor(cursorSealer, scope, { at: last.created_at, id: last.id }, clock.now()) : null;
-      return { data: page.map((r) => present(r, clock.now())), next_cursor: next };
     },
 
     async update(trx: Trx, accountId: string, id: string, input: Partial<EndpointInput>): Promise<EndpointView> {

@@ -1,6 +1,8 @@
 /**
  * Webhooks, assembled from one config: the endpoint and recovery services, the routes, and a
  * dispatcher (started by `serve` when in-process workers are on, and by `gatehouse worker`).
+ * The collections page through the app's paging (its cursor keys and lifetime), given with the
+ * routes: a worker serves no routes and needs no cursor keys.
  */
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
@@ -8,10 +10,12 @@ import type { Db } from '../platform/db/database.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { AccessTokens } from '../oauth/access-tokens.ts';
 import type { WriteRunner } from '../idempotency/write-runner.ts';
+import type { Paging } from '../paging/page.ts';
 import { createSealer, loadSecretsKey } from '../platform/secrets-key.ts';
 import { createTargetPolicy, type Resolve } from './target-policy.ts';
 import { createEndpoints, type Endpoints } from './endpoints.ts';
 import { createRecovery, type Recovery } from './recovery.ts';
+import { createWebhookCollections } from './collections.ts';
 import { createDispatcher, type Dispatcher } from './dispatcher.ts';
 import { registerWebhookRoutes } from './routes.ts';
 import { measureDeliveryQueue } from './queue-metrics.ts';
@@ -21,7 +25,7 @@ export interface Webhooks {
   endpoints: Endpoints;
   recovery: Recovery;
   dispatcher: Dispatcher;
-  register(app: FastifyInstance, deps: { accessTokens: AccessTokens; writes: WriteRunner }): void;
+  register(app: FastifyInstance, deps: { accessTokens: AccessTokens; writes: WriteRunner; paging: Paging }): void;
 }
 
 /** Production mode is an https issuer: then receivers must be https too. */
@@ -42,10 +46,9 @@ export async function createWebhooks(deps: {
   const { config, db, clock, log } = deps;
   const key = await loadSecretsKey({ db, clock, configured: config.secretsKey });
   const secretSealer = createSealer(key, 'webhook secrets');
-  const cursorSealer = createSealer(key, 'webhook cursors');
   const policy = createTargetPolicy({ allowNetworks: config.webhookAllowNetworks, requireHttps: isProductionMode(config), resolve: deps.resolve });
-  const endpoints = createEndpoints({ db, clock, sealer: secretSealer, cursorSealer, policy });
-  const recovery = createRecovery({ db, clock, sealer: cursorSealer });
+  const endpoints = createEndpoints({ db, clock, sealer: secretSealer, policy });
+  const recovery = createRecovery({ db, clock });
   const dispatcher = createDispatcher({
     db,
     clock,
@@ -64,6 +67,7 @@ export async function createWebhooks(deps: {
     endpoints,
     recovery,
     dispatcher,
-    register: (app, routeDeps) => registerWebhookRoutes(app, { ...routeDeps, endpoints, recovery }),
+    register: (app, { accessTokens, writes, paging }) =>
+      registerWebhookRoutes(app, { accessTokens, writes, endpoints, recovery, collections: createWebhookCollections({ db, clock, paging, sealer: secretSealer }) }),
   };
 }

@@ -1,8 +1,9 @@
 /**
- * What a receiver uses to catch up: the events of its account (newest first, filtered by
- * type and delivery state), the attempt log of an endpoint, redelivery of one event, and
- * recovery of every parked delivery of an endpoint since a time. Parked deliveries are never
- * discarded (interface state table: "parked … the receiver may ask for parked events").
+ * What a receiver uses to catch up: an event of its account with its delivery state,
+ * redelivery of one event, and recovery of every parked delivery of an endpoint since a time.
+ * Parked deliveries are never discarded (interface state table: "parked … the receiver may ask
+ * for parked events"). The events and the attempt log are read a page at a time in
+ * collections.ts, with the presentation and the delivery-state filter defined here.
  *
  * An event's delivery state summarises its deliveries: `parked` if any is parked, else
  * `pending` if any is still being retried, else `acknowledged` if there were any, else `none`.
@@ -14,48 +15,27 @@ import type { Clock } from '../platform/clock.ts';
 import { toRfc3339 } from '../platform/clock.ts';
 import { newId } from '../platform/ids.ts';
 import { problem } from '../platform/errors/catalogue.ts';
-import type { Sealer } from './secrets.ts';
-import { openCursor, sealCursor, type CursorScope, type Position } from './cursor.ts';
 import { subscribes, type DeliveryState } from './store.ts';
 import { signalDeliveriesDue } from './wake.ts';
 
 type Trx = Transaction<Tables>;
 export type EventDeliveryState = DeliveryState | 'none';
 
-export interface Page<T> {
-  data: T[];
-  next_cursor: string | null;
+/** The delivery state of each of `eventIds` that has deliveries (absent: `none`). */
+export async function deliveryStates(db: Db, eventIds: string[]): Promise<Map<string, EventDeliveryState>> {
+  const states = new Map<string, EventDeliveryState>();
+  if (eventIds.length === 0) return states;
+  const rows = await db.selectFrom('webhook_deliveries').select(['event_id', 'state']).distinct().where('event_id', 'in', eventIds).execute();
+  const rank: Record<EventDeliveryState, number> = { none: 0, acknowledged: 1, pending: 2, parked: 3 };
+  for (const row of rows) {
+    const known = states.get(row.event_id) ?? 'none';
+    if (rank[row.state] > rank[known]) states.set(row.event_id, row.state);
+  }
+  return states;
 }
 
-export function createRecovery(deps: { db: Db; clock: Clock; sealer: Sealer }) {
-  const { db, clock, sealer } = deps;
-
-  function keysetAfter<T extends { at: number; id: string }>(
-    rows: T[],
-    limit: number,
-    scope: CursorScope,
-  ): { rows: T[]; next: string | null } {
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    const next = rows.length > limit && last ? sealCursor(sealer, scope, { at: last.at, id: last.id }, clock.now()) : null;
-    return { rows: page, next };
-  }
-
-  function position(scope: CursorScope, after: string | undefined): Position | undefined {
-    return after === undefined ? undefined : openCursor(sealer, scope, after, clock.now());
-  }
-
-  async function deliveryStates(eventIds: string[]): Promise<Map<string, EventDeliveryState>> {
-    const states = new Map<string, EventDeliveryState>();
-    if (eventIds.length === 0) return states;
-    const rows = await db.selectFrom('webhook_deliveries').select(['event_id', 'state']).distinct().where('event_id', 'in', eventIds).execute();
-    const rank: Record<EventDeliveryState, number> = { none: 0, acknowledged: 1, pending: 2, parked: 3 };
-    for (const row of rows) {
-      const known = states.get(row.event_id) ?? 'none';
-      if (rank[row.state] > rank[known]) states.set(row.event_id, row.state);
-    }
-    return states;
-  }
+export function createRecovery(deps: { db: Db; clock: Clock }) {
+  const { db, clock } = deps;
 
   /** Puts the deliveries back in the queue, due now, as a new retry cycle. */
   async function requeue(trx: Trx, ids: string[]): Promise<number> {
@@ -79,57 +59,11 @@ export function createRecovery(deps: { db: Db; clock: Clock; sealer: Sealer }) {
   }
 
   return {
-    async listEvents(accountId: string, query: { limit: number; after?: string; type?: string; delivery_state?: EventDeliveryState }) {
-      const scope = { accountId, collection: 'events:created_desc', filter: `${query.type ?? ''}|${query.delivery_state ?? ''}` };
-      const from = position(scope, query.after);
-      let q = db.selectFrom('events').selectAll().where('account_id', '=', accountId);
-      if (query.type !== undefined) q = q.where('type', '=', query.type);
-      if (query.delivery_state !== undefined) q = q.where((eb) => deliveryStateIs(eb, query.delivery_state!));
-      if (from) q = q.where((eb) => eb.or([eb('created_at', '<', from.at), eb.and([eb('created_at', '=', from.at), eb('id', '<', from.id)])]));
-      const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.limit + 1).execute();
-      const { rows: page, next } = keysetAfter(
-        rows.map((r) => ({ ...r, at: r.created_at })),
-        query.limit,
-        scope,
-      );
-      const states = await deliveryStates(page.map((r) => r.id));
-      return { data: page.map((r) => presentEvent(r, states.get(r.id) ?? 'none')), next_cursor: next };
-    },
-
     async getEvent(accountId: string, id: string) {
       const row = await db.selectFrom('events').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
       if (!row) throw problem('event_not_found');
-      const states = await deliveryStates([id]);
+      const states = await deliveryStates(db, [id]);
       return presentEvent(row, states.get(id) ?? 'none');
-    },
-
-    async listAttempts(accountId: string, endpointId: string, query: { limit: number; after?: string; event_id?: string }) {
-      const scope = { accountId, collection: `attempts:${endpointId}:attempted_desc`, filter: query.event_id ?? '' };
-      const from = position(scope, query.after);
-      let q = db.selectFrom('webhook_attempts').selectAll().where('account_id', '=', accountId).where('endpoint_id', '=', endpointId);
-      if (query.event_id !== undefined) q = q.where('event_id', '=', query.event_id);
-      if (from) q = q.where((eb) => eb.or([eb('attempted_at', '<', from.at), eb.and([eb('attempted_at', '=', from.at), eb('id', '<', from.id)])]));
-      const rows = await q.orderBy('attempted_at', 'desc').orderBy('id', 'desc').limit(query.limit + 1).execute();
-      const { rows: page, next } = keysetAfter(
-        rows.map((r) => ({ ...r, at: r.attempted_at })),
-        query.limit,
-        scope,
-      );
-      return {
-        data: page.map((r) => ({
-          id: r.id,
-          object: 'webhook_delivery_attempt' as const,
-          event_id: r.event_id,
-          event_type: r.event_type,
-          outcome: r.outcome,
-          response_status: r.response_status,
-          response_body: r.response_body,
-          error: r.error,
-          latency_ms: r.latency_ms,
-          attempted_at: toRfc3339(r.attempted_at),
-        })),
-        next_cursor: next,
-      };
     },
 
     /** Sends the event again to every enabled endpoint subscribed to it, whatever its deliveries' state. */
@@ -181,7 +115,7 @@ export function createRecovery(deps: { db: Db; clock: Clock; sealer: Sealer }) {
   };
 }
 
-function presentEvent(row: Tables['events'], deliveryState: EventDeliveryState) {
+export function presentEvent(row: Tables['events'], deliveryState: EventDeliveryState) {
   return {
     id: row.id,
     object: 'event' as const,
@@ -192,7 +126,8 @@ function presentEvent(row: Tables['events'], deliveryState: EventDeliveryState) 
   };
 }
 
-function deliveryStateIs(eb: ExpressionBuilder<Tables, 'events'>, state: EventDeliveryState) {
+/** Events whose deliveries summarise to `state`. */
+export function deliveryStateIs(eb: ExpressionBuilder<Tables, 'events'>, state: EventDeliveryState) {
   const has = (s: DeliveryState) =>
     eb.exists(eb.selectFrom('webhook_deliveries').select(sql<number>`1`.as('one')).whereRef('webhook_deliveries.event_id', '=', 'events.id').where('webhook_deliveries.state', '=', s));
   const any = eb.exists(eb.selectFrom('webhook_deliveries').select(sql<number>`1`.as('one')).whereRef('webhook_deliveries.event_id', '=', 'events.id'));

@@ -1,11 +1,12 @@
 /**
- * The webhook API under /v1 (HTTP only; rules live in endpoints.ts and recovery.ts).
- * Endpoints need `webhooks:manage`; reading events needs `events:read`. Every POST runs
- * through the write runner, so it takes Idempotency-Key like every /v1 write; the two whose
- * answer shows the signing secret (creation, rotation) declare it, so that answer is stored
- * sealed for replays and never cached.
+ * The webhook API under /v1 (HTTP only; rules live in endpoints.ts, recovery.ts and
+ * collections.ts). Endpoints need `webhooks:manage`; reading events needs `events:read`.
+ * Every POST runs through the write runner, so it takes Idempotency-Key like every /v1 write;
+ * the two whose answer shows the signing secret (creation, rotation) declare it, so that answer
+ * is stored sealed for replays and never cached. The lists take `limit` and `after` as every
+ * /v1 collection does (paging/page.ts).
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AccessTokens } from '../oauth/access-tokens.ts';
 import type { WriteRunner } from '../idempotency/write-runner.ts';
 import { principalOf, requireBearer, type Principal } from '../platform/auth.ts';
@@ -13,13 +14,19 @@ import { logEvent } from '../platform/log-events.ts';
 import { errorResponses } from '../platform/http/schemas.ts';
 import type { Endpoints } from './endpoints.ts';
 import type { EventDeliveryState, Recovery } from './recovery.ts';
+import type { PageOf, WebhookCollections } from './collections.ts';
 import { EVENT_TYPES } from './store.ts';
-import { problem } from '../platform/errors/catalogue.ts';
 import { MAX_HEADERS, WITHHELD } from './endpoint-headers.ts';
+import { pageQueryProperties, pageSchema } from '../paging/page.ts';
 
-function checkLimit<Q extends { limit: number }>(query: Q): Q {
-  if (query.limit < 1 || query.limit > 100) throw problem('limit_out_of_range', { detail: 'limit must be from 1 to 100' });
-  return query;
+interface PageQuery {
+  limit?: number;
+  after?: string;
+}
+
+/** Who reads, and the page asked for. */
+function pageOf(request: FastifyRequest<{ Querystring: PageQuery }>): PageOf {
+  return { accountId: principalOf(request).accountId, limit: request.query.limit, after: request.query.after };
 }
 
 const TAG = 'webhooks';
@@ -82,18 +89,11 @@ const attemptSchema = {
   },
 } as const;
 
-const page = (items: object) => ({
-  type: 'object',
-  required: ['data', 'next_cursor'],
-  properties: { data: { type: 'array', items }, next_cursor: { type: ['string', 'null'] } },
-});
-const paging = {
-  limit: { type: 'integer', default: 20, description: '1 to 100' },
-  after: { type: 'string', maxLength: 1024 },
-} as const;
-
-export function registerWebhookRoutes(app: FastifyInstance, deps: { accessTokens: AccessTokens; writes: WriteRunner; endpoints: Endpoints; recovery: Recovery }): void {
-  const { endpoints, recovery, writes } = deps;
+export function registerWebhookRoutes(
+  app: FastifyInstance,
+  deps: { accessTokens: AccessTokens; writes: WriteRunner; endpoints: Endpoints; recovery: Recovery; collections: WebhookCollections },
+): void {
+  const { endpoints, recovery, writes, collections } = deps;
   const manage = requireBearer(deps.accessTokens, ['webhooks:manage']);
   const readEvents = requireBearer(deps.accessTokens, ['events:read']);
 
@@ -122,16 +122,16 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: { accessTokens
       }),
   );
 
-  app.get<{ Querystring: { limit: number; after?: string } }>('/v1/webhook_endpoints', {
+  app.get<{ Querystring: PageQuery }>('/v1/webhook_endpoints', {
     onRequest: manage,
     schema: {
       tags: [TAG],
       summary: 'List webhook endpoints, newest first',
       security,
-      querystring: { type: 'object', additionalProperties: false, properties: paging },
-      response: { 200: page(endpointSchema), ...errorResponses(400, 401, 403) },
+      querystring: { type: 'object', additionalProperties: false, properties: pageQueryProperties },
+      response: { 200: pageSchema(endpointSchema, 'A page of webhook endpoints'), ...errorResponses(400, 401, 403) },
     },
-  }, async (request) => endpoints.list(principalOf(request).accountId, checkLimit(request.query)));
+  }, async (request) => collections.endpoints(pageOf(request)));
 
   app.get<{ Params: { id: string } }>('/v1/webhook_endpoints/:id', {
     onRequest: manage,
@@ -207,20 +207,20 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: { accessTokens
     })),
   );
 
-  app.get<{ Params: { id: string }; Querystring: { limit: number; after?: string; event_id?: string } }>('/v1/webhook_endpoints/:id/deliveries', {
+  app.get<{ Params: { id: string }; Querystring: PageQuery & { event_id?: string } }>('/v1/webhook_endpoints/:id/deliveries', {
     onRequest: manage,
     schema: {
       tags: [TAG],
       summary: 'The attempt log of an endpoint, newest first',
       security,
       params: idParams,
-      querystring: { type: 'object', additionalProperties: false, properties: { ...paging, event_id: { type: 'string', maxLength: 64 } } },
-      response: { 200: page(attemptSchema), ...errorResponses(400, 401, 403, 404) },
+      querystring: { type: 'object', additionalProperties: false, properties: { ...pageQueryProperties, event_id: { type: 'string', maxLength: 64 } } },
+      response: { 200: pageSchema(attemptSchema, 'A page of delivery attempts'), ...errorResponses(400, 401, 403, 404) },
     },
   }, async (request) => {
-    const { accountId } = principalOf(request);
-    await endpoints.find(accountId, request.params.id);
-    return recovery.listAttempts(accountId, request.params.id, checkLimit(request.query));
+    const page = pageOf(request);
+    await endpoints.find(page.accountId, request.params.id);
+    return collections.attempts(page, { endpoint_id: request.params.id, event_id: request.query.event_id });
   });
 
   app.post<{ Params: { id: string }; Body: { since: string } }>('/v1/webhook_endpoints/:id/recover', {
@@ -252,7 +252,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: { accessTokens
     return sent;
   });
 
-  app.get<{ Querystring: { limit: number; after?: string; type?: string; delivery_state?: EventDeliveryState } }>('/v1/events', {
+  app.get<{ Querystring: PageQuery & { type?: string; delivery_state?: EventDeliveryState } }>('/v1/events', {
     onRequest: readEvents,
     schema: {
       tags: [TAG],
@@ -261,11 +261,11 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: { accessTokens
       querystring: {
         type: 'object',
         additionalProperties: false,
-        properties: { ...paging, type: { type: 'string', maxLength: 100 }, delivery_state: { type: 'string', enum: ['pending', 'acknowledged', 'parked', 'none'] } },
+        properties: { ...pageQueryProperties, type: { type: 'string', maxLength: 100 }, delivery_state: { type: 'string', enum: ['pending', 'acknowledged', 'parked', 'none'] } },
       },
-      response: { 200: page(eventSchema), ...errorResponses(400, 401, 403) },
+      response: { 200: pageSchema(eventSchema, 'A page of events'), ...errorResponses(400, 401, 403) },
     },
-  }, async (request) => recovery.listEvents(principalOf(request).accountId, checkLimit(request.query)));
+  }, async (request) => collections.events(pageOf(request), { type: request.query.type, delivery_state: request.query.delivery_state }));
 
   app.get<{ Params: { id: string } }>('/v1/events/:id', {
     onRequest: readEvents,

@@ -13,10 +13,11 @@
  * GATEHOUSE_CRASH_SEED replays a run (the seed is in the test's name). Each database has a
  * test file of its own (crash-safety-*.test.ts), so each gets the whole per-file time budget.
  */
-import { describe, it } from 'node:test';
+import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { DatabaseTarget } from '../helpers/databases.ts';
+import type { DatabaseKind } from '../../src/config.ts';
+import { describeOnDatabase } from '../helpers/databases.ts';
 import { startTestApp } from '../helpers/test-app.ts';
 import { createAccount, mintAccessToken } from '../helpers/fixtures.ts';
 import type { SpawnedGatehouse } from '../helpers/processes.ts';
@@ -54,8 +55,8 @@ async function unfinished(db: Db, accountId: string): Promise<number> {
   return payouts.length + deliveries.length;
 }
 
-export function describeCrashSafety(target: DatabaseTarget): void {
-  describe(`crash safety under SIGKILL (${target.kind})`, () => {
+export function describeCrashSafety(kind: DatabaseKind): void {
+  describeOnDatabase(kind, `crash safety under SIGKILL (${kind})`, (target) => {
     it(`${KILLS} kill -9s during keyed payouts, settlements and SCIM writes (seed ${SEED}) → every acknowledged write stored once, the ledger balanced, every event recorded and delivered once`, async (test) => {
       const began = Date.now();
       const mark = (what: string) => test.diagnostic(`${what} at ${((Date.now() - began) / 1000).toFixed(1)} s`);

@@ -2,7 +2,11 @@
  * Every store and integration test runs against every database: SQLite always, PostgreSQL
  * when GATEHOUSE_TEST_DATABASE_URL is set. Each suite gets a database of its own (a fresh
  * SQLite file, or a fresh PostgreSQL database), so runs and parallel files never collide.
+ * A suite that needs a service the environment may not name (PostgreSQL, Redis) is reported
+ * as skipped, with the variable to set, when it is absent: a run never counts a file that
+ * tested nothing as passed.
  */
+import { describe, it } from 'node:test';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -64,6 +68,24 @@ function postgresTarget(baseUrl: string): DatabaseTarget {
 export function databaseTargets(): DatabaseTarget[] {
   const pgUrl = process.env.GATEHOUSE_TEST_DATABASE_URL;
   return pgUrl ? [sqliteTarget, postgresTarget(pgUrl)] : [sqliteTarget];
+}
+
+/** Why a suite that runs only on PostgreSQL was skipped. */
+export const NEEDS_POSTGRES = 'set GATEHOUSE_TEST_DATABASE_URL to run on PostgreSQL';
+
+/**
+ * `describe(name)` running `suite` with `needed` (a service's URL, a target) when it is set;
+ * otherwise `suite` does not run and `name` is reported as a skipped test with `reason`, so
+ * the run's count of skipped tests shows it.
+ */
+export function describeIf<T>(needed: T | undefined, reason: string, name: string, suite: (needed: T) => void): void {
+  if (needed === undefined) it(name, { skip: reason });
+  else describe(name, () => suite(needed));
+}
+
+/** A suite on one kind of database; on PostgreSQL, skipped with the reason when none is set. */
+export function describeOnDatabase(kind: DatabaseKind, name: string, suite: (target: DatabaseTarget) => void): void {
+  describeIf(databaseTargets().find((target) => target.kind === kind), NEEDS_POSTGRES, name, suite);
 }
 
 /** A migrator over every migration, for tests that stop at one or go back to it. */

@@ -54,6 +54,8 @@ for (const target of databaseTargets()) {
   describe(`Idempotency-Key under concurrency (${target.kind})`, () => {
     let releaseHeld: () => void = () => {};
     let onHeld: () => void = () => {};
+    let onCopyAtKey: () => void = () => {};
+    let copyMayRead: Promise<void> = Promise.resolve();
     let t: TestApp;
     before(async () => {
       t = await startTestApp(target, {
@@ -61,6 +63,12 @@ for (const target of databaseTargets()) {
         extensions: {
           extraRoutes: registerProbeRoutes,
           writeHooks: {
+            // Tells when a request marked as the copy has reached its key, and keeps it there until let go.
+            async beforeKeyRead(request) {
+              if (request.headers['x-probe-copy'] === undefined) return;
+              onCopyAtKey();
+              await copyMayRead;
+            },
             // Holds a request inside its transaction, effects done and response stored, until released.
             async beforeCommit(request) {
               if (request.headers['x-probe-hold'] === undefined) return;
@@ -106,21 +114,38 @@ for (const target of databaseTargets()) {
       },
     );
 
-    // SQLite: a process has one connection, so the copy's read waits for the (short) transaction.
+    // SQLite: a process has one connection, so the copy's read of the key waits for the (short)
+    // transaction. Authenticating reads the database too, so the copy is let in and stopped at its
+    // key first; it reads the key only once the first is held inside its transaction.
     if (target.kind === 'sqlite') it(
       'a copy arriving while the first request is inside its transaction waits for it on SQLite, then replays it',
+      { timeout: 60_000 },
       async () => {
         const accountId = await createAccount(t);
         const token = await mintAccessToken(t, { accountId, scopes: [PROBE_SCOPE] });
         const key = randomUUID();
+        let letCopyRead: () => void = () => {};
+        copyMayRead = new Promise<void>((resolve) => (letCopyRead = resolve));
+        const copyAtKey = new Promise<void>((resolve) => (onCopyAtKey = resolve));
+        let copyAnswered = false;
+        const copy = callProbe(t.publicUrl, { token, key, headers: { 'x-probe-copy': '1' } }).finally(() => (copyAnswered = true));
+        await copyAtKey;
+
         const held = new Promise<void>((resolve) => (onHeld = resolve));
         const first = callProbe(t.publicUrl, { token, key, headers: { 'x-probe-hold': '1' } });
         await held;
-        const copy = callProbe(t.publicUrl, { token, key });
+        letCopyRead();
+        // From its key to the connection the copy only awaits promises, so one turn of the event
+        // loop puts its read in the queue behind the held transaction.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        assert.equal(copyAnswered, false, 'the copy has no answer while the first is inside its transaction');
         releaseHeld();
+
         const [original, replay] = await Promise.all([first, copy]);
         assert.equal(original.status, 201);
-        assert.equal(replay.replayed, true);
+        assert.equal(original.replayed, false);
+        assert.equal(replay.status, 201);
+        assert.equal(replay.replayed, true, 'the copy waited and replays the first, neither performing again nor answering 409');
         assert.equal(replay.text, original.text);
         assert.deepEqual(await probeCounts(t.gatehouse.database.db, accountId), { effects: 1, events: 1 });
       },

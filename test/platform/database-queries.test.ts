@@ -5,7 +5,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { databaseTargets } from '../helpers/databases.ts';
+import { NEEDS_POSTGRES, databaseTargets } from '../helpers/databases.ts';
 import { openDatabase, selectColumn, type Database } from '../../src/platform/db/database.ts';
 import { preparedQuery, querySlot, reusableQuery, type Placeholder } from '../../src/platform/db/prepared.ts';
 import { migrateToLatest } from '../../src/platform/db/migrate.ts';
@@ -104,7 +104,7 @@ describe('PostgreSQL over its Unix socket', { skip: !postgresUrl || !fs.existsSy
 });
 
 const postgresTarget = databaseTargets().find((target) => target.kind === 'postgres');
-describe('statements PostgreSQL keeps prepared', { skip: postgresTarget ? false : 'no PostgreSQL here' }, () => {
+describe('statements PostgreSQL keeps prepared', { skip: postgresTarget ? false : NEEDS_POSTGRES }, () => {
   const accountById = preparedQuery((db, value: Placeholder<{ id: string }>) => db.selectFrom('accounts').select(['id', 'name']).where('id', '=', value('id')));
   const kept = (database: Database) =>
     sql<{ name: string; statement: string }>`select name, statement from pg_prepared_statements where name like 'gh\\_%'`.execute(database.db);

@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { databaseTargets } from '../helpers/databases.ts';
+import { NEEDS_POSTGRES, databaseTargets, describeIf } from '../helpers/databases.ts';
 import { json } from '../helpers/http.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
@@ -37,55 +37,53 @@ for (const target of databaseTargets()) {
 }
 
 const pgUrl = process.env.GATEHOUSE_TEST_DATABASE_URL;
-if (pgUrl) {
-  describe('operations: PostgreSQL goes away and comes back', () => {
-    let t: TestApp;
-    let proxy: TcpProxy;
-    before(async () => {
-      const upstream = new URL(pgUrl);
-      proxy = await startTcpProxy({ host: upstream.hostname, port: Number(upstream.port || 5432) });
-      const [postgres] = databaseTargets().filter((d) => d.kind === 'postgres');
-      // The same fresh-schema target, reached through the proxy.
-      const viaProxy = {
-        kind: 'postgres' as const,
-        async create() {
-          const database = await postgres!.create();
-          const url = new URL(database.url);
-          url.hostname = '127.0.0.1';
-          url.port = String(proxy.port);
-          return { url: url.href, drop: database.drop };
-        },
-      };
-      t = await startTestApp(viaProxy, { env: { GATEHOUSE_DATABASE_STATEMENT_TIMEOUT: '2000' } });
-    });
-    after(async () => {
-      await proxy.restore().catch(() => {});
-      await t.close();
-      await proxy.close();
-    });
-
-    it('while it is down, requests fail fast with 503 problem+json and /readyz says unavailable; afterwards they recover without a restart', async () => {
-      const created = await t.admin('POST', '/admin/v1/accounts', { name: 'Before the outage' });
-      assert.equal(created.status, 201);
-
-      await proxy.cut();
-      const started = Date.now();
-      const during = await t.admin('GET', `/admin/v1/accounts/${created.body.id}`);
-      assert.equal(during.status, 503);
-      assert.equal(during.body.code, 'service_unavailable');
-      assert.equal(during.headers.get('retry-after'), '1');
-      assert.ok(Date.now() - started < 6000, 'fails within the connection timeout');
-      const ready = await fetch(`${t.publicUrl}/readyz`);
-      assert.equal(ready.status, 503);
-      assert.deepEqual(await json(ready), { status: 'unavailable' });
-      const live = await fetch(`${t.publicUrl}/healthz`);
-      assert.equal(live.status, 200, 'the process itself stays alive');
-
-      await proxy.restore();
-      const after = await t.admin('GET', `/admin/v1/accounts/${created.body.id}`);
-      assert.equal(after.status, 200);
-      assert.equal(after.body.name, 'Before the outage');
-      assert.equal((await fetch(`${t.publicUrl}/readyz`)).status, 200);
-    });
+describeIf(pgUrl, NEEDS_POSTGRES, 'operations: PostgreSQL goes away and comes back', (postgresUrl) => {
+  let t: TestApp;
+  let proxy: TcpProxy;
+  before(async () => {
+    const upstream = new URL(postgresUrl);
+    proxy = await startTcpProxy({ host: upstream.hostname, port: Number(upstream.port || 5432) });
+    const [postgres] = databaseTargets().filter((d) => d.kind === 'postgres');
+    // The same fresh-schema target, reached through the proxy.
+    const viaProxy = {
+      kind: 'postgres' as const,
+      async create() {
+        const database = await postgres!.create();
+        const url = new URL(database.url);
+        url.hostname = '127.0.0.1';
+        url.port = String(proxy.port);
+        return { url: url.href, drop: database.drop };
+      },
+    };
+    t = await startTestApp(viaProxy, { env: { GATEHOUSE_DATABASE_STATEMENT_TIMEOUT: '2000' } });
   });
-}
+  after(async () => {
+    await proxy.restore().catch(() => {});
+    await t.close();
+    await proxy.close();
+  });
+
+  it('while it is down, requests fail fast with 503 problem+json and /readyz says unavailable; afterwards they recover without a restart', async () => {
+    const created = await t.admin('POST', '/admin/v1/accounts', { name: 'Before the outage' });
+    assert.equal(created.status, 201);
+
+    await proxy.cut();
+    const started = Date.now();
+    const during = await t.admin('GET', `/admin/v1/accounts/${created.body.id}`);
+    assert.equal(during.status, 503);
+    assert.equal(during.body.code, 'service_unavailable');
+    assert.equal(during.headers.get('retry-after'), '1');
+    assert.ok(Date.now() - started < 6000, 'fails within the connection timeout');
+    const ready = await fetch(`${t.publicUrl}/readyz`);
+    assert.equal(ready.status, 503);
+    assert.deepEqual(await json(ready), { status: 'unavailable' });
+    const live = await fetch(`${t.publicUrl}/healthz`);
+    assert.equal(live.status, 200, 'the process itself stays alive');
+
+    await proxy.restore();
+    const after = await t.admin('GET', `/admin/v1/accounts/${created.body.id}`);
+    assert.equal(after.status, 200);
+    assert.equal(after.body.name, 'Before the outage');
+    assert.equal((await fetch(`${t.publicUrl}/readyz`)).status, 200);
+  });
+});
