@@ -127,7 +127,12 @@ describe('docs/WEBHOOKS.md, followed from registration to recovery (SQLite, real
     // 4. Settle an invoice: the receiver verifies both signatures, or it would answer 400.
     const first = await settledInvoice();
     await until(() => receiver.lines.some((l) => l.startsWith(`new invoice.settled ${first} settled dlv_`)), 30_000, 'the first event');
-    const acknowledged = await api('GET', `/v1/events?delivery_state=acknowledged`);
+    // The receiver prints as it answers; the dispatcher records the acknowledgement just after.
+    let acknowledged = await api('GET', `/v1/events?delivery_state=acknowledged`);
+    await until(async () => {
+      acknowledged = await api('GET', `/v1/events?delivery_state=acknowledged`);
+      return acknowledged.body.data.length > 0;
+    }, 30_000, 'the first delivery recorded as acknowledged');
     assert.deepEqual(
       acknowledged.body.data.map((e: Json) => [e.type, e.data.id]),
       [['invoice.settled', first]],
