@@ -58,6 +58,8 @@ import { createOAuth, type OAuth } from './oauth/service.ts';
 import { registerClientRoutes } from './oauth/client-routes.ts';
 import { createWebhooks, type Webhooks } from './webhooks/index.ts';
 import type { Resolve } from './webhooks/target-policy.ts';
+import { createAudit, type Audit } from './audit/index.ts';
+import { registerAuditAdminRoutes, registerAuditRoutes } from './audit/routes.ts';
 
 export interface GatehouseDeps {
   clock?: Clock;
@@ -105,6 +107,7 @@ export interface Gatehouse {
     userAccounts: Users;
     oauth: OAuth;
     webhooks: Webhooks;
+    audit: Audit;
   };
   /**
    * Binds both listeners, then starts the background work; returns the listeners' URLs. A
@@ -202,6 +205,16 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
     userScopeBound: deps.userScopeBound ?? scim.userScopeBound,
     metrics,
   });
+  const audit = createAudit({
+    db,
+    clock,
+    paging,
+    secretsKey,
+    signer: oauth.keys,
+    issuer: config.issuer,
+    retentionDays: config.auditRetention,
+    checkpointIntervalSeconds: config.auditCheckpointInterval,
+  });
   const adminToken = await setUpAdminToken({ db, clock, configured: config.adminToken, dataDir: config.dataDir });
 
   const serverOptions = (listener: string) => ({
@@ -251,6 +264,7 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
       (admin) => registerClientRoutes(admin, { accounts, clients: oauth.clients }),
       (admin) => registerUserRoutes(admin, { accounts, users: userAccounts }),
       (admin) => scim.registerAdmin(admin, { accounts }),
+      (admin) => registerAuditAdminRoutes(admin, audit),
     ],
   });
   await oauth.register(publicServer);
@@ -272,12 +286,14 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
     userAccounts,
     oauth,
     webhooks,
+    audit,
   };
   await publicServer.register(async function businessApi(api) {
     if (rateLimits.enabled) api.addHook('onRequest', limitApiRequests(rateLimits));
     registerPaymentRoutes(api, { verifier: accessTokens, writes, invoices, payouts, ledgerEntries, metrics });
     webhooks.register(api, { accessTokens, writes, paging });
     await scim.registerPublic(api);
+    registerAuditRoutes(api, { verifier: accessTokens, queries: audit.queries });
     await deps.extraRoutes?.(api, { services, database, clock });
   });
 
@@ -321,7 +337,7 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
         portSetting: settingEnv('adminPort'),
       });
       background = await startBackgroundWork(
-        { db, clock, log, payoutProcessor, idempotency, dispatcher: webhooks.dispatcher },
+        { db, clock, log, payoutProcessor, idempotency, dispatcher: webhooks.dispatcher, audit },
         { workers: config.inProcessWorkers },
       );
       return { publicUrl: urlOf(publicServer), adminUrl: urlOf(adminServer) };

@@ -15,6 +15,7 @@ import { startPayoutProcessor, type PayoutProcessor } from './payments/payout-pr
 import { startOAuthSweeper } from './oauth/sweeper.ts';
 import type { IdempotencyRetention } from './idempotency/retention.ts';
 import type { Dispatcher } from './webhooks/dispatcher.ts';
+import type { Audit } from './audit/index.ts';
 
 export interface BackgroundWork {
   name: string;
@@ -29,6 +30,8 @@ export interface BackgroundDeps {
   payoutProcessor: PayoutProcessor;
   idempotency: IdempotencyRetention;
   dispatcher: Dispatcher;
+  /** Absent in processes that write no audit records (none today; kept optional for tests). */
+  audit?: Audit;
 }
 
 /**
@@ -48,6 +51,16 @@ export async function startBackgroundWork(deps: BackgroundDeps, options: { worke
       'a sweep still running was abandoned (its deletes are repeated by the next sweep)',
     ),
   ];
+  if (deps.audit) {
+    // Every node seals: sealers of one account take turns on its chain head (audit/sealer.ts).
+    work.push(
+      stopsWithin(
+        'audit sealer',
+        deps.audit.sealer.start({ intervalMs: 1000, onError: (error) => log.warn({ err: error }, 'audit sealing failed; retrying on the next tick') }),
+        'a round still running was abandoned (its transaction rolls back; the records are sealed by the next round)',
+      ),
+    );
+  }
   if (options.workers) {
     work.push(
       stopsWithin(
@@ -57,6 +70,15 @@ export async function startBackgroundWork(deps: BackgroundDeps, options: { worke
       ),
       stopsWithin('OAuth sweep', startOAuthSweeper({ db, clock, log }), 'a sweep still running was abandoned (the next sweep repeats it)'),
     );
+    if (deps.audit) {
+      work.push(
+        stopsWithin(
+          'audit retention sweep',
+          deps.audit.retention.start({ intervalMs: 3600_000, onError: (error) => log.warn({ err: error }, 'audit retention sweep failed; retrying on the next tick') }),
+          'a sweep still running was abandoned (its batch rolls back whole; the next sweep repeats it)',
+        ),
+      );
+    }
     try {
       await deps.dispatcher.start();
     } catch (error) {

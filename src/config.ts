@@ -37,6 +37,10 @@ export interface Config {
   refreshTokenTtl: number;
   /** How long idempotency records are kept, seconds. */
   idempotencyRetention: number;
+  /** How long audit records are kept, in days. */
+  auditRetention: number;
+  /** Seconds between signed checkpoints of an account's audit chain while it grows. */
+  auditCheckpointInterval: number;
   /** Delays in seconds before each webhook retry; after the last one fails the delivery is parked. */
   webhookRetrySchedule: number[];
   /** CIDR blocks (IPv4, IPv6) webhook receivers may resolve to although not globally routable unicast. */
@@ -393,6 +397,22 @@ export const SETTINGS = [
     description: 'How long Idempotency-Key records are kept, in seconds',
     parse: integer(60, 30 * 24 * 3600),
     fallback: () => 24 * 3600,
+  }),
+  setting({
+    key: 'auditRetention',
+    env: 'GATEHOUSE_AUDIT_RETENTION',
+    flag: '--audit-retention',
+    description: 'How long audit records are kept, in days (PCI DSS 10.5.1 asks for a year)',
+    parse: integer(1, 100 * 365),
+    fallback: () => 400,
+  }),
+  setting({
+    key: 'auditCheckpointInterval',
+    env: 'GATEHOUSE_AUDIT_CHECKPOINT_INTERVAL',
+    flag: '--audit-checkpoint-interval',
+    description: "Seconds between signed checkpoints of an account's audit chain while it grows",
+    parse: integer(1, 24 * 3600),
+    fallback: () => 300,
   }),
   setting({
     key: 'webhookRetrySchedule',

@@ -31,6 +31,7 @@ import { createWebhooks } from '../webhooks/index.ts';
 import { createPayoutProcessor } from '../payments/payout-processor.ts';
 import { createIdempotencyStore } from '../idempotency/store.ts';
 import { createIdempotencyRetention } from '../idempotency/retention.ts';
+import { openAudit } from '../audit/standalone.ts';
 import { startBackgroundWork, stopBackgroundWork, type BackgroundWork } from '../background.ts';
 import { exitAfterStop, stopSignal } from './signals.ts';
 import type { CommandContext } from './commands.ts';
@@ -80,7 +81,9 @@ export async function worker({ flags, env }: CommandContext): Promise<number> {
       });
     }
     // Only now, with its one listener bound (or none configured), does the worker start any work.
-    background = await startBackgroundWork({ db, clock, log, payoutProcessor, idempotency, dispatcher: webhooks.dispatcher }, { workers: true });
+    background = await startBackgroundWork({ db, clock, log, payoutProcessor, idempotency, dispatcher: webhooks.dispatcher, audit: await openAudit(database, config, clock) },
+      { workers: true },
+    );
   } catch (error) {
     signal.dispose();
     await close();

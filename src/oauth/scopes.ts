@@ -12,6 +12,7 @@ export const SCOPES: Readonly<Record<string, string>> = {
   'events:read': 'See events about your account',
   'webhooks:manage': 'Manage webhook endpoints',
   scim: 'Provision users and groups',
+  'audit:read': 'See the audit trail of your account',
 };
 
 export const SCOPE_NAMES = Object.keys(SCOPES);

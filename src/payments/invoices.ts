@@ -10,6 +10,7 @@ import { toRfc3339 } from '../platform/clock.ts';
 import { newTimeOrderedId } from '../platform/ids.ts';
 import { problem } from '../platform/errors/catalogue.ts';
 import { recordEvent } from '../webhooks/outbox.ts';
+import { changesOf, recordAudit, type AuditBy } from '../audit/record.ts';
 import type { Paging } from '../paging/page.ts';
 import { NEWEST_FIRST, compileKeysetRead, keysetPageJson } from '../paging/keyset.ts';
 import { creditBalance, post } from './ledger.ts';
@@ -73,7 +74,7 @@ export function createInvoices(deps: { db: Db; clock: Clock; paging: Paging }) {
   }
 
   return {
-    async create(trx: Db, accountId: string, input: NewInvoice): Promise<Invoice> {
+    async create(trx: Db, accountId: string, input: NewInvoice, by?: AuditBy): Promise<Invoice> {
       const now = clock.now();
       const row: Unrendered<InvoiceRow> = {
         id: newTimeOrderedId('inv', now),
@@ -91,6 +92,7 @@ export function createInvoices(deps: { db: Db; clock: Clock; paging: Paging }) {
         .insertInto('invoices')
         .values({ ...row, representation: JSON.stringify(invoice) })
         .execute();
+      await recordAudit(trx, by, { accountId, action: 'invoice.created', target: { type: 'invoice', id: row.id }, changes: changesOf(null, { ...input, state: 'open' }), at: now });
       return invoice;
     },
 
@@ -100,7 +102,7 @@ export function createInvoices(deps: { db: Db; clock: Clock; paging: Paging }) {
       return presentInvoice(row);
     },
 
-    async settle(trx: Db, accountId: string, id: string): Promise<Invoice> {
+    async settle(trx: Db, accountId: string, id: string, by?: AuditBy): Promise<Invoice> {
       const now = clock.now();
       const open = await find(trx, accountId, id);
       if (!open || open.state !== 'open') return alreadySettled(trx, accountId, id);
@@ -119,6 +121,7 @@ export function createInvoices(deps: { db: Db; clock: Clock; paging: Paging }) {
       await post(trx, { ...money, debit: 'cash', credit: 'balance', source: { object: 'invoice', id } });
       await creditBalance(trx, money);
       await recordEvent(trx, { accountId, type: 'invoice.settled', object: 'invoice', objectId: id, state: 'settled', at: now });
+      await recordAudit(trx, by, { accountId, action: 'invoice.settled', target: { type: 'invoice', id }, changes: { state: { before: 'open', after: 'settled' } }, at: now });
       return invoice;
     },
 

@@ -16,6 +16,7 @@ import type { Db } from '../platform/db/database.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { DatabaseKind } from '../config.ts';
 import { recordEvent } from '../webhooks/outbox.ts';
+import { recordAudit, systemActor } from '../audit/record.ts';
 import { creditBalance, post } from './ledger.ts';
 import { presentPayout } from './payouts.ts';
 import type { PayoutRow, PayoutState } from './tables.ts';
@@ -28,6 +29,8 @@ export interface ProcessedPayouts {
   paid: number;
   failed: number;
 }
+
+const PROCESSOR = systemActor('payout_processor');
 
 export function createPayoutProcessor(deps: { db: Db; clock: Clock; kind: DatabaseKind; batchSize?: number; metrics?: MetricsRegistry }) {
   const { db, clock, kind } = deps;
@@ -54,6 +57,13 @@ export function createPayoutProcessor(deps: { db: Db; clock: Clock; kind: Databa
       await post(trx, { ...money, debit: 'payouts_pending', credit: 'cash', source });
     }
     await recordEvent(trx, { accountId: payout.account_id, type: `payout.${state}`, object: 'payout', objectId: payout.id, state, at: now });
+    await recordAudit(trx, PROCESSOR, {
+      accountId: payout.account_id,
+      action: state === 'paid' ? 'payout.paid' : 'payout.failed',
+      target: { type: 'payout', id: payout.id },
+      changes: { state: { before: 'pending', after: state }, ...(fails ? { failure_code: { before: null, after: FAILURE_CODE } } : {}) },
+      at: now,
+    });
     return state;
   }
 

@@ -14,6 +14,7 @@ import { toRfc3339 } from '../platform/clock.ts';
 import { newTimeOrderedId } from '../platform/ids.ts';
 import { problem } from '../platform/errors/catalogue.ts';
 import { recordEvent } from '../webhooks/outbox.ts';
+import { changesOf, recordAudit, type AuditBy } from '../audit/record.ts';
 import type { Paging } from '../paging/page.ts';
 import { NEWEST_FIRST, compileKeysetRead, keysetPageJson } from '../paging/keyset.ts';
 import { preparedQuery, type Placeholder } from '../platform/db/prepared.ts';
@@ -76,7 +77,7 @@ export function createPayouts(deps: { db: Db; clock: Clock; paging: Paging; dela
   const { db, clock, paging, delayMs } = deps;
   const pageRead = compileKeysetRead(db.selectFrom('payouts').select('representation').where('account_id', '=', ''), NEWEST_FIRST);
   return {
-    async create(trx: Db, accountId: string, input: NewPayout): Promise<Payout> {
+    async create(trx: Db, accountId: string, input: NewPayout, by?: AuditBy): Promise<Payout> {
       const now = clock.now();
       const money = { accountId, currency: input.currency, amount: input.amount, at: now };
       const row: Unrendered<PayoutRow> = {
@@ -95,6 +96,7 @@ export function createPayouts(deps: { db: Db; clock: Clock; paging: Paging; dela
       await insertPayout.execute(trx, { ...row, representation: JSON.stringify(payout) });
       await post(trx, { ...money, debit: 'balance', credit: 'payouts_pending', source: { object: 'payout', id: row.id } });
       await recordEvent(trx, { accountId, type: 'payout.created', object: 'payout', objectId: row.id, state: 'pending', at: now });
+      await recordAudit(trx, by, { accountId, action: 'payout.created', target: { type: 'payout', id: row.id }, changes: changesOf(null, { ...input, state: 'pending' }), at: now });
       // Last, so that concurrent payouts of one account queue on its balance row (locked until
       // commit on PostgreSQL) for as short a time as possible; a refusal rolls back the rest.
       if (!(await debitBalance(trx, money))) {

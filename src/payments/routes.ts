@@ -7,6 +7,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { principalOf, requireBearer, type BearerVerifier } from '../platform/auth.ts';
+import { auditBy } from '../audit/record.ts';
 import { errorResponses } from '../platform/http/schemas.ts';
 import type { WriteRunner } from '../idempotency/write-runner.ts';
 import type { MetricsRegistry } from '../platform/metrics.ts';
@@ -65,7 +66,7 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: PaymentRouteDe
     async (request, reply) => {
       const { accountId } = principalOf(request);
       return writes.runWrite(request, reply, async (trx) => {
-        const invoice = await invoices.create(trx, accountId, request.body);
+        const invoice = await invoices.create(trx, accountId, request.body, auditBy(request));
         return { status: 201, body: invoice, headers: { location: `/v1/invoices/${invoice.id}` } };
       });
     },
@@ -123,7 +124,7 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: PaymentRouteDe
       const { accountId } = principalOf(request);
       return writes.runWrite(request, reply, async (trx) => ({
         status: 200,
-        body: await invoices.settle(trx, accountId, request.params.id),
+        body: await invoices.settle(trx, accountId, request.params.id, auditBy(request)),
       }));
     },
   );
@@ -145,7 +146,7 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: PaymentRouteDe
     async (request, reply) => {
       const { accountId } = principalOf(request);
       const sent = await writes.runWrite(request, reply, async (trx) => {
-        const payout = await payouts.create(trx, accountId, request.body);
+        const payout = await payouts.create(trx, accountId, request.body, auditBy(request));
         return { status: 201, body: payout, headers: { location: `/v1/payouts/${payout.id}` } };
       });
       // Counted once committed, and not again when a retry replays it.

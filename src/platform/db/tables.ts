@@ -12,6 +12,7 @@ import type { ScimTables } from '../../scim/tables.ts';
 import type { EventTables } from '../../webhooks/outbox.ts';
 import type { OAuthTables } from '../../oauth/tables.ts';
 import type { WebhookTables } from '../../webhooks/store.ts';
+import type { AuditTables } from '../../audit/tables.ts';
 
 export interface Tables
   extends PlatformTables,
@@ -23,4 +24,5 @@ export interface Tables
     ScimTables,
     EventTables,
     OAuthTables,
-    WebhookTables {}
+    WebhookTables,
+    AuditTables {}

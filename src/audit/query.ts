@@ -1,0 +1,166 @@
+/**
+ * Reading the trail: newest first by (occurred_at, id), filtered by actor, action prefix,
+ * target and time range, paged with the sealed cursors every collection uses (src/paging/),
+ * and streamed oldest first for export.
+ *
+ * Names are read at read time, from the person, client or SCIM token a record names: a
+ * deactivated person keeps theirs; a deleted one has none left to show.
+ */
+import { sql, type SqlBool } from 'kysely';
+import type { Db } from '../platform/db/database.ts';
+import { toRfc3339 } from '../platform/clock.ts';
+import { problem } from '../platform/errors/catalogue.ts';
+import type { Paging } from '../paging/page.ts';
+import { keysetPage } from '../paging/keyset.ts';
+import type { AuditEventRow } from './tables.ts';
+
+export interface AuditFilters {
+  actor?: string;
+  /** Action prefix, e.g. `scim.user.` or `payout`. */
+  action?: string;
+  target?: string;
+  /** RFC 3339 instants, inclusive `since`, exclusive `until`. */
+  since?: string;
+  until?: string;
+}
+
+export interface AuditEventView {
+  id: string;
+  object: 'audit_event';
+  occurred_at: string;
+  account: string;
+  action: string;
+  actor: { type: string; id: string; display: string | null; client?: { id: string; display: string | null } };
+  target: { type: string; id: string };
+  request_id: string | null;
+  idempotency_key: string | null;
+  source: { address: string | null; user_agent: string | null };
+  changes: unknown;
+  /** Place in the account's chain; null until sealed (within seconds). */
+  seq: number | null;
+  hash: string | null;
+  /** The person this record was about or by was deleted and their details removed. */
+  detached: boolean;
+}
+
+export const AUDIT_ORDER = 'audit_events:occurred_at.desc,id.desc';
+/** Cursors of the admin API's cross-account read are bound to this instead of an account. */
+export const ALL_ACCOUNTS = '*';
+
+function instant(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const at = Date.parse(value);
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(at)) throw problem('validation_failed', { detail: `${name} must be an RFC 3339 date-time` });
+  return at;
+}
+
+const OPERATOR_NAMES: Record<string, string> = { admin_api: 'Operator (admin API)', cli: 'Operator (command line)' };
+
+export function createAuditQueries(deps: { db: Db; paging: Paging }) {
+  const { db, paging } = deps;
+
+  function filtered(accountId: string | undefined, filters: AuditFilters) {
+    const since = instant('since', filters.since);
+    const until = instant('until', filters.until);
+    let q = db.selectFrom('audit_events').selectAll();
+    if (accountId !== undefined) q = q.where('account_id', '=', accountId);
+    if (filters.actor) q = q.where('actor_id', '=', filters.actor);
+    if (filters.target) q = q.where('target_id', '=', filters.target);
+    if (filters.action) q = q.where(sql<SqlBool>`substr(action, 1, ${filters.action.length}) = ${filters.action}`);
+    if (since !== undefined) q = q.where('occurred_at', '>=', since);
+    if (until !== undefined) q = q.where('occurred_at', '<', until);
+    return q;
+  }
+
+  /** Names of the people, clients and tokens `rows` mention, by id. */
+  async function namesOf(rows: readonly AuditEventRow[]): Promise<Map<string, string>> {
+    const names = new Map<string, string>();
+    const ids = (type: string) => [...new Set(rows.filter((r) => r.actor_type === type).map((r) => r.actor_id))];
+    const users = ids('user');
+    const clients = [...new Set([...ids('client'), ...rows.flatMap((r) => (r.actor_client_id ? [r.actor_client_id] : []))])];
+    const tokens = ids('scim_token');
+    if (users.length > 0) {
+      for (const u of await db.selectFrom('users').select(['id', 'user_name', 'display_name']).where('id', 'in', users).execute()) names.set(u.id, u.display_name ?? u.user_name);
+    }
+    if (clients.length > 0) {
+      for (const c of await db.selectFrom('oauth_clients').select(['id', 'client_name']).where('id', 'in', clients).execute()) names.set(c.id, c.client_name);
+    }
+    if (tokens.length > 0) {
+      for (const t of await db.selectFrom('scim_tokens').select(['id', 'description']).where('id', 'in', tokens).execute()) names.set(t.id, t.description);
+    }
+    return names;
+  }
+
+  function present(row: AuditEventRow, names: Map<string, string>): AuditEventView {
+    const display = row.actor_type === 'admin' ? (OPERATOR_NAMES[row.actor_id] ?? 'Operator') : row.actor_type === 'system' ? row.actor_id : (names.get(row.actor_id) ?? null);
+    return {
+      id: row.id,
+      object: 'audit_event',
+      occurred_at: toRfc3339(Number(row.occurred_at)),
+      account: row.account_id,
+      action: row.action,
+      actor: {
+        type: row.actor_type,
+        id: row.actor_id,
+        display,
+        ...(row.actor_client_id ? { client: { id: row.actor_client_id, display: names.get(row.actor_client_id) ?? null } } : {}),
+      },
+      target: { type: row.target_type, id: row.target_id },
+      request_id: row.request_id,
+      idempotency_key: row.idempotency_key,
+      source: { address: row.source_address, user_agent: row.user_agent },
+      changes: row.changes === null ? null : (JSON.parse(row.changes) as unknown),
+      seq: row.seq === null ? null : Number(row.seq),
+      hash: row.hash,
+      detached: row.detached_at !== null,
+    };
+  }
+
+  async function presentAll(rows: AuditEventRow[]): Promise<AuditEventView[]> {
+    const names = await namesOf(rows);
+    return rows.map((r) => present(r, names));
+  }
+
+  return {
+    /** A page of `accountId`'s records (every account's when undefined: the admin API). */
+    async list(request: { accountId: string | undefined; limit: number | undefined; after: string | undefined; filters: AuditFilters }) {
+      const { accountId, filters } = request;
+      const page = await paging.read(
+        { accountId: accountId ?? ALL_ACCOUNTS, limit: request.limit, after: request.after, filters: { ...filters } },
+        {
+          orderName: AUDIT_ORDER,
+          fetch: (after, take) => keysetPage(filtered(accountId, filters), { sortColumn: 'occurred_at', idColumn: 'id', direction: 'desc' }, after, take).execute(),
+          position: (row) => ({ key: Number(row.occurred_at), id: row.id }),
+        },
+      );
+      return { data: await presentAll(page.rows), next_cursor: page.nextCursor };
+    },
+
+    /**
+     * Every record of the range, oldest first, a batch at a time (export). `onBatch` hears how
+     * many have been read so far.
+     */
+    async *stream(request: { accountId: string | undefined; filters: AuditFilters; batchSize?: number }): AsyncGenerator<AuditEventView> {
+      const batchSize = request.batchSize ?? 1000;
+      let after: { key: number; id: string } | undefined;
+      for (;;) {
+        const rows = await keysetPage(filtered(request.accountId, request.filters), { sortColumn: 'occurred_at', idColumn: 'id', direction: 'asc' }, after, batchSize).execute();
+        for (const view of await presentAll(rows)) yield view;
+        if (rows.length < batchSize) return;
+        const last = rows[rows.length - 1]!;
+        after = { key: Number(last.occurred_at), id: last.id };
+      }
+    },
+
+    /** How many records the range holds (export's progress). */
+    async count(request: { accountId: string | undefined; filters: AuditFilters }): Promise<number> {
+      const row = await filtered(request.accountId, request.filters)
+        .clearSelect()
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+  };
+}
+
+export type AuditQueries = ReturnType<typeof createAuditQueries>;

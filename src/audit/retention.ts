@@ -1,0 +1,82 @@
+/**
+ * Retention: records older than GATEHOUSE_AUDIT_RETENTION days are deleted, oldest first along
+ * each account's chain, in small batches of their own short transactions (writers never wait
+ * on them: a write inserts and touches no chain row). Each batch moves the chain's start to its
+ * first kept record in the same transaction, so the chain stays verifiable from there, and
+ * drops the checkpoints that pointed into what was pruned. Pruning is not tampering.
+ */
+import type { Db } from '../platform/db/database.ts';
+import { transactWithRetry } from '../platform/db/database.ts';
+import type { Clock } from '../platform/clock.ts';
+
+const DAY_MS = 24 * 3600 * 1000;
+
+export function createAuditRetention(deps: { db: Db; clock: Clock; retentionDays: number }) {
+  const { db, clock } = deps;
+
+  /** Prunes one batch of `accountId`'s chain; returns how many records it deleted. */
+  async function pruneBatch(accountId: string, cutoff: number, batchSize: number): Promise<number> {
+    return transactWithRetry(db, async (trx) => {
+      const chain = await trx.selectFrom('audit_chains').select(['first_seq']).where('account_id', '=', accountId).executeTakeFirst();
+      if (!chain) return 0;
+      const rows = await trx
+        .selectFrom('audit_events')
+        .select(['seq', 'hash', 'occurred_at'])
+        .where('account_id', '=', accountId)
+        .where('seq', '>=', Number(chain.first_seq))
+        .orderBy('seq')
+        .limit(batchSize)
+        .execute();
+      // The longest run from the chain's start that is all past retention.
+      let last: { seq: number; hash: string } | undefined;
+      for (const row of rows) {
+        if (Number(row.occurred_at) >= cutoff) break;
+        last = { seq: Number(row.seq), hash: row.hash! };
+      }
+      if (!last) return 0;
+      const deleted = await trx
+        .deleteFrom('audit_events')
+        .where('account_id', '=', accountId)
+        .where('seq', '>=', Number(chain.first_seq))
+        .where('seq', '<=', last.seq)
+        .executeTakeFirst();
+      await trx.updateTable('audit_chains').set({ first_seq: last.seq + 1, first_prev_hash: last.hash }).where('account_id', '=', accountId).execute();
+      await trx.deleteFrom('audit_checkpoints').where('account_id', '=', accountId).where('seq', '<=', last.seq).execute();
+      return Number(deleted.numDeletedRows);
+    });
+  }
+
+  /** Deletes the records past retention as of the clock's now; returns how many. */
+  async function sweep(options: { batchSize?: number; maxBatches?: number } = {}): Promise<number> {
+    const batchSize = options.batchSize ?? 500;
+    let budget = options.maxBatches ?? 100;
+    const cutoff = clock.now() - deps.retentionDays * DAY_MS;
+    const accounts = await db.selectFrom('audit_chains').select('account_id').execute();
+    let total = 0;
+    for (const { account_id } of accounts) {
+      while (budget > 0) {
+        budget -= 1;
+        const n = await pruneBatch(account_id, cutoff, batchSize);
+        total += n;
+        if (n < batchSize) break;
+      }
+    }
+    return total;
+  }
+
+  function start(options: { intervalMs: number; onError(error: unknown): void }): () => Promise<void> {
+    let running: Promise<unknown> = Promise.resolve();
+    const timer = setInterval(() => {
+      running = running.then(() => sweep().catch(options.onError));
+    }, options.intervalMs);
+    timer.unref();
+    return async () => {
+      clearInterval(timer);
+      await running;
+    };
+  }
+
+  return { sweep, start };
+}
+
+export type AuditRetention = ReturnType<typeof createAuditRetention>;

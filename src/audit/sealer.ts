@@ -1,0 +1,141 @@
+/**
+ * The sealer gives each new audit record its place in its account's chain, in the background.
+ *
+ * Why not in the write's own transaction: chaining there means reading and updating the
+ * account's chain head in every write, so on PostgreSQL every write of an account would hold
+ * that row's lock until it commits, one after another, whatever else they touch. Here a write
+ * inserts its record (seq null) and goes on; the sealer, on any node, locks the head (an
+ * UPDATE of the chain row, which serialises sealers per account on PostgreSQL and is the one
+ * writer's lock on SQLite), takes the account's unsealed records in (occurred_at, id) order,
+ * links them and moves the head, all in one short transaction. A record committed late, after
+ * later ones were sealed, is simply sealed in the next round: the chain's order is the order
+ * of sealing, which `seq` numbers, and it is total per account.
+ *
+ * Checkpoints: at most every `checkpointIntervalMs` per account, after sealing, the head
+ * (account, seq, hash) is signed with the server's published ES256 signing key and stored. A
+ * rewrite of the chain by someone without the signing key cannot produce a checkpoint to
+ * match, and a truncated tail no longer reaches the last checkpoint.
+ */
+import type { Db } from '../platform/db/database.ts';
+import { transactWithRetry } from '../platform/db/database.ts';
+import type { Clock } from '../platform/clock.ts';
+import { changesMac, genesisHash, recordHash } from './chain.ts';
+
+export const CHECKPOINT_TYPE = 'audit-checkpoint+jwt';
+
+export interface CheckpointSigner {
+  sign(claims: Record<string, unknown>, type: string): Promise<string>;
+}
+
+export interface SealerDeps {
+  db: Db;
+  clock: Clock;
+  macKey: Buffer;
+  signer: CheckpointSigner;
+  /** Issuer named in checkpoints. */
+  issuer: string;
+  checkpointIntervalMs: number;
+  /** Records sealed per account per transaction. */
+  batchSize?: number;
+}
+
+export function createAuditSealer(deps: SealerDeps) {
+  const { db, clock, macKey } = deps;
+  const batchSize = deps.batchSize ?? 500;
+
+  async function sealAccount(accountId: string): Promise<{ sealed: number; head: { seq: number; hash: string } }> {
+    return transactWithRetry(db, async (trx) => {
+      const now = clock.now();
+      const genesis = genesisHash(accountId);
+      await trx
+        .insertInto('audit_chains')
+        .values({ account_id: accountId, head_seq: 0, head_hash: genesis, first_seq: 1, first_prev_hash: genesis, checkpointed_at: 0, updated_at: now })
+        .onConflict((oc) => oc.column('account_id').doNothing())
+        .execute();
+      // The UPDATE takes the head's row lock: sealers of one account run one at a time.
+      await trx.updateTable('audit_chains').set({ updated_at: now }).where('account_id', '=', accountId).execute();
+      const chain = await trx.selectFrom('audit_chains').select(['head_seq', 'head_hash']).where('account_id', '=', accountId).executeTakeFirstOrThrow();
+      const rows = await trx
+        .selectFrom('audit_events')
+        .selectAll()
+        .where('account_id', '=', accountId)
+        .where('seq', 'is', null)
+        .orderBy('occurred_at')
+        .orderBy('id')
+        .limit(batchSize)
+        .execute();
+      let seq = Number(chain.head_seq);
+      let prev = chain.head_hash;
+      for (const row of rows) {
+        const mac = row.detached_at === null ? changesMac(macKey, row.changes) : row.changes_mac;
+        const hash = recordHash(prev, { ...row, changes_mac: mac });
+        seq += 1;
+        await trx.updateTable('audit_events').set({ seq, prev_hash: prev, hash, changes_mac: mac }).where('id', '=', row.id).execute();
+        prev = hash;
+      }
+      if (rows.length > 0) await trx.updateTable('audit_chains').set({ head_seq: seq, head_hash: prev }).where('account_id', '=', accountId).execute();
+      return { sealed: rows.length, head: { seq, hash: prev } };
+    });
+  }
+
+  /** Signs the account's head when its last checkpoint is older than the interval (or `force`). */
+  async function checkpoint(accountId: string, force = false): Promise<boolean> {
+    const now = clock.now();
+    const chain = await db.selectFrom('audit_chains').selectAll().where('account_id', '=', accountId).executeTakeFirst();
+    if (!chain || Number(chain.head_seq) === 0) return false;
+    if (!force && now - Number(chain.checkpointed_at) < deps.checkpointIntervalMs) return false;
+    const seq = Number(chain.head_seq);
+    const done = await db.selectFrom('audit_checkpoints').select('seq').where('account_id', '=', accountId).where('seq', '=', seq).executeTakeFirst();
+    if (done) return false;
+    const jws = await deps.signer.sign({ iss: deps.issuer, sub: accountId, seq, hash: chain.head_hash }, CHECKPOINT_TYPE);
+    await db
+      .insertInto('audit_checkpoints')
+      .values({ account_id: accountId, seq, hash: chain.head_hash, signed_at: now, jws })
+      .onConflict((oc) => oc.columns(['account_id', 'seq']).doNothing())
+      .execute();
+    await db.updateTable('audit_chains').set({ checkpointed_at: now }).where('account_id', '=', accountId).execute();
+    return true;
+  }
+
+  /**
+   * Seals what is pending, account by account, then checkpoints the accounts whose interval
+   * has run; returns how many records were sealed.
+   */
+  async function sealPending(options: { forceCheckpoint?: boolean } = {}): Promise<number> {
+    let total = 0;
+    for (let round = 0; round < 100; round++) {
+      const accounts = await db.selectFrom('audit_events').select('account_id').distinct().where('seq', 'is', null).limit(100).execute();
+      if (accounts.length === 0) break;
+      let sealed = 0;
+      for (const { account_id } of accounts) {
+        const result = await sealAccount(account_id);
+        sealed += result.sealed;
+        await checkpoint(account_id, options.forceCheckpoint);
+      }
+      total += sealed;
+      if (sealed === 0) break;
+    }
+    if (options.forceCheckpoint) {
+      const chains = await db.selectFrom('audit_chains').select('account_id').execute();
+      for (const { account_id } of chains) await checkpoint(account_id, true);
+    }
+    return total;
+  }
+
+  /** Seals every `intervalMs` until the returned stop is called; stop waits for a round in progress. */
+  function start(options: { intervalMs: number; onError(error: unknown): void }): () => Promise<void> {
+    let running: Promise<unknown> = Promise.resolve();
+    const timer = setInterval(() => {
+      running = running.then(() => sealPending().catch(options.onError));
+    }, options.intervalMs);
+    timer.unref();
+    return async () => {
+      clearInterval(timer);
+      await running;
+    };
+  }
+
+  return { sealPending, sealAccount, checkpoint, start };
+}
+
+export type AuditSealer = ReturnType<typeof createAuditSealer>;

@@ -1,0 +1,31 @@
+/**
+ * The audit trail for a process without the HTTP app (`gatehouse worker`, `gatehouse audit`):
+ * the same secrets key (for the changes' MACs) and signing keys (for checkpoints) as `serve`.
+ */
+import type { Config } from '../config.ts';
+import type { Clock } from '../platform/clock.ts';
+import type { Database } from '../platform/db/database.ts';
+import { createKeyVault, loadSecretsKey } from '../platform/secrets-key.ts';
+import { createSigningKeys } from '../oauth/keys.ts';
+import { setUpCursorKeys } from '../paging/cursor-keys.ts';
+import { createPaging } from '../paging/page.ts';
+import { createAudit, type Audit } from './index.ts';
+
+export async function openAudit(database: Database, config: Config, clock: Clock): Promise<Audit> {
+  const { db } = database;
+  const secretsKey = await loadSecretsKey({ db, clock, configured: config.secretsKey });
+  const vault = createKeyVault(secretsKey);
+  const signer = createSigningKeys({ db, clock, vault, retainSeconds: config.accessTokenTtl });
+  await signer.ensureActive();
+  const cursorKeys = await setUpCursorKeys({ db, clock, vault, configured: config.cursorKeys });
+  return createAudit({
+    db,
+    clock,
+    paging: createPaging({ ring: cursorKeys, clock, cursorTtlMs: config.cursorTtl * 1000 }),
+    secretsKey,
+    signer,
+    issuer: config.issuer,
+    retentionDays: config.auditRetention,
+    checkpointIntervalSeconds: config.auditCheckpointInterval,
+  });
+}

@@ -1,0 +1,195 @@
+/**
+ * `verify`: walks each account's chain from its oldest kept record and names the first record
+ * altered, removed or reordered (docs/AUDIT.md, "Tamper evidence"):
+ *
+ * - altered: the record's content (or its changes, against their MAC) no longer gives its hash;
+ * - removed: a place in the chain is empty, or the chain ends before its recorded head;
+ * - reordered: an intact record no longer links to the one before it, and the record that
+ *   should follow is elsewhere in the chain;
+ * - checkpoint: a signed checkpoint does not verify under the server's keys, or the chain no
+ *   longer passes through the hash it signed (the chain was rewritten after it).
+ *
+ * Pruning by retention moves the chain's start (audit_chains.first_seq / first_prev_hash)
+ * in the transaction that deletes, so a pruned chain verifies from its oldest kept record.
+ */
+import { compactVerify, importJWK, type JWK } from 'jose';
+import type { Db } from '../platform/db/database.ts';
+import { changesMac, recordHash } from './chain.ts';
+import { CHECKPOINT_TYPE } from './sealer.ts';
+import type { AuditEventRow } from './tables.ts';
+
+export type ProblemKind = 'altered' | 'removed' | 'reordered' | 'checkpoint';
+
+export interface ChainProblem {
+  kind: ProblemKind;
+  seq: number;
+  /** The record named, when one is there to name. */
+  id: string | null;
+  detail: string;
+}
+
+export interface ChainReport {
+  account: string;
+  ok: boolean;
+  /** Sealed records checked. */
+  records: number;
+  first_seq: number;
+  head_seq: number;
+  checkpoints: { verified: number; unverifiable: number };
+  /** Records written and not yet sealed (not covered until they are). */
+  pending: number;
+  /** Records whose details were removed when the person they name was deleted. */
+  detached: number;
+  problem: ChainProblem | null;
+}
+
+const BATCH = 1000;
+
+export function createAuditVerifier(deps: { db: Db; macKey: Buffer }) {
+  const { db, macKey } = deps;
+
+  async function keyOf(kid: string): Promise<Awaited<ReturnType<typeof importJWK>> | undefined> {
+    const row = await db.selectFrom('oauth_signing_keys').select(['public_jwk', 'alg']).where('kid', '=', kid).executeTakeFirst();
+    return row ? importJWK(JSON.parse(row.public_jwk) as JWK, row.alg) : undefined;
+  }
+
+  /** Finds where the record that should follow `prevHash` went, to tell reordered from removed. */
+  async function successorOf(accountId: string, prevHash: string): Promise<Pick<AuditEventRow, 'id' | 'seq'> | undefined> {
+    return db.selectFrom('audit_events').select(['id', 'seq']).where('account_id', '=', accountId).where('prev_hash', '=', prevHash).executeTakeFirst();
+  }
+
+  async function walk(accountId: string, chain: { first_seq: number; first_prev_hash: string; head_seq: number; head_hash: string }) {
+    let expected = chain.first_seq;
+    let prev = chain.first_prev_hash;
+    let records = 0;
+    let detached = 0;
+    const hashAt = new Map<number, string>();
+    for (;;) {
+      const rows = await db
+        .selectFrom('audit_events')
+        .selectAll()
+        .where('account_id', '=', accountId)
+        .where('seq', '>=', expected)
+        .orderBy('seq')
+        .limit(BATCH)
+        .execute();
+      for (const row of rows) {
+        const seq = Number(row.seq);
+        if (seq !== expected) {
+          return { records, detached, hashAt, problem: { kind: 'removed', seq: expected, id: null, detail: `no record at ${expected}; the chain resumes at ${seq}` } as ChainProblem };
+        }
+        if (row.detached_at === null && changesMac(macKey, row.changes) !== row.changes_mac) {
+          return { records, detached, hashAt, problem: { kind: 'altered', seq, id: row.id, detail: 'its changes do not match their MAC' } as ChainProblem };
+        }
+        if (row.prev_hash === null || recordHash(row.prev_hash, row) !== row.hash) {
+          return { records, detached, hashAt, problem: { kind: 'altered', seq, id: row.id, detail: 'its content does not match its hash' } as ChainProblem };
+        }
+        if (row.prev_hash !== prev) {
+          const successor = await successorOf(accountId, prev);
+          const problem: ChainProblem = successor
+            ? { kind: 'reordered', seq, id: row.id, detail: `it does not follow the record before it; ${successor.id} does, at ${successor.seq}` }
+            : { kind: 'removed', seq, id: row.id, detail: 'the record that preceded it is gone' };
+          return { records, detached, hashAt, problem };
+        }
+        if (row.detached_at !== null) detached += 1;
+        hashAt.set(seq, row.hash);
+        prev = row.hash;
+        expected += 1;
+        records += 1;
+      }
+      if (rows.length < BATCH) break;
+    }
+    const last = expected - 1;
+    if (last < chain.head_seq) {
+      return { records, detached, hashAt, problem: { kind: 'removed', seq: expected, id: null, detail: `the chain ends at ${last}; its head is ${chain.head_seq}` } as ChainProblem };
+    }
+    if (last > 0 && last >= chain.first_seq && prev !== chain.head_hash && last === chain.head_seq) {
+      return { records, detached, hashAt, problem: { kind: 'altered', seq: last, id: null, detail: 'the last record is not the recorded head' } as ChainProblem };
+    }
+    return { records, detached, hashAt, problem: null };
+  }
+
+  async function checkCheckpoints(accountId: string, firstSeq: number, hashAt: Map<number, string>) {
+    const rows = await db.selectFrom('audit_checkpoints').selectAll().where('account_id', '=', accountId).where('seq', '>=', firstSeq).orderBy('seq').execute();
+    let verified = 0;
+    let unverifiable = 0;
+    for (const cp of rows) {
+      const seq = Number(cp.seq);
+      const header = JSON.parse(Buffer.from(cp.jws.split('.')[0] ?? '', 'base64url').toString('utf8') || '{}') as { kid?: string; typ?: string };
+      const key = header.kid ? await keyOf(header.kid) : undefined;
+      if (!key) {
+        // Its key was dropped after rotation: nothing to check the signature with.
+        unverifiable += 1;
+        continue;
+      }
+      let claims: { sub?: string; seq?: number; hash?: string };
+      try {
+        const { payload, protectedHeader } = await compactVerify(cp.jws, key);
+        if (protectedHeader.typ !== CHECKPOINT_TYPE) throw new Error('not a checkpoint');
+        claims = JSON.parse(new TextDecoder().decode(payload)) as typeof claims;
+      } catch {
+        return { verified, unverifiable, problem: { kind: 'checkpoint', seq, id: null, detail: 'a checkpoint’s signature does not verify' } as ChainProblem };
+      }
+      if (claims.sub !== accountId || claims.seq !== seq || claims.hash !== cp.hash) {
+        return { verified, unverifiable, problem: { kind: 'checkpoint', seq, id: null, detail: 'a checkpoint’s row differs from what was signed' } as ChainProblem };
+      }
+      const at = hashAt.get(seq);
+      if (at !== cp.hash) {
+        return { verified, unverifiable, problem: { kind: 'checkpoint', seq, id: null, detail: `the chain no longer passes through the hash signed at ${seq}: it was rewritten` } as ChainProblem };
+      }
+      verified += 1;
+    }
+    return { verified, unverifiable, problem: null };
+  }
+
+  async function verifyAccount(accountId: string): Promise<ChainReport> {
+    const stored = await db.selectFrom('audit_chains').selectAll().where('account_id', '=', accountId).executeTakeFirst();
+    const pendingRow = await db
+      .selectFrom('audit_events')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('account_id', '=', accountId)
+      .where('seq', 'is', null)
+      .executeTakeFirstOrThrow();
+    const pending = Number(pendingRow.n);
+    const chain = stored
+      ? { first_seq: Number(stored.first_seq), first_prev_hash: stored.first_prev_hash, head_seq: Number(stored.head_seq), head_hash: stored.head_hash }
+      : undefined;
+    if (!chain) {
+      return { account: accountId, ok: true, records: 0, first_seq: 1, head_seq: 0, checkpoints: { verified: 0, unverifiable: 0 }, pending, detached: 0, problem: null };
+    }
+    const walked = await walk(accountId, chain);
+    const cps = walked.problem ? { verified: 0, unverifiable: 0, problem: null } : await checkCheckpoints(accountId, chain.first_seq, walked.hashAt);
+    const problem = walked.problem ?? cps.problem;
+    return {
+      account: accountId,
+      ok: problem === null,
+      records: walked.records,
+      first_seq: chain.first_seq,
+      head_seq: chain.head_seq,
+      checkpoints: { verified: cps.verified, unverifiable: cps.unverifiable },
+      pending,
+      detached: walked.detached,
+      problem,
+    };
+  }
+
+  /** Verifies `accountId`'s chain, or every chain when undefined. */
+  async function verify(accountId?: string): Promise<{ ok: boolean; chains: ChainReport[] }> {
+    const accounts =
+      accountId !== undefined
+        ? [accountId]
+        : [
+            ...new Set([
+              ...(await db.selectFrom('audit_chains').select('account_id').execute()).map((r) => r.account_id),
+              ...(await db.selectFrom('audit_events').select('account_id').distinct().where('seq', 'is', null).execute()).map((r) => r.account_id),
+            ]),
+          ].sort();
+    const chains: ChainReport[] = [];
+    for (const account of accounts) chains.push(await verifyAccount(account));
+    return { ok: chains.every((c) => c.ok), chains };
+  }
+
+  return { verify, verifyAccount };
+}
+
+export type AuditVerifier = ReturnType<typeof createAuditVerifier>;

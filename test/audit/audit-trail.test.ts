@@ -1,0 +1,308 @@
+/**
+ * The audit trail on each database: a record per change with its actor, target and changes;
+ * none for an Idempotency-Key replay or a refused write; tenant isolation; filters and cursors;
+ * the chain and its checkpoints; verify naming an edited, deleted and swapped record; retention.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import { databaseTargets } from '../helpers/databases.ts';
+import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { api, newTenant, readAll } from '../payments/api.ts';
+import { mintAccessToken } from '../helpers/fixtures.ts';
+
+const AUDIT = ['audit:read'];
+const DAY = 24 * 3600 * 1000;
+
+for (const target of databaseTargets()) {
+  describe(`audit trail (${target.kind})`, () => {
+    let t: TestApp;
+    before(async () => {
+      t = await startTestApp(target, { env: { GATEHOUSE_PAYOUT_DELAY: '30' } });
+    });
+    after(() => t.close());
+
+    const db = () => t.gatehouse.database.db;
+    const audit = () => t.gatehouse.services.audit;
+    const recordsOf = (accountId: string) => db().selectFrom('audit_events').selectAll().where('account_id', '=', accountId).orderBy('occurred_at').orderBy('id').execute();
+
+    /** Creates and settles an invoice, a millisecond apart, so that newest-first order is theirs. */
+    async function fund(_t: TestApp, token: string, amount: number): Promise<string> {
+      const created = await api(t, token, 'POST', '/v1/invoices', { amount, currency: 'EUR' });
+      assert.equal(created.status, 201);
+      t.clock.advance(1);
+      const settled = await api(t, token, 'POST', `/v1/invoices/${created.body.id}/settle`);
+      assert.equal(settled.status, 200);
+      t.clock.advance(1);
+      return created.body.id as string;
+    }
+
+    async function tenant() {
+      const { accountId, token } = await newTenant(t);
+      return { accountId, token, reader: await mintAccessToken(t, { accountId, scopes: AUDIT }) };
+    }
+
+    it('a payout writes payout.created in its transaction: actor, target, changes, request id and Idempotency-Key', async () => {
+      const { accountId, token, reader } = await tenant();
+      await fund(t, token, 10_000);
+      const key = randomUUID();
+      const response = await fetch(`${t.publicUrl}/v1/payouts`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': key, 'user-agent': 'audit-test/1', 'x-request-id': 'req-audit-1' },
+        body: JSON.stringify({ amount: 2_500, currency: 'EUR', destination: 'iban:DE89370400440532013000' }),
+      });
+      assert.equal(response.status, 201);
+      const payout = (await response.json()) as { id: string };
+      const page = await api(t, reader, 'GET', `/v1/audit-events?target=${payout.id}`);
+      assert.equal(page.status, 200);
+      assert.equal(page.body.data.length, 1);
+      const record = page.body.data[0];
+      assert.equal(record.action, 'payout.created');
+      assert.equal(record.account, accountId);
+      assert.deepEqual(record.actor, { type: 'client', id: 'test-client', display: null });
+      assert.deepEqual(record.target, { type: 'payout', id: payout.id });
+      assert.deepEqual(record.changes, {
+        amount: { after: 2500 },
+        currency: { after: 'EUR' },
+        destination: { after: 'iban:DE89370400440532013000' },
+        state: { after: 'pending' },
+      });
+      assert.equal(record.request_id, 'req-audit-1');
+      assert.equal(record.idempotency_key, key);
+      assert.equal(record.source.user_agent, 'audit-test/1');
+      assert.equal(record.source.address, '127.0.0.1');
+      assert.equal(record.seq, null, 'not sealed yet');
+
+      // A replay of the key answers the same and writes no second record.
+      const replay = await fetch(`${t.publicUrl}/v1/payouts`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': key },
+        body: JSON.stringify({ amount: 2_500, currency: 'EUR', destination: 'iban:DE89370400440532013000' }),
+      });
+      assert.equal(replay.status, 201);
+      assert.equal(replay.headers.get('idempotent-replay'), 'true');
+      const after = await db().selectFrom('audit_events').select('id').where('target_id', '=', payout.id).execute();
+      assert.equal(after.length, 1);
+    });
+
+    it('a person acting through a client is recorded with both', async () => {
+      const { accountId, token } = await tenant();
+      await fund(t, token, 1_000);
+      const user = await t.admin('POST', `/admin/v1/accounts/${accountId}/users`, { userName: 'ada@example.com', password: 'correct horse battery staple' });
+      assert.equal(user.status, 201);
+      const userId = user.body.id as string;
+      const personal = await mintAccessToken(t, { accountId, scopes: ['payouts:write'], userId, clientId: 'cli_mobile' });
+      const created = await api(t, personal, 'POST', '/v1/payouts', { amount: 100, currency: 'EUR', destination: 'acct-1' });
+      assert.equal(created.status, 201);
+      const [row] = await db().selectFrom('audit_events').selectAll().where('target_id', '=', created.body.id).execute();
+      assert.equal(row!.actor_type, 'user');
+      assert.equal(row!.actor_id, userId);
+      assert.equal(row!.actor_client_id, 'cli_mobile');
+    });
+
+    it('a refused write (422, rolled back) leaves no record; neither does a failure inside the transaction', async () => {
+      const { accountId, token } = await tenant();
+      const before = (await recordsOf(accountId)).length;
+      const refused = await api(t, token, 'POST', '/v1/payouts', { amount: 1, currency: 'EUR', destination: 'acct-1' });
+      assert.equal(refused.status, 422);
+      assert.equal((await recordsOf(accountId)).length, before);
+      // The record is written with the change or not at all.
+      await assert.rejects(
+        db().transaction().execute(async (trx) => {
+          await t.gatehouse.services.invoices.create(trx, accountId, { amount: 5, currency: 'EUR' });
+          throw new Error('crash before commit');
+        }),
+      );
+      assert.equal((await recordsOf(accountId)).length, before);
+    });
+
+    it('invoices and the payout processor: invoice.created, invoice.settled, payout.paid by the system', async () => {
+      const { accountId, token, reader } = await tenant();
+      const invoiceId = await fund(t, token, 500);
+      const payout = await api(t, token, 'POST', '/v1/payouts', { amount: 200, currency: 'EUR', destination: 'acct-1' });
+      t.clock.advance(31_000);
+      void accountId;
+      await t.gatehouse.services.payoutProcessor.processDuePayouts();
+      const { rows } = await readAll(t, reader, '/v1/audit-events', 2);
+      assert.deepEqual(
+        rows.map((r) => [r.action, r.target.id, r.actor.type]),
+        [
+          ['payout.paid', payout.body.id, 'system'],
+          ['payout.created', payout.body.id, 'client'],
+          ['invoice.settled', invoiceId, 'client'],
+          ['invoice.created', invoiceId, 'client'],
+        ],
+      );
+      assert.deepEqual(rows[0].changes, { state: { before: 'pending', after: 'paid' } });
+      assert.equal(rows[0].actor.display, 'payout_processor');
+      const settled = (await recordsOf(accountId)).find((r) => r.action === 'invoice.settled');
+      assert.deepEqual(JSON.parse(settled!.changes!), { state: { before: 'open', after: 'settled' } });
+    });
+
+    it('tenant isolation: a token reads its own account only; the admin API reads across accounts', async () => {
+      const a = await tenant();
+      const b = await tenant();
+      await fund(t, a.token, 100);
+      await fund(t, b.token, 100);
+      const pageA = await api(t, a.reader, 'GET', '/v1/audit-events');
+      assert.ok(pageA.body.data.length >= 2);
+      assert.ok(pageA.body.data.every((r: { account: string }) => r.account === a.accountId));
+      const byB = await api(t, b.reader, 'GET', `/v1/audit-events?target=${pageA.body.data[0].target.id}`);
+      assert.deepEqual(byB.body.data, []);
+      // A cursor of one account is refused for another.
+      const first = await api(t, a.reader, 'GET', '/v1/audit-events?limit=1');
+      const foreign = await api(t, b.reader, 'GET', `/v1/audit-events?limit=1&after=${encodeURIComponent(first.body.next_cursor)}`);
+      assert.equal(foreign.status, 400);
+      assert.equal(foreign.body.code, 'cursor_foreign');
+      // Without the scope: 403.
+      const noScope = await api(t, a.token, 'GET', '/v1/audit-events');
+      assert.equal(noScope.status, 403);
+      const all = await t.admin('GET', '/admin/v1/audit-events?action=invoice.&limit=100');
+      assert.equal(all.status, 200);
+      const accounts = new Set(all.body.data.map((r: { account: string }) => r.account));
+      assert.ok(accounts.has(a.accountId) && accounts.has(b.accountId));
+      const onlyB = await t.admin('GET', `/admin/v1/audit-events?account=${b.accountId}`);
+      assert.ok(onlyB.body.data.every((r: { account: string }) => r.account === b.accountId));
+    });
+
+    it('filters: actor, action prefix, target, time range; a bad instant is 400', async () => {
+      const { token, reader } = await tenant();
+      const from = new Date(t.clock.now()).toISOString();
+      await fund(t, token, 100);
+      t.clock.advance(60_000);
+      const mid = new Date(t.clock.now()).toISOString();
+      await api(t, token, 'POST', '/v1/payouts', { amount: 10, currency: 'EUR', destination: 'acct-1' });
+      const invoices = await api(t, reader, 'GET', '/v1/audit-events?action=invoice.');
+      assert.deepEqual(invoices.body.data.map((r: { action: string }) => r.action), ['invoice.settled', 'invoice.created']);
+      const early = await api(t, reader, 'GET', `/v1/audit-events?since=${from}&until=${mid}`);
+      assert.equal(early.body.data.length, 2);
+      const late = await api(t, reader, 'GET', `/v1/audit-events?since=${mid}`);
+      assert.deepEqual(late.body.data.map((r: { action: string }) => r.action), ['payout.created']);
+      const byActor = await api(t, reader, 'GET', '/v1/audit-events?actor=nobody');
+      assert.deepEqual(byActor.body.data, []);
+      const bad = await api(t, reader, 'GET', '/v1/audit-events?since=yesterday');
+      assert.equal(bad.status, 400);
+      assert.match(bad.headers.get('content-type') ?? '', /problem\+json/);
+    });
+
+    it('sealing chains each account in order and signs a checkpoint; verify passes', async () => {
+      const { accountId, token } = await tenant();
+      await fund(t, token, 300);
+      await audit().sealer.sealPending({ forceCheckpoint: true });
+      const rows = await db().selectFrom('audit_events').selectAll().where('account_id', '=', accountId).orderBy('seq').execute();
+      assert.deepEqual(rows.map((r) => Number(r.seq)), [1, 2]);
+      assert.equal(rows[1]!.prev_hash, rows[0]!.hash);
+      const checkpoints = await db().selectFrom('audit_checkpoints').selectAll().where('account_id', '=', accountId).execute();
+      assert.equal(checkpoints.length, 1);
+      assert.equal(Number(checkpoints[0]!.seq), 2);
+      const report = await audit().verifier.verify(accountId);
+      assert.equal(report.ok, true, JSON.stringify(report));
+      assert.equal(report.chains[0]!.records, 2);
+      assert.equal(report.chains[0]!.checkpoints.verified, 1);
+      const viaAdmin = await t.admin('GET', `/admin/v1/audit-verification?account=${accountId}`);
+      assert.equal(viaAdmin.status, 200);
+      assert.equal(viaAdmin.body.ok, true);
+    });
+
+    /** An account with `n` sealed, checkpointed records. */
+    async function sealedChain(n: number) {
+      const { accountId, token } = await tenant();
+      for (let i = 0; i < n; i++) await api(t, token, 'POST', '/v1/invoices', { amount: 10 + i, currency: 'EUR' });
+      await audit().sealer.sealPending({ forceCheckpoint: true });
+      const rows = await db().selectFrom('audit_events').selectAll().where('account_id', '=', accountId).orderBy('seq').execute();
+      return { accountId, rows };
+    }
+
+    it('verify names an edited record (content and changes)', async () => {
+      const { accountId, rows } = await sealedChain(4);
+      await db().updateTable('audit_events').set({ actor_id: 'someone-else' }).where('id', '=', rows[1]!.id).execute();
+      const report = (await audit().verifier.verify(accountId)).chains[0]!;
+      assert.equal(report.ok, false);
+      assert.deepEqual([report.problem!.kind, report.problem!.seq, report.problem!.id], ['altered', 2, rows[1]!.id]);
+
+      const second = await sealedChain(3);
+      await db().updateTable('audit_events').set({ changes: '{"amount":{"after":1}}' }).where('id', '=', second.rows[2]!.id).execute();
+      const changed = (await audit().verifier.verify(second.accountId)).chains[0]!;
+      assert.deepEqual([changed.problem!.kind, changed.problem!.seq], ['altered', 3]);
+    });
+
+    it('verify names a deleted record, in the middle and at the end', async () => {
+      const middle = await sealedChain(4);
+      await db().deleteFrom('audit_events').where('id', '=', middle.rows[1]!.id).execute();
+      const report = (await audit().verifier.verify(middle.accountId)).chains[0]!;
+      assert.deepEqual([report.problem!.kind, report.problem!.seq], ['removed', 2]);
+
+      const tail = await sealedChain(3);
+      await db().deleteFrom('audit_events').where('id', '=', tail.rows[2]!.id).execute();
+      const cut = (await audit().verifier.verify(tail.accountId)).chains[0]!;
+      assert.deepEqual([cut.problem!.kind, cut.problem!.seq], ['removed', 3]);
+    });
+
+    it('verify names swapped records', async () => {
+      const { accountId, rows } = await sealedChain(4);
+      // Swap the places of records 2 and 3.
+      await db().updateTable('audit_events').set({ seq: -2 }).where('id', '=', rows[1]!.id).execute();
+      await db().updateTable('audit_events').set({ seq: 2 }).where('id', '=', rows[2]!.id).execute();
+      await db().updateTable('audit_events').set({ seq: 3 }).where('id', '=', rows[1]!.id).execute();
+      const report = (await audit().verifier.verify(accountId)).chains[0]!;
+      assert.deepEqual([report.problem!.kind, report.problem!.seq, report.problem!.id], ['reordered', 2, rows[2]!.id]);
+    });
+
+    it('verify catches a chain rewritten from scratch: the signed checkpoint no longer matches', async () => {
+      const { accountId, rows } = await sealedChain(3);
+      // Rewrite record 2 and every hash after it, as someone with the database but not the signing key could.
+      const { recordHash } = await import('../../src/audit/chain.ts');
+      let prev = rows[0]!.hash!;
+      for (const row of rows.slice(1)) {
+        const edited = { ...row, target_id: row === rows[1] ? 'inv_forged' : row.target_id, prev_hash: prev };
+        const hash = recordHash(prev, edited);
+        await db().updateTable('audit_events').set({ target_id: edited.target_id, prev_hash: prev, hash }).where('id', '=', row.id).execute();
+        prev = hash;
+      }
+      await db().updateTable('audit_chains').set({ head_hash: prev }).where('account_id', '=', accountId).execute();
+      const report = (await audit().verifier.verify(accountId)).chains[0]!;
+      assert.equal(report.problem?.kind, 'checkpoint');
+    });
+
+    it('retention prunes old records in batches and the chain still verifies from the oldest kept', async () => {
+      const { accountId, token } = await tenant();
+      await api(t, token, 'POST', '/v1/invoices', { amount: 1, currency: 'EUR' });
+      await api(t, token, 'POST', '/v1/invoices', { amount: 2, currency: 'EUR' });
+      await audit().sealer.sealPending({ forceCheckpoint: true });
+      t.clock.advance(300 * DAY);
+      const later = await mintAccessToken(t, { accountId, scopes: ['invoices:write'] });
+      assert.equal((await api(t, later, 'POST', '/v1/invoices', { amount: 3, currency: 'EUR' })).status, 201);
+      await audit().sealer.sealPending({ forceCheckpoint: true });
+      assert.equal((await db().selectFrom('audit_checkpoints').select('seq').where('account_id', '=', accountId).execute()).length, 2);
+      t.clock.advance(150 * DAY);
+      const pruned = await audit().retention.sweep({ batchSize: 1 });
+      assert.ok(pruned >= 2);
+      const left = await recordsOf(accountId);
+      assert.deepEqual(left.map((r) => Number(r.seq)), [3]);
+      const report = (await audit().verifier.verify(accountId)).chains[0]!;
+      assert.equal(report.ok, true, JSON.stringify(report));
+      assert.equal(report.first_seq, 3);
+      assert.equal(report.checkpoints.verified, 1, 'the checkpoint into the pruned part went with it');
+    });
+
+    it('the export stream reads a range oldest first', async () => {
+      const { accountId, token } = await tenant();
+      await fund(t, token, 100);
+      const seen: string[] = [];
+      for await (const record of audit().queries.stream({ accountId, filters: {}, batchSize: 1 })) seen.push(record.action);
+      assert.deepEqual(seen, ['invoice.created', 'invoice.settled']);
+      assert.equal(await audit().queries.count({ accountId, filters: {} }), 2);
+    });
+
+    it('the chain stays well defined under concurrent writes and sealers', async () => {
+      const { accountId, token } = await tenant();
+      await Promise.all(Array.from({ length: 20 }, (_, i) => api(t, token, 'POST', '/v1/invoices', { amount: i + 1, currency: 'EUR' })));
+      await Promise.all([audit().sealer.sealPending(), audit().sealer.sealPending(), audit().sealer.sealPending()]);
+      const seqs = (await db().selectFrom('audit_events').select('seq').where('account_id', '=', accountId).orderBy('seq').execute()).map((r) => Number(r.seq));
+      assert.deepEqual(seqs, Array.from({ length: 20 }, (_, i) => i + 1));
+      assert.equal((await audit().verifier.verify(accountId)).ok, true);
+      void sql;
+    });
+  });
+}
