@@ -1,5 +1,6 @@
 /** Admin routes for accounts: POST/GET /admin/v1/accounts, GET /admin/v1/accounts/{id}. */
 import type { FastifyInstance } from 'fastify';
+import { auditBy } from '../audit/index.ts';
 import type { Accounts } from './service.ts';
 import { presentAccount } from './service.ts';
 import { errorResponses } from '../platform/http/schemas.ts';
@@ -35,7 +36,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: { accounts: Ac
       },
     },
     async (request, reply) => {
-      const account = await accounts.create(request.body);
+      const account = await accounts.create(request.body, auditBy(request));
       reply.code(201).header('location', `/admin/v1/accounts/${account.id}`);
       return account;
     },

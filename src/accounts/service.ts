@@ -4,6 +4,7 @@ import { toRfc3339 } from '../platform/clock.ts';
 import { newId } from '../platform/ids.ts';
 import { problem } from '../platform/errors/catalogue.ts';
 import type { AccountRow, AccountStore } from './store.ts';
+import { changesOf, recordAudit, type AuditBy } from '../audit/index.ts';
 
 export interface Account {
   id: string;
@@ -19,9 +20,11 @@ export function presentAccount(row: AccountRow): Account {
 export function createAccounts(deps: { store: AccountStore; clock: Clock }) {
   const { store, clock } = deps;
   return {
-    async create(input: { name: string }): Promise<Account> {
+    async create(input: { name: string }, by?: AuditBy): Promise<Account> {
       const row: AccountRow = { id: newId('acct'), name: input.name.trim(), created_at: clock.now() };
-      await store.insert(row);
+      await store.insert(row, (trx) =>
+        recordAudit(trx, by, { accountId: row.id, action: 'account.created', target: { type: 'account', id: row.id }, changes: changesOf(null, { name: row.name }), at: row.created_at }),
+      );
       return presentAccount(row);
     },
     async get(id: string): Promise<Account> {

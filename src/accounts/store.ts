@@ -17,8 +17,12 @@ export interface AccountRow {
 
 export function createAccountStore(db: Db) {
   return {
-    async insert(row: AccountRow): Promise<void> {
-      await db.insertInto('accounts').values(row).execute();
+    /** Inserts the account; `alongside` writes in the same transaction (its audit record). */
+    async insert(row: AccountRow, alongside?: (trx: Db) => Promise<unknown>): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto('accounts').values(row).execute();
+        await alongside?.(trx);
+      });
     },
     async find(id: string): Promise<AccountRow | undefined> {
       return db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();

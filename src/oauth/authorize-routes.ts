@@ -14,6 +14,7 @@
  * account (failed attempts only), so a crowd behind one address can sign in and one account's
  * failures never hold sign-in on another back.
  */
+import { auditBy, recordAudit } from '../audit/record.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../platform/db/database.ts';
 import type { Clock } from '../platform/clock.ts';
@@ -174,12 +175,20 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
     if (!user) {
       const why = signIn === undefined ? { reason: 'missing_credentials', user_id: null } : { reason: signIn.reason, user_id: signIn.userId };
       logEvent(request.log, 'oauth.sign_in_failed', { ...signInContext(request, req), ...why }, 'sign-in failed');
+      const person = signIn?.userId ?? null;
+      await recordAudit(deps.db, auditBy(request, person ? { type: 'user', id: person, clientId: req.client.id } : { type: 'client', id: req.client.id }), {
+        accountId: req.client.accountId,
+        action: 'signin.failed',
+        target: person ? { type: 'user', id: person } : { type: 'client', id: req.client.id },
+        changes: { reason: { after: why.reason } },
+        at: deps.clock.now(),
+      });
       return showSignIn(request, reply, req, 401, 'Wrong username or password.', userName);
     }
     // Counted when it began (so concurrent guesses cannot all slip in), given back as it succeeded.
     await rateLimits.reward('signin_ip', addressKey);
     const previous = parseCookies(request.headers.cookie)[cookies.session];
-    const secret = await sessions.start(req.client.accountId, user.id, previous);
+    const secret = await sessions.start(req.client.accountId, user.id, previous, auditBy(request, { type: 'user', id: user.id, clientId: req.client.id }));
     reply.header('set-cookie', cookies.setSession(secret));
     const session: Session = { id: '', accountId: user.account_id, userId: user.id, userName: user.user_name, authenticatedAt: deps.clock.now() };
     return proceed(reply, { ...req, prompt: without(req.prompt, 'login') }, session, secret, 303);
@@ -192,10 +201,15 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
     const session = await currentSession(request, req);
     if (!session) return showSignIn(request, reply, req, 200);
     if (!consentTokenValid(request, body)) return sendPage(reply, 403, errorPage('The form expired. Go back to the application and start again.'));
-    if (body.decision !== 'allow') return redirectError(reply, 303, new RedirectError('access_denied', 'The user denied the request', req.redirectUri, req.state));
+    const person = auditBy(request, { type: 'user', id: session.userId, clientId: req.client.id });
+    if (body.decision !== 'allow') {
+      const changes = { scope: { after: [...req.scopes].join(' ') } };
+      await recordAudit(deps.db, person, { accountId: req.client.accountId, action: 'consent.denied', target: { type: 'client', id: req.client.id }, changes, at: deps.clock.now() });
+      return redirectError(reply, 303, new RedirectError('access_denied', 'The user denied the request', req.redirectUri, req.state));
+    }
     const offered = grantableToPerson(req.scopes, await userScopeBound(req.client.accountId, session.userId));
     if (offered.length === 0) return redirectError(reply, 303, new RedirectError('access_denied', NOTHING_GRANTABLE, req.redirectUri, req.state));
-    await sessions.rememberConsent(req.client.accountId, session.userId, req.client.id, offered);
+    await sessions.rememberConsent(req.client.accountId, session.userId, req.client.id, offered, person);
     return issue(reply, req, session, offered, 303);
   });
 }

@@ -1,5 +1,6 @@
 /** Admin routes for OAuth clients: register (RFC 7591 metadata), list, get, delete, rotate secret. */
 import type { FastifyInstance } from 'fastify';
+import { auditBy } from '../audit/index.ts';
 import type { Accounts } from '../accounts/service.ts';
 import { errorResponses } from '../platform/http/schemas.ts';
 import { AUTH_METHODS, GRANT_TYPES, presentClient, type ClientMetadata, type Clients } from './clients.ts';
@@ -67,7 +68,7 @@ export function registerClientRoutes(app: FastifyInstance, deps: { accounts: Acc
     },
     async (request, reply) => {
       await accounts.require(request.params.id);
-      const client = await clients.register(request.params.id, request.body);
+      const client = await clients.register(request.params.id, request.body, auditBy(request));
       reply.code(201).header('location', `/admin/v1/accounts/${request.params.id}/clients/${client.client_id}`).header('cache-control', 'no-store');
       return client;
     },
@@ -110,7 +111,7 @@ export function registerClientRoutes(app: FastifyInstance, deps: { accounts: Acc
       },
     },
     async (request, reply) => {
-      await clients.remove(request.params.id, request.params.clientId);
+      await clients.remove(request.params.id, request.params.clientId, auditBy(request));
       reply.code(204).send();
     },
   );
@@ -128,7 +129,7 @@ export function registerClientRoutes(app: FastifyInstance, deps: { accounts: Acc
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return clients.rotateSecret(request.params.id, request.params.clientId);
+      return clients.rotateSecret(request.params.id, request.params.clientId, auditBy(request));
     },
   );
 }

@@ -11,6 +11,7 @@
  * Deleting a client revokes every token and grant it holds, in the same transaction.
  */
 import type { Db } from '../platform/db/database.ts';
+import { changesOf, recordAudit, type AuditBy } from '../audit/index.ts';
 import type { Clock } from '../platform/clock.ts';
 import { toRfc3339 } from '../platform/clock.ts';
 import { newId } from '../platform/ids.ts';
@@ -172,7 +173,7 @@ export function createClients(deps: { db: Db; clock: Clock }) {
     find,
     requireInAccount,
 
-    async register(accountId: string, input: ClientMetadata) {
+    async register(accountId: string, input: ClientMetadata, by?: AuditBy) {
       const m = checkMetadata(input);
       const secret = m.authMethod.startsWith('client_secret') ? randomSecret(32, CLIENT_SECRET_PREFIX) : undefined;
       const row: ClientRow = {
@@ -189,7 +190,11 @@ export function createClients(deps: { db: Db; clock: Clock }) {
         secret_rotated_at: null,
         created_at: clock.now(),
       };
-      await db.insertInto('oauth_clients').values(row).execute();
+      const shown = presentClient(clientFromRow(row));
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto('oauth_clients').values(row).execute();
+        await recordAudit(trx, by, { accountId, action: 'client.created', target: { type: 'client', id: row.id }, changes: changesOf(null, { ...shown }), at: row.created_at });
+      });
       return presentClient(clientFromRow(row), secret);
     },
 
@@ -205,7 +210,7 @@ export function createClients(deps: { db: Db; clock: Clock }) {
     },
 
     /** A new secret replaces the old one at once; the old one stops authenticating. */
-    async rotateSecret(accountId: string, clientId: string) {
+    async rotateSecret(accountId: string, clientId: string, by?: AuditBy) {
       const client = await requireInAccount(accountId, clientId);
       if (!client.authMethod.startsWith('client_secret')) {
         throw metadataError(`client ${clientId} authenticates with ${client.authMethod} and has no secret`);
@@ -213,17 +218,17 @@ export function createClients(deps: { db: Db; clock: Clock }) {
       const secret = randomSecret(32, CLIENT_SECRET_PREFIX);
       const digest = sha256Hex(secret);
       cache.delete(clientId);
-      await db
-        .updateTable('oauth_clients')
-        .set({ secret_digest: digest, secret_rotated_at: clock.now() })
-        .where('id', '=', clientId)
-        .execute();
+      const at = clock.now();
+      await db.transaction().execute(async (trx) => {
+        await trx.updateTable('oauth_clients').set({ secret_digest: digest, secret_rotated_at: at }).where('id', '=', clientId).execute();
+        await recordAudit(trx, by, { accountId, action: 'client.secret_rotated', target: { type: 'client', id: clientId }, changes: changesOf({ client_secret: 1 }, { client_secret: 2 }), at });
+      });
       return presentClient({ ...client, secretDigest: digest }, secret);
     },
 
     /** Removes the client and, in the same transaction, everything it was ever issued. */
-    async remove(accountId: string, clientId: string): Promise<void> {
-      await requireInAccount(accountId, clientId);
+    async remove(accountId: string, clientId: string, by?: AuditBy): Promise<void> {
+      const client = await requireInAccount(accountId, clientId);
       const now = clock.now();
       await db.transaction().execute(async (trx) => {
         await trx.updateTable('access_tokens').set({ revoked_at: now }).where('client_id', '=', clientId).where('revoked_at', 'is', null).execute();
@@ -232,6 +237,7 @@ export function createClients(deps: { db: Db; clock: Clock }) {
         await trx.deleteFrom('oauth_codes').where('client_id', '=', clientId).execute();
         await trx.deleteFrom('oauth_consents').where('client_id', '=', clientId).execute();
         await trx.deleteFrom('oauth_clients').where('id', '=', clientId).execute();
+        await recordAudit(trx, by, { accountId, action: 'client.deleted', target: { type: 'client', id: clientId }, changes: changesOf({ ...presentClient(client) }, null), at: now });
       });
       cache.delete(clientId);
     },

@@ -11,6 +11,7 @@
 import type { Db } from '../platform/db/database.ts';
 import type { Clock } from '../platform/clock.ts';
 import { isUniqueViolation } from '../platform/db/database.ts';
+import { recordAudit } from '../audit/record.ts';
 import type { Client } from './clients.ts';
 import { ACCESS_TOKEN_PREFIX, type AccessTokens } from './access-tokens.ts';
 import { REFRESH_TOKEN_PREFIX, findGrant, findRefreshToken, revokeGrant } from './grants.ts';
@@ -27,6 +28,11 @@ export interface Introspection {
   iss?: string;
 }
 
+/** RFC 7009: the record of a token revoked by the client it was issued to. */
+function revoked(trx: Db, client: Client, accountId: string, target: { type: string; id: string }, at: number) {
+  return recordAudit(trx, { actor: { type: 'client', id: client.id } }, { accountId, action: 'token.revoked', target, changes: { revoked: { before: false, after: true } }, at });
+}
+
 export function createRevocation(deps: { db: Db; clock: Clock; issuer: string; accessTokens: AccessTokens }) {
   const { db, clock, issuer, accessTokens } = deps;
 
@@ -38,13 +44,20 @@ export function createRevocation(deps: { db: Db; clock: Clock; issuer: string; a
   async function revokeAccessToken(client: Client, token: string, now: number): Promise<void> {
     const facts = await accessTokens.inspect(token);
     if (!facts || facts.clientId !== client.id) return;
+    const record = (trx: Db) => revoked(trx, client, facts.accountId, { type: 'access_token', id: facts.id }, now);
     if (!facts.sealed) {
-      await db.updateTable('access_tokens').set({ revoked_at: now }).where('id', '=', facts.id).where('revoked_at', 'is', null).execute();
+      await db.transaction().execute(async (trx) => {
+        const done = await trx.updateTable('access_tokens').set({ revoked_at: now }).where('id', '=', facts.id).where('revoked_at', 'is', null).executeTakeFirst();
+        if (Number(done.numUpdatedRows) > 0) await record(trx);
+      });
       return;
     }
     await db.deleteFrom('oauth_revoked_tokens').where('expires_at', '<=', now).execute();
     try {
-      await db.insertInto('oauth_revoked_tokens').values({ token_id: facts.id, expires_at: facts.expiresAt }).execute();
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto('oauth_revoked_tokens').values({ token_id: facts.id, expires_at: facts.expiresAt }).execute();
+        await record(trx);
+      });
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
     }
@@ -55,7 +68,12 @@ export function createRevocation(deps: { db: Db; clock: Clock; issuer: string; a
       const now = clock.now();
       if (token.startsWith(REFRESH_TOKEN_PREFIX)) {
         const row = await findRefreshToken(db, token);
-        if (row && row.client_id === client.id) await db.transaction().execute((trx) => revokeGrant(trx, row.grant_id, now));
+        if (row && row.client_id === client.id && row.revoked_at === null) {
+          await db.transaction().execute(async (trx) => {
+            await revokeGrant(trx, row.grant_id, now);
+            await revoked(trx, client, row.account_id, { type: 'grant', id: row.grant_id }, now);
+          });
+        }
         return;
       }
       if (token.startsWith(ACCESS_TOKEN_PREFIX)) await revokeAccessToken(client, token, now);

@@ -7,6 +7,7 @@
  * remembered per user and client as the union of the scopes allowed; a request for a scope
  * outside it asks again.
  */
+import { recordAudit, type AuditBy } from '../audit/record.ts';
 import type { Transaction } from 'kysely';
 import { isUniqueViolation, type Db } from '../platform/db/database.ts';
 import type { Tables } from '../platform/db/tables.ts';
@@ -93,7 +94,7 @@ export function createSessions(deps: { db: Db; clock: Clock }) {
       return { id: row.id, accountId: row.account_id, userId: row.user_id, userName: row.user_name, authenticatedAt: row.authenticated_at };
     },
 
-    async start(accountId: string, userId: string, previous?: string): Promise<string> {
+    async start(accountId: string, userId: string, previous?: string, by?: AuditBy): Promise<string> {
       const now = clock.now();
       const secret = randomSecret(32);
       await db.transaction().execute(async (trx) => {
@@ -102,6 +103,7 @@ export function createSessions(deps: { db: Db; clock: Clock }) {
           .insertInto('oauth_sessions')
           .values({ id: newId('sess'), session_digest: sha256Hex(secret), account_id: accountId, user_id: userId, authenticated_at: now, expires_at: now + SESSION_TTL_SECONDS * 1000, ended_at: null })
           .execute();
+        await recordAudit(trx, by, { accountId, action: 'signin.succeeded', target: { type: 'user', id: userId }, at: now });
       });
       return secret;
     },
@@ -111,16 +113,20 @@ export function createSessions(deps: { db: Db; clock: Clock }) {
       return row ? scopeSet(row.scope) : new Set();
     },
 
-    async rememberConsent(accountId: string, userId: string, clientId: string, scopes: string[]): Promise<void> {
+    async rememberConsent(accountId: string, userId: string, clientId: string, scopes: string[], by?: AuditBy): Promise<void> {
       const now = clock.now();
       const merge = () =>
         db.transaction().execute(async (trx) => {
           const row = await findConsent(trx, accountId, userId, clientId);
+          const scope = formatScope([...scopeSet(row?.scope ?? ''), ...scopes]);
+          if (scope !== row?.scope) {
+            const changes = { scope: { before: row?.scope ?? null, after: scope } };
+            await recordAudit(trx, by, { accountId, action: 'consent.granted', target: { type: 'client', id: clientId }, changes, at: now });
+          }
           if (!row) {
             await trx.insertInto('oauth_consents').values({ account_id: accountId, user_id: userId, client_id: clientId, scope: formatScope(scopes), updated_at: now }).execute();
             return;
           }
-          const scope = formatScope([...scopeSet(row.scope), ...scopes]);
           await trx.updateTable('oauth_consents').set({ scope, updated_at: now }).where('account_id', '=', accountId).where('user_id', '=', userId).where('client_id', '=', clientId).execute();
         });
       try {

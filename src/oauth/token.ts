@@ -19,8 +19,21 @@ import type { AccessTokens } from './access-tokens.ts';
 import type { Client } from './clients.ts';
 import type { ClientAuthenticator, ClientCredentials } from './client-auth.ts';
 import { oauthError } from './errors.ts';
+import { recordAudit } from '../audit/record.ts';
 import { consumeCode, createGrant, findCode, findGrant, findRefreshToken, issueRefreshToken, revokeGrant, rotateRefreshToken, type Trx } from './grants.ts';
 import { formatScope, grantableToPerson, isSubset, parseScope, scopeSet } from './scopes.ts';
+
+
+/** The audit record of a grant revoked because its code or refresh token came back (RFC 6749 §4.1.2, §10.4). */
+function replayRevoked(trx: Trx, client: Client, row: { account_id: string; grant_id: string }, presented: 'code' | 'refresh_token', at: number) {
+  return recordAudit(trx, { actor: { type: 'client', id: client.id } }, {
+    accountId: row.account_id,
+    action: 'grant.replay_revoked',
+    target: { type: 'grant', id: row.grant_id },
+    changes: { revoked: { before: false, after: true }, presented: { after: presented } },
+    at,
+  });
+}
 
 export type UserScopeBound = (accountId: string, userId: string) => Promise<ReadonlySet<string> | null>;
 
@@ -91,7 +104,10 @@ export function createTokenEndpoint(deps: TokenEndpointDeps) {
     if (!row || row.client_id !== client.id) throw oauthError('invalid_grant', 'The authorization code is invalid');
     const now = clock.now();
     if (row.consumed_at !== null) {
-      await db.transaction().execute((trx) => revokeGrant(trx, row.grant_id, now));
+      await db.transaction().execute(async (trx) => {
+        await revokeGrant(trx, row.grant_id, now);
+        await replayRevoked(trx, client, row, 'code', now);
+      });
       throw oauthError('invalid_grant', 'The authorization code was already used; the tokens it issued are revoked');
     }
     if (row.expires_at <= now) throw oauthError('invalid_grant', 'The authorization code has expired');
@@ -110,6 +126,7 @@ export function createTokenEndpoint(deps: TokenEndpointDeps) {
     return withRefusals(async (trx) => {
       if (!(await consumeCode(trx, row.code_digest, now))) {
         await revokeGrant(trx, row.grant_id, now);
+        await replayRevoked(trx, client, row, 'code', now);
         return new Refusal(oauthError('invalid_grant', 'The authorization code was already used; the tokens it issued are revoked'));
       }
       if (!(await userActive(trx, row.account_id, row.user_id))) return new Refusal(oauthError('invalid_grant', 'The user can no longer sign in'));
@@ -143,7 +160,10 @@ export function createTokenEndpoint(deps: TokenEndpointDeps) {
     if (!row || row.client_id !== client.id) throw oauthError('invalid_grant', 'The refresh token is invalid');
     const now = clock.now();
     if (row.rotated_at !== null && row.revoked_at === null) {
-      await db.transaction().execute((trx) => revokeGrant(trx, row.grant_id, now));
+      await db.transaction().execute(async (trx) => {
+        await revokeGrant(trx, row.grant_id, now);
+        await replayRevoked(trx, client, row, 'refresh_token', now);
+      });
       throw oauthError('invalid_grant', 'The refresh token was already used; the grant is revoked');
     }
     if (row.revoked_at !== null || row.expires_at <= now) throw oauthError('invalid_grant', 'The refresh token is revoked or expired');
@@ -158,6 +178,7 @@ export function createTokenEndpoint(deps: TokenEndpointDeps) {
     return withRefusals(async (trx) => {
       if (!(await rotateRefreshToken(trx, row.id, now))) {
         await revokeGrant(trx, row.grant_id, now);
+        await replayRevoked(trx, client, row, 'refresh_token', now);
         return new Refusal(oauthError('invalid_grant', 'The refresh token was already used; the grant is revoked'));
       }
       if (!(await userActive(trx, grant.account_id, grant.user_id))) return new Refusal(oauthError('invalid_grant', 'The user can no longer sign in'));

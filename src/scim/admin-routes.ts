@@ -2,6 +2,7 @@
  * Admin API of SCIM: per-account SCIM tokens (POST shows the token once; GET lists; DELETE
  * revokes) and roles mapped from groups. Served on the admin listener only.
  */
+import { auditBy } from '../audit/record.ts';
 import type { FastifyInstance } from 'fastify';
 import type { Accounts } from '../accounts/service.ts';
 import { problem } from '../platform/errors/catalogue.ts';
@@ -81,7 +82,7 @@ export function registerScimAdminRoutes(app: FastifyInstance, deps: { accounts: 
     },
     async (request, reply) => {
       await accounts.require(request.params.id);
-      const issued = await tokens.issue(request.params.id, request.body?.description ?? 'SCIM token');
+      const issued = await tokens.issue(request.params.id, request.body?.description ?? 'SCIM token', auditBy(request));
       reply.code(201).header('location', `/admin/v1/accounts/${request.params.id}/scim-tokens/${issued.id}`).header('cache-control', 'no-store');
       return issued;
     },
@@ -111,7 +112,7 @@ export function registerScimAdminRoutes(app: FastifyInstance, deps: { accounts: 
     },
     async (request, reply) => {
       await accounts.require(request.params.id);
-      if (!(await tokens.revoke(request.params.id, request.params.itemId))) throw problem('scim_token_not_found');
+      if (!(await tokens.revoke(request.params.id, request.params.itemId, auditBy(request)))) throw problem('scim_token_not_found');
       reply.code(204);
     },
   );
@@ -139,7 +140,7 @@ export function registerScimAdminRoutes(app: FastifyInstance, deps: { accounts: 
     },
     async (request, reply) => {
       await accounts.require(request.params.id);
-      const role = await saveRole(() => roles.create(request.params.id, request.body));
+      const role = await saveRole(() => roles.create(request.params.id, request.body, auditBy(request)));
       reply.code(201);
       return role;
     },
@@ -180,7 +181,7 @@ export function registerScimAdminRoutes(app: FastifyInstance, deps: { accounts: 
     },
     async (request) => {
       await accounts.require(request.params.id);
-      const role = await saveRole(() => roles.replace(request.params.id, request.params.itemId, request.body));
+      const role = await saveRole(() => roles.replace(request.params.id, request.params.itemId, request.body, auditBy(request)));
       if (!role) throw problem('role_not_found');
       return role;
     },
@@ -191,7 +192,7 @@ export function registerScimAdminRoutes(app: FastifyInstance, deps: { accounts: 
     { schema: { tags: ['roles'], summary: 'Delete a role', security, params: itemParams, response: { 204: { type: 'null' }, ...errorResponses(401, 404) } } },
     async (request, reply) => {
       await accounts.require(request.params.id);
-      if (!(await roles.delete(request.params.id, request.params.itemId))) throw problem('role_not_found');
+      if (!(await roles.delete(request.params.id, request.params.itemId, auditBy(request)))) throw problem('role_not_found');
       reply.code(204);
     },
   );

@@ -10,6 +10,7 @@ import { invalidSyntax, invalidValue, scimError, serializeScimError } from './er
 import { BULK_REQUEST, BULK_RESPONSE } from './schema-catalog.ts';
 import { MAX_BULK_OPERATIONS } from './discovery.ts';
 import type { ScimUsers } from './users.ts';
+import { auditBy, type AuditBy } from '../audit/index.ts';
 import type { ScimGroups } from './groups.ts';
 import { checkSchemas } from './users.ts';
 
@@ -34,6 +35,7 @@ export async function runBulk(
   if (operations.length > MAX_BULK_OPERATIONS) throw scimError(413, null, `a bulk request holds at most ${MAX_BULK_OPERATIONS} operations`);
   const failOnErrors = typeof body.failOnErrors === 'number' && body.failOnErrors > 0 ? body.failOnErrors : Infinity;
   const created = new Map<string, string>();
+  const by = auditBy(request);
   const results: BulkResult[] = [];
   let errors = 0;
   for (const raw of operations) {
@@ -46,7 +48,7 @@ export async function runBulk(
       if (typeof path !== 'string') throw invalidSyntax('operation path is required');
       const data = resolveRefs(raw.data ?? null, created);
       const ifMatch = typeof raw.version === 'string' ? raw.version : undefined;
-      const outcome = await dispatch(deps, accountId, method, path, data, ifMatch, bulkId);
+      const outcome = await dispatch(deps, accountId, method, path, data, ifMatch, bulkId, by);
       if (bulkId && outcome.id) created.set(bulkId, outcome.id);
       results.push({ method, ...(bulkId ? { bulkId } : {}), ...outcome.result });
     } catch (error) {
@@ -80,6 +82,7 @@ async function dispatch(
   data: Json | undefined,
   ifMatch: string | undefined,
   bulkId: string | undefined,
+  by: AuditBy,
 ): Promise<{ id?: string; result: Omit<BulkResult, 'method' | 'bulkId'> }> {
   const match = /^\/(Users|Groups)(?:\/([^/]+))?$/.exec(path);
   if (!match) throw scimError(400, 'invalidPath', `unsupported bulk path ${path}`);
@@ -92,21 +95,21 @@ async function dispatch(
   if (method === 'POST' && !id) {
     if (!body) throw invalidSyntax('POST needs data');
     if (!bulkId) throw invalidSyntax('POST in a bulk request needs a bulkId');
-    return done(type === 'Users' ? await deps.users.create(accountId, body) : await deps.groups.create(accountId, body), 201);
+    return done(type === 'Users' ? await deps.users.create(accountId, body, by) : await deps.groups.create(accountId, body, by), 201);
   }
   if (!id) throw scimError(400, 'invalidPath', `${method} needs a resource path such as /${type}/{id}`);
   const location = `${deps.baseUrl}/${type}/${id}`;
   switch (method) {
     case 'PUT':
       if (!body) throw invalidSyntax('PUT needs data');
-      return done(type === 'Users' ? await deps.users.replace(accountId, id, body, ifMatch) : await deps.groups.replace(accountId, id, body, ifMatch), 200);
+      return done(type === 'Users' ? await deps.users.replace(accountId, id, body, ifMatch, by) : await deps.groups.replace(accountId, id, body, ifMatch, by), 200);
     case 'PATCH':
       if (!body) throw invalidSyntax('PATCH needs data');
-      if (type === 'Users') return done(await deps.users.patch(accountId, id, body, ifMatch), 200);
-      await deps.groups.patch(accountId, id, body, ifMatch);
+      if (type === 'Users') return done(await deps.users.patch(accountId, id, body, ifMatch, by), 200);
+      await deps.groups.patch(accountId, id, body, ifMatch, by);
       return { result: { location, status: '204' } };
     case 'DELETE':
-      await (type === 'Users' ? deps.users.delete(accountId, id, ifMatch) : deps.groups.delete(accountId, id, ifMatch));
+      await (type === 'Users' ? deps.users.delete(accountId, id, ifMatch, by) : deps.groups.delete(accountId, id, ifMatch, by));
       return { result: { location, status: '204' } };
   }
   throw invalidSyntax(`unsupported bulk method ${method}`);

@@ -27,6 +27,7 @@ import type { Clock } from '../platform/clock.ts';
 import { toRfc3339 } from '../platform/clock.ts';
 import { newId } from '../platform/ids.ts';
 import { isUniqueViolation, transactWithRetry } from '../platform/db/database.ts';
+import { changesOf, recordAudit, type AuditBy } from '../audit/index.ts';
 import { coerceResource, coerceValue, isObject, type Json, type JsonObject } from './coerce.ts';
 import { invalidValue, mutability, notFound, uniqueness } from './errors.ts';
 import { applyPatch, normaliseOperations, parsePatchPath, type PatchOperation } from './patch.ts';
@@ -206,12 +207,13 @@ export function createScimGroups(deps: ScimGroupsDeps) {
     }
   }
 
+  const namesOf = (row: GroupRow) => ({ displayName: row.display_name, externalId: row.external_id });
   const isMembersPath = (path: string) => /^(urn:ietf:params:scim:schemas:core:2\.0:group:)?members($|[.[])/i.test(path);
 
   return {
     render,
 
-    async create(accountId: string, body: JsonObject): Promise<JsonObject> {
+    async create(accountId: string, body: JsonObject, by?: AuditBy): Promise<JsonObject> {
       checkSchemas(body, CORE_GROUP);
       const doc = coerceResource(GROUP_SCHEMA, body, WRITABLE_COMMON);
       const { displayName, externalId } = checkDoc(doc);
@@ -224,6 +226,8 @@ export function createScimGroups(deps: ScimGroupsDeps) {
         const write = newWrite(trx, row, now);
         await addMembers(write, ids);
         await touchMemberUsers(write, false);
+        const changes = changesOf(null, { displayName, externalId: externalId ?? null, members: ids });
+        await recordAudit(trx, by, { accountId, action: 'scim.group.created', target: { type: 'group', id: row.id }, changes, at: now });
         return render(row, await store.membersOf(trx, [row.id]));
       });
     },
@@ -234,7 +238,7 @@ export function createScimGroups(deps: ScimGroupsDeps) {
       return render(row, withMembers ? await store.membersOf(db, [id]) : null);
     },
 
-    async replace(accountId: string, id: string, body: JsonObject, ifMatch?: string): Promise<JsonObject> {
+    async replace(accountId: string, id: string, body: JsonObject, ifMatch?: string, by?: AuditBy): Promise<JsonObject> {
       checkSchemas(body, CORE_GROUP);
       const doc = coerceResource(GROUP_SCHEMA, body, WRITABLE_COMMON);
       const { displayName, externalId } = checkDoc(doc);
@@ -246,12 +250,14 @@ export function createScimGroups(deps: ScimGroupsDeps) {
         await setMembers(write, ids);
         await touchMemberUsers(write, displayName !== row.display_name);
         const saved = await touch(trx, row, displayName, externalId, write.at, ifMatch);
+        const changes = { ...changesOf(namesOf(row), namesOf(saved)), members: { after: ids } };
+        await recordAudit(trx, by, { accountId, action: 'scim.group.replaced', target: { type: 'group', id }, changes, at: write.at });
         return render(saved, await store.membersOf(trx, [id]));
       });
     },
 
     /** Applies a PatchOp; returns the new version's row (members are not read). */
-    async patch(accountId: string, id: string, body: JsonObject, ifMatch?: string): Promise<GroupRow> {
+    async patch(accountId: string, id: string, body: JsonObject, ifMatch?: string, by?: AuditBy): Promise<GroupRow> {
       checkSchemas(body, PATCH_OP);
       const operations = normaliseOperations(body.Operations ?? body.operations);
       return transactWithRetry(db, async (trx) => {
@@ -278,13 +284,18 @@ export function createScimGroups(deps: ScimGroupsDeps) {
         const { displayName, externalId } = checkDoc(doc);
         if (!changed && displayName === row.display_name && (externalId ?? row.external_id) === row.external_id) return row;
         await touchMemberUsers(write, displayName !== row.display_name);
-        return touch(trx, row, displayName, externalId, write.at, ifMatch);
+        const saved = await touch(trx, row, displayName, externalId, write.at, ifMatch);
+        const members = operations.filter((o) => o.path !== undefined && isMembersPath(o.path)).map((o) => o.op.toLowerCase());
+        const changes = { ...changesOf(namesOf(row), namesOf(saved)), ...(members.length > 0 ? { members: { after: members } } : {}) };
+        await recordAudit(trx, by, { accountId, action: 'scim.group.patched', target: { type: 'group', id }, changes, at: write.at });
+        return saved;
       });
     },
 
-    async delete(accountId: string, id: string, ifMatch?: string): Promise<void> {
+    async delete(accountId: string, id: string, ifMatch?: string, by?: AuditBy): Promise<void> {
       await transactWithRetry(db, async (trx) => {
-        await locked(trx, accountId, id, ifMatch);
+        const row = await locked(trx, accountId, id, ifMatch);
+        await recordAudit(trx, by, { accountId, action: 'scim.group.deleted', target: { type: 'group', id }, changes: changesOf(namesOf(row), null), at: clock.now() });
         // Every member loses the group from its `groups`; the memberships go with the group.
         await deps.users.touchMembersOf(trx, accountId, id, clock.now());
         checkReplaced(ifMatch, await store.delete(trx, accountId, id), id);

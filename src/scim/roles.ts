@@ -5,6 +5,7 @@
  * or issues/refreshes a user's token, so a membership change takes effect at the next token.
  * An account without any mapping answers null: OAuth then gives people no privileged scope.
  */
+import { changesOf, recordAudit, type AuditBy } from '../audit/record.ts';
 import { sql } from 'kysely';
 import type { Db } from '../platform/db/database.ts';
 import type { Clock } from '../platform/clock.ts';
@@ -89,7 +90,7 @@ export function createRoles(deps: { db: Db; clock: Clock }) {
         : { role_id: roleId, account_id: accountId, match: 'externalId', value: g.externalId! },
     );
 
-  async function write(accountId: string, roleId: string, input: RoleInput, create: boolean): Promise<void> {
+  async function write(accountId: string, roleId: string, input: RoleInput, create: boolean, by: AuditBy | undefined): Promise<void> {
     const now = clock.now();
     try {
       await db.transaction().execute(async (trx) => {
@@ -99,6 +100,8 @@ export function createRoles(deps: { db: Db; clock: Clock }) {
         await trx.deleteFrom('role_groups').where('role_id', '=', roleId).execute();
         const rows = selectorRows(roleId, accountId, input.groups);
         if (rows.length > 0) await trx.insertInto('role_groups').values(rows).execute();
+        const changes = changesOf(null, { name: input.name, scopes, groups: input.groups });
+        await recordAudit(trx, by, { accountId, action: create ? 'role.created' : 'role.updated', target: { type: 'role', id: roleId }, changes, at: now });
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw new RoleNameTaken(input.name);
@@ -107,15 +110,15 @@ export function createRoles(deps: { db: Db; clock: Clock }) {
   }
 
   return {
-    async create(accountId: string, input: RoleInput): Promise<RoleView> {
+    async create(accountId: string, input: RoleInput, by?: AuditBy): Promise<RoleView> {
       const id = newId('role');
-      await write(accountId, id, input, true);
+      await write(accountId, id, input, true, by);
       return (await view(id))!;
     },
-    async replace(accountId: string, id: string, input: RoleInput): Promise<RoleView | undefined> {
+    async replace(accountId: string, id: string, input: RoleInput, by?: AuditBy): Promise<RoleView | undefined> {
       const found = await db.selectFrom('roles').select('id').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
       if (!found) return undefined;
-      await write(accountId, id, input, false);
+      await write(accountId, id, input, false, by);
       return view(id);
     },
     async get(accountId: string, id: string): Promise<RoleView | undefined> {
@@ -126,9 +129,13 @@ export function createRoles(deps: { db: Db; clock: Clock }) {
       const ids = await db.selectFrom('roles').select('id').where('account_id', '=', accountId).orderBy('name').execute();
       return (await Promise.all(ids.map((r) => view(r.id)))).filter((r): r is RoleView => r !== undefined);
     },
-    async delete(accountId: string, id: string): Promise<boolean> {
-      const result = await db.deleteFrom('roles').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
-      return result.numDeletedRows > 0n;
+    async delete(accountId: string, id: string, by?: AuditBy): Promise<boolean> {
+      return db.transaction().execute(async (trx) => {
+        const result = await trx.deleteFrom('roles').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+        if (result.numDeletedRows === 0n) return false;
+        await recordAudit(trx, by, { accountId, action: 'role.deleted', target: { type: 'role', id }, at: clock.now() });
+        return true;
+      });
     },
   };
 }

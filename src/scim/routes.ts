@@ -9,6 +9,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { principalOf } from '../platform/auth.ts';
+import { auditBy } from '../audit/index.ts';
 import type { JsonObject } from './coerce.ts';
 import { SCIM_CONTENT_TYPE, notFound, scimErrorResponses, serializeScimError } from './errors.ts';
 import { LIST_RESPONSE, SEARCH_REQUEST, USER_SCHEMA, GROUP_SCHEMA, type ResourceSchema } from './schema-catalog.ts';
@@ -160,7 +161,7 @@ export async function registerScimRoutes(app: FastifyInstance, deps: ScimRouteDe
         scope.post<{ Body: JsonObject }>(
           path,
           { config, onRequest, schema: { hide, tags: [kind.tag], summary: `Create a ${kind.name}`, security, body: anyBody, response: { 201: resource, ...errors } } },
-          async (request, reply) => sendResource(reply, 201, await kind.service.create(principalOf(request).accountId, request.body)),
+          async (request, reply) => sendResource(reply, 201, await kind.service.create(principalOf(request).accountId, request.body, auditBy(request))),
         );
       }
 
@@ -184,14 +185,14 @@ export async function registerScimRoutes(app: FastifyInstance, deps: ScimRouteDe
         `${base}/${kind.path}/:id`,
         { config, onRequest, schema: { tags: [kind.tag], summary: `Replace a ${kind.name}`, security, params: idParams, body: anyBody, response: { 200: resource, ...errors } } },
         async (request, reply) =>
-          sendResource(reply, 200, await kind.service.replace(principalOf(request).accountId, request.params.id, request.body, ifMatch(request))),
+          sendResource(reply, 200, await kind.service.replace(principalOf(request).accountId, request.params.id, request.body, ifMatch(request), auditBy(request))),
       );
 
       scope.delete<{ Params: { id: string } }>(
         `${base}/${kind.path}/:id`,
         { config, onRequest, schema: { tags: [kind.tag], summary: `Delete a ${kind.name}`, security, params: idParams, response: { 204: { type: 'null' }, ...errors } } },
         async (request, reply) => {
-          await kind.service.delete(principalOf(request).accountId, request.params.id, ifMatch(request));
+          await kind.service.delete(principalOf(request).accountId, request.params.id, ifMatch(request), auditBy(request));
           return reply.code(204).removeHeader('content-type').send();
         },
       );
@@ -201,7 +202,7 @@ export async function registerScimRoutes(app: FastifyInstance, deps: ScimRouteDe
       `${base}/Users/:id`,
       { config, onRequest, schema: { tags: ['scim'], summary: 'Patch a user (RFC 7644 §3.5.2); answers 200 with the user', security, params: idParams, querystring: projectionQuery, body: anyBody, response: { 200: resource, ...errors } } },
       async (request, reply) => {
-        const patched = await deps.users.patch(principalOf(request).accountId, request.params.id, request.body, ifMatch(request));
+        const patched = await deps.users.patch(principalOf(request).accountId, request.params.id, request.body, ifMatch(request), auditBy(request));
         return sendResource(reply, 200, project(USER_SCHEMA, patched, parseProjection(request.query.attributes, request.query.excludedAttributes)));
       },
     );
@@ -223,7 +224,7 @@ export async function registerScimRoutes(app: FastifyInstance, deps: ScimRouteDe
       },
       async (request, reply) => {
         const accountId = principalOf(request).accountId;
-        const row = await deps.groups.patch(accountId, request.params.id, request.body, ifMatch(request));
+        const row = await deps.groups.patch(accountId, request.params.id, request.body, ifMatch(request), auditBy(request));
         const { attributes, excludedAttributes } = request.query;
         if (attributes === undefined && excludedAttributes === undefined) {
           return reply.code(204).header('etag', `W/"${row.version}"`).removeHeader('content-type').send();

@@ -4,6 +4,7 @@
  * carrying the `scim` scope. A missing or bad credential answers 401 with a SCIM Error
  * (RFC 7644 §2, RFC 6750 challenge); everything the principal reaches is its account's.
  */
+import { changesOf, recordAudit, type AuditBy } from '../audit/record.ts';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../platform/db/database.ts';
 import { querySlot, reusableQuery } from '../platform/db/prepared.ts';
@@ -38,10 +39,14 @@ export function createScimTokens(deps: { db: Db; clock: Clock }) {
     revoked_at: r.revoked_at === null ? null : new Date(r.revoked_at).toISOString(),
   });
   return {
-    async issue(accountId: string, description: string): Promise<ScimTokenView & { token: string }> {
+    async issue(accountId: string, description: string, by?: AuditBy): Promise<ScimTokenView & { token: string }> {
       const token = randomSecret(32, SCIM_TOKEN_PREFIX);
       const row = { id: newId('scimtok'), account_id: accountId, token_digest: sha256Hex(token), description, created_at: clock.now(), revoked_at: null };
-      await db.insertInto('scim_tokens').values(row).execute();
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto('scim_tokens').values(row).execute();
+        const changes = changesOf(null, { description, token: true });
+        await recordAudit(trx, by, { accountId, action: 'scim_token.created', target: { type: 'scim_token', id: row.id }, changes, at: row.created_at });
+      });
       return { ...view(row), token };
     },
     async list(accountId: string): Promise<ScimTokenView[]> {
@@ -49,10 +54,15 @@ export function createScimTokens(deps: { db: Db; clock: Clock }) {
       return rows.map(view);
     },
     /** Revokes a token; false when the account has no such token. */
-    async revoke(accountId: string, id: string): Promise<boolean> {
+    async revoke(accountId: string, id: string, by?: AuditBy): Promise<boolean> {
       const row = await db.selectFrom('scim_tokens').select(['id', 'revoked_at']).where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
       if (!row) return false;
-      if (row.revoked_at === null) await db.updateTable('scim_tokens').set({ revoked_at: clock.now() }).where('id', '=', id).execute();
+      if (row.revoked_at !== null) return true;
+      const at = clock.now();
+      await db.transaction().execute(async (trx) => {
+        await trx.updateTable('scim_tokens').set({ revoked_at: at }).where('id', '=', id).execute();
+        await recordAudit(trx, by, { accountId, action: 'scim_token.revoked', target: { type: 'scim_token', id }, changes: { revoked: { before: false, after: true } }, at });
+      });
       return true;
     },
     async verify(token: string): Promise<Principal | undefined> {

@@ -37,6 +37,7 @@ import { searchValues, splitUserDocument, userDocument } from './user-document.t
 import type { ListQuery, ScimUserStore, UserGroupRef } from './users-store.ts';
 import { memberDisplay, type ScimGroupStore } from './groups-store.ts';
 import { checkLengths } from './limits.ts';
+import { changesOf, detachPerson, recordAudit, type AuditBy } from '../audit/index.ts';
 
 export interface ScimUsersDeps {
   db: Db;
@@ -115,7 +116,13 @@ export function createScimUsers(deps: ScimUsersDeps) {
   }
 
   /** Stores `next` over `row` (PUT and PATCH), enforcing immutability and deactivation effects. */
-  async function save(trx: Transaction<Tables>, row: UserRow, next: JsonObject, passwordHash: string | undefined): Promise<UserRow> {
+  async function save(
+    trx: Transaction<Tables>,
+    row: UserRow,
+    next: JsonObject,
+    passwordHash: string | undefined,
+    audit: { by: AuditBy | undefined; action: 'scim.user.replaced' | 'scim.user.patched' },
+  ): Promise<UserRow> {
     if (row.external_id !== null && next.externalId !== undefined && next.externalId !== row.external_id) {
       throw mutability('externalId is immutable once set');
     }
@@ -138,6 +145,13 @@ export function createScimUsers(deps: ScimUsersDeps) {
     }
     if (row.active === 1 && updated.active === 0) await deps.revokeUserAccess(trx, row.account_id, row.id, now);
     if (memberDisplay(updated) !== memberDisplay(row)) await deps.groups.touchGroupsOf(trx, row.account_id, row.id, now);
+    await recordAudit(trx, audit.by, {
+      accountId: row.account_id,
+      action: row.active === 1 && updated.active === 0 ? 'scim.user.deactivated' : audit.action,
+      target: { type: 'user', id: row.id },
+      changes: { ...changesOf(userDocument(row), userDocument(updated)), ...(passwordHash ? changesOf(null, { password: true }) : {}) },
+      at: now,
+    });
     return updated;
   }
 
@@ -151,7 +165,7 @@ export function createScimUsers(deps: ScimUsersDeps) {
   return {
     render,
 
-    async create(accountId: string, body: JsonObject): Promise<JsonObject> {
+    async create(accountId: string, body: JsonObject, by?: AuditBy): Promise<JsonObject> {
       checkSchemas(body, CORE_USER);
       const { doc, passwordHash } = await prepare(coerceResource(USER_SCHEMA, body, WRITABLE_COMMON));
       const { columns, attributes } = splitUserDocument(doc);
@@ -167,7 +181,11 @@ export function createScimUsers(deps: ScimUsersDeps) {
         updated_at: now,
       };
       try {
-        await transactWithRetry(db, (trx) => store.insert(trx, row, searchValues(accountId, row.id, attributes)));
+        await transactWithRetry(db, async (trx) => {
+          await store.insert(trx, row, searchValues(accountId, row.id, attributes));
+          const changes = changesOf(null, { ...doc, ...(passwordHash ? { password: true } : {}) });
+          await recordAudit(trx, by, { accountId, action: 'scim.user.created', target: { type: 'user', id: row.id }, changes, at: now });
+        });
       } catch (error) {
         if (isUniqueViolation(error)) throw uniqueness(`userName ${columns.user_name} is already taken in this account`);
         throw error;
@@ -177,31 +195,34 @@ export function createScimUsers(deps: ScimUsersDeps) {
 
     get: (accountId: string, id: string) => readOne(db, accountId, id),
 
-    async replace(accountId: string, id: string, body: JsonObject, ifMatch?: string): Promise<JsonObject> {
+    async replace(accountId: string, id: string, body: JsonObject, ifMatch?: string, by?: AuditBy): Promise<JsonObject> {
       checkSchemas(body, CORE_USER);
       const { doc, passwordHash } = await prepare(coerceResource(USER_SCHEMA, body, WRITABLE_COMMON));
       return transactWithRetry(db, async (trx) => {
         const row = await locked(trx, accountId, id, ifMatch);
-        const saved = await save(trx, row, doc, passwordHash);
+        const saved = await save(trx, row, doc, passwordHash, { by, action: 'scim.user.replaced' });
         return render(saved, await store.groupsOf(trx, accountId, id));
       });
     },
 
-    async patch(accountId: string, id: string, body: JsonObject, ifMatch?: string): Promise<JsonObject> {
+    async patch(accountId: string, id: string, body: JsonObject, ifMatch?: string, by?: AuditBy): Promise<JsonObject> {
       checkSchemas(body, PATCH_OP);
       const operations = normaliseOperations(body.Operations ?? body.operations);
       return transactWithRetry(db, async (trx) => {
         const row = await locked(trx, accountId, id, ifMatch);
         const { doc, passwordHash } = await prepare(applyPatch(USER_SCHEMA, userDocument(row), operations));
-        const saved = await save(trx, row, doc, passwordHash);
+        const saved = await save(trx, row, doc, passwordHash, { by, action: 'scim.user.patched' });
         return render(saved, await store.groupsOf(trx, accountId, id));
       });
     },
 
-    async delete(accountId: string, id: string, ifMatch?: string): Promise<void> {
+    async delete(accountId: string, id: string, ifMatch?: string, by?: AuditBy): Promise<void> {
       await transactWithRetry(db, async (trx) => {
         await locked(trx, accountId, id, ifMatch);
         const now = clock.now();
+        // What the trail recorded about the person goes with them (audit/detach.ts).
+        await detachPerson(trx, accountId, id, now);
+        await recordAudit(trx, by, { accountId, action: 'scim.user.deleted', target: { type: 'user', id }, at: now });
         await deps.revokeUserAccess(trx, accountId, id, now);
         // Its groups lose it from `members`.
         await deps.groups.leaveAllGroups(trx, accountId, id, now);

@@ -1,4 +1,5 @@
 /** Admin routes for users who sign in with a password: POST /admin/v1/accounts/{id}/users, GET one. */
+import { auditBy } from '../audit/index.ts';
 import type { FastifyInstance } from 'fastify';
 import type { Accounts } from '../accounts/service.ts';
 import type { Users } from './service.ts';
@@ -56,7 +57,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: { accounts: Accou
     },
     async (request, reply) => {
       await accounts.require(request.params.id);
-      const user = await users.create(request.params.id, request.body);
+      const user = await users.create(request.params.id, request.body, auditBy(request));
       reply.code(201).header('location', `/admin/v1/accounts/${request.params.id}/users/${user.id}`);
       return user;
     },

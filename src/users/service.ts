@@ -4,6 +4,7 @@
  * takes about the same time, whether the userName is unknown, the password is wrong or the user
  * is inactive, so the page never tells which accounts exist.
  */
+import { changesOf, recordAudit, type AuditBy } from '../audit/index.ts';
 import { verify } from '@node-rs/argon2';
 import type { Db } from '../platform/db/database.ts';
 import { isUniqueViolation } from '../platform/db/database.ts';
@@ -43,7 +44,7 @@ export function createUsers(deps: { db: Db; store: UserStore; clock: Clock }) {
   const decoy = hashPassword('decoy password that matches nothing');
 
   return {
-    async create(accountId: string, input: NewUser) {
+    async create(accountId: string, input: NewUser, by?: AuditBy) {
       const violation = passwordPolicyViolation(input.password);
       if (violation !== undefined) throw problem('weak_password', { detail: violation });
       const now = clock.now();
@@ -67,7 +68,8 @@ export function createUsers(deps: { db: Db; store: UserStore; clock: Clock }) {
         updated_at: now,
       };
       try {
-        await store.insert(row);
+        const changes = changesOf(null, { userName, givenName, familyName, active: true, password: true });
+        await store.insert(row, (trx) => recordAudit(trx, by, { accountId, action: 'user.created', target: { type: 'user', id: row.id }, changes, at: now }));
       } catch (error) {
         if (isUniqueViolation(error)) throw problem('user_name_taken', { detail: `userName ${userName} is already used in this account` });
         throw error;

@@ -31,8 +31,12 @@ export type UserRow = UserTables['users'];
 
 export function createUserStore(db: Db) {
   return {
-    async insert(row: UserRow): Promise<void> {
-      await db.insertInto('users').values(row).execute();
+    /** Inserts the person; `alongside` writes in the same transaction (its audit record). */
+    async insert(row: UserRow, alongside?: (trx: Db) => Promise<unknown>): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto('users').values(row).execute();
+        await alongside?.(trx);
+      });
     },
     async find(accountId: string, id: string): Promise<UserRow | undefined> {
       return db.selectFrom('users').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();

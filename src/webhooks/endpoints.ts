@@ -6,6 +6,7 @@
  * Rotation keeps the previous secret signing for an overlap window. The list of an account's
  * endpoints is read a page at a time in collections.ts.
  */
+import { recordAudit, type AuditBy } from '../audit/record.ts';
 import type { Transaction } from 'kysely';
 import type { Db } from '../platform/db/database.ts';
 import type { Tables } from '../platform/db/tables.ts';
@@ -158,13 +159,12 @@ export function createEndpoints(deps: { db: Db; clock: Clock; sealer: Sealer; po
       return present(await find(trx, accountId, id), now);
     },
 
-    async remove(accountId: string, id: string): Promise<void> {
-      const deleted = await db
-        .deleteFrom('webhook_endpoints')
-        .where('id', '=', id)
-        .where('account_id', '=', accountId)
-        .executeTakeFirst();
-      if (Number(deleted.numDeletedRows) === 0) throw problem('webhook_endpoint_not_found');
+    async remove(accountId: string, id: string, by?: AuditBy): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        const deleted = await trx.deleteFrom('webhook_endpoints').where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+        if (Number(deleted.numDeletedRows) === 0) throw problem('webhook_endpoint_not_found');
+        await recordAudit(trx, by, { accountId, action: 'webhook_endpoint.deleted', target: { type: 'webhook_endpoint', id }, at: clock.now() });
+      });
     },
 
     /** A new secret; the current one keeps signing (as a second signature) for `overlapSeconds`. */

@@ -68,6 +68,6 @@ export async function createWebhooks(deps: {
     recovery,
     dispatcher,
     register: (app, { accessTokens, writes, paging }) =>
-      registerWebhookRoutes(app, { accessTokens, writes, endpoints, recovery, collections: createWebhookCollections({ db, clock, paging, sealer: secretSealer }) }),
+      registerWebhookRoutes(app, { accessTokens, writes, endpoints, recovery, clock, collections: createWebhookCollections({ db, clock, paging, sealer: secretSealer }) }),
   };
 }

@@ -7,6 +7,7 @@
 import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { Tables } from '../platform/db/tables.ts';
 import { recordEvent } from './outbox.ts';
+import { recordAudit, systemActor } from '../audit/record.ts';
 import { isPostgres } from './wake.ts';
 
 export type DisableReason = 'manual' | 'gone' | 'failing';
@@ -32,6 +33,13 @@ export async function disableEndpoint(
       object: 'webhook_endpoint',
       objectId: input.endpointId,
       state: 'disabled',
+      at: input.now,
+    });
+    await recordAudit(trx, systemActor('webhook_dispatcher'), {
+      accountId: input.accountId,
+      action: 'webhook_endpoint.disabled',
+      target: { type: 'webhook_endpoint', id: input.endpointId },
+      changes: { enabled: { before: true, after: false }, disabled_reason: { before: null, after: input.reason } },
       at: input.now,
     });
   }

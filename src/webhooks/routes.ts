@@ -6,6 +6,10 @@
  * is stored sealed for replays and never cached. The lists take `limit` and `after` as every
  * /v1 collection does (paging/page.ts).
  */
+import type { Db } from '../platform/db/database.ts';
+import type { Clock } from '../platform/clock.ts';
+import { REDACTED, auditBy, changesOf, recordAudit, type Changes } from '../audit/record.ts';
+import type { AuditAction } from '../audit/catalogue.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AccessTokens } from '../oauth/access-tokens.ts';
 import type { WriteRunner } from '../idempotency/write-runner.ts';
@@ -91,9 +95,12 @@ const attemptSchema = {
 
 export function registerWebhookRoutes(
   app: FastifyInstance,
-  deps: { accessTokens: AccessTokens; writes: WriteRunner; endpoints: Endpoints; recovery: Recovery; collections: WebhookCollections },
+  deps: { accessTokens: AccessTokens; writes: WriteRunner; endpoints: Endpoints; recovery: Recovery; collections: WebhookCollections; clock: Clock },
 ): void {
   const { endpoints, recovery, writes, collections } = deps;
+  /** The audit record of a change to an endpoint, in the write's transaction. */
+  const audited = (trx: Db, request: FastifyRequest, action: AuditAction, endpointId: string, changes: Changes) =>
+    recordAudit(trx, auditBy(request), { accountId: principalOf(request).accountId, action, target: { type: 'webhook_endpoint', id: endpointId }, changes, at: deps.clock.now() });
   const manage = requireBearer(deps.accessTokens, ['webhooks:manage']);
   const readEvents = requireBearer(deps.accessTokens, ['events:read']);
 
@@ -118,6 +125,7 @@ export function registerWebhookRoutes(
     async (request, reply) =>
       writes.runWrite(request, reply, async (trx) => {
         const created = await endpoints.create(trx, principalOf(request).accountId, request.body);
+        await audited(trx, request, 'webhook_endpoint.created', created.id, changesOf(null, endpointFields(request.body)));
         return { status: 201, body: created, headers: { location: `/v1/webhook_endpoints/${created.id}` } };
       }),
   );
@@ -157,10 +165,11 @@ export function registerWebhookRoutes(
       },
     },
     async (request, reply) =>
-      writes.runWrite(request, reply, async (trx) => ({
-        status: 200,
-        body: await endpoints.update(trx, principalOf(request).accountId, request.params.id, request.body),
-      })),
+      writes.runWrite(request, reply, async (trx) => {
+        const body = await endpoints.update(trx, principalOf(request).accountId, request.params.id, request.body);
+        await audited(trx, request, 'webhook_endpoint.updated', request.params.id, changesOf(null, endpointFields(request.body)));
+        return { status: 200, body };
+      }),
   );
 
   for (const action of ['enable', 'disable'] as const) {
@@ -174,10 +183,12 @@ export function registerWebhookRoutes(
         response: { 200: endpointSchema, ...errorResponses(401, 403, 404, 409) },
       },
     }, async (request, reply) =>
-      writes.runWrite(request, reply, async (trx) => ({
-        status: 200,
-        body: await endpoints.setEnabled(trx, principalOf(request).accountId, request.params.id, action === 'enable'),
-      })),
+      writes.runWrite(request, reply, async (trx) => {
+        const body = await endpoints.setEnabled(trx, principalOf(request).accountId, request.params.id, action === 'enable');
+        const enabled = action === 'enable';
+        await audited(trx, request, `webhook_endpoint.${action}d`, request.params.id, { enabled: { before: !enabled, after: enabled } });
+        return { status: 200, body };
+      }),
     );
   }
 
@@ -185,7 +196,7 @@ export function registerWebhookRoutes(
     onRequest: manage,
     schema: { tags: [TAG], summary: 'Delete a webhook endpoint and its deliveries', security, params: idParams, response: { 204: { type: 'null' }, ...errorResponses(401, 403, 404) } },
   }, async (request, reply) => {
-    await endpoints.remove(principalOf(request).accountId, request.params.id);
+    await endpoints.remove(principalOf(request).accountId, request.params.id, auditBy(request));
     return reply.code(204).send();
   });
 
@@ -201,10 +212,12 @@ export function registerWebhookRoutes(
       response: { 200: endpointSchema, ...errorResponses(400, 401, 403, 404, 409, 415) },
     },
   }, async (request, reply) =>
-    writes.runWrite(request, reply, async (trx) => ({
-      status: 200,
-      body: await endpoints.rotateSecret(trx, principalOf(request).accountId, request.params.id, request.body?.overlap_seconds ?? 24 * 3600),
-    })),
+    writes.runWrite(request, reply, async (trx) => {
+      const overlap = request.body?.overlap_seconds ?? 24 * 3600;
+      const body = await endpoints.rotateSecret(trx, principalOf(request).accountId, request.params.id, overlap);
+      await audited(trx, request, 'webhook_endpoint.secret_rotated', request.params.id, { secret: { before: REDACTED, after: REDACTED }, overlap_seconds: { after: overlap } });
+      return { status: 200, body };
+    }),
   );
 
   app.get<{ Params: { id: string }; Querystring: PageQuery & { event_id?: string } }>('/v1/webhook_endpoints/:id/deliveries', {
@@ -238,6 +251,7 @@ export function registerWebhookRoutes(
     let recovered: Awaited<ReturnType<Recovery['recover']>> | undefined;
     const sent = await writes.runWrite(request, reply, async (trx) => {
       recovered = await recovery.recover(trx, principal.accountId, request.params.id, Date.parse(request.body.since));
+      await audited(trx, request, 'webhook_endpoint.recovered', request.params.id, { since: { after: request.body.since }, requeued: { after: recovered.requeued } });
       return { status: 202, body: recovered };
     });
     // Only a recovery performed (and committed) now: a replay of a stored answer ran nothing.
@@ -286,6 +300,7 @@ export function registerWebhookRoutes(
     let redelivered: Awaited<ReturnType<Recovery['redeliver']>> | undefined;
     const sent = await writes.runWrite(request, reply, async (trx) => {
       redelivered = await recovery.redeliver(trx, principal.accountId, request.params.id);
+      await recordAudit(trx, auditBy(request), { accountId: principal.accountId, action: 'event.redelivered', target: { type: 'event', id: request.params.id }, changes: { requeued: { after: redelivered.requeued } }, at: deps.clock.now() });
       return { status: 202, body: redelivered };
     });
     if (redelivered !== undefined) {
@@ -298,4 +313,10 @@ export function registerWebhookRoutes(
 /** Who asked, for the log: the account, and the client (and person) the token was issued to. */
 function actor(principal: Principal): Record<string, string> {
   return { account_id: principal.accountId, client_id: principal.clientId, ...(principal.userId === null ? {} : { user_id: principal.userId }) };
+}
+
+/** What an endpoint write changes, for the audit trail: header names only (their values may be credentials). */
+function endpointFields(body: { url?: string; event_types?: string[]; description?: string | null; headers?: Record<string, string> }): Record<string, unknown> {
+  const { headers, ...rest } = body;
+  return headers === undefined ? rest : { ...rest, header_names: Object.keys(headers).sort() };
 }
