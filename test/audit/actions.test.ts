@@ -12,6 +12,7 @@ import { createAccount, mintAccessToken } from '../helpers/fixtures.ts';
 import { Browser, authorizePath, basic, consent, createUser, postForm, redirectParams, registerClient, signIn } from '../oauth/helpers.ts';
 import { scimClient, USER, PATCH, GROUP } from '../scim/scim-client.ts';
 import { api } from '../payments/api.ts';
+import type { Json } from '../helpers/http.ts';
 
 const REDIRECT = 'https://app.example/callback';
 const PASSWORD = 'correct horse battery';
@@ -32,7 +33,7 @@ for (const target of databaseTargets()) {
       const reader = await mintAccessToken(t, { accountId, scopes: ['audit:read'] });
       const page = await api(t, reader, 'GET', `/v1/audit-events?limit=100${query}`);
       assert.equal(page.status, 200, JSON.stringify(page.body));
-      return page.body.data as Array<Record<string, any>>;
+      return page.body.data as Json[];
     }
 
     it('operator actions: account, client (secret redacted), user, SCIM token, role', async () => {
