@@ -63,6 +63,10 @@ export function parseCommandLine(argv: readonly string[], flagsOf: (command: str
       } else {
         problems.push(`${flag} needs a value`);
       }
+    } else if (line.command !== undefined && !arg.startsWith('-') && flagsOf(`${line.command} ${arg}`) !== undefined) {
+      // A command of a group, e.g. `audit verify`.
+      line.command = `${line.command} ${arg}`;
+      specs = flagsOf(line.command)!;
     } else if (line.command === undefined && !arg.startsWith('-')) {
       line.command = arg;
       const known = flagsOf(arg);

@@ -13,6 +13,8 @@ const exportCommand = async (c: CommandContext) => (await import('./transfer.ts'
 const importCommand = async (c: CommandContext) => (await import('./transfer.ts')).importCommand(c);
 const rotateKeys = async (c: CommandContext) => (await import('./rotate-keys.ts')).rotateKeys(c);
 const worker = async (c: CommandContext) => (await import('./worker.ts')).worker(c);
+const auditExport = async (c: CommandContext) => (await import('./audit.ts')).auditExport(c);
+const auditVerify = async (c: CommandContext) => (await import('./audit.ts')).auditVerify(c);
 
 export interface CommandContext {
   flags: Record<string, string>;
@@ -102,6 +104,47 @@ export const COMMANDS: Record<string, Command> = {
       'lifetime, then are removed. Running nodes pick up the new keys within a minute.',
     settings: [...DATABASE, 'secretsKey', 'accessTokenTtl'],
     run: rotateKeys,
+  },
+  audit: {
+    name: 'audit',
+    summary: 'The audit trail: "audit export" and "audit verify"',
+    description: 'Run "gatehouse audit export --help" or "gatehouse audit verify --help".',
+    settings: [],
+    run: async () => {
+      console.error('gatehouse: audit needs a command: export or verify (gatehouse audit export --help)');
+      return 2;
+    },
+  },
+  'audit export': {
+    name: 'audit export',
+    summary: 'Stream audit records of a range as NDJSON, oldest first, with progress',
+    description:
+      'Writes every audit record of the range (one account, or all) as one JSON line each, in the API\'s\n' +
+      'representation, oldest first; progress goes to standard error.',
+    usage: '--out <file|-> [--account <id>] [--since <RFC 3339>] [--until <RFC 3339>] [--action <prefix>] [options]',
+    settings: [...DATABASE, 'secretsKey', 'issuer', 'accessTokenTtl', 'cursorKeys', 'cursorTtl', 'auditRetention', 'auditCheckpointInterval'],
+    options: [
+      { flag: '--out', value: '<file|->', description: 'where to write (- for standard output); created with mode 0600' },
+      { flag: '--account', value: '<id>', description: 'only this account (default: every account)' },
+      { flag: '--since', value: '<RFC 3339>', description: 'records at or after this instant' },
+      { flag: '--until', value: '<RFC 3339>', description: 'records before this instant' },
+      { flag: '--action', value: '<prefix>', description: 'only actions starting with this text' },
+    ],
+    run: auditExport,
+  },
+  'audit verify': {
+    name: 'audit verify',
+    summary: 'Check the audit hash chains and their signed checkpoints; name the first record altered, removed or reordered',
+    description:
+      'Seals pending records first (unless --no-seal), then walks each account\'s chain from its oldest kept\n' +
+      'record and checks every signed checkpoint. Exits 0 when every chain verifies, 4 when one does not.',
+    usage: '[--account <id>] [--no-seal] [options]',
+    settings: [...DATABASE, 'secretsKey', 'issuer', 'accessTokenTtl', 'cursorKeys', 'cursorTtl', 'auditRetention', 'auditCheckpointInterval'],
+    options: [
+      { flag: '--account', value: '<id>', description: 'only this account' },
+      { flag: '--no-seal', description: 'verify what is sealed without sealing first' },
+    ],
+    run: auditVerify,
   },
   worker: {
     name: 'worker',
