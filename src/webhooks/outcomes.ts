@@ -10,7 +10,7 @@ import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { Db } from '../platform/db/database.ts';
 import type { Tables } from '../platform/db/tables.ts';
 import type { AttemptResult } from './attempt.ts';
-import type { ClaimedDelivery } from './claims.ts';
+import type { ClaimedDelivery } from './queue.ts';
 import { disableEndpoint } from './lifecycle.ts';
 import { nextStep, parseRetryAfter } from './schedule.ts';
 import { isPostgres } from './wake.ts';
