@@ -7,9 +7,9 @@ import { renderTable, type Row } from './report.ts';
 /** What each scenario measures and how; a scenario without an entry is still tabled. */
 const ABOUT: Record<string, string> = {
   healthz:
-    'GET /healthz with 50 connections for the measured seconds (after a 2 s warm-up), against a fastify hello-world answering the same way in its own process. It is the floor every other figure stands on: the cost of Gatehouse\'s HTTP stack (request ids, logging, hooks) over bare fastify. Each row also gives the server\'s CPU time per request (from /proc), which moves much less than req/s on a shared machine. Target: ≥ 0.8 of the ceiling.',
+    'GET /healthz with 50 connections for the measured seconds (after a 2 s warm-up), against a fastify hello-world answering a GET in its own process. It is the floor every other figure stands on: the cost of Gatehouse\'s HTTP stack (request ids, logging, hooks) over bare fastify. Each row also gives the server\'s CPU time per request (from /proc), which moves much less than req/s on a shared machine. Target: ≥ 0.8 of the ceiling.',
   'token-client-credentials':
-    'POST /token with grant_type=client_credentials and client_secret_basic, 50 connections, against oidc-provider 9.13.3 configured for the same grant (in memory, opaque tokens) and against the fastify ceiling parsing a small body. Beside req/s, each row gives the server\'s CPU time per request (from /proc), which moves much less than req/s on a shared machine. Targets on SQLite: ≥ 3 × oidc-provider and ≥ 0.5 × the ceiling, no non-2xx; PostgreSQL is reported.',
+    'POST /token with grant_type=client_credentials and client_secret_basic, 50 connections, on a Gatehouse at the default log level (info: a request line each, written to a file as a log collector takes it), against oidc-provider (the release named in its row) configured for the same grant (in memory, opaque tokens) and against the fastify ceiling taking the same form POST (the same headers and form body, parsed by @fastify/formbody as Gatehouse parses it). Beside req/s, each row gives the server\'s CPU time per request (from /proc), which moves much less than req/s on a shared machine. Targets on both databases: ≥ 3 × oidc-provider and ≥ 0.4 × the ceiling, no non-2xx.',
   'list-invoices':
     'GET /v1/invoices?limit=100 with a bearer token over one account holding 1,000,000 invoices: the first page, then a page about a million rows deep reached with a real sealed cursor. Seeding writes the rows, each with its stored representation, straight into the store in one transaction (SQLite: prepared 1,000-row inserts without journal, the keyset index built once at the end from its own definition; PostgreSQL: the keys and indexes set aside and rebuilt once, in bulk); the seeded database is kept in bench/.cache (SQLite file, PostgreSQL schema) and reused by later runs while the schema is unchanged, so the seeding time shown is that of the run that built it. Each database is measured in three rounds of (ceiling, first page, deep page), and each ratio is shown from its median round (every round is listed in the notes). Targets: deep/first p50 ≤ 1.2 on both databases (keyset paging costs the same at any depth; autocannon gives p50 in whole milliseconds, so at a p50 near 10 ms one millisecond moves the ratio by 0.1, and the CPU per request of the two rows is the finer comparison); first page ≥ 0.25 × the ceiling on SQLite.',
   'create-payout':
@@ -51,7 +51,10 @@ export function renderBenchmarksDoc(input: { machine: string; cores: number; run
 Every figure below was measured by \`npm run bench\` on this machine (full length, not \`--quick\`);
 \`bench/results/latest.md\` holds the table of the most recent run of any length. Servers and references
 run in separate processes from the load generator (autocannon), and each scenario measures its reference
-in the same run, so every ratio compares figures taken minutes apart on the same machine.
+in the same run, so every ratio compares figures taken minutes apart on the same machine. Every ceiling is
+a fastify hello-world built on the fastify release Gatehouse runs (the project's own node_modules; its row
+names the release) and takes the same kind of request as the route it is compared with: a GET for
+\`/healthz\` and the lists, a JSON POST for create-payout, a form POST for \`/token\`.
 
 - Machine: ${input.machine}
 - Databases: ${[...new Set(runs.flatMap((r) => r.databases))].join(', ')}
