@@ -97,6 +97,12 @@ class BatchedOutput {
     return true;
   }
 
+  /** pino's `logger.flush(cb)`: hands over what is gathered and calls back once it is written. */
+  flush(done: (error?: Error) => void): void {
+    this.#handOver();
+    this.#target.flush(done);
+  }
+
   /** Writes out everything gathered, synchronously (at exit: no event loop to wait on). */
   flushSync(): void {
     this.#handOver();
