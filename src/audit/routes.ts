@@ -4,7 +4,7 @@
  * `GET /admin/v1/audit-verification` (the chain check of `gatehouse audit verify`).
  */
 import type { FastifyInstance } from 'fastify';
-import { principalOf, requireBearer, type BearerVerifier } from '../platform/auth.ts';
+import { bearerAccess, principalOf, protectedRoute, type BearerVerifier } from '../platform/auth.ts';
 import { errorResponses } from '../platform/http/schemas.ts';
 import { pageQueryProperties, pageSchema } from '../paging/page.ts';
 import type { AuditFilters, AuditQueries } from './query.ts';
@@ -63,17 +63,15 @@ function filtersOf(query: ListQuery): AuditFilters {
 export function registerAuditRoutes(app: FastifyInstance, deps: { verifier: BearerVerifier; queries: AuditQueries }): void {
   app.get<{ Querystring: ListQuery }>(
     '/v1/audit-events',
-    {
-      onRequest: requireBearer(deps.verifier, ['audit:read']),
+    protectedRoute(bearerAccess(deps.verifier)('audit:read'), {
       schema: {
         tags: ['audit'],
         summary: "List the account's audit trail, a page at a time",
         description: ORDER_NOTE,
-        security: [{ bearer: ['audit:read'] }],
         querystring: { type: 'object', additionalProperties: false, properties: { ...pageQueryProperties, ...filterProperties } },
         response: { 200: pageSchema(auditEventSchema, 'A page of audit records'), ...errorResponses(400, 401, 403, 429) },
       },
-    },
+    }),
     async (request) =>
       deps.queries.list({ accountId: principalOf(request).accountId, limit: request.query.limit, after: request.query.after, filters: filtersOf(request.query) }),
   );
@@ -87,7 +85,6 @@ export function registerAuditAdminRoutes(admin: FastifyInstance, deps: { queries
         tags: ['audit'],
         summary: 'List the audit trail of every account (or of one), a page at a time',
         description: `${ORDER_NOTE} Operator actions that belong to no account are under the account "platform".`,
-        security: [{ adminToken: [] }],
         querystring: {
           type: 'object',
           additionalProperties: false,
@@ -107,7 +104,6 @@ export function registerAuditAdminRoutes(admin: FastifyInstance, deps: { queries
         tags: ['audit'],
         summary: 'Verify the hash chains of the audit trail',
         description: 'Walks each chain (or one account’s) and names the first record altered, removed or reordered, and checks the signed checkpoints.',
-        security: [{ adminToken: [] }],
         querystring: { type: 'object', additionalProperties: false, properties: { account: { type: 'string', maxLength: 200 } } },
         response: { ...errorResponses(400, 401) },
       },

@@ -66,7 +66,6 @@ const roleSchema = {
 
 export function registerScimAdminRoutes(app: FastifyInstance, deps: { accounts: Accounts; tokens: ScimTokens; roles: Roles }): void {
   const { accounts, tokens, roles } = deps;
-  const security = [{ adminToken: [] }];
 
   app.post<{ Params: { id: string }; Body: { description?: string } }>(
     '/admin/v1/accounts/:id/scim-tokens',
@@ -74,7 +73,6 @@ export function registerScimAdminRoutes(app: FastifyInstance, deps: { accounts: 
       schema: {
         tags: ['scim'],
         summary: 'Create a SCIM bearer token for an account (the token is shown only in this response)',
-        security,
         params: accountParams,
         body: { type: 'object', additionalProperties: false, properties: { description: { type: 'string', maxLength: 200 } } },
         response: { 201: { ...tokenSchema, required: [...tokenSchema.required, 'token'], properties: { ...tokenSchema.properties, token: { type: 'string' } } }, ...errorResponses(400, 401, 404, 415) },
@@ -94,7 +92,6 @@ export function registerScimAdminRoutes(app: FastifyInstance, deps: { accounts: 
       schema: {
         tags: ['scim'],
         summary: "List an account's SCIM tokens (never the tokens themselves)",
-        security,
         params: accountParams,
         response: { 200: { type: 'object', required: ['data'], properties: { data: { type: 'array', items: tokenSchema } } }, ...errorResponses(401, 404) },
       },
@@ -108,7 +105,7 @@ export function registerScimAdminRoutes(app: FastifyInstance, deps: { accounts: 
   app.delete<{ Params: { id: string; itemId: string } }>(
     '/admin/v1/accounts/:id/scim-tokens/:itemId',
     {
-      schema: { tags: ['scim'], summary: 'Revoke a SCIM token', security, params: itemParams, response: { 204: { type: 'null' }, ...errorResponses(401, 404) } },
+      schema: { tags: ['scim'], summary: 'Revoke a SCIM token', params: itemParams, response: { 204: { type: 'null' }, ...errorResponses(401, 404) } },
     },
     async (request, reply) => {
       await accounts.require(request.params.id);
@@ -132,7 +129,6 @@ export function registerScimAdminRoutes(app: FastifyInstance, deps: { accounts: 
       schema: {
         tags: ['roles'],
         summary: 'Create a role: the scopes its holders may consent to, and the groups (by displayName or externalId) that confer it',
-        security,
         params: accountParams,
         body: roleBody,
         response: { 201: roleSchema, ...errorResponses(400, 401, 404, 409, 415) },
@@ -152,7 +148,6 @@ export function registerScimAdminRoutes(app: FastifyInstance, deps: { accounts: 
       schema: {
         tags: ['roles'],
         summary: "List an account's roles",
-        security,
         params: accountParams,
         response: { 200: { type: 'object', required: ['data'], properties: { data: { type: 'array', items: roleSchema } } }, ...errorResponses(401, 404) },
       },
@@ -165,7 +160,7 @@ export function registerScimAdminRoutes(app: FastifyInstance, deps: { accounts: 
 
   app.get<{ Params: { id: string; itemId: string } }>(
     '/admin/v1/accounts/:id/roles/:itemId',
-    { schema: { tags: ['roles'], summary: 'Get a role', security, params: itemParams, response: { 200: roleSchema, ...errorResponses(401, 404) } } },
+    { schema: { tags: ['roles'], summary: 'Get a role', params: itemParams, response: { 200: roleSchema, ...errorResponses(401, 404) } } },
     async (request) => {
       await accounts.require(request.params.id);
       const role = await roles.get(request.params.id, request.params.itemId);
@@ -177,7 +172,7 @@ export function registerScimAdminRoutes(app: FastifyInstance, deps: { accounts: 
   app.put<{ Params: { id: string; itemId: string }; Body: RoleInput }>(
     '/admin/v1/accounts/:id/roles/:itemId',
     {
-      schema: { tags: ['roles'], summary: 'Replace a role', security, params: itemParams, body: roleBody, response: { 200: roleSchema, ...errorResponses(400, 401, 404, 409, 415) } },
+      schema: { tags: ['roles'], summary: 'Replace a role', params: itemParams, body: roleBody, response: { 200: roleSchema, ...errorResponses(400, 401, 404, 409, 415) } },
     },
     async (request) => {
       await accounts.require(request.params.id);
@@ -189,7 +184,7 @@ export function registerScimAdminRoutes(app: FastifyInstance, deps: { accounts: 
 
   app.delete<{ Params: { id: string; itemId: string } }>(
     '/admin/v1/accounts/:id/roles/:itemId',
-    { schema: { tags: ['roles'], summary: 'Delete a role', security, params: itemParams, response: { 204: { type: 'null' }, ...errorResponses(401, 404) } } },
+    { schema: { tags: ['roles'], summary: 'Delete a role', params: itemParams, response: { 204: { type: 'null' }, ...errorResponses(401, 404) } } },
     async (request, reply) => {
       await accounts.require(request.params.id);
       if (!(await roles.delete(request.params.id, request.params.itemId, auditBy(request)))) throw problem('role_not_found');
