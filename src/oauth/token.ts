@@ -51,6 +51,8 @@ export interface TokenEndpointDeps {
   userScopeBound: UserScopeBound;
   accessTokenTtl: number;
   refreshTokenTtl: number;
+  /** Called once for each token response, with its grant type (metrics count them). */
+  onIssued?: ((grantType: string) => void) | undefined;
 }
 
 const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
@@ -193,9 +195,14 @@ export function createTokenEndpoint(deps: TokenEndpointDeps) {
       const known = grantType === 'authorization_code' || grantType === 'refresh_token' || grantType === 'client_credentials';
       const client = await authenticate(req);
       if (!known) throw oauthError('unsupported_grant_type', `grant_type ${grantType} is not supported`);
-      if (grantType === 'authorization_code') return authorizationCode(client, req);
-      if (grantType === 'refresh_token') return refreshToken(client, req);
-      return clientCredentials(client, req);
+      const response =
+        grantType === 'authorization_code'
+          ? await authorizationCode(client, req)
+          : grantType === 'refresh_token'
+            ? await refreshToken(client, req)
+            : await clientCredentials(client, req);
+      deps.onIssued?.(grantType);
+      return response;
     },
   };
 }

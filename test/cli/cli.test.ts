@@ -54,7 +54,8 @@ describe('gatehouse CLI', () => {
     assert.equal(migrate.status, 0);
     assert.match(migrate.stdout, /--database-url, GATEHOUSE_DATABASE_URL .*\[default: sqlite:<data dir>\/gatehouse\.db\]/);
     assert.match(migrate.stdout, /--data-dir, GATEHOUSE_DATA_DIR .*\[default: \.\/data\]/);
-    assert.equal(settingsIn(migrate.stdout).length, 2, migrate.stdout);
+    // Where the database is and how it is used (pool, statement and acquire timeouts): as every command opening it.
+    assert.equal(settingsIn(migrate.stdout).length, 5, migrate.stdout);
     assert.doesNotMatch(migrate.stdout, /GATEHOUSE_PORT|GATEHOUSE_ADMIN_PORT/);
 
     const serve = run(['serve', '--help']);
@@ -72,7 +73,13 @@ describe('gatehouse CLI', () => {
 
     const exported = run(['export', '--help']);
     assert.match(exported.stdout, /--out <file\|->/);
-    assert.deepEqual(settingsIn(exported.stdout), ['GATEHOUSE_DATA_DIR', 'GATEHOUSE_DATABASE_URL']);
+    assert.deepEqual(settingsIn(exported.stdout), [
+      'GATEHOUSE_DATA_DIR',
+      'GATEHOUSE_DATABASE_URL',
+      'GATEHOUSE_DATABASE_POOL_SIZE',
+      'GATEHOUSE_DATABASE_STATEMENT_TIMEOUT',
+      'GATEHOUSE_DATABASE_ACQUIRE_TIMEOUT',
+    ]);
   });
 
   it('an unknown flag or a stray argument is refused before anything starts: exit 2, one line naming each', () => {
