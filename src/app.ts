@@ -27,10 +27,11 @@ import { settlesWithin } from './platform/deadline.ts';
 import { createBackgroundServices, startBackgroundWork, stopBackgroundWork, type BackgroundWork } from './background.ts';
 import { registerHealthRoutes } from './platform/http/health.ts';
 import { registerOpenApi } from './platform/http/openapi.ts';
+import { publicSecuritySchemes } from './oauth/openapi.ts';
 import { createAccountStore } from './accounts/store.ts';
 import { createAccounts, type Accounts } from './accounts/service.ts';
 import { setUpAdminToken, type AdminTokenSetup } from './admin/admin-token.ts';
-import { registerAdminApi } from './admin/routes.ts';
+import { ADMIN_TOKEN_SCHEME, registerAdminApi } from './admin/routes.ts';
 import { registerAccountRoutes } from './accounts/routes.ts';
 import { createAccessTokens, type AccessTokens } from './oauth/access-tokens.ts';
 import { createUserStore, type UserStore } from './users/store.ts';
@@ -214,9 +215,7 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
     description:
       'OAuth 2.0 authorization server, business API (/v1) with idempotent writes and cursor paging, SCIM 2.0 provisioning and signed webhooks.',
     serverUrl: config.issuer,
-    securitySchemes: {
-      bearer: { type: 'http', scheme: 'bearer', description: 'OAuth 2.0 access token' },
-    },
+    securitySchemes: publicSecuritySchemes(config.issuer),
   });
   // Before any /v1 route exists, so that every POST under /v1 documents Idempotency-Key.
   documentIdempotencyKeys(publicServer);
@@ -224,7 +223,7 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
     title: 'Gatehouse admin API',
     description: 'Operator API on the admin listener: accounts, clients, users, SCIM tokens.',
     serverUrl: `http://${config.adminHost}:${config.adminPort}`,
-    securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'The operator admin token' } },
+    securitySchemes: { [ADMIN_TOKEN_SCHEME]: { type: 'http', scheme: 'bearer', description: 'The operator admin token (GATEHOUSE_ADMIN_TOKEN, or generated on first start)' } },
   });
 
   const ready = () => database.ping();

@@ -300,7 +300,7 @@ export const listInvoices: Scenario = {
 
           const rounds: Round[] = [];
           for (let round = 0; round < ROUNDS; round++) {
-            const top = await measureWithCpu(ceiling.process.pid!, { url: ceiling.url });
+            const top = await measureWithCpu(ceiling.process.pid!, { url: ceiling.url, headers });
             const first = await measureWithCpu(gatehouse.process.pid!, { url: firstUrl, headers });
             const deep = await measureWithCpu(gatehouse.process.pid!, { url: deepUrl, headers });
             ceilings.push(top);
@@ -346,7 +346,7 @@ export const listInvoices: Scenario = {
       await ceiling.stop();
     }
     const top = median(ceilings, (c) => c.requestsPerSecond);
-    rows.unshift({ scenario: 'list-invoices', subject: `fastify hello-world (ceiling; ${top.cpu}; median of ${ceilings.length} rounds)`, database: '-', ...top, peakRssMiB: ceiling.peakRssMiB() });
+    rows.unshift({ scenario: 'list-invoices', subject: `fastify ${ceiling.fastify} hello-world, same GET (ceiling; ${top.cpu}; median of ${ceilings.length} rounds)`, database: '-', ...top, peakRssMiB: ceiling.peakRssMiB() });
     return rows;
   },
 };
