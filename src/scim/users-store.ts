@@ -7,7 +7,8 @@ import type { Db } from '../platform/db/database.ts';
 import { placeholder, preparedQuery, type Placeholder, type PreparedQuery } from '../platform/db/prepared.ts';
 import type { Tables } from '../platform/db/tables.ts';
 import type { SqlDialect } from '../platform/db/dialect.ts';
-import type { UserRow } from '../users/store.ts';
+import { findUser } from '../users/store.ts';
+import type { UserRow } from '../users/tables.ts';
 import { invalidFilter, invalidValue } from './errors.ts';
 import { filterShape, orderExpression, parseFilter, translateAst, type Bind, type FilterTarget, type Operand } from './filter.ts';
 import { USER_SCHEMA, resolvePath, type AttrDef, type ResolvedPath } from './schema-catalog.ts';
@@ -281,9 +282,7 @@ export function createScimUserStore(deps: { db: Db; dialect: SqlDialect }) {
       await writeValues(trx, values);
     },
 
-    async find(trx: Executor, accountId: string, id: string): Promise<UserRow | undefined> {
-      return trx.selectFrom('users').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
-    },
+    find: (trx: Executor, accountId: string, id: string): Promise<UserRow | undefined> => findUser(trx, accountId, id),
 
     /**
      * The user, read to be written in the same transaction. On PostgreSQL the row stays locked
