@@ -1,12 +1,13 @@
 /**
- * SQLite through better-sqlite3: one connection per process, every transaction IMMEDIATE
+ * SQLite through better-sqlite3 (the release matched to the running Node, see
+ * sqlite-driver.ts): one connection per process, every transaction IMMEDIATE
  * (taking the write lock up front, so two processes sharing a file never deadlock upgrading
  * a read lock to a write lock), WAL with checkpoints in a worker thread (checkpointer.ts),
  * prepared statements kept per SQL text, and integer LIMIT/OFFSET written as literals.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import {
   CompiledQuery,
   Kysely,
@@ -27,6 +28,7 @@ import type { Tables } from './tables.ts';
 import { sqliteDialect } from './dialect.ts';
 import { PING_BOUND_MS, pingTimedOut, within } from './ping.ts';
 import { BACKSTOP_CHECKPOINT_PAGES, startCheckpointer } from './checkpointer.ts';
+import { loadSqliteDriver } from './sqlite-driver.ts';
 
 class ImmediateSqliteDriver extends SqliteDriver {
   /**
@@ -159,8 +161,10 @@ export async function runForEach(executor: Db, text: string, rows: readonly (rea
 export function openSqlite(options: DatabaseOptions): Database {
   const file = options.databaseUrl.slice('sqlite:'.length);
   const inMemory = file === ':memory:';
+  // The driver matched to this Node (sqlite-driver.ts); its failure names what to run.
+  const Sqlite = loadSqliteDriver();
   if (!inMemory) fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const connection = new BetterSqlite3(inMemory ? ':memory:' : path.resolve(file));
+  const connection = new Sqlite(inMemory ? ':memory:' : path.resolve(file));
   connection.pragma('journal_mode = WAL');
   connection.pragma('synchronous = NORMAL');
   connection.pragma('foreign_keys = ON');
