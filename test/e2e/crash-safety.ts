@@ -25,6 +25,7 @@ import { standbyGatehouse, type StandbyGatehouse } from './standby.ts';
 import { startReceiver } from '../webhooks/receiver.ts';
 import { newJournal, runClient, seededRandom, untilAnswered, type Cluster, type Journal } from './crash-workload.ts';
 import type { Db } from '../../src/platform/db/database.ts';
+import { until } from '../helpers/until.ts';
 
 const SEED = Number(process.env.GATEHOUSE_CRASH_SEED ?? 90210);
 const KILLS = 4;
@@ -41,13 +42,6 @@ const NODE_ENV = {
   GATEHOUSE_WEBHOOK_TIMEOUT: '1',
   GATEHOUSE_WEBHOOK_RETRY_SCHEDULE: '1,1,1,1,1,1,1,1,1,1',
 };
-
-async function until(check: () => Promise<boolean>, deadline: number, what: string): Promise<void> {
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 async function unfinished(db: Db, accountId: string): Promise<number> {
   const payouts = await db.selectFrom('payouts').select('id').where('account_id', '=', accountId).where('state', '=', 'pending').execute();
@@ -99,7 +93,7 @@ export function describeCrashSafety(kind: DatabaseKind): void {
         const killAt = seededRandom(SEED);
         for (let kill = 0; kill < KILLS; kill++) {
           const threshold = cluster.acknowledged + 15 + Math.floor(killAt() * 30);
-          await until(async () => cluster.acknowledged >= threshold || finished, deadline, `${threshold} acknowledged writes`);
+          await until(async () => cluster.acknowledged >= threshold || finished, deadline - Date.now(), `${threshold} acknowledged writes`);
           assert.equal(finished, false, `the workload ended before kill ${kill + 1}; make it longer`);
           // A random moment between two acknowledgements, with requests of every kind in flight.
           await new Promise((r) => setTimeout(r, Math.floor(killAt() * 20)));
@@ -116,7 +110,7 @@ export function describeCrashSafety(kind: DatabaseKind): void {
         // The restarted node finishes the work the dead ones left: payouts processed, events delivered.
         await until(
           async () => (await unfinished(db, accountId)) === 0,
-          deadline,
+          deadline - Date.now(),
           'every payout processed and every delivery acknowledged',
         );
         mark('drained');
