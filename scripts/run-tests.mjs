@@ -7,6 +7,11 @@ import path from 'node:path';
 
 const roots = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const passthrough = process.argv.slice(2).filter((a) => a.startsWith('--'));
+// A report written to a file (e.g. coverage/lcov.info) gets its directory.
+for (const arg of passthrough) {
+  const destination = /^--test-reporter-destination=(.+)$/.exec(arg)?.[1];
+  if (destination && destination !== 'stdout' && destination !== 'stderr') fs.mkdirSync(path.dirname(destination), { recursive: true });
+}
 const files = [];
 for (const root of roots.length > 0 ? roots : ['test']) {
   if (fs.statSync(root).isFile()) {
