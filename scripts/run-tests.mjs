@@ -30,9 +30,11 @@ if (files.length === 0) {
 }
 const where = process.env.GATEHOUSE_TEST_DATABASE_URL ? 'SQLite and PostgreSQL' : 'SQLite (set GATEHOUSE_TEST_DATABASE_URL for PostgreSQL too)';
 console.log(`gatehouse tests: ${files.length} files on ${where}`);
+// Per test: the slowest honest one (a rolling restart, two workers racing) takes well under a
+// minute on CI; crash safety sets its own, longer bound. A hung test fails instead of holding the run.
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000', ...passthrough, ...files],
+  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=120000', ...passthrough, ...files],
   { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
 );
 process.exit(result.status ?? 1);
