@@ -27,10 +27,11 @@ import { settlesWithin } from './platform/deadline.ts';
 import { startBackgroundWork, stopBackgroundWork, type BackgroundWork } from './background.ts';
 import { registerHealthRoutes } from './platform/http/health.ts';
 import { registerOpenApi } from './platform/http/openapi.ts';
+import { publicSecuritySchemes } from './oauth/openapi.ts';
 import { createAccountStore } from './accounts/store.ts';
 import { createAccounts, type Accounts } from './accounts/service.ts';
 import { setUpAdminToken, type AdminTokenSetup } from './admin/admin-token.ts';
-import { registerAdminApi } from './admin/routes.ts';
+import { ADMIN_TOKEN_SCHEME, registerAdminApi } from './admin/routes.ts';
 import { registerAccountRoutes } from './accounts/routes.ts';
 import { createAccessTokens, type AccessTokens } from './oauth/access-tokens.ts';
 import { createUserStore, type UserStore } from './users/store.ts';
@@ -151,8 +152,8 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
   const vault = createKeyVault(secretsKey);
   const accessTokens = createAccessTokens({ db, clock, vault });
   const users = createUserStore(db);
-  const scim = createScim({ db, dialect: database.kind, clock, accessTokens, revokeUserAccess, issuer: config.issuer, maxPayloadSize: config.bodyLimit });
-  const idempotencyStore = createIdempotencyStore({ db, kind: database.kind });
+  const scim = createScim({ db, dialect: database.dialect, clock, accessTokens, revokeUserAccess, issuer: config.issuer, maxPayloadSize: config.bodyLimit });
+  const idempotencyStore = createIdempotencyStore({ db, dialect: database.dialect });
   const writes = createWriteRunner({
     db,
     store: idempotencyStore,
@@ -161,7 +162,7 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
     leaseMs: config.idempotencyLease * 1000,
     hooks: deps.writeHooks,
     // One writer on SQLite: requests that arrive together share a commit.
-    groupCommit: database.kind === 'sqlite' ? createGroupCommit({ db }) : undefined,
+    groupCommit: database.dialect.writesOneAtATime ? createGroupCommit({ db }) : undefined,
     metrics,
     // Stored answers that carry a secret (a webhook secret shown once) are kept sealed.
     sealer: createSealer(secretsKey, 'stored responses'),
@@ -172,7 +173,7 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
   const invoices = createInvoices({ db, clock, paging });
   const payouts = createPayouts({ db, clock, paging, delayMs: config.payoutDelay * 1000 });
   const ledgerEntries = createLedgerEntries({ db, paging });
-  const payoutProcessor = createPayoutProcessor({ db, clock, kind: database.kind, metrics });
+  const payoutProcessor = createPayoutProcessor({ db, clock, dialect: database.dialect, metrics });
   const rateLimits = createRateLimits({
     enabled: config.rateLimits,
     redisUrl: config.redisUrl,
@@ -223,9 +224,7 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
     description:
       'OAuth 2.0 authorization server, business API (/v1) with idempotent writes and cursor paging, SCIM 2.0 provisioning and signed webhooks.',
     serverUrl: config.issuer,
-    securitySchemes: {
-      bearer: { type: 'http', scheme: 'bearer', description: 'OAuth 2.0 access token' },
-    },
+    securitySchemes: publicSecuritySchemes(config.issuer),
   });
   // Before any /v1 route exists, so that every POST under /v1 documents Idempotency-Key.
   documentIdempotencyKeys(publicServer);
@@ -233,7 +232,7 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
     title: 'Gatehouse admin API',
     description: 'Operator API on the admin listener: accounts, clients, users, SCIM tokens.',
     serverUrl: `http://${config.adminHost}:${config.adminPort}`,
-    securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'The operator admin token' } },
+    securitySchemes: { [ADMIN_TOKEN_SCHEME]: { type: 'http', scheme: 'bearer', description: 'The operator admin token (GATEHOUSE_ADMIN_TOKEN, or generated on first start)' } },
   });
 
   const ready = () => database.ping();

@@ -86,3 +86,6 @@ export function requireScimCredential(deps: { tokens: ScimTokens; accessTokens: 
     request.principal = principal;
   };
 }
+
+/** Name of the SCIM token's security scheme in the public API document. */
+export const SCIM_TOKEN_SCHEME = 'scimToken';

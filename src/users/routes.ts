@@ -34,7 +34,6 @@ export function registerUserRoutes(app: FastifyInstance, deps: { accounts: Accou
       schema: {
         tags: ['users'],
         summary: 'Create a user who signs in with a password (argon2id)',
-        security: [{ adminToken: [] }],
         params,
         body: {
           type: 'object',
@@ -68,7 +67,6 @@ export function registerUserRoutes(app: FastifyInstance, deps: { accounts: Accou
       schema: {
         tags: ['users'],
         summary: 'Get a user',
-        security: [{ adminToken: [] }],
         params,
         response: { 200: userSchema, ...errorResponses(401, 404) },
       },

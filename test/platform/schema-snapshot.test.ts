@@ -24,7 +24,7 @@ interface Column {
 async function tablesOf(database: Database): Promise<Map<string, Column[]>> {
   const db = database.db as unknown as Kysely<unknown>;
   const tables = new Map<string, Column[]>();
-  if (database.kind === 'sqlite') {
+  if (database.dialect.name === 'sqlite') {
     const names = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like 'kysely_migration%' order by name`.execute(db);
     for (const { name } of names.rows) {
       const info = await sql<{ name: string; type: string; notnull: number; dflt_value: unknown; pk: number }>`select * from pragma_table_info(${name})`.execute(db);

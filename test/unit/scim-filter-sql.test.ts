@@ -8,6 +8,7 @@
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DatabaseKind } from '../../src/config.ts';
+import { postgresDialect, sqliteDialect } from '../../src/platform/db/dialect.ts';
 import type { Db } from '../../src/platform/db/database.ts';
 import { filterShape, parseFilter, translateFilter } from '../../src/scim/filter.ts';
 import { groupFilterTarget } from '../../src/scim/groups-store.ts';
@@ -21,11 +22,12 @@ describe('SCIM filters: the SQL each database receives', () => {
   });
 
   function users(kind: DatabaseKind, filter: string) {
-    return db[kind].selectFrom('users').select('id').where(translateFilter(userFilterTarget('acc_1', kind), filter)).compile();
+    return db[kind].selectFrom('users').select('id').where(translateFilter(userFilterTarget('acc_1', dialects[kind]), filter)).compile();
   }
   function groups(kind: DatabaseKind, filter: string) {
-    return db[kind].selectFrom('scim_groups').select('id').where(translateFilter(groupFilterTarget('acc_1', kind), filter)).compile();
+    return db[kind].selectFrom('scim_groups').select('id').where(translateFilter(groupFilterTarget('acc_1', dialects[kind]), filter)).compile();
   }
+  const dialects = { sqlite: sqliteDialect, postgres: postgresDialect } as const;
   const placeholder = (kind: DatabaseKind, n: number) => (kind === 'sqlite' ? '?' : `$${n}`);
 
   for (const kind of ['sqlite', 'postgres'] as const) {
