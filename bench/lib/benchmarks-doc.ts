@@ -53,7 +53,7 @@ decision it supported is in docs/DECISIONS.md under the name given.
 - **The attempt log's key** (migration 0506): on SQLite, one prepared statement run per attempt instead of
   one JSON parameter took recording from about 11 to 9 µs per delivery.
 - **Request metrics bound once**: prom-client's label children cost about 1.5 µs of CPU per request, a
-  twentieth of a whole \\\`/healthz\\\`.
+  twentieth of a whole \`/healthz\`.
 - **Attempts are sent from the event loop** (a sender thread, rejected): the main thread's CPU per
   delivery fell from about 55 to 27 µs, the process's total rose by 10 to 20 µs, and the drain was no
   faster within the machine's noise.
