@@ -36,6 +36,34 @@ export interface ScenarioRun {
   databases: string[];
 }
 
+/**
+ * Figures measured once, on the way to a decision in docs/DECISIONS.md: kept here with the run they
+ * come from, since each was one run on a shared machine, while the decision states what was chosen.
+ */
+const DECISION_MEASUREMENTS = `## Measurements behind decisions
+
+Each figure is from one run on this kind of shared machine (2 cores, other work beside it); the
+decision it supported is in docs/DECISIONS.md under the name given.
+
+- **Identifiers** (time-ordered ids): on SQLite, create-payout went from 2,975 to 3,297 req/s in one run.
+- **The deliveries still to be attempted are a table of their own** (migration 0505): recording outcomes
+  went from 28 to 20–22 µs of CPU per delivery on PostgreSQL; claiming stayed at 23–27 µs (25–26 when it
+  leased delivery rows); SQLite unchanged at 11–13 µs each. In a 20,000-delivery loop every
+  acknowledgement was a HOT update.
+- **The attempt log's key** (migration 0506): on SQLite, one prepared statement run per attempt instead of
+  one JSON parameter took recording from about 11 to 9 µs per delivery.
+- **Request metrics bound once**: prom-client's label children cost about 1.5 µs of CPU per request, a
+  twentieth of a whole \`/healthz\`.
+- **Attempts are sent from the event loop** (a sender thread, rejected): the main thread's CPU per
+  delivery fell from about 55 to 27 µs, the process's total rose by 10 to 20 µs, and the drain was no
+  faster within the machine's noise.
+- **The loop reference is mostly the kernel's**: in one full run the undici loop cost 26 µs per request
+  and Gatehouse 54 µs per delivery on SQLite (0.50 × the loop; PostgreSQL 0.44); in another, hours later
+  on a slower machine (and after migration 0506 saved Gatehouse about 2 µs), 48 and 70 (0.66; PostgreSQL
+  0.56); in a third, in between, 38 and 61 (0.61; PostgreSQL 0.54).
+
+`;
+
 export function renderBenchmarksDoc(input: { machine: string; cores: number; runs: ScenarioRun[]; soak?: string }): string {
   const { runs } = input;
   const rows = runs.flatMap((r) => r.rows);
@@ -72,7 +100,7 @@ ${notes.length ? `## Seeding and notes\n\n${notes.map((n) => `- ${n}`).join('\n'
 
 ${runs.map((r) => r.scenario).map((s) => `### ${s}\n\n${ABOUT[s] ?? 'See its file in bench/scenarios/.'}`).join('\n\n')}
 ${runs.some((r) => r.scenario === 'create-payout') ? '' : '\n### create-payout\n\nNot in this run: the scenario is not registered in bench/run.ts in this build.\n'}
-${input.soak ? `## Soak (the last \`npm run soak\` on this machine)\n\n${input.soak.replace(/^# Soak run\n\n/, '').trim()}\n\n` : ''}## Reproducing
+${input.soak ? `## Soak (the last \`npm run soak\` on this machine)\n\n${input.soak.replace(/^# Soak run\n\n/, '').trim()}\n\n` : ''}${DECISION_MEASUREMENTS}## Reproducing
 
 \`\`\`
 BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench          # full run, writes this file
