@@ -14,6 +14,7 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
+import { hkdfSync } from 'node:crypto';
 import { settingEnv, type Config } from './config.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
 import { openDatabase, type Database } from './platform/db/database.ts';
@@ -201,6 +202,7 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
     rateLimits,
     userScopeBound: deps.userScopeBound ?? scim.userScopeBound,
     metrics,
+    pairwiseKey: Buffer.from(hkdfSync('sha256', secretsKey, Buffer.alloc(0), 'gatehouse pairwise subject', 32)),
   });
   const adminToken = await setUpAdminToken({ db, clock, configured: config.adminToken, dataDir: config.dataDir });
 

@@ -20,7 +20,7 @@ import type { Client, Clients } from './clients.ts';
 import { ClientAuthFailure, clientAuthFailed, oauthError } from './errors.ts';
 
 export const JWT_BEARER_ASSERTION = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
-const ASSERTION_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'];
+export const ASSERTION_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'];
 const MAX_ASSERTION_LIFETIME_SECONDS = 600;
 /** How far the client's clock may be from ours when exp, nbf and iat are judged. */
 const CLOCK_TOLERANCE_SECONDS = 5;

@@ -22,6 +22,7 @@ import { createSigningKeys } from './keys.ts';
 import type { KeyVault } from '../platform/secrets-key.ts';
 import { createSessions } from './sessions.ts';
 import { registerOAuthRoutes } from './routes.ts';
+import { createIdTokens } from './id-token.ts';
 
 export interface OAuthDeps {
   db: Db;
@@ -35,6 +36,8 @@ export interface OAuthDeps {
   userScopeBound?: UserScopeBound;
   /** Where tokens issued are counted, by grant type. */
   metrics?: MetricsRegistry;
+  /** Keys pairwise `sub` values (OIDC Core §8.1); derived from the secrets key. */
+  pairwiseKey: Buffer;
 }
 
 export function createOAuth(deps: OAuthDeps) {
@@ -43,6 +46,8 @@ export function createOAuth(deps: OAuthDeps) {
   const clients = createClients({ db, clock });
   const clientAuth = createClientAuthenticator({ db, clock, clients, issuer: config.issuer, tokenEndpoint: `${config.issuer}/token` });
   const clientAuthLimits = createClientAuthLimits({ rateLimits: deps.rateLimits, clientAuth });
+  const keys = createSigningKeys({ db, clock, vault: deps.vault, retainSeconds: config.accessTokenTtl });
+  const idTokens = createIdTokens({ db, clock, keys, issuer: config.issuer, ttlSeconds: config.accessTokenTtl, pairwiseKey: deps.pairwiseKey });
   const tokens = createTokenEndpoint({
     db,
     clock,
@@ -51,6 +56,7 @@ export function createOAuth(deps: OAuthDeps) {
     userScopeBound,
     accessTokenTtl: config.accessTokenTtl,
     refreshTokenTtl: config.refreshTokenTtl,
+    idTokens,
   });
   const issued = deps.metrics?.counter('gatehouse_oauth_tokens_issued_total', 'Access tokens issued by the token endpoint, by grant type', ['grant_type']);
   if (issued) {
@@ -67,7 +73,6 @@ export function createOAuth(deps: OAuthDeps) {
     };
   }
   const revocation = createRevocation({ db, clock, issuer: config.issuer, accessTokens: deps.accessTokens });
-  const keys = createSigningKeys({ db, clock, vault: deps.vault, retainSeconds: config.accessTokenTtl });
   const sessions = createSessions({ db, clock });
 
   return {
@@ -76,6 +81,7 @@ export function createOAuth(deps: OAuthDeps) {
     tokens,
     revocation,
     keys,
+    idTokens,
     sessions,
     async register(app: FastifyInstance): Promise<void> {
       await keys.ensureActive();
@@ -93,6 +99,8 @@ export function createOAuth(deps: OAuthDeps) {
         tokens,
         revocation,
         keys,
+        idTokens,
+        accessTokens: deps.accessTokens,
       });
     },
   };

@@ -93,22 +93,33 @@ export function createSessions(deps: { db: Db; clock: Clock }) {
       return { id: row.id, accountId: row.account_id, userId: row.user_id, userName: row.user_name, authenticatedAt: row.authenticated_at };
     },
 
-    async start(accountId: string, userId: string, previous?: string): Promise<string> {
+    /** A new session (ending `previous`, the browser's old one): its cookie secret and its id. */
+    async start(accountId: string, userId: string, previous?: string): Promise<{ secret: string; id: string }> {
       const now = clock.now();
       const secret = randomSecret(32);
+      const id = newId('sess');
       await db.transaction().execute(async (trx) => {
         if (previous) await trx.updateTable('oauth_sessions').set({ ended_at: now }).where('session_digest', '=', sha256Hex(previous)).where('ended_at', 'is', null).execute();
         await trx
           .insertInto('oauth_sessions')
-          .values({ id: newId('sess'), session_digest: sha256Hex(secret), account_id: accountId, user_id: userId, authenticated_at: now, expires_at: now + SESSION_TTL_SECONDS * 1000, ended_at: null })
+          .values({ id, session_digest: sha256Hex(secret), account_id: accountId, user_id: userId, authenticated_at: now, expires_at: now + SESSION_TTL_SECONDS * 1000, ended_at: null })
           .execute();
       });
-      return secret;
+      return { secret, id };
     },
 
     async consented(accountId: string, userId: string, clientId: string): Promise<Set<string>> {
       const row = await findConsent(db, accountId, userId, clientId);
       return row ? scopeSet(row.scope) : new Set();
+    },
+
+    /** OpenID Connect: this session signed the person in to this client (back-channel logout goes there). */
+    async rememberClient(session: Session, clientId: string): Promise<void> {
+      await db
+        .insertInto('oidc_session_clients')
+        .values({ session_id: session.id, client_id: clientId, account_id: session.accountId, user_id: session.userId, created_at: clock.now() })
+        .onConflict((oc) => oc.columns(['session_id', 'client_id']).doNothing())
+        .execute();
     },
 
     async rememberConsent(accountId: string, userId: string, clientId: string, scopes: string[]): Promise<void> {

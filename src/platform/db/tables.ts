@@ -10,7 +10,7 @@ import type { PaymentTables } from '../../payments/tables.ts';
 import type { IdempotencyTables } from '../../idempotency/store.ts';
 import type { ScimTables } from '../../scim/tables.ts';
 import type { EventTables } from '../../webhooks/outbox.ts';
-import type { OAuthTables } from '../../oauth/tables.ts';
+import type { OAuthTables, OidcTables } from '../../oauth/tables.ts';
 import type { WebhookTables } from '../../webhooks/store.ts';
 
 export interface Tables
@@ -23,4 +23,5 @@ export interface Tables
     ScimTables,
     EventTables,
     OAuthTables,
+    OidcTables,
     WebhookTables {}
