@@ -38,7 +38,7 @@ import {
   type QueryCompiler,
   type Transaction,
 } from 'kysely';
-import type { DatabaseKind } from '../../config.ts';
+import { postgresDialect, sqliteDialect, type SqlDialect } from './dialect.ts';
 import type { Tables } from './tables.ts';
 import { sha256Hex } from '../crypto.ts';
 import { BACKSTOP_CHECKPOINT_PAGES, startCheckpointer } from './checkpointer.ts';
@@ -47,7 +47,8 @@ export type Db = Kysely<Tables>;
 
 export interface Database {
   db: Db;
-  kind: DatabaseKind;
+  /** What differs between the two databases (dialect.ts): capability code asks it instead of branching. */
+  dialect: SqlDialect;
   /** Where the data lives, for logs: a file path or host/database/schema (never a password). */
   location: string;
   /** PostgreSQL schema holding the tables (migration bookkeeping included); undefined on SQLite. */
@@ -255,7 +256,7 @@ function openSqlite(options: DatabaseOptions): Database {
   sqliteStatements.set(db.getExecutor().adapter, statements);
   return {
     db,
-    kind: 'sqlite',
+    dialect: sqliteDialect,
     location: inMemory ? ':memory:' : path.resolve(file),
     schema: undefined,
     poolStats: () => undefined,
@@ -335,7 +336,7 @@ async function openPostgres(options: DatabaseOptions): Promise<Database> {
   const location = `${server}${url.pathname}${schema ? ` (schema ${schema})` : ''}`;
   return {
     db,
-    kind: 'postgres',
+    dialect: postgresDialect,
     location,
     schema: schema ?? 'public',
     // pg-pool queues every checkout, even one an idle connection takes on the next tick: only
