@@ -57,8 +57,8 @@ import { createUsers, type Users } from './users/service.ts';
 import { registerUserRoutes } from './users/routes.ts';
 import { createOAuth, type OAuth } from './oauth/service.ts';
 import { registerClientRoutes } from './oauth/client-routes.ts';
-import { createWebhooks, type Webhooks } from './webhooks/index.ts';
-import type { Resolve } from './webhooks/target-policy.ts';
+import { createWebhooks, isProductionMode, type Webhooks } from './webhooks/index.ts';
+import { createTargetPolicy, type Resolve } from './webhooks/target-policy.ts';
 
 export interface GatehouseDeps {
   clock?: Clock;
@@ -203,6 +203,8 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
     userScopeBound: deps.userScopeBound ?? scim.userScopeBound,
     metrics,
     pairwiseKey: Buffer.from(hkdfSync('sha256', secretsKey, Buffer.alloc(0), 'gatehouse pairwise subject', 32)),
+    outboundPolicy: createTargetPolicy({ allowNetworks: config.webhookAllowNetworks, requireHttps: isProductionMode(config), resolve: deps.webhookResolve }),
+    log: log.child({ component: 'oidc' }),
   });
   const adminToken = await setUpAdminToken({ db, clock, configured: config.adminToken, dataDir: config.dataDir });
 
@@ -326,6 +328,10 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
         { db, clock, log, payoutProcessor, idempotency, dispatcher: webhooks.dispatcher },
         { workers: config.inProcessWorkers },
       );
+      // Every serving node sends back-channel logouts (each row claimed with a lease, so two
+      // nodes never send one at once); a separate `gatehouse worker` does not send them.
+      const stopLogouts = oauth.backchannelLogout.start();
+      background.push({ name: 'back-channel logout', stop: async (timeoutMs) => ((await settlesWithin(stopLogouts(), timeoutMs)) ? undefined : 'back-channel logout: a run still sending was abandoned (its lease expires and it is sent again)') });
       return { publicUrl: urlOf(publicServer), adminUrl: urlOf(adminServer) };
     },
     close(options = {}) {

@@ -21,6 +21,7 @@ import { isHttpError, type HttpError } from '../platform/errors/http-error.ts';
 import { logEvent } from '../platform/log-events.ts';
 import type { AccessTokens } from './access-tokens.ts';
 import { registerOidcRoutes } from './oidc-routes.ts';
+import { registerLogoutRoutes } from './logout-routes.ts';
 
 export interface OAuthRouteDeps extends AuthorizeDeps {
   /** Client authentication within its rate limits (see client-auth-limits.ts). */
@@ -85,7 +86,7 @@ export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRoute
     contentType: 'text/html; charset=utf-8',
     headers: { ...error.headers, ...pageHeaders() },
     body: errorPage(error.status >= 500 ? 'Something went wrong on our side.' : (error.detail ?? error.title)),
-  }), { prefixes: ['/authorize'] });
+  }), { prefixes: ['/authorize', '/logout'] });
 
   await app.register(async (scope) => {
     await scope.register(formbody, { bodyLimit: 64 * 1024 });
@@ -105,6 +106,7 @@ export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRoute
       done();
     });
     registerAuthorizeRoutes(scope, deps);
+    registerLogoutRoutes(scope, { issuer, clients: deps.clients, sessions: deps.sessions, idTokens: deps.idTokens });
 
     scope.post<{ Body: TokenRequest }>(
       '/token',

@@ -5,7 +5,9 @@
  * (null: the account maps no roles, and people get every scope but the privileged ones); it is
  * consulted at consent, at code redemption and at every refresh.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { TargetPolicy } from '../webhooks/target-policy.ts';
+import { createBackchannelLogout } from './backchannel-logout.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../platform/db/database.ts';
 import type { Clock } from '../platform/clock.ts';
@@ -27,7 +29,7 @@ import { createIdTokens } from './id-token.ts';
 export interface OAuthDeps {
   db: Db;
   clock: Clock;
-  config: Pick<Config, 'issuer' | 'authorizationCodeTtl' | 'accessTokenTtl' | 'refreshTokenTtl'>;
+  config: Pick<Config, 'issuer' | 'authorizationCodeTtl' | 'accessTokenTtl' | 'refreshTokenTtl' | 'webhookRetrySchedule' | 'webhookTimeout'>;
   accessTokens: AccessTokens;
   /** Seals the private signing keys at rest. */
   vault: KeyVault;
@@ -38,6 +40,9 @@ export interface OAuthDeps {
   metrics?: MetricsRegistry;
   /** Keys pairwise `sub` values (OIDC Core §8.1); derived from the secrets key. */
   pairwiseKey: Buffer;
+  /** Where Gatehouse may call out to (back-channel logout, jwks_uri): the webhooks' guard. */
+  outboundPolicy: TargetPolicy;
+  log?: FastifyBaseLogger;
 }
 
 export function createOAuth(deps: OAuthDeps) {
@@ -74,6 +79,18 @@ export function createOAuth(deps: OAuthDeps) {
   }
   const revocation = createRevocation({ db, clock, issuer: config.issuer, accessTokens: deps.accessTokens });
   const sessions = createSessions({ db, clock });
+  const backchannelLogout = createBackchannelLogout({
+    db,
+    clock,
+    clients,
+    keys,
+    idTokens,
+    policy: deps.outboundPolicy,
+    issuer: config.issuer,
+    scheduleSeconds: config.webhookRetrySchedule,
+    timeoutMs: config.webhookTimeout * 1000,
+    log: deps.log,
+  });
 
   return {
     clients,
@@ -83,6 +100,7 @@ export function createOAuth(deps: OAuthDeps) {
     keys,
     idTokens,
     sessions,
+    backchannelLogout,
     async register(app: FastifyInstance): Promise<void> {
       await keys.ensureActive();
       await registerOAuthRoutes(app, {

@@ -14,6 +14,7 @@ import type { Clock } from '../platform/clock.ts';
 import { newId } from '../platform/ids.ts';
 import { randomSecret, sha256Hex } from '../platform/crypto.ts';
 import { formatScope, scopeSet } from './scopes.ts';
+import { queueLogoutTokens } from './backchannel-logout.ts';
 
 export const SESSION_TTL_SECONDS = 12 * 3600;
 
@@ -60,6 +61,8 @@ export function sessionCookies(issuer: string) {
     csrf,
     /** The Set-Cookie value that starts a session. */
     setSession: (secret: string) => cookie(session, secret, { secure, maxAge: SESSION_TTL_SECONDS, path: '/' }),
+    /** The Set-Cookie value that forgets the session (sign-out). */
+    clearSession: () => cookie(session, '', { secure, maxAge: 0, path: '/' }),
     /** The Set-Cookie value that carries the sign-in form's double-submit token. */
     setCsrf: (token: string) => cookie(csrf, token, { secure, path: secure ? '/' : '/authorize' }),
   };
@@ -111,6 +114,18 @@ export function createSessions(deps: { db: Db; clock: Clock }) {
     async consented(accountId: string, userId: string, clientId: string): Promise<Set<string>> {
       const row = await findConsent(db, accountId, userId, clientId);
       return row ? scopeSet(row.scope) : new Set();
+    },
+
+    /**
+     * Signs out (RP-initiated logout): ends the session and, in the same transaction, queues a
+     * back-channel logout to each client it signed in to.
+     */
+    async end(session: Session): Promise<void> {
+      const now = clock.now();
+      await db.transaction().execute(async (trx) => {
+        await queueLogoutTokens(trx, { accountId: session.accountId, userId: session.userId, sessionIds: [session.id], now });
+        await trx.updateTable('oauth_sessions').set({ ended_at: now }).where('id', '=', session.id).where('ended_at', 'is', null).execute();
+      });
     },
 
     /** OpenID Connect: this session signed the person in to this client (back-channel logout goes there). */

@@ -2,7 +2,8 @@
  * End to end, OpenID Connect Core 1.0 on the code flow with unchanged real relying parties,
  * through the real sign-in and consent pages in headless Chromium:
  * - openid-client with its default discovery (/.well-known/openid-configuration), PKCE,
- *   state and nonce, ID token validation, userinfo, refresh with a new ID token;
+ *   state and nonce, ID token validation, userinfo, refresh with a new ID token, and
+ *   RP-initiated logout from the end-session URL it builds;
  * - oauth4webapi in OIDC mode: a public client with RS256 ID tokens and a pairwise `sub`.
  * The person is provisioned through SCIM, so the claims come from their SCIM profile.
  */
@@ -152,6 +153,14 @@ for (const target of databaseTargets()) {
       assert.equal(again.auth_time, claims.auth_time, 'auth_time is the sign-in, not the refresh');
       assert.equal(again.nonce, undefined);
       assert.notEqual(refreshed.id_token, tokens.id_token);
+
+      // RP-initiated logout as the library builds it: straight back, with state, signed out.
+      assert.equal(config.serverMetadata().end_session_endpoint, `${t.config.issuer}/logout`);
+      const signedOut = app.next('/signed-out');
+      await page.goto(client.buildEndSessionUrl(config, { id_token_hint: refreshed.id_token!, post_logout_redirect_uri: `${app.origin}/signed-out`, state: 'bye' }).href);
+      assert.equal((await signedOut).searchParams.get('state'), 'bye');
+      const session = await t.gatehouse.database.db.selectFrom('oauth_sessions').select('ended_at').where('id', '=', claims.sid as string).executeTakeFirstOrThrow();
+      assert.notEqual(session.ended_at, null);
       await context.close();
     });
 
