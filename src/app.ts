@@ -330,7 +330,11 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
       );
       // Every serving node sends back-channel logouts (each row claimed with a lease, so two
       // nodes never send one at once); a separate `gatehouse worker` does not send them.
-      const stopLogouts = oauth.backchannelLogout.start();
+      const stopBackchannel = oauth.backchannelLogout.start();
+      const stopLogouts = async () => {
+        await stopBackchannel();
+        await oauth.remoteJwks.close();
+      };
       background.push({ name: 'back-channel logout', stop: async (timeoutMs) => ((await settlesWithin(stopLogouts(), timeoutMs)) ? undefined : 'back-channel logout: a run still sending was abandoned (its lease expires and it is sent again)') });
       return { publicUrl: urlOf(publicServer), adminUrl: urlOf(adminServer) };
     },

@@ -24,6 +24,7 @@ import { newId } from '../platform/ids.ts';
 import { randomSecret, sha256Hex } from '../platform/crypto.ts';
 import { problem } from '../platform/errors/catalogue.ts';
 import type { ClientRow } from './tables.ts';
+import { RefusedTarget, type TargetPolicy } from '../webhooks/target-policy.ts';
 import { SCOPE_NAMES, formatScope, parseScope } from './scopes.ts';
 
 export const AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'] as const;
@@ -253,8 +254,19 @@ function metadataOf(client: Client): ClientMetadata {
   };
 }
 
-export function createClients(deps: { db: Db; clock: Clock }) {
+export function createClients(deps: { db: Db; clock: Clock; outboundPolicy?: TargetPolicy }) {
   const { db, clock } = deps;
+
+  /** A jwks_uri must pass the outbound guard now, not first at a token request. */
+  async function checkJwksUri(uri: string | null): Promise<void> {
+    if (!uri || !deps.outboundPolicy) return;
+    try {
+      await deps.outboundPolicy.checkUrl(uri);
+    } catch (error) {
+      if (error instanceof RefusedTarget) throw metadataError(`jwks_uri: ${error.message}`);
+      throw error;
+    }
+  }
 
   // Every token request looks its client up. The parsed registration is kept for at most
   // CACHE_MS; this node forgets it at once when the client is deleted or its secret rotated, and
@@ -290,6 +302,7 @@ export function createClients(deps: { db: Db; clock: Clock }) {
 
     async register(accountId: string, input: ClientMetadata) {
       const m = checkMetadata(input);
+      await checkJwksUri(m.jwksUri);
       const secret = m.authMethod.startsWith('client_secret') ? randomSecret(32, CLIENT_SECRET_PREFIX) : undefined;
       const row: ClientRow = {
         id: newId('client'),
@@ -331,6 +344,7 @@ export function createClients(deps: { db: Db; clock: Clock }) {
         merged.jwks_uri = patch.jwks_uri ?? null;
       }
       const m = checkMetadata(merged);
+      if (m.jwksUri !== client.jwksUri) await checkJwksUri(m.jwksUri);
       const wantsSecret = m.authMethod.startsWith('client_secret');
       const secret = wantsSecret && client.secretDigest === null ? randomSecret(32, CLIENT_SECRET_PREFIX) : undefined;
       const secretDigest = wantsSecret ? (secret === undefined ? client.secretDigest : sha256Hex(secret)) : null;

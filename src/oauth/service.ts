@@ -8,6 +8,7 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { TargetPolicy } from '../webhooks/target-policy.ts';
 import { createBackchannelLogout } from './backchannel-logout.ts';
+import { createRemoteJwks } from './jwks-fetch.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../platform/db/database.ts';
 import type { Clock } from '../platform/clock.ts';
@@ -48,8 +49,9 @@ export interface OAuthDeps {
 export function createOAuth(deps: OAuthDeps) {
   const { db, clock, config } = deps;
   const userScopeBound: UserScopeBound = deps.userScopeBound ?? (async () => null);
-  const clients = createClients({ db, clock });
-  const clientAuth = createClientAuthenticator({ db, clock, clients, issuer: config.issuer, tokenEndpoint: `${config.issuer}/token` });
+  const clients = createClients({ db, clock, outboundPolicy: deps.outboundPolicy });
+  const remoteJwks = createRemoteJwks({ policy: deps.outboundPolicy, clock, timeoutMs: config.webhookTimeout * 1000 });
+  const clientAuth = createClientAuthenticator({ db, clock, clients, issuer: config.issuer, tokenEndpoint: `${config.issuer}/token`, remoteJwks });
   const clientAuthLimits = createClientAuthLimits({ rateLimits: deps.rateLimits, clientAuth });
   const keys = createSigningKeys({ db, clock, vault: deps.vault, retainSeconds: config.accessTokenTtl });
   const idTokens = createIdTokens({ db, clock, keys, issuer: config.issuer, ttlSeconds: config.accessTokenTtl, pairwiseKey: deps.pairwiseKey });
@@ -101,6 +103,7 @@ export function createOAuth(deps: OAuthDeps) {
     idTokens,
     sessions,
     backchannelLogout,
+    remoteJwks,
     async register(app: FastifyInstance): Promise<void> {
       await keys.ensureActive();
       await registerOAuthRoutes(app, {
