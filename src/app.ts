@@ -55,6 +55,7 @@ import { registerPaymentRoutes } from './payments/routes.ts';
 import { createRateLimits, limitApiRequests, type RateLimits } from './platform/rate-limit.ts';
 import { createUsers, type Users } from './users/service.ts';
 import { registerUserRoutes } from './users/routes.ts';
+import { createUserLifecycle } from './users/lifecycle.ts';
 import { createOAuth, type OAuth } from './oauth/service.ts';
 import { registerClientRoutes } from './oauth/client-routes.ts';
 import { createWebhooks, isProductionMode, type Webhooks } from './webhooks/index.ts';
@@ -253,7 +254,12 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
     routes: [
       (admin) => registerAccountRoutes(admin, { accounts }),
       (admin) => registerClientRoutes(admin, { accounts, clients: oauth.clients }),
-      (admin) => registerUserRoutes(admin, { accounts, users: userAccounts }),
+      (admin) =>
+        registerUserRoutes(admin, {
+          accounts,
+          users: userAccounts,
+          lifecycle: createUserLifecycle({ db, clock, paging, revokeUserAccess, deleteUser: (accountId, userId) => scim.users.delete(accountId, userId) }),
+        }),
       (admin) => scim.registerAdmin(admin, { accounts }),
     ],
   });
