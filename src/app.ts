@@ -17,7 +17,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { hkdfSync } from 'node:crypto';
 import { settingEnv, type Config } from './config.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
-import { openDatabase, type Database } from './platform/db/database.ts';
+import { openConfiguredDatabase, type Database } from './platform/db/database.ts';
 import { createGroupCommit } from './platform/db/group-commit.ts';
 import { migrateToLatest } from './platform/db/migrate.ts';
 import { createLogger, type LogDestination } from './platform/logging.ts';
@@ -25,13 +25,14 @@ import { createHttpServer, httpLimitsOf } from './platform/http/server.ts';
 import { closeConnectionsWhileDraining, closeListener, createDrain, SETTLE_MS } from './platform/http/drain.ts';
 import { listenOrExplain } from './platform/http/listen.ts';
 import { settlesWithin } from './platform/deadline.ts';
-import { startBackgroundWork, stopBackgroundWork, type BackgroundWork } from './background.ts';
+import { createBackgroundServices, startBackgroundWork, stopBackgroundWork, type BackgroundWork } from './background.ts';
 import { registerHealthRoutes } from './platform/http/health.ts';
 import { registerOpenApi } from './platform/http/openapi.ts';
+import { publicSecuritySchemes } from './oauth/openapi.ts';
 import { createAccountStore } from './accounts/store.ts';
 import { createAccounts, type Accounts } from './accounts/service.ts';
 import { setUpAdminToken, type AdminTokenSetup } from './admin/admin-token.ts';
-import { registerAdminApi } from './admin/routes.ts';
+import { ADMIN_TOKEN_SCHEME, registerAdminApi } from './admin/routes.ts';
 import { registerAccountRoutes } from './accounts/routes.ts';
 import { createAccessTokens, type AccessTokens } from './oauth/access-tokens.ts';
 import { createUserStore, type UserStore } from './users/store.ts';
@@ -40,8 +41,7 @@ import { registerMetricsRoute } from './platform/http/metrics-route.ts';
 import { revokeUserAccess } from './oauth/user-access.ts';
 import { createScim, type UserScopeBound } from './scim/index.ts';
 import { createWriteRunner, type WriteHooks, type WriteRunner } from './idempotency/write-runner.ts';
-import { createIdempotencyStore } from './idempotency/store.ts';
-import { createIdempotencyRetention, type IdempotencyRetention } from './idempotency/retention.ts';
+import type { IdempotencyRetention } from './idempotency/retention.ts';
 import { documentIdempotencyKeys } from './idempotency/openapi.ts';
 import type { CursorKeyRing } from './paging/cursor.ts';
 import { setUpCursorKeys } from './paging/cursor-keys.ts';
@@ -50,7 +50,7 @@ import { createPaging, type Paging } from './paging/page.ts';
 import { createInvoices, type Invoices } from './payments/invoices.ts';
 import { createPayouts, type Payouts } from './payments/payouts.ts';
 import { createLedgerEntries, type LedgerEntries } from './payments/ledger-entries.ts';
-import { createPayoutProcessor, type PayoutProcessor } from './payments/payout-processor.ts';
+import type { PayoutProcessor } from './payments/payout-processor.ts';
 import { registerPaymentRoutes } from './payments/routes.ts';
 import { createRateLimits, limitApiRequests, type RateLimits } from './platform/rate-limit.ts';
 import { createUsers, type Users } from './users/service.ts';
@@ -58,7 +58,7 @@ import { registerUserRoutes } from './users/routes.ts';
 import { createUserLifecycle } from './users/lifecycle.ts';
 import { createOAuth, type OAuth } from './oauth/service.ts';
 import { registerClientRoutes } from './oauth/client-routes.ts';
-import { createWebhooks, isProductionMode, type Webhooks } from './webhooks/index.ts';
+import { isProductionMode, type Webhooks } from './webhooks/index.ts';
 import { createTargetPolicy, type Resolve } from './webhooks/target-policy.ts';
 
 export interface GatehouseDeps {
@@ -133,14 +133,7 @@ const CLOSE_MARGIN_MS = 1000;
 export async function createGatehouse(config: Config, deps: GatehouseDeps = {}): Promise<Gatehouse> {
   const clock = deps.clock ?? systemClock;
   const log = createLogger({ level: config.logLevel, destination: deps.logDestination });
-  const database =
-    deps.database ??
-    (await openDatabase({
-      databaseUrl: config.databaseUrl,
-      poolSize: config.databasePoolSize,
-      statementTimeoutMs: config.databaseStatementTimeout,
-      acquireTimeoutMs: config.databaseAcquireTimeout,
-    }));
+  const database = deps.database ?? (await openConfiguredDatabase(config));
   const ownsDatabase = deps.database === undefined;
   await migrateToLatest(database);
   const { db } = database;
@@ -154,7 +147,8 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
   const accessTokens = createAccessTokens({ db, clock, vault });
   const users = createUserStore(db);
   const scim = createScim({ db, dialect: database.dialect, clock, accessTokens, revokeUserAccess, issuer: config.issuer, maxPayloadSize: config.bodyLimit });
-  const idempotencyStore = createIdempotencyStore({ db, dialect: database.dialect });
+  const background = await createBackgroundServices({ config, database, clock, log, metrics, secretsKey, resolve: deps.webhookResolve });
+  const { idempotencyStore, idempotency, payoutProcessor, webhooks } = background;
   const writes = createWriteRunner({
     db,
     store: idempotencyStore,
@@ -168,13 +162,11 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
     // Stored answers that carry a secret (a webhook secret shown once) are kept sealed.
     sealer: createSealer(secretsKey, 'stored responses'),
   });
-  const idempotency = createIdempotencyRetention({ store: idempotencyStore, clock });
   const cursorKeys = await setUpCursorKeys({ db, clock, vault, configured: config.cursorKeys });
   const paging = createPaging({ ring: cursorKeys, clock, cursorTtlMs: config.cursorTtl * 1000 });
   const invoices = createInvoices({ db, clock, paging });
   const payouts = createPayouts({ db, clock, paging, delayMs: config.payoutDelay * 1000 });
   const ledgerEntries = createLedgerEntries({ db, paging });
-  const payoutProcessor = createPayoutProcessor({ db, clock, dialect: database.dialect, metrics });
   const rateLimits = createRateLimits({
     enabled: config.rateLimits,
     redisUrl: config.redisUrl,
@@ -228,9 +220,7 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
     description:
       'OAuth 2.0 authorization server, business API (/v1) with idempotent writes and cursor paging, SCIM 2.0 provisioning and signed webhooks.',
     serverUrl: config.issuer,
-    securitySchemes: {
-      bearer: { type: 'http', scheme: 'bearer', description: 'OAuth 2.0 access token' },
-    },
+    securitySchemes: publicSecuritySchemes(config.issuer),
   });
   // Before any /v1 route exists, so that every POST under /v1 documents Idempotency-Key.
   documentIdempotencyKeys(publicServer);
@@ -238,7 +228,7 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
     title: 'Gatehouse admin API',
     description: 'Operator API on the admin listener: accounts, clients, users, SCIM tokens.',
     serverUrl: `http://${config.adminHost}:${config.adminPort}`,
-    securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'The operator admin token' } },
+    securitySchemes: { [ADMIN_TOKEN_SCHEME]: { type: 'http', scheme: 'bearer', description: 'The operator admin token (GATEHOUSE_ADMIN_TOKEN, or generated on first start)' } },
   });
 
   const ready = () => database.ping();
@@ -264,7 +254,6 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
     ],
   });
   await oauth.register(publicServer);
-  const webhooks = await createWebhooks({ config, db, clock, log, resolve: deps.webhookResolve, metrics });
   const services = {
     accounts,
     accessTokens,
@@ -291,7 +280,7 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
     await deps.extraRoutes?.(api, { services, database, clock });
   });
 
-  let background: BackgroundWork[] = [];
+  let running: BackgroundWork[] = [];
   let closing: Promise<void> | undefined;
 
   async function shutDown(options: ShutdownOptions): Promise<void> {
@@ -304,7 +293,7 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
     const cut = await Promise.all([publicServer, adminServer].map((server) => closeListener(server, { settleMs, timeoutMs })));
     const cutTotal = cut.reduce((a, b) => a + b, 0);
     if (cutTotal > 0) log.warn({ connections: cutTotal }, `shutdown timeout: closed ${cutTotal} connections with requests still in flight`);
-    const abandoned = await stopBackgroundWork(background, left());
+    const abandoned = await stopBackgroundWork(running, left());
     if (abandoned.length > 0) log.warn({ abandoned }, `shutdown timeout: ${abandoned.join('; ')}`);
     await settlesWithin(rateLimits.close(), left() + CLOSE_MARGIN_MS);
     if (ownsDatabase && !(await settlesWithin(database.close(), left() + CLOSE_MARGIN_MS))) {
@@ -330,10 +319,7 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
         hostSetting: settingEnv('adminHost'),
         portSetting: settingEnv('adminPort'),
       });
-      background = await startBackgroundWork(
-        { db, clock, log, payoutProcessor, idempotency, dispatcher: webhooks.dispatcher },
-        { workers: config.inProcessWorkers },
-      );
+      running = await startBackgroundWork({ db, clock, log, services: background }, { workers: config.inProcessWorkers });
       // Every serving node sends back-channel logouts (each row claimed with a lease, so two
       // nodes never send one at once); a separate `gatehouse worker` does not send them.
       const stopBackchannel = oauth.backchannelLogout.start();
@@ -341,7 +327,7 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
         await stopBackchannel();
         await oauth.remoteJwks.close();
       };
-      background.push({ name: 'back-channel logout', stop: async (timeoutMs) => ((await settlesWithin(stopLogouts(), timeoutMs)) ? undefined : 'back-channel logout: a run still sending was abandoned (its lease expires and it is sent again)') });
+      running.push({ name: 'back-channel logout', stop: async (timeoutMs) => ((await settlesWithin(stopLogouts(), timeoutMs)) ? undefined : 'back-channel logout: a run still sending was abandoned (its lease expires and it is sent again)') });
       return { publicUrl: urlOf(publicServer), adminUrl: urlOf(adminServer) };
     },
     close(options = {}) {

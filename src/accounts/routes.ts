@@ -24,7 +24,6 @@ export function registerAccountRoutes(app: FastifyInstance, deps: { accounts: Ac
       schema: {
         tags: ['accounts'],
         summary: 'Create an account (a tenant)',
-        security: [{ adminToken: [] }],
         body: {
           type: 'object',
           required: ['name'],
@@ -47,7 +46,6 @@ export function registerAccountRoutes(app: FastifyInstance, deps: { accounts: Ac
       schema: {
         tags: ['accounts'],
         summary: 'List accounts, newest first',
-        security: [{ adminToken: [] }],
         querystring: {
           type: 'object',
           properties: { limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 } },
@@ -70,7 +68,6 @@ export function registerAccountRoutes(app: FastifyInstance, deps: { accounts: Ac
       schema: {
         tags: ['accounts'],
         summary: 'Get an account',
-        security: [{ adminToken: [] }],
         params: { type: 'object', required: ['id'], properties: { id: { type: 'string', maxLength: 64 } } },
         response: { 200: accountSchema, ...errorResponses(401, 404) },
       },

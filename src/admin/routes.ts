@@ -12,6 +12,10 @@ import { problem } from '../platform/errors/catalogue.ts';
 import { bearerToken } from '../platform/auth.ts';
 import type { AdminTokenCheck } from './admin-token.ts';
 
+/** Name of the admin token's security scheme in the admin API document. */
+export const ADMIN_TOKEN_SCHEME = 'adminToken';
+const ADMIN_SECURITY = [{ [ADMIN_TOKEN_SCHEME]: [] }];
+
 /** Adds the routes of one capability to the admin API (registered inside the protected plugin). */
 export type AdminRoutes = (admin: FastifyInstance) => void | Promise<void>;
 
@@ -32,6 +36,10 @@ export function requireAdminToken(check: AdminTokenCheck) {
 export async function registerAdminApi(app: FastifyInstance, deps: { check: AdminTokenCheck; routes: readonly AdminRoutes[] }): Promise<void> {
   await app.register(async function adminApi(admin) {
     admin.addHook('onRequest', requireAdminToken(deps.check));
+    // The hook above covers every route in here, so every one documents the same requirement.
+    admin.addHook('onRoute', (route) => {
+      route.schema = { ...route.schema, security: ADMIN_SECURITY };
+    });
     for (const add of deps.routes) await add(admin);
   });
 }

@@ -72,7 +72,6 @@ export function registerClientRoutes(app: FastifyInstance, deps: { accounts: Acc
       schema: {
         tags: ['clients'],
         summary: 'Register an OAuth client (RFC 7591 metadata); a secret is shown once',
-        security: [{ adminToken: [] }],
         params,
         body: metadataBody,
         response: { 201: clientSchema, ...errorResponses(400, 401, 404, 415) },
@@ -92,7 +91,6 @@ export function registerClientRoutes(app: FastifyInstance, deps: { accounts: Acc
       schema: {
         tags: ['clients'],
         summary: 'List the clients of an account, newest first',
-        security: [{ adminToken: [] }],
         params,
         response: { 200: { type: 'object', required: ['data'], properties: { data: { type: 'array', items: clientSchema } } }, ...errorResponses(401, 404) },
       },
@@ -106,7 +104,7 @@ export function registerClientRoutes(app: FastifyInstance, deps: { accounts: Acc
   app.get<P>(
     '/admin/v1/accounts/:id/clients/:clientId',
     {
-      schema: { tags: ['clients'], summary: 'Get a client', security: [{ adminToken: [] }], params, response: { 200: clientSchema, ...errorResponses(401, 404) } },
+      schema: { tags: ['clients'], summary: 'Get a client', params, response: { 200: clientSchema, ...errorResponses(401, 404) } },
     },
     async (request) => presentClient(await clients.requireInAccount(request.params.id, request.params.clientId)),
   );
@@ -136,7 +134,6 @@ export function registerClientRoutes(app: FastifyInstance, deps: { accounts: Acc
       schema: {
         tags: ['clients'],
         summary: 'Delete a client and revoke every token it was issued',
-        security: [{ adminToken: [] }],
         params,
         response: { 204: { type: 'null', description: 'Deleted' }, ...errorResponses(401, 404) },
       },
@@ -153,7 +150,6 @@ export function registerClientRoutes(app: FastifyInstance, deps: { accounts: Acc
       schema: {
         tags: ['clients'],
         summary: 'Rotate the client secret; the new one is shown once, the old one stops working',
-        security: [{ adminToken: [] }],
         params,
         response: { 200: clientSchema, ...errorResponses(400, 401, 404) },
       },

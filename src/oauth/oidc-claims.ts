@@ -12,7 +12,7 @@
  *   carries no verification, so saying true would be a claim nobody checked (§5.1).
  */
 import { createHmac } from 'node:crypto';
-import type { UserRow } from '../users/store.ts';
+import type { UserRow } from '../users/tables.ts';
 import type { Client } from './clients.ts';
 
 export const SCOPE_CLAIMS: Readonly<Record<string, readonly string[]>> = {

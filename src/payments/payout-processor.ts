@@ -15,7 +15,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../platform/db/database.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { SqlDialect } from '../platform/db/dialect.ts';
-import { recordEvent } from '../webhooks/outbox.ts';
+import { recordEvent } from '../events/outbox.ts';
 import { creditBalance, post } from './ledger.ts';
 import { presentPayout } from './payouts.ts';
 import type { PayoutRow, PayoutState } from './tables.ts';

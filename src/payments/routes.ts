@@ -6,7 +6,7 @@
  * runs through the write runner, which owns the transaction (and Idempotency-Key).
  */
 import type { FastifyInstance } from 'fastify';
-import { principalOf, requireBearer, type BearerVerifier } from '../platform/auth.ts';
+import { bearerAccess, principalOf, protectedRoute, type BearerVerifier } from '../platform/auth.ts';
 import { errorResponses } from '../platform/http/schemas.ts';
 import type { WriteRunner } from '../idempotency/write-runner.ts';
 import type { MetricsRegistry } from '../platform/metrics.ts';
@@ -45,23 +45,20 @@ const ORDER_NOTE = 'Newest first by (created_at, id). Pass next_cursor as after 
 export function registerPaymentRoutes(app: FastifyInstance, deps: PaymentRouteDeps): void {
   const { verifier, writes, invoices, payouts, ledgerEntries } = deps;
   const created = deps.metrics?.counter('gatehouse_payouts_transitions_total', 'Payout state transitions, by from and to state', ['from', 'to']);
-  const bearer = (scope: string) => ({ onRequest: requireBearer(verifier, [scope]) });
-  const security = (scope: string) => [{ bearer: [scope] }];
+  const access = bearerAccess(verifier);
   const pageQuery = { type: 'object', additionalProperties: false, properties: pageQueryProperties } as const;
 
   app.post<{ Body: NewInvoice }>(
     '/v1/invoices',
-    {
-      ...bearer('invoices:write'),
+    protectedRoute(access('invoices:write'), {
       schema: {
         tags: ['invoices'],
         summary: 'Create an invoice (state open)',
-        security: security('invoices:write'),
         headers: idempotencyHeader,
         body: newInvoiceSchema,
         response: { 201: invoiceSchema, ...errorResponses(400, 401, 403, 409, 415, 429) },
       },
-    },
+    }),
     async (request, reply) => {
       const { accountId } = principalOf(request);
       return writes.runWrite(request, reply, async (trx) => {
@@ -73,17 +70,15 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: PaymentRouteDe
 
   app.get<{ Querystring: PageQuery }>(
     '/v1/invoices',
-    {
-      ...bearer('invoices:read'),
+    protectedRoute(access('invoices:read'), {
       schema: {
         tags: ['invoices'],
         summary: 'List invoices, a page at a time',
         description: ORDER_NOTE,
-        security: security('invoices:read'),
         querystring: pageQuery,
         response: { 200: pageSchema(invoiceSchema, 'A page of invoices'), ...errorResponses(400, 401, 403, 429) },
       },
-    },
+    }),
     async (request, reply) => {
       const page = await invoices.listJson({ accountId: principalOf(request).accountId, limit: request.query.limit, after: request.query.after });
       return reply.type(PAGE_CONTENT_TYPE).send(page);
@@ -92,33 +87,29 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: PaymentRouteDe
 
   app.get<{ Params: { id: string } }>(
     '/v1/invoices/:id',
-    {
-      ...bearer('invoices:read'),
+    protectedRoute(access('invoices:read'), {
       schema: {
         tags: ['invoices'],
         summary: 'Get an invoice',
-        security: security('invoices:read'),
         params: idParams,
         response: { 200: invoiceSchema, ...errorResponses(401, 403, 404, 429) },
       },
-    },
+    }),
     async (request) => invoices.get(principalOf(request).accountId, request.params.id),
   );
 
   app.post<{ Params: { id: string } }>(
     '/v1/invoices/:id/settle',
-    {
-      ...bearer('invoices:write'),
+    protectedRoute(access('invoices:write'), {
       schema: {
         tags: ['invoices'],
         summary: 'Settle an open invoice',
         description: 'Moves the invoice to settled, posts cash/balance ledger entries, credits the available balance and emits invoice.settled. A settled invoice answers 409 invoice_already_settled.',
-        security: security('invoices:write'),
         headers: idempotencyHeader,
         params: idParams,
         response: { 200: invoiceSchema, ...errorResponses(400, 401, 403, 404, 409, 429) },
       },
-    },
+    }),
     async (request, reply) => {
       const { accountId } = principalOf(request);
       return writes.runWrite(request, reply, async (trx) => ({
@@ -130,18 +121,16 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: PaymentRouteDe
 
   app.post<{ Body: NewPayout }>(
     '/v1/payouts',
-    {
-      ...bearer('payouts:write'),
+    protectedRoute(access('payouts:write'), {
       schema: {
         tags: ['payouts'],
         summary: 'Create a payout (state pending)',
         description: 'Takes the amount from the available balance in its currency at once; a larger amount answers 422 insufficient_funds.',
-        security: security('payouts:write'),
         headers: idempotencyHeader,
         body: newPayoutSchema,
         response: { 201: payoutSchema, ...errorResponses(400, 401, 403, 409, 415, 422, 429) },
       },
-    },
+    }),
     async (request, reply) => {
       const { accountId } = principalOf(request);
       const sent = await writes.runWrite(request, reply, async (trx) => {
@@ -156,17 +145,15 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: PaymentRouteDe
 
   app.get<{ Querystring: PageQuery }>(
     '/v1/payouts',
-    {
-      ...bearer('payouts:read'),
+    protectedRoute(access('payouts:read'), {
       schema: {
         tags: ['payouts'],
         summary: 'List payouts, a page at a time',
         description: ORDER_NOTE,
-        security: security('payouts:read'),
         querystring: pageQuery,
         response: { 200: pageSchema(payoutSchema, 'A page of payouts'), ...errorResponses(400, 401, 403, 429) },
       },
-    },
+    }),
     async (request, reply) => {
       const page = await payouts.listJson({ accountId: principalOf(request).accountId, limit: request.query.limit, after: request.query.after });
       return reply.type(PAGE_CONTENT_TYPE).send(page);
@@ -175,28 +162,24 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: PaymentRouteDe
 
   app.get<{ Params: { id: string } }>(
     '/v1/payouts/:id',
-    {
-      ...bearer('payouts:read'),
+    protectedRoute(access('payouts:read'), {
       schema: {
         tags: ['payouts'],
         summary: 'Get a payout',
-        security: security('payouts:read'),
         params: idParams,
         response: { 200: payoutSchema, ...errorResponses(401, 403, 404, 429) },
       },
-    },
+    }),
     async (request) => payouts.get(principalOf(request).accountId, request.params.id),
   );
 
   app.get<{ Querystring: PageQuery & LedgerFilters }>(
     '/v1/ledger/entries',
-    {
-      ...bearer('ledger:read'),
+    protectedRoute(access('ledger:read'), {
       schema: {
         tags: ['ledger'],
         summary: 'List ledger entries, a page at a time',
         description: `${ORDER_NOTE} Filters narrow the read; a cursor only continues a read with the same filters.`,
-        security: security('ledger:read'),
         querystring: {
           type: 'object',
           additionalProperties: false,
@@ -209,7 +192,7 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: PaymentRouteDe
         },
         response: { 200: pageSchema(ledgerEntrySchema, 'A page of ledger entries'), ...errorResponses(400, 401, 403, 429) },
       },
-    },
+    }),
     async (request, reply) => {
       const { limit, after, ledger_account, direction, currency } = request.query;
       const page = await ledgerEntries.listJson({

@@ -89,3 +89,31 @@ export function principalOf(request: FastifyRequest): Principal {
   if (!request.principal) throw new Error('route is missing requireBearer');
   return request.principal;
 }
+
+/** One OpenAPI security requirement: scheme name to the scopes it needs. */
+export type SecurityRequirement = Record<string, string[]>;
+
+/**
+ * How a protected route is entered: the check that runs first (`onRequest`) and the same
+ * requirement as the API document states it, so the two are written once and cannot differ.
+ */
+export interface RouteAccess {
+  onRequest: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+  security: SecurityRequirement[];
+}
+
+/** Name of the OAuth 2.0 security scheme in the public API document. */
+export const OAUTH2_SCHEME = 'oauth2';
+
+/** Access by an OAuth 2.0 access token carrying every scope given. */
+export function bearerAccess(verifier: BearerVerifier): (...scopes: string[]) => RouteAccess {
+  return (...scopes) => ({ onRequest: requireBearer(verifier, scopes), security: [{ [OAUTH2_SCHEME]: scopes }] });
+}
+
+/**
+ * A protected route's options: its own options with the access check as `onRequest` and the
+ * same requirement as the documented `security`. A route declares its access here and nowhere else.
+ */
+export function protectedRoute<T extends { schema?: object }>(access: RouteAccess, options: T): T & Pick<RouteAccess, 'onRequest'> & { schema: { security: SecurityRequirement[] } } {
+  return { ...options, onRequest: access.onRequest, schema: { ...options.schema, security: access.security } };
+}

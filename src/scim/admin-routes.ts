@@ -65,7 +65,6 @@ const roleSchema = {
 
 export function registerScimAdminRoutes(app: FastifyInstance, deps: { accounts: Accounts; tokens: ScimTokens; roles: Roles }): void {
   const { accounts, tokens, roles } = deps;
-  const security = [{ adminToken: [] }];
 
   app.post<{ Params: { id: string }; Body: { description?: string } }>(
     '/admin/v1/accounts/:id/scim-tokens',
@@ -73,7 +72,6 @@ export function registerScimAdminRoutes(app: FastifyInstance, deps: { accounts: 
       schema: {
         tags: ['scim'],
         summary: 'Create a SCIM bearer token for an account (the token is shown only in this response)',
-        security,
         params: accountParams,
         body: { type: 'object', additionalProperties: false, properties: { description: { type: 'string', maxLength: 200 } } },
         response: { 201: { ...tokenSchema, required: [...tokenSchema.required, 'token'], properties: { ...tokenSchema.properties, token: { type: 'string' } } }, ...errorResponses(400, 401, 404, 415) },
@@ -93,7 +91,6 @@ export function registerScimAdminRoutes(app: FastifyInstance, deps: { accounts: 
       schema: {
         tags: ['scim'],
         summary: "List an account's SCIM tokens (never the tokens themselves)",
-        security,
         params: accountParams,
         response: { 200: { type: 'object', required: ['data'], properties: { data: { type: 'array', items: tokenSchema } } }, ...errorResponses(401, 404) },
       },
@@ -107,7 +104,7 @@ export function registerScimAdminRoutes(app: FastifyInstance, deps: { accounts: 
   app.delete<{ Params: { id: string; itemId: string } }>(
     '/admin/v1/accounts/:id/scim-tokens/:itemId',
     {
-      schema: { tags: ['scim'], summary: 'Revoke a SCIM token', security, params: itemParams, response: { 204: { type: 'null' }, ...errorResponses(401, 404) } },
+      schema: { tags: ['scim'], summary: 'Revoke a SCIM token', params: itemParams, response: { 204: { type: 'null' }, ...errorResponses(401, 404) } },
     },
     async (request, reply) => {
       await accounts.require(request.params.id);
@@ -131,7 +128,6 @@ export function registerScimAdminRoutes(app: FastifyInstance, deps: { accounts: 
       schema: {
         tags: ['roles'],
         summary: 'Create a role: the scopes its holders may consent to, and the groups (by displayName or externalId) that confer it',
-        security,
         params: accountParams,
         body: roleBody,
         response: { 201: roleSchema, ...errorResponses(400, 401, 404, 409, 415) },
@@ -151,7 +147,6 @@ export function registerScimAdminRoutes(app: FastifyInstance, deps: { accounts: 
       schema: {
         tags: ['roles'],
         summary: "List an account's roles",
-        security,
         params: accountParams,
         response: { 200: { type: 'object', required: ['data'], properties: { data: { type: 'array', items: roleSchema } } }, ...errorResponses(401, 404) },
       },
@@ -164,7 +159,7 @@ export function registerScimAdminRoutes(app: FastifyInstance, deps: { accounts: 
 
   app.get<{ Params: { id: string; itemId: string } }>(
     '/admin/v1/accounts/:id/roles/:itemId',
-    { schema: { tags: ['roles'], summary: 'Get a role', security, params: itemParams, response: { 200: roleSchema, ...errorResponses(401, 404) } } },
+    { schema: { tags: ['roles'], summary: 'Get a role', params: itemParams, response: { 200: roleSchema, ...errorResponses(401, 404) } } },
     async (request) => {
       await accounts.require(request.params.id);
       const role = await roles.get(request.params.id, request.params.itemId);
@@ -176,7 +171,7 @@ export function registerScimAdminRoutes(app: FastifyInstance, deps: { accounts: 
   app.put<{ Params: { id: string; itemId: string }; Body: RoleInput }>(
     '/admin/v1/accounts/:id/roles/:itemId',
     {
-      schema: { tags: ['roles'], summary: 'Replace a role', security, params: itemParams, body: roleBody, response: { 200: roleSchema, ...errorResponses(400, 401, 404, 409, 415) } },
+      schema: { tags: ['roles'], summary: 'Replace a role', params: itemParams, body: roleBody, response: { 200: roleSchema, ...errorResponses(400, 401, 404, 409, 415) } },
     },
     async (request) => {
       await accounts.require(request.params.id);
@@ -188,7 +183,7 @@ export function registerScimAdminRoutes(app: FastifyInstance, deps: { accounts: 
 
   app.delete<{ Params: { id: string; itemId: string } }>(
     '/admin/v1/accounts/:id/roles/:itemId',
-    { schema: { tags: ['roles'], summary: 'Delete a role', security, params: itemParams, response: { 204: { type: 'null' }, ...errorResponses(401, 404) } } },
+    { schema: { tags: ['roles'], summary: 'Delete a role', params: itemParams, response: { 204: { type: 'null' }, ...errorResponses(401, 404) } } },
     async (request, reply) => {
       await accounts.require(request.params.id);
       if (!(await roles.delete(request.params.id, request.params.itemId))) throw problem('role_not_found');

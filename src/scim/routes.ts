@@ -8,7 +8,7 @@
  * scope, so no other route changes behaviour.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { principalOf } from '../platform/auth.ts';
+import { OAUTH2_SCHEME, principalOf, protectedRoute, type RouteAccess } from '../platform/auth.ts';
 import type { JsonObject } from './coerce.ts';
 import { SCIM_CONTENT_TYPE, notFound, scimErrorResponses, serializeScimError } from './errors.ts';
 import { LIST_RESPONSE, SEARCH_REQUEST, USER_SCHEMA, GROUP_SCHEMA, type ResourceSchema } from './schema-catalog.ts';
@@ -19,6 +19,7 @@ import { runBulk } from './bulk.ts';
 import { checkSchemas } from './users.ts';
 import type { ScimUsers } from './users.ts';
 import type { ScimGroups } from './groups.ts';
+import { SCIM_TOKEN_SCHEME } from './tokens.ts';
 import type { ListQuery } from './users-store.ts';
 
 export interface ScimRouteDeps {
@@ -107,14 +108,13 @@ export async function registerScimRoutes(app: FastifyInstance, deps: ScimRouteDe
       done();
     });
     const config = { errorFormat: 'scim' };
-    const security = [{ bearer: [] }];
-    const onRequest = deps.authenticate;
+    // A SCIM token, or an OAuth 2.0 access token with the scope scim.
+    const access: RouteAccess = { onRequest: deps.authenticate, security: [{ [SCIM_TOKEN_SCHEME]: [] }, { [OAUTH2_SCHEME]: ['scim'] }] };
     const errors = scimErrorResponses(400, 401, 403, 404, 409, 412, 413, 415);
-    const base = '/scim/v2';
 
     const kinds = [
-      { path: 'Users', tag: 'scim', schema: USER_SCHEMA, service: deps.users, name: 'user' },
-      { path: 'Groups', tag: 'scim', schema: GROUP_SCHEMA, service: deps.groups, name: 'group' },
+      { path: 'Users', collection: '/scim/v2/Users', search: '/scim/v2/Users/.search', item: '/scim/v2/Users/:id', tag: 'scim', schema: USER_SCHEMA, service: deps.users, name: 'user' },
+      { path: 'Groups', collection: '/scim/v2/Groups', search: '/scim/v2/Groups/.search', item: '/scim/v2/Groups/:id', tag: 'scim', schema: GROUP_SCHEMA, service: deps.groups, name: 'group' },
     ] as const;
 
     for (const kind of kinds) {
@@ -128,17 +128,17 @@ export async function registerScimRoutes(app: FastifyInstance, deps: ScimRouteDe
         return listBody(kind.schema, page, query, projection);
       };
 
-      for (const { path, hide } of collectionPaths(`${base}/${kind.path}`)) {
+      for (const { path, hide } of collectionPaths(kind.collection)) {
         scope.get<{ Querystring: ListParams }>(
           path,
-          { config, onRequest, schema: { hide, tags: [kind.tag], summary: `List or filter ${kind.name}s`, security, querystring: listQuery, response: { 200: listResponse, ...errors } } },
+          protectedRoute(access, { config, schema: { hide, tags: [kind.tag], summary: `List or filter ${kind.name}s`, querystring: listQuery, response: { 200: listResponse, ...errors } } }),
           async (request) => list(principalOf(request).accountId, request.query),
         );
       }
 
       scope.post<{ Body: JsonObject }>(
-        `${base}/${kind.path}/.search`,
-        { config, onRequest, schema: { tags: [kind.tag], summary: `Search ${kind.name}s (POST /.search)`, security, body: anyBody, response: { 200: listResponse, ...errors } } },
+        kind.search,
+        protectedRoute(access, { config, schema: { tags: [kind.tag], summary: `Search ${kind.name}s (POST /.search)`, body: anyBody, response: { 200: listResponse, ...errors } } }),
         async (request, reply) => {
           const body = request.body;
           checkSchemas(body, SEARCH_REQUEST);
@@ -156,17 +156,17 @@ export async function registerScimRoutes(app: FastifyInstance, deps: ScimRouteDe
         },
       );
 
-      for (const { path, hide } of collectionPaths(`${base}/${kind.path}`)) {
+      for (const { path, hide } of collectionPaths(kind.collection)) {
         scope.post<{ Body: JsonObject }>(
           path,
-          { config, onRequest, schema: { hide, tags: [kind.tag], summary: `Create a ${kind.name}`, security, body: anyBody, response: { 201: resource, ...errors } } },
+          protectedRoute(access, { config, schema: { hide, tags: [kind.tag], summary: `Create a ${kind.name}`, body: anyBody, response: { 201: resource, ...errors } } }),
           async (request, reply) => sendResource(reply, 201, await kind.service.create(principalOf(request).accountId, request.body)),
         );
       }
 
       scope.get<{ Params: { id: string }; Querystring: ListParams }>(
-        `${base}/${kind.path}/:id`,
-        { config, onRequest, schema: { tags: [kind.tag], summary: `Get a ${kind.name}`, security, params: idParams, querystring: projectionQuery, response: { 200: resource, 304: { type: 'null' }, ...errors } } },
+        kind.item,
+        protectedRoute(access, { config, schema: { tags: [kind.tag], summary: `Get a ${kind.name}`, params: idParams, querystring: projectionQuery, response: { 200: resource, 304: { type: 'null' }, ...errors } } }),
         async (request, reply) => {
           const projection = parseProjection(request.query.attributes, request.query.excludedAttributes);
           const accountId = principalOf(request).accountId;
@@ -181,15 +181,15 @@ export async function registerScimRoutes(app: FastifyInstance, deps: ScimRouteDe
       );
 
       scope.put<{ Params: { id: string }; Body: JsonObject }>(
-        `${base}/${kind.path}/:id`,
-        { config, onRequest, schema: { tags: [kind.tag], summary: `Replace a ${kind.name}`, security, params: idParams, body: anyBody, response: { 200: resource, ...errors } } },
+        kind.item,
+        protectedRoute(access, { config, schema: { tags: [kind.tag], summary: `Replace a ${kind.name}`, params: idParams, body: anyBody, response: { 200: resource, ...errors } } }),
         async (request, reply) =>
           sendResource(reply, 200, await kind.service.replace(principalOf(request).accountId, request.params.id, request.body, ifMatch(request))),
       );
 
       scope.delete<{ Params: { id: string } }>(
-        `${base}/${kind.path}/:id`,
-        { config, onRequest, schema: { tags: [kind.tag], summary: `Delete a ${kind.name}`, security, params: idParams, response: { 204: { type: 'null' }, ...errors } } },
+        kind.item,
+        protectedRoute(access, { config, schema: { tags: [kind.tag], summary: `Delete a ${kind.name}`, params: idParams, response: { 204: { type: 'null' }, ...errors } } }),
         async (request, reply) => {
           await kind.service.delete(principalOf(request).accountId, request.params.id, ifMatch(request));
           return reply.code(204).removeHeader('content-type').send();
@@ -198,8 +198,8 @@ export async function registerScimRoutes(app: FastifyInstance, deps: ScimRouteDe
     }
 
     scope.patch<{ Params: { id: string }; Body: JsonObject; Querystring: ListParams }>(
-      `${base}/Users/:id`,
-      { config, onRequest, schema: { tags: ['scim'], summary: 'Patch a user (RFC 7644 §3.5.2); answers 200 with the user', security, params: idParams, querystring: projectionQuery, body: anyBody, response: { 200: resource, ...errors } } },
+      '/scim/v2/Users/:id',
+      protectedRoute(access, { config, schema: { tags: ['scim'], summary: 'Patch a user (RFC 7644 §3.5.2); answers 200 with the user', params: idParams, querystring: projectionQuery, body: anyBody, response: { 200: resource, ...errors } } }),
       async (request, reply) => {
         const patched = await deps.users.patch(principalOf(request).accountId, request.params.id, request.body, ifMatch(request));
         return sendResource(reply, 200, project(USER_SCHEMA, patched, parseProjection(request.query.attributes, request.query.excludedAttributes)));
@@ -207,20 +207,18 @@ export async function registerScimRoutes(app: FastifyInstance, deps: ScimRouteDe
     );
 
     scope.patch<{ Params: { id: string }; Body: JsonObject; Querystring: ListParams }>(
-      `${base}/Groups/:id`,
-      {
+      '/scim/v2/Groups/:id',
+      protectedRoute(access, {
         config,
-        onRequest,
         schema: {
           tags: ['scim'],
           summary: 'Patch a group (RFC 7644 §3.5.2); 204 unless attributes are asked for, so member changes never read the member list',
-          security,
           params: idParams,
           querystring: projectionQuery,
           body: anyBody,
           response: { 200: resource, 204: { type: 'null' }, ...errors },
         },
-      },
+      }),
       async (request, reply) => {
         const accountId = principalOf(request).accountId;
         const row = await deps.groups.patch(accountId, request.params.id, request.body, ifMatch(request));
@@ -234,30 +232,30 @@ export async function registerScimRoutes(app: FastifyInstance, deps: ScimRouteDe
     );
 
     scope.post<{ Body: JsonObject }>(
-      `${base}/Bulk`,
-      { config, onRequest, schema: { tags: ['scim'], summary: 'Bulk operations (RFC 7644 §3.7) with bulkId references and failOnErrors', security, body: anyBody, response: { 200: resource, ...errors } } },
+      '/scim/v2/Bulk',
+      protectedRoute(access, { config, schema: { tags: ['scim'], summary: 'Bulk operations (RFC 7644 §3.7) with bulkId references and failOnErrors', body: anyBody, response: { 200: resource, ...errors } } }),
       async (request, reply) => {
         reply.code(200);
         return runBulk({ users: deps.users, groups: deps.groups, baseUrl: deps.baseUrl }, principalOf(request).accountId, request.body, request);
       },
     );
 
-    const discovery = { config, onRequest, schema: { tags: ['scim'], security, response: { 200: resource, ...scimErrorResponses(401, 404) } } };
-    scope.get(`${base}/ServiceProviderConfig`, { ...discovery, schema: { ...discovery.schema, summary: 'What this SCIM service supports' } }, async () =>
+    const discovery = protectedRoute(access, { config, schema: { tags: ['scim'], response: { 200: resource, ...scimErrorResponses(401, 404) } } });
+    scope.get('/scim/v2/ServiceProviderConfig', { ...discovery, schema: { ...discovery.schema, summary: 'What this SCIM service supports' } }, async () =>
       serviceProviderConfig(deps.baseUrl, deps.maxPayloadSize),
     );
-    for (const { path, hide } of collectionPaths(`${base}/ResourceTypes`)) {
+    for (const { path, hide } of collectionPaths('/scim/v2/ResourceTypes')) {
       scope.get(path, { ...discovery, schema: { ...discovery.schema, hide, summary: 'Resource types' } }, async () => listOf(resourceTypes(deps.baseUrl)));
     }
-    scope.get<{ Params: { id: string } }>(`${base}/ResourceTypes/:id`, { ...discovery, schema: { ...discovery.schema, summary: 'A resource type', params: idParams } }, async (request) => {
+    scope.get<{ Params: { id: string } }>('/scim/v2/ResourceTypes/:id', { ...discovery, schema: { ...discovery.schema, summary: 'A resource type', params: idParams } }, async (request) => {
       const found = resourceTypes(deps.baseUrl).find((r) => r.id === request.params.id);
       if (!found) throw notFound('ResourceType', request.params.id);
       return found;
     });
-    for (const { path, hide } of collectionPaths(`${base}/Schemas`)) {
+    for (const { path, hide } of collectionPaths('/scim/v2/Schemas')) {
       scope.get(path, { ...discovery, schema: { ...discovery.schema, hide, summary: 'Schemas' } }, async () => listOf(schemas(deps.baseUrl)));
     }
-    scope.get<{ Params: { id: string } }>(`${base}/Schemas/:id`, { ...discovery, schema: { ...discovery.schema, summary: 'A schema', params: idParams } }, async (request) => {
+    scope.get<{ Params: { id: string } }>('/scim/v2/Schemas/:id', { ...discovery, schema: { ...discovery.schema, summary: 'A schema', params: idParams } }, async (request) => {
       const found = schemas(deps.baseUrl).find((s) => s.id === request.params.id);
       if (!found) throw notFound('Schema', request.params.id);
       return found;

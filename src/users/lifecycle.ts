@@ -20,7 +20,7 @@ import { revokeGrant } from '../oauth/grants.ts';
 import { queueLogoutTokens } from '../oauth/backchannel-logout.ts';
 import { presentUser } from './service.ts';
 import { hashPassword, passwordPolicyViolation } from './passwords.ts';
-import type { UserRow } from './store.ts';
+import type { UserRow } from './tables.ts';
 
 export function createUserLifecycle(deps: {
   db: Db;

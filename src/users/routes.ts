@@ -129,7 +129,6 @@ export function registerUserRoutes(app: FastifyInstance, deps: { accounts: Accou
       schema: {
         tags: ['users'],
         summary: 'Create a user who signs in with a password (argon2id)',
-        security: [{ adminToken: [] }],
         params,
         body: {
           type: 'object',
@@ -163,7 +162,6 @@ export function registerUserRoutes(app: FastifyInstance, deps: { accounts: Accou
       schema: {
         tags: ['users'],
         summary: 'Get a user',
-        security: [{ adminToken: [] }],
         params,
         response: { 200: userSchema, ...errorResponses(401, 404) },
       },

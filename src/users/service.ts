@@ -11,7 +11,8 @@ import type { Clock } from '../platform/clock.ts';
 import { toRfc3339 } from '../platform/clock.ts';
 import { newId } from '../platform/ids.ts';
 import { problem } from '../platform/errors/catalogue.ts';
-import type { UserRow, UserStore } from './store.ts';
+import type { UserStore } from './store.ts';
+import type { UserRow } from './tables.ts';
 import { hashPassword, passwordPolicyViolation } from './passwords.ts';
 
 export interface NewUser {
@@ -88,7 +89,7 @@ export function createUsers(deps: { db: Db; store: UserStore; clock: Clock }) {
     async verifySignIn(accountId: string, userName: string, password: string): Promise<SignIn> {
       const row = await store.findByUserName(accountId, userName.trim());
       const stored = row?.password_hash ?? (await decoy);
-      let ok = false;
+      let ok: boolean;
       try {
         ok = await verify(stored, password);
       } catch {

@@ -9,13 +9,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AccessTokens } from '../oauth/access-tokens.ts';
 import type { WriteRunner } from '../idempotency/write-runner.ts';
-import { principalOf, requireBearer, type Principal } from '../platform/auth.ts';
+import { bearerAccess, principalOf, protectedRoute, type Principal } from '../platform/auth.ts';
 import { logEvent } from '../platform/log-events.ts';
 import { errorResponses } from '../platform/http/schemas.ts';
 import type { Endpoints } from './endpoints.ts';
 import type { EventDeliveryState, Recovery } from './recovery.ts';
 import type { PageOf, WebhookCollections } from './collections.ts';
-import { EVENT_TYPES } from './store.ts';
+import { EVENT_TYPES } from '../events/types.ts';
 import { MAX_HEADERS, WITHHELD } from './endpoint-headers.ts';
 import { pageQueryProperties, pageSchema } from '../paging/page.ts';
 
@@ -30,7 +30,6 @@ function pageOf(request: FastifyRequest<{ Querystring: PageQuery }>): PageOf {
 }
 
 const TAG = 'webhooks';
-const security = [{ bearer: [] }];
 const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', maxLength: 64 } } } as const;
 const eventTypes = { type: 'array', minItems: 1, maxItems: 20, items: { type: 'string', enum: [...EVENT_TYPES, '*'] } } as const;
 const description = { type: ['string', 'null'], maxLength: 500 } as const;
@@ -94,18 +93,17 @@ export function registerWebhookRoutes(
   deps: { accessTokens: AccessTokens; writes: WriteRunner; endpoints: Endpoints; recovery: Recovery; collections: WebhookCollections },
 ): void {
   const { endpoints, recovery, writes, collections } = deps;
-  const manage = requireBearer(deps.accessTokens, ['webhooks:manage']);
-  const readEvents = requireBearer(deps.accessTokens, ['events:read']);
+  const access = bearerAccess(deps.accessTokens);
+  const manage = access('webhooks:manage');
+  const readEvents = access('events:read');
 
   app.post<{ Body: { url: string; event_types: string[]; description?: string | null; headers?: Record<string, string> } }>(
     '/v1/webhook_endpoints',
-    {
-      onRequest: manage,
+    protectedRoute(manage, {
       config: { responseCarriesSecret: true },
       schema: {
         tags: [TAG],
         summary: 'Register a webhook endpoint; the secret is shown only in this response',
-        security,
         body: {
           type: 'object',
           required: ['url', 'event_types'],
@@ -114,7 +112,7 @@ export function registerWebhookRoutes(
         },
         response: { 201: endpointSchema, ...errorResponses(400, 401, 403, 409, 415) },
       },
-    },
+    }),
     async (request, reply) =>
       writes.runWrite(request, reply, async (trx) => {
         const created = await endpoints.create(trx, principalOf(request).accountId, request.body);
@@ -122,30 +120,25 @@ export function registerWebhookRoutes(
       }),
   );
 
-  app.get<{ Querystring: PageQuery }>('/v1/webhook_endpoints', {
-    onRequest: manage,
+  app.get<{ Querystring: PageQuery }>('/v1/webhook_endpoints', protectedRoute(manage, {
     schema: {
       tags: [TAG],
       summary: 'List webhook endpoints, newest first',
-      security,
       querystring: { type: 'object', additionalProperties: false, properties: pageQueryProperties },
       response: { 200: pageSchema(endpointSchema, 'A page of webhook endpoints'), ...errorResponses(400, 401, 403) },
     },
-  }, async (request) => collections.endpoints(pageOf(request)));
+  }), async (request) => collections.endpoints(pageOf(request)));
 
-  app.get<{ Params: { id: string } }>('/v1/webhook_endpoints/:id', {
-    onRequest: manage,
-    schema: { tags: [TAG], summary: 'Get a webhook endpoint', security, params: idParams, response: { 200: endpointSchema, ...errorResponses(401, 403, 404) } },
-  }, async (request) => endpoints.get(principalOf(request).accountId, request.params.id));
+  app.get<{ Params: { id: string } }>('/v1/webhook_endpoints/:id', protectedRoute(manage, {
+    schema: { tags: [TAG], summary: 'Get a webhook endpoint', params: idParams, response: { 200: endpointSchema, ...errorResponses(401, 403, 404) } },
+  }), async (request) => endpoints.get(principalOf(request).accountId, request.params.id));
 
   app.post<{ Params: { id: string }; Body: { url?: string; event_types?: string[]; description?: string | null; headers?: Record<string, string> } }>(
     '/v1/webhook_endpoints/:id',
-    {
-      onRequest: manage,
+    protectedRoute(manage, {
       schema: {
         tags: [TAG],
         summary: 'Update a webhook endpoint (url, event types, description, headers)',
-        security,
         params: idParams,
         body: {
           type: 'object',
@@ -155,7 +148,7 @@ export function registerWebhookRoutes(
         },
         response: { 200: endpointSchema, ...errorResponses(400, 401, 403, 404, 409, 415) },
       },
-    },
+    }),
     async (request, reply) =>
       writes.runWrite(request, reply, async (trx) => ({
         status: 200,
@@ -164,16 +157,14 @@ export function registerWebhookRoutes(
   );
 
   for (const action of ['enable', 'disable'] as const) {
-    app.post<{ Params: { id: string } }>(`/v1/webhook_endpoints/:id/${action}`, {
-      onRequest: manage,
+    app.post<{ Params: { id: string } }>(`/v1/webhook_endpoints/:id/${action}`, protectedRoute(manage, {
       schema: {
         tags: [TAG],
         summary: action === 'enable' ? 'Enable a webhook endpoint' : 'Disable a webhook endpoint (its pending deliveries are parked)',
-        security,
         params: idParams,
         response: { 200: endpointSchema, ...errorResponses(401, 403, 404, 409) },
       },
-    }, async (request, reply) =>
+    }), async (request, reply) =>
       writes.runWrite(request, reply, async (trx) => ({
         status: 200,
         body: await endpoints.setEnabled(trx, principalOf(request).accountId, request.params.id, action === 'enable'),
@@ -181,59 +172,52 @@ export function registerWebhookRoutes(
     );
   }
 
-  app.delete<{ Params: { id: string } }>('/v1/webhook_endpoints/:id', {
-    onRequest: manage,
-    schema: { tags: [TAG], summary: 'Delete a webhook endpoint and its deliveries', security, params: idParams, response: { 204: { type: 'null' }, ...errorResponses(401, 403, 404) } },
-  }, async (request, reply) => {
+  app.delete<{ Params: { id: string } }>('/v1/webhook_endpoints/:id', protectedRoute(manage, {
+    schema: { tags: [TAG], summary: 'Delete a webhook endpoint and its deliveries', params: idParams, response: { 204: { type: 'null' }, ...errorResponses(401, 403, 404) } },
+  }), async (request, reply) => {
     await endpoints.remove(principalOf(request).accountId, request.params.id);
     return reply.code(204).send();
   });
 
-  app.post<{ Params: { id: string }; Body: { overlap_seconds?: number } | undefined }>('/v1/webhook_endpoints/:id/rotate_secret', {
-    onRequest: manage,
+  app.post<{ Params: { id: string }; Body: { overlap_seconds?: number } | undefined }>('/v1/webhook_endpoints/:id/rotate_secret', protectedRoute(manage, {
     config: { responseCarriesSecret: true },
     schema: {
       tags: [TAG],
       summary: 'Rotate the signing secret; the old one keeps signing during the overlap (default 24 h)',
-      security,
       params: idParams,
       body: { type: 'object', additionalProperties: false, properties: { overlap_seconds: { type: 'integer', minimum: 0, maximum: 7 * 24 * 3600 } } },
       response: { 200: endpointSchema, ...errorResponses(400, 401, 403, 404, 409, 415) },
     },
-  }, async (request, reply) =>
+  }), async (request, reply) =>
     writes.runWrite(request, reply, async (trx) => ({
       status: 200,
       body: await endpoints.rotateSecret(trx, principalOf(request).accountId, request.params.id, request.body?.overlap_seconds ?? 24 * 3600),
     })),
   );
 
-  app.get<{ Params: { id: string }; Querystring: PageQuery & { event_id?: string } }>('/v1/webhook_endpoints/:id/deliveries', {
-    onRequest: manage,
+  app.get<{ Params: { id: string }; Querystring: PageQuery & { event_id?: string } }>('/v1/webhook_endpoints/:id/deliveries', protectedRoute(manage, {
     schema: {
       tags: [TAG],
       summary: 'The attempt log of an endpoint, newest first',
-      security,
       params: idParams,
       querystring: { type: 'object', additionalProperties: false, properties: { ...pageQueryProperties, event_id: { type: 'string', maxLength: 64 } } },
       response: { 200: pageSchema(attemptSchema, 'A page of delivery attempts'), ...errorResponses(400, 401, 403, 404) },
     },
-  }, async (request) => {
+  }), async (request) => {
     const page = pageOf(request);
     await endpoints.find(page.accountId, request.params.id);
     return collections.attempts(page, { endpoint_id: request.params.id, event_id: request.query.event_id });
   });
 
-  app.post<{ Params: { id: string }; Body: { since: string } }>('/v1/webhook_endpoints/:id/recover', {
-    onRequest: manage,
+  app.post<{ Params: { id: string }; Body: { since: string } }>('/v1/webhook_endpoints/:id/recover', protectedRoute(manage, {
     schema: {
       tags: [TAG],
       summary: 'Requeue every parked delivery of this endpoint for events raised since a time',
-      security,
       params: idParams,
       body: { type: 'object', required: ['since'], additionalProperties: false, properties: { since: { type: 'string', format: 'date-time' } } },
       response: { 202: { type: 'object', properties: { object: { type: 'string' }, endpoint_id: { type: 'string' }, since: { type: 'string' }, requeued: { type: 'integer' } } }, ...errorResponses(400, 401, 403, 404, 409, 415) },
     },
-  }, async (request, reply) => {
+  }), async (request, reply) => {
     const principal = principalOf(request);
     let recovered: Awaited<ReturnType<Recovery['recover']>> | undefined;
     const sent = await writes.runWrite(request, reply, async (trx) => {
@@ -252,12 +236,10 @@ export function registerWebhookRoutes(
     return sent;
   });
 
-  app.get<{ Querystring: PageQuery & { type?: string; delivery_state?: EventDeliveryState } }>('/v1/events', {
-    onRequest: readEvents,
+  app.get<{ Querystring: PageQuery & { type?: string; delivery_state?: EventDeliveryState } }>('/v1/events', protectedRoute(readEvents, {
     schema: {
       tags: [TAG],
       summary: 'Events of the account, newest first',
-      security,
       querystring: {
         type: 'object',
         additionalProperties: false,
@@ -265,23 +247,20 @@ export function registerWebhookRoutes(
       },
       response: { 200: pageSchema(eventSchema, 'A page of events'), ...errorResponses(400, 401, 403) },
     },
-  }, async (request) => collections.events(pageOf(request), { type: request.query.type, delivery_state: request.query.delivery_state }));
+  }), async (request) => collections.events(pageOf(request), { type: request.query.type, delivery_state: request.query.delivery_state }));
 
-  app.get<{ Params: { id: string } }>('/v1/events/:id', {
-    onRequest: readEvents,
-    schema: { tags: [TAG], summary: 'Get an event', security, params: idParams, response: { 200: eventSchema, ...errorResponses(401, 403, 404) } },
-  }, async (request) => recovery.getEvent(principalOf(request).accountId, request.params.id));
+  app.get<{ Params: { id: string } }>('/v1/events/:id', protectedRoute(readEvents, {
+    schema: { tags: [TAG], summary: 'Get an event', params: idParams, response: { 200: eventSchema, ...errorResponses(401, 403, 404) } },
+  }), async (request) => recovery.getEvent(principalOf(request).accountId, request.params.id));
 
-  app.post<{ Params: { id: string } }>('/v1/events/:id/redeliver', {
-    onRequest: manage,
+  app.post<{ Params: { id: string } }>('/v1/events/:id/redeliver', protectedRoute(manage, {
     schema: {
       tags: [TAG],
       summary: 'Send an event again to every enabled endpoint subscribed to it',
-      security,
       params: idParams,
       response: { 202: { type: 'object', properties: { object: { type: 'string' }, event_id: { type: 'string' }, requeued: { type: 'integer' } } }, ...errorResponses(401, 403, 404, 409) },
     },
-  }, async (request, reply) => {
+  }), async (request, reply) => {
     const principal = principalOf(request);
     let redelivered: Awaited<ReturnType<Recovery['redeliver']>> | undefined;
     const sent = await writes.runWrite(request, reply, async (trx) => {
