@@ -26,6 +26,7 @@ import type { Trx } from './grants.ts';
 import type { Clients } from './clients.ts';
 import type { SigningKeys } from './keys.ts';
 import type { IdTokens } from './id-token.ts';
+import { logEvent } from '../platform/log-events.ts';
 
 const BACKCHANNEL_LOGOUT_EVENT = 'http://schemas.openid.net/event/backchannel-logout';
 const LOGOUT_TOKEN_TTL_SECONDS = 120;
@@ -129,7 +130,9 @@ export function createBackchannelLogout(deps: BackchannelLogoutDeps) {
       })
       .where('id', '=', id)
       .execute();
-    deps.log?.warn({ event: 'oauth.backchannel_logout_failed', delivery_id: id, failures: failures + 1, parked: step.kind === 'park', error: outcome.error.slice(0, 200) }, 'back-channel logout delivery failed');
+    if (deps.log) {
+      logEvent(deps.log, 'oauth.backchannel_logout_failed', { delivery_id: id, failures: failures + 1, parked: step.kind === 'park', error: outcome.error.slice(0, 200) }, 'back-channel logout delivery failed');
+    }
   }
 
   /** Sends what is due; returns how many deliveries were attempted. */
