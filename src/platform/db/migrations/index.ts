@@ -1,5 +1,5 @@
 /** Every migration, by name. Names sort by capability range: 0001 platform, 01xx OAuth, 02xx payments,
- * 03xx idempotency, 04xx SCIM, 05xx webhooks. */
+ * 03xx idempotency, 04xx SCIM, 05xx webhooks, 07xx OpenID Connect. */
 import type { Migration } from 'kysely';
 import * as m0001 from './0001_platform.ts';
 import * as m0100 from './0100_oauth.ts';
@@ -16,6 +16,7 @@ import * as m0504 from './0504_webhook_attempts_follow_endpoint.ts';
 import * as m0505 from './0505_webhook_queue.ts';
 import * as m0506 from './0506_webhook_attempt_log_key.ts';
 import * as m0507 from './0507_webhook_endpoint_headers.ts';
+import * as m0700 from './0700_oidc.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform': m0001,
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   '0505_webhook_queue': m0505,
   '0506_webhook_attempt_log_key': m0506,
   '0507_webhook_endpoint_headers': m0507,
+  '0700_oidc': m0700,
 };
