@@ -14,6 +14,7 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
+import { hkdfSync } from 'node:crypto';
 import { settingEnv, type Config } from './config.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
 import { openConfiguredDatabase, type Database } from './platform/db/database.ts';
@@ -54,10 +55,11 @@ import { registerPaymentRoutes } from './payments/routes.ts';
 import { createRateLimits, limitApiRequests, type RateLimits } from './platform/rate-limit.ts';
 import { createUsers, type Users } from './users/service.ts';
 import { registerUserRoutes } from './users/routes.ts';
+import { createUserLifecycle } from './users/lifecycle.ts';
 import { createOAuth, type OAuth } from './oauth/service.ts';
 import { registerClientRoutes } from './oauth/client-routes.ts';
-import type { Webhooks } from './webhooks/index.ts';
-import type { Resolve } from './webhooks/target-policy.ts';
+import { isProductionMode, type Webhooks } from './webhooks/index.ts';
+import { createTargetPolicy, type Resolve } from './webhooks/target-policy.ts';
 import { createAudit, type Audit } from './audit/index.ts';
 import { registerAuditAdminRoutes, registerAuditRoutes } from './audit/routes.ts';
 
@@ -196,6 +198,9 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
     rateLimits,
     userScopeBound: deps.userScopeBound ?? scim.userScopeBound,
     metrics,
+    pairwiseKey: Buffer.from(hkdfSync('sha256', secretsKey, Buffer.alloc(0), 'gatehouse pairwise subject', 32)),
+    outboundPolicy: createTargetPolicy({ allowNetworks: config.webhookAllowNetworks, requireHttps: isProductionMode(config), resolve: deps.webhookResolve }),
+    log: log.child({ component: 'oidc' }),
   });
   const audit = createAudit({
     db,
@@ -252,7 +257,12 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
     routes: [
       (admin) => registerAccountRoutes(admin, { accounts }),
       (admin) => registerClientRoutes(admin, { accounts, clients: oauth.clients }),
-      (admin) => registerUserRoutes(admin, { accounts, users: userAccounts }),
+      (admin) =>
+        registerUserRoutes(admin, {
+          accounts,
+          users: userAccounts,
+          lifecycle: createUserLifecycle({ db, clock, paging, revokeUserAccess, deleteUser: (accountId, userId) => scim.users.delete(accountId, userId) }),
+        }),
       (admin) => scim.registerAdmin(admin, { accounts }),
       (admin) => registerAuditAdminRoutes(admin, audit),
     ],
@@ -326,6 +336,14 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
         portSetting: settingEnv('adminPort'),
       });
       running = await startBackgroundWork({ db, clock, log, services: background, audit }, { workers: config.inProcessWorkers });
+      // Every serving node sends back-channel logouts (each row claimed with a lease, so two
+      // nodes never send one at once); a separate `gatehouse worker` does not send them.
+      const stopBackchannel = oauth.backchannelLogout.start();
+      const stopLogouts = async () => {
+        await stopBackchannel();
+        await oauth.remoteJwks.close();
+      };
+      running.push({ name: 'back-channel logout', stop: async (timeoutMs) => ((await settlesWithin(stopLogouts(), timeoutMs)) ? undefined : 'back-channel logout: a run still sending was abandoned (its lease expires and it is sent again)') });
       return { publicUrl: urlOf(publicServer), adminUrl: urlOf(adminServer) };
     },
     close(options = {}) {

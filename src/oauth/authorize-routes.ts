@@ -13,6 +13,11 @@
  * Sign-in attempts are limited per userName (every attempt) and per source address within the
  * account (failed attempts only), so a crowd behind one address can sign in and one account's
  * failures never hold sign-in on another back.
+ *
+ * OpenID Connect (OIDC Core §3.1.2): a session older than `max_age` counts as none, and so does
+ * one of another person than `id_token_hint` names; `login_hint` fills in the userName; the
+ * code remembers the nonce, the sign-in time, the session and the `claims` request for the ID
+ * token, and the session remembers the client (back-channel logout goes to those).
  */
 import { auditBy, recordAudit } from '../audit/record.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -28,6 +33,7 @@ import { parseCookies, sessionCookies, type Session, type Sessions } from './ses
 import { issueCode } from './grants.ts';
 import { grantableToPerson, isSubset } from './scopes.ts';
 import type { UserScopeBound } from './token.ts';
+import type { IdTokens } from './id-token.ts';
 import { logEvent } from '../platform/log-events.ts';
 
 const NOTHING_GRANTABLE = 'None of the requested scopes may be granted to this user (privileged scopes need a role that names them)';
@@ -42,6 +48,7 @@ export interface AuthorizeDeps {
   userScopeBound: UserScopeBound;
   issuer: string;
   codeTtl: number;
+  idTokens: IdTokens;
 }
 
 function redirectTarget(redirectUri: string): string {
@@ -108,6 +115,21 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
     return session && session.accountId === req.client.accountId ? session : undefined;
   }
 
+  /**
+   * The session an OpenID Connect request may use: not older than max_age, and of the person
+   * the id_token_hint names (OIDC Core §3.1.2.1); otherwise the person signs in again.
+   */
+  async function usableSession(req: AuthorizationRequest, session: Session | undefined): Promise<Session | undefined> {
+    if (!session || !req.oidc) return session;
+    const { maxAge, idTokenHint } = req.oidc;
+    if (maxAge !== null && deps.clock.now() - session.authenticatedAt > maxAge * 1000) return undefined;
+    if (idTokenHint !== null) {
+      const hint = await deps.idTokens.readHint(idTokenHint);
+      if (!hint || hint.sub !== deps.idTokens.subjectFor(req.client, session.userId)) return undefined;
+    }
+    return session;
+  }
+
   /** After sign-in (or with a session): consent if needed, otherwise a code. */
   async function proceed(reply: FastifyReply, req: AuthorizationRequest, session: Session, sessionSecret: string, status: 302 | 303) {
     const fail = (code: RedirectError['code'], description: string) => redirectError(reply, status, new RedirectError(code, description, req.redirectUri, req.state));
@@ -133,13 +155,15 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
       codeChallenge: req.codeChallenge,
       now: deps.clock.now(),
       ttlSeconds: deps.codeTtl,
+      ...(req.oidc ? { oidc: { nonce: req.oidc.nonce, authTime: session.authenticatedAt, sessionId: session.id, claims: req.oidc.claims } } : {}),
     });
+    if (req.oidc) await sessions.rememberClient(session, req.client.id);
     return redirect(reply, status, redirectWith(req.redirectUri, { code, state: req.state, iss: issuer }));
   }
 
   function showSignIn(request: FastifyRequest, reply: FastifyReply, req: AuthorizationRequest, status: number, error?: string, userName?: string) {
     const csrf = signInToken(request, reply);
-    return sendPage(reply, status, signInPage({ clientName: req.client.name, params: req.params, csrf, error, userName }), redirectTarget(req.redirectUri));
+    return sendPage(reply, status, signInPage({ clientName: req.client.name, params: req.params, csrf, error, userName: userName ?? req.oidc?.loginHint ?? undefined }), redirectTarget(req.redirectUri));
   }
 
   const pageConfig = { errorFormat: 'oauth-page' };
@@ -147,7 +171,7 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
   app.get('/authorize', { config: pageConfig, schema: { tags: ['oauth'], summary: 'Authorization endpoint (RFC 6749 §4.1.1): sign-in and consent pages, then a redirect with code, state and iss' } }, async (request, reply) => {
     const req = await check(request, reply, request.query as Record<string, unknown>, 302);
     if (!req) return reply;
-    const session = await currentSession(request, req);
+    const session = await usableSession(req, await currentSession(request, req));
     if (req.prompt.has('none') && !session) return redirectError(reply, 302, new RedirectError('login_required', 'The user is not signed in', req.redirectUri, req.state));
     if (!session || req.prompt.has('login')) return showSignIn(request, reply, req, 200);
     return proceed(reply, req, session, parseCookies(request.headers.cookie)[cookies.session]!, 302);
@@ -188,9 +212,9 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
     // Counted when it began (so concurrent guesses cannot all slip in), given back as it succeeded.
     await rateLimits.reward('signin_ip', addressKey);
     const previous = parseCookies(request.headers.cookie)[cookies.session];
-    const secret = await sessions.start(req.client.accountId, user.id, previous, auditBy(request, { type: 'user', id: user.id, clientId: req.client.id }));
+    const { secret, id: sessionId } = await sessions.start(req.client.accountId, user.id, previous, auditBy(request, { type: 'user', id: user.id, clientId: req.client.id }));
     reply.header('set-cookie', cookies.setSession(secret));
-    const session: Session = { id: '', accountId: user.account_id, userId: user.id, userName: user.user_name, authenticatedAt: deps.clock.now() };
+    const session: Session = { id: sessionId, accountId: user.account_id, userId: user.id, userName: user.user_name, authenticatedAt: deps.clock.now() };
     return proceed(reply, { ...req, prompt: without(req.prompt, 'login') }, session, secret, 303);
   });
 

@@ -5,12 +5,34 @@
  * equal to a registered one. Failing those shows an error page and never redirects (§4.1.2.1,
  * no open redirect). Every later failure redirects to that redirect_uri with `error`, `state`
  * and `iss`. Parameters may appear once each (§3.1).
+ *
+ * With `openid` in scope it is an OpenID Connect authentication request (OIDC Core §3.1.2.1):
+ * `nonce` (echoed exactly in the ID token), `max_age`, `login_hint`, `id_token_hint`,
+ * `acr_values` and `claims` (§5.5) are read here; the ones that need the session or the keys
+ * are applied by authorize-routes.ts. A client with "PKCE required" (always so for a public
+ * client) must send a code_challenge.
  */
 import type { Client, Clients } from './clients.ts';
 import type { OAuthErrorCode } from './errors.ts';
 import { formatScope, isSubset, parseScope } from './scopes.ts';
+import { parseClaimsRequest } from './oidc-claims.ts';
 
-export const AUTHORIZE_PARAMS = ['response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'code_challenge', 'code_challenge_method', 'prompt'] as const;
+export const AUTHORIZE_PARAMS = [
+  'response_type',
+  'client_id',
+  'redirect_uri',
+  'scope',
+  'state',
+  'code_challenge',
+  'code_challenge_method',
+  'prompt',
+  'nonce',
+  'max_age',
+  'login_hint',
+  'id_token_hint',
+  'acr_values',
+  'claims',
+] as const;
 export type AuthorizeParams = Partial<Record<(typeof AUTHORIZE_PARAMS)[number], string>>;
 
 export interface AuthorizationRequest {
@@ -20,6 +42,16 @@ export interface AuthorizationRequest {
   state: string | undefined;
   codeChallenge: string | null;
   prompt: Set<'none' | 'login' | 'consent'>;
+  /** OpenID Connect: present when scope holds `openid`. */
+  oidc?: {
+    nonce: string | null;
+    /** seconds; a sign-in older than this asks for the password again */
+    maxAge: number | null;
+    loginHint: string | null;
+    idTokenHint: string | null;
+    /** The `claims` parameter as sent (JSON text), kept with the code and the grant. */
+    claims: string | null;
+  };
   /** The parameters as received, carried through the login and consent forms. */
   params: AuthorizeParams;
 }
@@ -85,6 +117,7 @@ export async function checkAuthorizationRequest(
   if (challenge === undefined) {
     if (method !== undefined) throw fail('invalid_request', 'code_challenge_method without code_challenge');
     if (client.authMethod === 'none') throw fail('invalid_request', 'PKCE is required for public clients: send code_challenge with code_challenge_method=S256');
+    if (client.requirePkce) throw fail('invalid_request', 'PKCE is required for this client: send code_challenge with code_challenge_method=S256');
   } else {
     if (method !== 'S256') throw fail('invalid_request', 'code_challenge_method must be S256 (plain is not accepted)');
     if (!CHALLENGE.test(challenge)) throw fail('invalid_request', 'code_challenge is malformed');
@@ -97,7 +130,24 @@ export async function checkAuthorizationRequest(
   }
   if (prompt.has('none') && prompt.size > 1) throw fail('invalid_request', 'prompt=none cannot be combined with other values');
 
-  return { client, redirectUri, scopes, state, codeChallenge: challenge ?? null, prompt, params };
+  const oidc = scopes.includes('openid') ? checkOidcParams(params, fail) : undefined;
+  return { client, redirectUri, scopes, state, codeChallenge: challenge ?? null, prompt, params, ...(oidc ? { oidc } : {}) };
+}
+
+const MAX_NONCE = 512;
+
+/** OIDC Core §3.1.2.1 and §5.5: the parameters an OpenID Connect request adds. */
+function checkOidcParams(params: AuthorizeParams, fail: (code: OAuthErrorCode, description: string) => RedirectError): NonNullable<AuthorizationRequest['oidc']> {
+  const nonce = params.nonce ?? null;
+  if (nonce !== null && (nonce.length === 0 || nonce.length > MAX_NONCE)) throw fail('invalid_request', `nonce must be 1 to ${MAX_NONCE} characters`);
+  let maxAge: number | null = null;
+  if (params.max_age !== undefined) {
+    if (!/^\d{1,9}$/.test(params.max_age)) throw fail('invalid_request', 'max_age must be a non-negative integer (seconds)');
+    maxAge = Number(params.max_age);
+  }
+  if (params.claims !== undefined && !parseClaimsRequest(params.claims)) throw fail('invalid_request', 'claims must be a JSON object with userinfo and/or id_token members (OIDC Core §5.5)');
+  const loginHint = params.login_hint === undefined ? null : params.login_hint.slice(0, 256);
+  return { nonce, maxAge, loginHint, idTokenHint: params.id_token_hint ?? null, claims: params.claims ?? null };
 }
 
 /** The redirect_uri with the response parameters added to its own query (RFC 6749 §4.1.2, RFC 9207). */

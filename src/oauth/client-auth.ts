@@ -11,7 +11,8 @@
  * A client must use the method it registered. Secrets are compared in constant time against
  * their stored digests; a failure never says which part was wrong.
  */
-import { createLocalJWKSet, decodeJwt, jwtVerify, type JSONWebKeySet } from 'jose';
+import { createLocalJWKSet, decodeJwt, jwtVerify, type JSONWebKeySet, type JWTVerifyOptions } from 'jose';
+import type { RemoteJwks } from './jwks-fetch.ts';
 import type { Db } from '../platform/db/database.ts';
 import { isUniqueViolation } from '../platform/db/database.ts';
 import type { Clock } from '../platform/clock.ts';
@@ -20,7 +21,7 @@ import type { Client, Clients } from './clients.ts';
 import { ClientAuthFailure, clientAuthFailed, oauthError } from './errors.ts';
 
 export const JWT_BEARER_ASSERTION = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
-const ASSERTION_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'];
+export const ASSERTION_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'];
 const MAX_ASSERTION_LIFETIME_SECONDS = 600;
 /** How far the client's clock may be from ours when exp, nbf and iat are judged. */
 const CLOCK_TOLERANCE_SECONDS = 5;
@@ -77,8 +78,23 @@ function refusal(client: Client | undefined, method: 'client_secret_basic' | 'cl
   return new ClientAuthFailure(reason, method, clientId, client?.accountId);
 }
 
-export function createClientAuthenticator(deps: { db: Db; clock: Clock; clients: Clients; issuer: string; tokenEndpoint: string }) {
+export function createClientAuthenticator(deps: { db: Db; clock: Clock; clients: Clients; issuer: string; tokenEndpoint: string; remoteJwks?: RemoteJwks }) {
   const { db, clock, clients, issuer, tokenEndpoint } = deps;
+
+  /**
+   * The client's keys: inline, or from its jwks_uri; an assertion naming a kid the cached set
+   * lacks refetches it once (jwks-fetch.ts bounds how often).
+   */
+  async function verifyWithClientKeys(client: Client, assertion: string, options: JWTVerifyOptions) {
+    if (client.jwks) return jwtVerify(assertion, createLocalJWKSet(client.jwks as JSONWebKeySet), options);
+    if (!client.jwksUri || !deps.remoteJwks) throw new Error('no keys');
+    try {
+      return await jwtVerify(assertion, createLocalJWKSet(await deps.remoteJwks.get(client.jwksUri)), options);
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'ERR_JWKS_NO_MATCHING_KEY') throw error;
+      return jwtVerify(assertion, createLocalJWKSet(await deps.remoteJwks.get(client.jwksUri, { refresh: true })), options);
+    }
+  }
 
   async function bySecretBasic(header: string, bodyClientId: string | undefined): Promise<Client> {
     const basic = parseBasic(header);
@@ -109,13 +125,13 @@ export function createClientAuthenticator(deps: { db: Db; clock: Clock; clients:
     if (!claimed) throw clientAuthFailed(new ClientAuthFailure('malformed_credentials', 'private_key_jwt', bodyClientId), 'client_assertion has no sub');
     if (bodyClientId !== undefined && bodyClientId !== claimed) throw clientAuthFailed(new ClientAuthFailure('malformed_credentials', 'private_key_jwt', bodyClientId), 'client_id differs from the assertion subject');
     const client = await clients.find(claimed);
-    if (!client || client.authMethod !== 'private_key_jwt' || !client.jwks) throw clientAuthFailed(refusal(client, 'private_key_jwt', claimed), 'Client authentication failed');
+    if (!client || client.authMethod !== 'private_key_jwt' || (!client.jwks && !client.jwksUri)) throw clientAuthFailed(refusal(client, 'private_key_jwt', claimed), 'Client authentication failed');
     const now = clock.now();
     let exp: number;
     let iat: number | undefined;
     let jti: unknown;
     try {
-      const { payload } = await jwtVerify(assertion, createLocalJWKSet(client.jwks as JSONWebKeySet), {
+      const { payload } = await verifyWithClientKeys(client, assertion, {
         issuer: client.id,
         subject: client.id,
         audience: [issuer, tokenEndpoint],

@@ -1,9 +1,9 @@
-/** Admin routes for OAuth clients: register (RFC 7591 metadata), list, get, delete, rotate secret. */
+/** Admin routes for OAuth clients: register (RFC 7591 metadata), list, get, update (PATCH), delete, rotate secret. */
 import type { FastifyInstance } from 'fastify';
 import { auditBy } from '../audit/index.ts';
 import type { Accounts } from '../accounts/service.ts';
 import { errorResponses } from '../platform/http/schemas.ts';
-import { AUTH_METHODS, GRANT_TYPES, presentClient, type ClientMetadata, type Clients } from './clients.ts';
+import { AUTH_METHODS, GRANT_TYPES, ID_TOKEN_ALGS, SUBJECT_TYPES, presentClient, type ClientMetadata, type Clients } from './clients.ts';
 
 const clientSchema = {
   type: 'object',
@@ -22,6 +22,13 @@ const clientSchema = {
     token_endpoint_auth_method: { type: 'string' },
     scope: { type: 'string' },
     jwks: { type: 'object', additionalProperties: true },
+    jwks_uri: { type: 'string' },
+    post_logout_redirect_uris: { type: 'array', items: { type: 'string' } },
+    id_token_signed_response_alg: { type: 'string' },
+    subject_type: { type: 'string' },
+    backchannel_logout_uri: { type: 'string' },
+    backchannel_logout_session_required: { type: 'boolean' },
+    require_pkce: { type: 'boolean' },
     created_at: { type: 'string', format: 'date-time' },
   },
 } as const;
@@ -47,6 +54,12 @@ const metadataBody = {
       required: ['keys'],
       properties: { keys: { type: 'array', minItems: 1, maxItems: 10, items: { type: 'object' } } },
     },
+    jwks_uri: { type: 'string', minLength: 1, maxLength: 2000 },
+    post_logout_redirect_uris: { type: 'array', maxItems: 20, items: { type: 'string', minLength: 1, maxLength: 2000 } },
+    id_token_signed_response_alg: { type: 'string', enum: [...ID_TOKEN_ALGS] },
+    subject_type: { type: 'string', enum: [...SUBJECT_TYPES] },
+    backchannel_logout_uri: { type: 'string', minLength: 1, maxLength: 2000 },
+    require_pkce: { type: 'boolean' },
   },
 } as const;
 
@@ -95,6 +108,25 @@ export function registerClientRoutes(app: FastifyInstance, deps: { accounts: Acc
       schema: { tags: ['clients'], summary: 'Get a client', params, response: { 200: clientSchema, ...errorResponses(401, 404) } },
     },
     async (request) => presentClient(await clients.requireInAccount(request.params.id, request.params.clientId)),
+  );
+
+  app.patch<P & { Body: ClientMetadata }>(
+    '/admin/v1/accounts/:id/clients/:clientId',
+    {
+      schema: {
+        tags: ['clients'],
+        summary: 'Update a client in place: the fields given replace the registered ones; a new secret is shown once when one is generated',
+        security: [{ adminToken: [] }],
+        params,
+        body: metadataBody,
+        response: { 200: clientSchema, ...errorResponses(400, 401, 404, 415) },
+      },
+    },
+    async (request, reply) => {
+      await accounts.require(request.params.id);
+      reply.header('cache-control', 'no-store');
+      return clients.update(request.params.id, request.params.clientId, request.body);
+    },
   );
 
   app.delete<P>(

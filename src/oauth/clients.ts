@@ -8,6 +8,13 @@
  *   private_key_jwt needs a JWKS of public keys; `none` (public clients) may not use
  *   client_credentials and must use PKCE.
  * - scope: the most this client may ever ask for; every value must be a known scope.
+ * - OpenID Connect (oidc-*.ts): post_logout_redirect_uris (checked like redirect URIs, compared
+ *   exactly at logout), id_token_signed_response_alg (ES256 default, RS256), subject_type
+ *   (public or pairwise), backchannel_logout_uri (https, or http to loopback in development).
+ * - require_pkce: every authorization request must carry a code_challenge (always so for `none`).
+ * - private_key_jwt takes either inline `jwks` or a `jwks_uri` fetched through the outbound
+ *   guard (jwks-fetch.ts), so the client rotates its keys without a new client_id.
+ * `update` applies a partial change (PATCH) and re-checks the whole registration.
  * Deleting a client revokes every token and grant it holds, in the same transaction.
  */
 import type { Db } from '../platform/db/database.ts';
@@ -18,6 +25,7 @@ import { newId } from '../platform/ids.ts';
 import { randomSecret, sha256Hex } from '../platform/crypto.ts';
 import { problem } from '../platform/errors/catalogue.ts';
 import type { ClientRow } from './tables.ts';
+import { RefusedTarget, type TargetPolicy } from '../webhooks/target-policy.ts';
 import { SCOPE_NAMES, formatScope, parseScope } from './scopes.ts';
 
 export const AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'] as const;
@@ -34,8 +42,19 @@ export interface ClientMetadata {
   response_types?: string[];
   token_endpoint_auth_method?: AuthMethod;
   scope?: string;
-  jwks?: { keys: Array<Record<string, unknown>> };
+  jwks?: { keys: Array<Record<string, unknown>> } | null;
+  jwks_uri?: string | null;
+  post_logout_redirect_uris?: string[];
+  id_token_signed_response_alg?: IdTokenAlg;
+  subject_type?: SubjectType;
+  backchannel_logout_uri?: string | null;
+  require_pkce?: boolean;
 }
+
+export const ID_TOKEN_ALGS = ['ES256', 'RS256'] as const;
+export type IdTokenAlg = (typeof ID_TOKEN_ALGS)[number];
+export const SUBJECT_TYPES = ['public', 'pairwise'] as const;
+export type SubjectType = (typeof SUBJECT_TYPES)[number];
 
 export interface Client {
   id: string;
@@ -47,8 +66,14 @@ export interface Client {
   authMethod: AuthMethod;
   scopes: ReadonlySet<string>;
   jwks: { keys: Array<Record<string, unknown>> } | null;
+  jwksUri: string | null;
   secretDigest: string | null;
   createdAt: number;
+  postLogoutRedirectUris: string[];
+  idTokenAlg: IdTokenAlg;
+  subjectType: SubjectType;
+  backchannelLogoutUri: string | null;
+  requirePkce: boolean;
 }
 
 export function clientFromRow(row: ClientRow): Client {
@@ -62,8 +87,14 @@ export function clientFromRow(row: ClientRow): Client {
     authMethod: row.token_endpoint_auth_method as AuthMethod,
     scopes: new Set(row.scope.split(' ').filter(Boolean)),
     jwks: row.jwks === null ? null : (JSON.parse(row.jwks) as Client['jwks']),
+    jwksUri: row.jwks_uri,
     secretDigest: row.secret_digest,
     createdAt: row.created_at,
+    postLogoutRedirectUris: JSON.parse(row.post_logout_redirect_uris) as string[],
+    idTokenAlg: row.id_token_signed_response_alg as IdTokenAlg,
+    subjectType: row.subject_type as SubjectType,
+    backchannelLogoutUri: row.backchannel_logout_uri,
+    requirePkce: row.require_pkce === 1,
   };
 }
 
@@ -82,6 +113,12 @@ export function presentClient(client: Client, secret?: string) {
     token_endpoint_auth_method: client.authMethod,
     scope: formatScope(client.scopes),
     ...(client.jwks ? { jwks: client.jwks } : {}),
+    ...(client.jwksUri ? { jwks_uri: client.jwksUri } : {}),
+    post_logout_redirect_uris: client.postLogoutRedirectUris,
+    id_token_signed_response_alg: client.idTokenAlg,
+    subject_type: client.subjectType,
+    ...(client.backchannelLogoutUri ? { backchannel_logout_uri: client.backchannelLogoutUri, backchannel_logout_session_required: true } : {}),
+    require_pkce: client.requirePkce,
     created_at: toRfc3339(client.createdAt),
   };
 }
@@ -100,6 +137,20 @@ function checkRedirectUri(raw: string): void {
   if (url.protocol === 'http:' && LOOPBACK.has(url.hostname)) return;
   if (/^[a-z][a-z0-9+.-]*\.[a-z0-9+.-]+:$/.test(url.protocol)) return; // private-use scheme, e.g. com.example.app:
   throw problem('invalid_redirect_uri', { detail: `${raw} must use https (http only for loopback hosts)` });
+}
+
+/** A URL Gatehouse calls (jwks_uri, backchannel_logout_uri): https, or http to a loopback host. */
+function checkOutboundUri(raw: string, name: string): void {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw metadataError(`${name}: ${raw} is not an absolute URL`);
+  }
+  if (url.hash !== '') throw metadataError(`${name} must not contain a fragment`);
+  if (url.protocol === 'https:') return;
+  if (url.protocol === 'http:' && LOOPBACK.has(url.hostname)) return;
+  throw metadataError(`${name} must use https (http only for loopback hosts)`);
 }
 
 function metadataError(detail: string) {
@@ -124,22 +175,99 @@ function checkMetadata(input: ClientMetadata) {
   if (!scopes || scopes.length === 0) throw metadataError('scope must name at least one scope');
   for (const s of scopes) if (!SCOPE_NAMES.includes(s)) throw metadataError(`scope: ${s} is not a known scope (${SCOPE_NAMES.join(' ')})`);
   let jwks: string | null = null;
+  const jwksUri = input.jwks_uri ?? null;
   if (authMethod === 'private_key_jwt') {
-    const keys = input.jwks?.keys ?? [];
-    if (keys.length === 0) throw metadataError('private_key_jwt needs jwks with at least one public key');
-    for (const k of keys) {
-      if (typeof k.kty !== 'string') throw metadataError('every key in jwks needs kty');
-      if ('d' in k || 'k' in k) throw metadataError('jwks must hold public keys only');
+    if (input.jwks && jwksUri) throw metadataError('give jwks or jwks_uri, not both');
+    if (jwksUri) {
+      checkOutboundUri(jwksUri, 'jwks_uri');
+    } else {
+      const keys = input.jwks?.keys ?? [];
+      if (keys.length === 0) throw metadataError('private_key_jwt needs jwks with at least one public key, or jwks_uri');
+      for (const k of keys) {
+        if (typeof k.kty !== 'string') throw metadataError('every key in jwks needs kty');
+        if ('d' in k || 'k' in k) throw metadataError('jwks must hold public keys only');
+      }
+      jwks = JSON.stringify({ keys });
     }
-    jwks = JSON.stringify({ keys });
-  } else if (input.jwks) {
-    throw metadataError('jwks is used only with private_key_jwt');
+  } else if (input.jwks || jwksUri) {
+    throw metadataError('jwks and jwks_uri are used only with private_key_jwt');
   }
-  return { authMethod, grantTypes, responseTypes, redirectUris, scope: formatScope(scopes), jwks };
+  const postLogoutRedirectUris = [...new Set(input.post_logout_redirect_uris ?? [])];
+  postLogoutRedirectUris.forEach(checkRedirectUri);
+  const idTokenAlg = input.id_token_signed_response_alg ?? 'ES256';
+  if (!(ID_TOKEN_ALGS as readonly string[]).includes(idTokenAlg)) throw metadataError(`id_token_signed_response_alg must be one of ${ID_TOKEN_ALGS.join(', ')}`);
+  const subjectType = input.subject_type ?? 'public';
+  if (!(SUBJECT_TYPES as readonly string[]).includes(subjectType)) throw metadataError('subject_type must be public or pairwise');
+  const backchannelLogoutUri = input.backchannel_logout_uri ?? null;
+  if (backchannelLogoutUri) checkOutboundUri(backchannelLogoutUri, 'backchannel_logout_uri');
+  // A public client proves nothing at /token, so PKCE is what binds its code: always required.
+  const requirePkce = authMethod === 'none' || input.require_pkce === true;
+  return {
+    authMethod,
+    grantTypes,
+    responseTypes,
+    redirectUris,
+    scope: formatScope(scopes),
+    jwks,
+    jwksUri,
+    postLogoutRedirectUris,
+    idTokenAlg,
+    subjectType,
+    backchannelLogoutUri,
+    requirePkce,
+  };
 }
 
-export function createClients(deps: { db: Db; clock: Clock }) {
+/** The row columns a checked registration sets. */
+function metadataColumns(m: ReturnType<typeof checkMetadata>) {
+  return {
+    redirect_uris: JSON.stringify(m.redirectUris),
+    grant_types: JSON.stringify(m.grantTypes),
+    response_types: JSON.stringify(m.responseTypes),
+    token_endpoint_auth_method: m.authMethod,
+    scope: m.scope,
+    jwks: m.jwks,
+    jwks_uri: m.jwksUri,
+    post_logout_redirect_uris: JSON.stringify(m.postLogoutRedirectUris),
+    id_token_signed_response_alg: m.idTokenAlg,
+    subject_type: m.subjectType,
+    backchannel_logout_uri: m.backchannelLogoutUri,
+    require_pkce: m.requirePkce ? 1 : 0,
+  };
+}
+
+/** A client's registration as metadata, the starting point of a partial update. */
+function metadataOf(client: Client): ClientMetadata {
+  return {
+    client_name: client.name,
+    redirect_uris: client.redirectUris,
+    grant_types: client.grantTypes,
+    response_types: client.responseTypes,
+    token_endpoint_auth_method: client.authMethod,
+    scope: formatScope(client.scopes),
+    jwks: client.jwks,
+    jwks_uri: client.jwksUri,
+    post_logout_redirect_uris: client.postLogoutRedirectUris,
+    id_token_signed_response_alg: client.idTokenAlg,
+    subject_type: client.subjectType,
+    backchannel_logout_uri: client.backchannelLogoutUri,
+    require_pkce: client.requirePkce,
+  };
+}
+
+export function createClients(deps: { db: Db; clock: Clock; outboundPolicy?: TargetPolicy }) {
   const { db, clock } = deps;
+
+  /** A jwks_uri must pass the outbound guard now, not first at a token request. */
+  async function checkJwksUri(uri: string | null): Promise<void> {
+    if (!uri || !deps.outboundPolicy) return;
+    try {
+      await deps.outboundPolicy.checkUrl(uri);
+    } catch (error) {
+      if (error instanceof RefusedTarget) throw metadataError(`jwks_uri: ${error.message}`);
+      throw error;
+    }
+  }
 
   // Every token request looks its client up. The parsed registration is kept for at most
   // CACHE_MS; this node forgets it at once when the client is deleted or its secret rotated, and
@@ -175,17 +303,13 @@ export function createClients(deps: { db: Db; clock: Clock }) {
 
     async register(accountId: string, input: ClientMetadata, by?: AuditBy) {
       const m = checkMetadata(input);
+      await checkJwksUri(m.jwksUri);
       const secret = m.authMethod.startsWith('client_secret') ? randomSecret(32, CLIENT_SECRET_PREFIX) : undefined;
       const row: ClientRow = {
         id: newId('client'),
         account_id: accountId,
         client_name: input.client_name?.trim() || 'Unnamed client',
-        redirect_uris: JSON.stringify(m.redirectUris),
-        grant_types: JSON.stringify(m.grantTypes),
-        response_types: JSON.stringify(m.responseTypes),
-        token_endpoint_auth_method: m.authMethod,
-        scope: m.scope,
-        jwks: m.jwks,
+        ...metadataColumns(m),
         secret_digest: secret === undefined ? null : sha256Hex(secret),
         secret_rotated_at: null,
         created_at: clock.now(),
@@ -207,6 +331,33 @@ export function createClients(deps: { db: Db; clock: Clock }) {
         .orderBy('id', 'desc')
         .execute();
       return rows.map((r) => presentClient(clientFromRow(r)));
+    },
+
+    /**
+     * A partial update (PATCH): the fields given replace the registered ones and the whole
+     * registration is checked again. Moving to a secret method generates a secret (shown once);
+     * moving away from one forgets it. Tokens already issued stay valid.
+     */
+    async update(accountId: string, clientId: string, patch: ClientMetadata) {
+      const client = await requireInAccount(accountId, clientId);
+      const merged: ClientMetadata = { ...metadataOf(client), ...patch };
+      // Switching to private_key_jwt with a jwks_uri drops inline keys, and the other way round.
+      if (patch.jwks_uri) merged.jwks = null;
+      if (patch.jwks) merged.jwks_uri = null;
+      if (merged.token_endpoint_auth_method !== 'private_key_jwt' && patch.token_endpoint_auth_method !== undefined) {
+        merged.jwks = patch.jwks ?? null;
+        merged.jwks_uri = patch.jwks_uri ?? null;
+      }
+      const m = checkMetadata(merged);
+      if (m.jwksUri !== client.jwksUri) await checkJwksUri(m.jwksUri);
+      const wantsSecret = m.authMethod.startsWith('client_secret');
+      const secret = wantsSecret && client.secretDigest === null ? randomSecret(32, CLIENT_SECRET_PREFIX) : undefined;
+      const secretDigest = wantsSecret ? (secret === undefined ? client.secretDigest : sha256Hex(secret)) : null;
+      const values = { client_name: merged.client_name?.trim() || client.name, ...metadataColumns(m), secret_digest: secretDigest };
+      cache.delete(clientId);
+      await db.updateTable('oauth_clients').set(values).where('id', '=', clientId).where('account_id', '=', accountId).execute();
+      cache.delete(clientId);
+      return presentClient(clientFromRow({ ...(await db.selectFrom('oauth_clients').selectAll().where('id', '=', clientId).executeTakeFirstOrThrow()) }), secret);
     },
 
     /** A new secret replaces the old one at once; the old one stops authenticating. */

@@ -32,6 +32,8 @@ export interface NewCode {
   codeChallenge: string | null;
   now: number;
   ttlSeconds: number;
+  /** OpenID Connect: what the ID token will carry (see id-token.ts). */
+  oidc?: { nonce: string | null; authTime: number; sessionId: string | null; claims: string | null };
 }
 
 export async function issueCode(db: Trx, input: NewCode): Promise<string> {
@@ -50,6 +52,10 @@ export async function issueCode(db: Trx, input: NewCode): Promise<string> {
       created_at: input.now,
       expires_at: input.now + input.ttlSeconds * 1000,
       consumed_at: null,
+      nonce: input.oidc?.nonce ?? null,
+      auth_time: input.oidc?.authTime ?? null,
+      session_id: input.oidc?.sessionId ?? null,
+      claims: input.oidc?.claims ?? null,
     })
     .execute();
   return code;

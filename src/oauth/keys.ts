@@ -2,13 +2,14 @@
  * The server's signing keys and the JWKS that publishes them (RFC 7517, RFC 8414 `jwks_uri`).
  *
  * Access tokens are opaque, so the ES256 keys sign what leaves the server as a JWT: RFC 9701
- * introspection responses. The HS256 keys seal client-credentials tokens and are never
+ * introspection responses, ID tokens and logout tokens (OpenID Connect). RS256 keys are made
+ * when first needed, for clients that ask for RS256 ID tokens (id_token_signed_response_alg). The HS256 keys seal client-credentials tokens and are never
  * published. One key of each kind is active; rotation makes new ones active and keeps the old
  * ones (published, and accepted) until anything they signed has expired (`retainSeconds`, the
  * longest access-token lifetime), after which they are dropped and deleted. Private keys are
  * stored sealed under the secrets key (platform/secrets-key.ts).
  */
-import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from 'jose';
+import { exportJWK, generateKeyPair, importJWK, SignJWT, type CryptoKey, type JWK } from 'jose';
 import type { Db } from '../platform/db/database.ts';
 import type { Clock } from '../platform/clock.ts';
 import { newId } from '../platform/ids.ts';
@@ -16,18 +17,24 @@ import type { KeyVault } from '../platform/secrets-key.ts';
 import { MAC_ALG, createMacKey } from './token-sealing.ts';
 
 const ALG = 'ES256';
+/** The published (asymmetric) algorithms; ES256 always has an active key, RS256 once used. */
+export const SIGNING_ALGS = ['ES256', 'RS256'] as const;
+export type SigningAlg = (typeof SIGNING_ALGS)[number];
 
 export function createSigningKeys(deps: { db: Db; clock: Clock; vault: KeyVault; retainSeconds: number }) {
   const { db, clock, vault } = deps;
 
-  async function create(): Promise<string> {
-    const { publicKey, privateKey } = await generateKeyPair(ALG, { extractable: true });
+  // Imported private keys by kid: a key never changes under its kid.
+  const imported = new Map<string, CryptoKey>();
+
+  async function create(alg: SigningAlg = ALG): Promise<string> {
+    const { publicKey, privateKey } = await generateKeyPair(alg, { extractable: true, ...(alg === 'RS256' ? { modulusLength: 2048 } : {}) });
     const kid = newId('key');
-    const publicJwk = { ...(await exportJWK(publicKey)), kid, alg: ALG, use: 'sig' };
-    const privateJwk = { ...(await exportJWK(privateKey)), kid, alg: ALG };
+    const publicJwk = { ...(await exportJWK(publicKey)), kid, alg, use: 'sig' };
+    const privateJwk = { ...(await exportJWK(privateKey)), kid, alg };
     await db
       .insertInto('oauth_signing_keys')
-      .values({ kid, alg: ALG, public_jwk: JSON.stringify(publicJwk), private_jwk: vault.seal(JSON.stringify(privateJwk), kid), created_at: clock.now(), retired_at: null, publish_until: null })
+      .values({ kid, alg, public_jwk: JSON.stringify(publicJwk), private_jwk: vault.seal(JSON.stringify(privateJwk), kid), created_at: clock.now(), retired_at: null, publish_until: null })
       .execute();
     return kid;
   }
@@ -48,7 +55,7 @@ export function createSigningKeys(deps: { db: Db; clock: Clock; vault: KeyVault;
     /** A new active key; the previous ones stay published for `retainSeconds`. Returns the new kid. */
     async rotate(): Promise<{ kid: string; retired: string[] }> {
       const now = clock.now();
-      const retiring = await db.selectFrom('oauth_signing_keys').select('kid').where('retired_at', 'is', null).where('alg', '=', ALG).execute();
+      const retiring = await db.selectFrom('oauth_signing_keys').select(['kid', 'alg']).where('retired_at', 'is', null).where('alg', 'in', [...SIGNING_ALGS]).execute();
       await db
         .updateTable('oauth_signing_keys')
         .set({ retired_at: now, publish_until: now + deps.retainSeconds * 1000 })
@@ -56,7 +63,10 @@ export function createSigningKeys(deps: { db: Db; clock: Clock; vault: KeyVault;
         .execute();
       await db.deleteFrom('oauth_signing_keys').where('publish_until', '<=', now).execute();
       await createMacKey(db, vault, now);
-      return { kid: await create(), retired: retiring.map((r) => r.kid) };
+      const kid = await create();
+      // An RS256 key in use is replaced too; one never used is still made only when needed.
+      if (retiring.some((r) => r.alg === 'RS256')) await create('RS256');
+      return { kid, retired: retiring.map((r) => r.kid) };
     },
 
     async jwks(): Promise<{ keys: JWK[] }> {
@@ -64,18 +74,27 @@ export function createSigningKeys(deps: { db: Db; clock: Clock; vault: KeyVault;
       const rows = await db
         .selectFrom('oauth_signing_keys')
         .select(['public_jwk', 'publish_until'])
-        .where('alg', '=', ALG)
+        .where('alg', 'in', [...SIGNING_ALGS])
         .orderBy('created_at', 'desc')
         .execute();
       return { keys: rows.filter((r) => r.publish_until === null || r.publish_until > now).map((r) => JSON.parse(r.public_jwk) as JWK) };
     },
 
-    /** Signs `claims` as a JWT of `type` with the active key. */
-    async sign(claims: Record<string, unknown>, type: string): Promise<string> {
-      const row = await active();
+    /** Signs `claims` as a JWT of `type` with the active key of `alg` (made when first needed). */
+    async sign(claims: Record<string, unknown>, type: string | undefined, alg: SigningAlg = ALG): Promise<string> {
+      let row = await active(alg);
+      if (!row && alg !== ALG) {
+        await create(alg);
+        row = await active(alg);
+      }
       if (!row) throw new Error('no active signing key');
-      const key = await importJWK(JSON.parse(vault.open(row.private_jwk, row.kid)) as JWK, row.alg);
-      return new SignJWT(claims).setProtectedHeader({ alg: row.alg, kid: row.kid, typ: type }).setIssuedAt(Math.floor(clock.now() / 1000)).sign(key);
+      let key = imported.get(row.kid);
+      if (!key) {
+        key = (await importJWK(JSON.parse(vault.open(row.private_jwk, row.kid)) as JWK, row.alg)) as CryptoKey;
+        imported.set(row.kid, key);
+      }
+      const header = { alg: row.alg, kid: row.kid, ...(type === undefined ? {} : { typ: type }) };
+      return new SignJWT(claims).setProtectedHeader(header).setIssuedAt(Math.floor(clock.now() / 1000)).sign(key);
     },
   };
 }

@@ -74,3 +74,25 @@ export function consentPage(input: { clientName: string; userName: string; scope
 export function errorPage(description: string): string {
   return page('Request refused', `<h1>This request cannot be completed</h1><p class="error" role="alert">${escape(description)}</p><p>Return to the application and try again.</p>`);
 }
+
+function hiddenFields(values: Record<string, string | undefined>): string {
+  return Object.entries(values)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `<input type="hidden" name="${escape(k)}" value="${escape(v!)}">`)
+    .join('');
+}
+
+/** RP-initiated logout without proof of who asks: the person confirms (a link alone must not sign anyone out). */
+export function logoutConfirmPage(input: { userName: string; clientName?: string; params: Record<string, string | undefined>; csrf: string }): string {
+  const from = input.clientName ? ` <strong>${escape(input.clientName)}</strong> asks to sign you out.` : '';
+  return page(
+    'Sign out',
+    `<h1>Sign out?</h1><p>You are signed in as <strong>${escape(input.userName)}</strong>.${from}</p>
+<form method="post" action="/logout/confirm">${hiddenFields({ ...input.params, csrf_token: input.csrf })}
+<button type="submit" name="decision" value="sign_out">Sign out</button><button type="submit" name="decision" value="stay" class="secondary">Stay signed in</button></form>`,
+  );
+}
+
+export function signedOutPage(signedOut: boolean): string {
+  return page(signedOut ? 'Signed out' : 'Still signed in', signedOut ? '<h1>You are signed out</h1><p>You may close this window.</p>' : '<h1>You are still signed in</h1><p>You may close this window.</p>');
+}

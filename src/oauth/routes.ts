@@ -1,14 +1,13 @@
 /**
  * The OAuth endpoints on the public listener: /token, /revoke, /introspect (form bodies,
- * RFC 6749 §5.2 errors, `Cache-Control: no-store`), the RFC 8414 metadata and the JWKS.
+ * RFC 6749 §5.2 errors, `Cache-Control: no-store`), the metadata and UserInfo (oidc-routes.ts)
+ * and the JWKS.
  * Form parsing is registered inside this plugin only, so no other route accepts forms.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import formbody from '@fastify/formbody';
 import type { RateLimits } from '../platform/rate-limit.ts';
 import { problem } from '../platform/errors/catalogue.ts';
-import { SCOPE_NAMES } from './scopes.ts';
-import { AUTH_METHODS } from './clients.ts';
 import { serializeOAuthError, oauthErrorResponses } from './errors.ts';
 import { errorPage, pageHeaders } from './pages.ts';
 import type { ClientCredentials } from './client-auth.ts';
@@ -20,6 +19,9 @@ import { registerAuthorizeRoutes, type AuthorizeDeps } from './authorize-routes.
 import { clientAuthFailureOf } from './errors.ts';
 import { isHttpError, type HttpError } from '../platform/errors/http-error.ts';
 import { logEvent } from '../platform/log-events.ts';
+import type { AccessTokens } from './access-tokens.ts';
+import { registerOidcRoutes } from './oidc-routes.ts';
+import { registerLogoutRoutes } from './logout-routes.ts';
 
 export interface OAuthRouteDeps extends AuthorizeDeps {
   /** Client authentication within its rate limits (see client-auth-limits.ts). */
@@ -28,6 +30,7 @@ export interface OAuthRouteDeps extends AuthorizeDeps {
   revocation: Revocation;
   keys: SigningKeys;
   rateLimits: RateLimits;
+  accessTokens: AccessTokens;
 }
 
 const formField = { type: 'string', maxLength: 8192 } as const;
@@ -83,7 +86,7 @@ export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRoute
     contentType: 'text/html; charset=utf-8',
     headers: { ...error.headers, ...pageHeaders() },
     body: errorPage(error.status >= 500 ? 'Something went wrong on our side.' : (error.detail ?? error.title)),
-  }), { prefixes: ['/authorize'] });
+  }), { prefixes: ['/authorize', '/logout'] });
 
   await app.register(async (scope) => {
     await scope.register(formbody, { bodyLimit: 64 * 1024 });
@@ -103,6 +106,7 @@ export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRoute
       done();
     });
     registerAuthorizeRoutes(scope, deps);
+    registerLogoutRoutes(scope, { issuer, clients: deps.clients, sessions: deps.sessions, idTokens: deps.idTokens });
 
     scope.post<{ Body: TokenRequest }>(
       '/token',
@@ -117,7 +121,14 @@ export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRoute
             200: {
               type: 'object',
               required: ['access_token', 'token_type', 'expires_in', 'scope'],
-              properties: { access_token: { type: 'string' }, token_type: { type: 'string' }, expires_in: { type: 'integer' }, refresh_token: { type: 'string' }, scope: { type: 'string' } },
+              properties: {
+                access_token: { type: 'string' },
+                token_type: { type: 'string' },
+                expires_in: { type: 'integer' },
+                refresh_token: { type: 'string' },
+                scope: { type: 'string' },
+                id_token: { type: 'string', description: 'OpenID Connect: when the scope holds openid' },
+              },
             },
             ...oauthErrorResponses(400, 401, 429),
           },
@@ -177,29 +188,7 @@ export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRoute
     );
   });
 
-  app.get('/.well-known/oauth-authorization-server', { schema: { tags: ['oauth'], summary: 'Authorization server metadata (RFC 8414)' } }, async (_request, reply) => {
-    reply.header('cache-control', 'public, max-age=300');
-    return {
-      issuer,
-      authorization_endpoint: `${issuer}/authorize`,
-      token_endpoint: `${issuer}/token`,
-      jwks_uri: `${issuer}/.well-known/jwks.json`,
-      revocation_endpoint: `${issuer}/revoke`,
-      introspection_endpoint: `${issuer}/introspect`,
-      scopes_supported: SCOPE_NAMES,
-      response_types_supported: ['code'],
-      response_modes_supported: ['query'],
-      grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
-      token_endpoint_auth_methods_supported: [...AUTH_METHODS],
-      token_endpoint_auth_signing_alg_values_supported: ['RS256', 'PS256', 'ES256', 'EdDSA'],
-      revocation_endpoint_auth_methods_supported: [...AUTH_METHODS],
-      introspection_endpoint_auth_methods_supported: AUTH_METHODS.filter((m) => m !== 'none'),
-      introspection_signing_alg_values_supported: ['ES256'],
-      code_challenge_methods_supported: ['S256'],
-      authorization_response_iss_parameter_supported: true,
-      prompt_values_supported: ['none', 'login', 'consent'],
-    };
-  });
+  registerOidcRoutes(app, { issuer, db: deps.db, clients: deps.clients, accessTokens: deps.accessTokens, idTokens: deps.idTokens });
 
   app.get('/.well-known/jwks.json', { schema: { tags: ['oauth'], summary: 'The JSON Web Key Set of the server (RFC 7517)' } }, async (_request, reply) => {
     reply.header('cache-control', 'public, max-age=300').type('application/jwk-set+json');

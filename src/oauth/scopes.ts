@@ -13,7 +13,15 @@ export const SCOPES: Readonly<Record<string, string>> = {
   'webhooks:manage': 'Manage webhook endpoints',
   scim: 'Provision users and groups',
   'audit:read': 'See the audit trail of your account',
+  // OpenID Connect Core §5.4: who you are, and the claims each scope names.
+  openid: 'Know who you are (a stable identifier)',
+  profile: 'See your name and profile details',
+  email: 'See your e-mail address',
+  phone: 'See your phone number',
 };
+
+/** The OpenID Connect scopes: they ask for identity claims, not for access to the API. */
+export const OIDC_SCOPES: ReadonlySet<string> = new Set(['openid', 'profile', 'email', 'phone']);
 
 export const SCOPE_NAMES = Object.keys(SCOPES);
 

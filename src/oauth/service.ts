@@ -5,7 +5,10 @@
  * (null: the account maps no roles, and people get every scope but the privileged ones); it is
  * consulted at consent, at code redemption and at every refresh.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { TargetPolicy } from '../webhooks/target-policy.ts';
+import { createBackchannelLogout } from './backchannel-logout.ts';
+import { createRemoteJwks } from './jwks-fetch.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../platform/db/database.ts';
 import type { Clock } from '../platform/clock.ts';
@@ -22,11 +25,12 @@ import { createSigningKeys } from './keys.ts';
 import type { KeyVault } from '../platform/secrets-key.ts';
 import { createSessions } from './sessions.ts';
 import { registerOAuthRoutes } from './routes.ts';
+import { createIdTokens } from './id-token.ts';
 
 export interface OAuthDeps {
   db: Db;
   clock: Clock;
-  config: Pick<Config, 'issuer' | 'authorizationCodeTtl' | 'accessTokenTtl' | 'refreshTokenTtl'>;
+  config: Pick<Config, 'issuer' | 'authorizationCodeTtl' | 'accessTokenTtl' | 'refreshTokenTtl' | 'webhookRetrySchedule' | 'webhookTimeout'>;
   accessTokens: AccessTokens;
   /** Seals the private signing keys at rest. */
   vault: KeyVault;
@@ -35,14 +39,22 @@ export interface OAuthDeps {
   userScopeBound?: UserScopeBound;
   /** Where tokens issued are counted, by grant type. */
   metrics?: MetricsRegistry;
+  /** Keys pairwise `sub` values (OIDC Core §8.1); derived from the secrets key. */
+  pairwiseKey: Buffer;
+  /** Where Gatehouse may call out to (back-channel logout, jwks_uri): the webhooks' guard. */
+  outboundPolicy: TargetPolicy;
+  log?: FastifyBaseLogger;
 }
 
 export function createOAuth(deps: OAuthDeps) {
   const { db, clock, config } = deps;
   const userScopeBound: UserScopeBound = deps.userScopeBound ?? (async () => null);
-  const clients = createClients({ db, clock });
-  const clientAuth = createClientAuthenticator({ db, clock, clients, issuer: config.issuer, tokenEndpoint: `${config.issuer}/token` });
+  const clients = createClients({ db, clock, outboundPolicy: deps.outboundPolicy });
+  const remoteJwks = createRemoteJwks({ policy: deps.outboundPolicy, clock, timeoutMs: config.webhookTimeout * 1000 });
+  const clientAuth = createClientAuthenticator({ db, clock, clients, issuer: config.issuer, tokenEndpoint: `${config.issuer}/token`, remoteJwks });
   const clientAuthLimits = createClientAuthLimits({ rateLimits: deps.rateLimits, clientAuth });
+  const keys = createSigningKeys({ db, clock, vault: deps.vault, retainSeconds: config.accessTokenTtl });
+  const idTokens = createIdTokens({ db, clock, keys, issuer: config.issuer, ttlSeconds: config.accessTokenTtl, pairwiseKey: deps.pairwiseKey });
   const tokens = createTokenEndpoint({
     db,
     clock,
@@ -51,11 +63,23 @@ export function createOAuth(deps: OAuthDeps) {
     userScopeBound,
     accessTokenTtl: config.accessTokenTtl,
     refreshTokenTtl: config.refreshTokenTtl,
+    idTokens,
     onIssued: deps.metrics && countIssuedTokens(deps.metrics),
   });
   const revocation = createRevocation({ db, clock, issuer: config.issuer, accessTokens: deps.accessTokens });
-  const keys = createSigningKeys({ db, clock, vault: deps.vault, retainSeconds: config.accessTokenTtl });
   const sessions = createSessions({ db, clock });
+  const backchannelLogout = createBackchannelLogout({
+    db,
+    clock,
+    clients,
+    keys,
+    idTokens,
+    policy: deps.outboundPolicy,
+    issuer: config.issuer,
+    scheduleSeconds: config.webhookRetrySchedule,
+    timeoutMs: config.webhookTimeout * 1000,
+    log: deps.log,
+  });
 
   return {
     clients,
@@ -63,7 +87,10 @@ export function createOAuth(deps: OAuthDeps) {
     tokens,
     revocation,
     keys,
+    idTokens,
     sessions,
+    backchannelLogout,
+    remoteJwks,
     async register(app: FastifyInstance): Promise<void> {
       await keys.ensureActive();
       await registerOAuthRoutes(app, {
@@ -80,6 +107,8 @@ export function createOAuth(deps: OAuthDeps) {
         tokens,
         revocation,
         keys,
+        idTokens,
+        accessTokens: deps.accessTokens,
       });
     },
   };

@@ -15,6 +15,7 @@ import type { Clock } from '../platform/clock.ts';
 import { newId } from '../platform/ids.ts';
 import { randomSecret, sha256Hex } from '../platform/crypto.ts';
 import { formatScope, scopeSet } from './scopes.ts';
+import { queueLogoutTokens } from './backchannel-logout.ts';
 
 export const SESSION_TTL_SECONDS = 12 * 3600;
 
@@ -61,6 +62,8 @@ export function sessionCookies(issuer: string) {
     csrf,
     /** The Set-Cookie value that starts a session. */
     setSession: (secret: string) => cookie(session, secret, { secure, maxAge: SESSION_TTL_SECONDS, path: '/' }),
+    /** The Set-Cookie value that forgets the session (sign-out). */
+    clearSession: () => cookie(session, '', { secure, maxAge: 0, path: '/' }),
     /** The Set-Cookie value that carries the sign-in form's double-submit token. */
     setCsrf: (token: string) => cookie(csrf, token, { secure, path: secure ? '/' : '/authorize' }),
   };
@@ -94,23 +97,46 @@ export function createSessions(deps: { db: Db; clock: Clock }) {
       return { id: row.id, accountId: row.account_id, userId: row.user_id, userName: row.user_name, authenticatedAt: row.authenticated_at };
     },
 
-    async start(accountId: string, userId: string, previous?: string, by?: AuditBy): Promise<string> {
+    /** A new session (ending `previous`, the browser's old one): its cookie secret and its id. */
+    async start(accountId: string, userId: string, previous?: string, by?: AuditBy): Promise<{ secret: string; id: string }> {
       const now = clock.now();
       const secret = randomSecret(32);
+      const id = newId('sess');
       await db.transaction().execute(async (trx) => {
         if (previous) await trx.updateTable('oauth_sessions').set({ ended_at: now }).where('session_digest', '=', sha256Hex(previous)).where('ended_at', 'is', null).execute();
         await trx
           .insertInto('oauth_sessions')
-          .values({ id: newId('sess'), session_digest: sha256Hex(secret), account_id: accountId, user_id: userId, authenticated_at: now, expires_at: now + SESSION_TTL_SECONDS * 1000, ended_at: null })
+          .values({ id, session_digest: sha256Hex(secret), account_id: accountId, user_id: userId, authenticated_at: now, expires_at: now + SESSION_TTL_SECONDS * 1000, ended_at: null })
           .execute();
         await recordAudit(trx, by, { accountId, action: 'signin.succeeded', target: { type: 'user', id: userId }, at: now });
       });
-      return secret;
+      return { secret, id };
     },
 
     async consented(accountId: string, userId: string, clientId: string): Promise<Set<string>> {
       const row = await findConsent(db, accountId, userId, clientId);
       return row ? scopeSet(row.scope) : new Set();
+    },
+
+    /**
+     * Signs out (RP-initiated logout): ends the session and, in the same transaction, queues a
+     * back-channel logout to each client it signed in to.
+     */
+    async end(session: Session): Promise<void> {
+      const now = clock.now();
+      await db.transaction().execute(async (trx) => {
+        await queueLogoutTokens(trx, { accountId: session.accountId, userId: session.userId, sessionIds: [session.id], now });
+        await trx.updateTable('oauth_sessions').set({ ended_at: now }).where('id', '=', session.id).where('ended_at', 'is', null).execute();
+      });
+    },
+
+    /** OpenID Connect: this session signed the person in to this client (back-channel logout goes there). */
+    async rememberClient(session: Session, clientId: string): Promise<void> {
+      await db
+        .insertInto('oidc_session_clients')
+        .values({ session_id: session.id, client_id: clientId, account_id: session.accountId, user_id: session.userId, created_at: clock.now() })
+        .onConflict((oc) => oc.columns(['session_id', 'client_id']).doNothing())
+        .execute();
     },
 
     async rememberConsent(accountId: string, userId: string, clientId: string, scopes: string[], by?: AuditBy): Promise<void> {

@@ -13,6 +13,16 @@ export interface OAuthTables {
     secret_digest: string | null;
     secret_rotated_at: number | null;
     created_at: number;
+    /** JSON list, compared exactly at RP-initiated logout */
+    post_logout_redirect_uris: string;
+    /** ES256 or RS256 */
+    id_token_signed_response_alg: string;
+    /** public or pairwise */
+    subject_type: string;
+    backchannel_logout_uri: string | null;
+    /** 1: every authorization request must carry a code_challenge */
+    require_pkce: number;
+    jwks_uri: string | null;
   };
   oauth_grants: {
     id: string;
@@ -23,6 +33,11 @@ export interface OAuthTables {
     created_at: number;
     expires_at: number;
     revoked_at: number | null;
+    nonce: string | null;
+    auth_time: number | null;
+    session_id: string | null;
+    /** JSON: the `claims` request parameter (OIDC Core §5.5), if any */
+    claims: string | null;
   };
   oauth_codes: {
     code_digest: string;
@@ -36,6 +51,11 @@ export interface OAuthTables {
     created_at: number;
     expires_at: number;
     consumed_at: number | null;
+    nonce: string | null;
+    auth_time: number | null;
+    session_id: string | null;
+    /** JSON: the `claims` request parameter (OIDC Core §5.5), if any */
+    claims: string | null;
   };
   oauth_refresh_tokens: {
     id: string;
@@ -82,6 +102,31 @@ export interface OAuthTables {
     created_at: number;
     retired_at: number | null;
     publish_until: number | null;
+  };
+}
+
+export interface OidcTables {
+  oidc_session_clients: {
+    session_id: string;
+    client_id: string;
+    account_id: string;
+    user_id: string;
+    created_at: number;
+  };
+  oidc_logout_deliveries: {
+    id: string;
+    account_id: string;
+    client_id: string;
+    target_uri: string;
+    claims: string;
+    /** pending | delivered | parked */
+    state: string;
+    failures: number;
+    next_attempt_at: number;
+    lease_until: number | null;
+    last_error: string | null;
+    created_at: number;
+    delivered_at: number | null;
   };
 }
 

@@ -23,6 +23,8 @@ import { recordAudit } from '../audit/record.ts';
 import { isUserActive } from '../users/store.ts';
 import { consumeCode, createGrant, findCode, findGrant, findRefreshToken, issueRefreshToken, revokeGrant, rotateRefreshToken, type Trx } from './grants.ts';
 import { formatScope, grantableToPerson, isSubset, parseScope, scopeSet } from './scopes.ts';
+import { ACR_PASSWORD, type IdTokens } from './id-token.ts';
+import { parseClaimsRequest } from './oidc-claims.ts';
 
 
 /** The audit record of a grant revoked because its code or refresh token came back (RFC 6749 §4.1.2, §10.4). */
@@ -55,6 +57,8 @@ export interface TokenResponse {
   expires_in: number;
   refresh_token?: string;
   scope: string;
+  /** OpenID Connect: when the granted scope holds `openid`. */
+  id_token?: string;
 }
 
 export interface TokenEndpointDeps {
@@ -65,8 +69,17 @@ export interface TokenEndpointDeps {
   userScopeBound: UserScopeBound;
   accessTokenTtl: number;
   refreshTokenTtl: number;
+  idTokens?: IdTokens;
   /** Called once for each token response, with its grant type (metrics count them). */
   onIssued?: ((grantType: string) => void) | undefined;
+}
+
+/** What a grant recorded for its ID tokens (the code's, carried to the grant). */
+interface OidcFacts {
+  nonce: string | null;
+  auth_time: number | null;
+  session_id: string | null;
+  claims: string | null;
 }
 
 const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
@@ -93,6 +106,27 @@ export function createTokenEndpoint(deps: TokenEndpointDeps) {
     const outcome = await db.transaction().execute(work);
     if (outcome instanceof Refusal) throw outcome.error;
     return outcome;
+  }
+
+  /**
+   * The ID token of a response whose scope holds `openid` (OIDC Core §3.1.3.3); a refresh's
+   * carries the original auth_time and no nonce (§12.2). Signed after the tokens committed.
+   */
+  async function withIdToken(response: TokenResponse, client: Client, grant: { account_id: string; user_id: string; created_at: number } & OidcFacts, refresh: boolean): Promise<TokenResponse> {
+    if (!deps.idTokens || !scopeSet(response.scope).has('openid')) return response;
+    const requested = grant.claims ? parseClaimsRequest(grant.claims) : undefined;
+    const id_token = await deps.idTokens.issue({
+      client,
+      accountId: grant.account_id,
+      userId: grant.user_id,
+      authTime: grant.auth_time ?? grant.created_at,
+      nonce: refresh ? null : grant.nonce,
+      sessionId: grant.session_id,
+      accessToken: response.access_token,
+      claims: requested?.id_token,
+      acr: requested?.id_token.includes('acr') ? ACR_PASSWORD : null,
+    });
+    return { ...response, id_token };
   }
 
   async function authorizationCode(client: Client, req: TokenRequest): Promise<TokenResponse> {
@@ -122,7 +156,7 @@ export function createTokenEndpoint(deps: TokenEndpointDeps) {
     }
     const bound = await userScopeBound(row.account_id, row.user_id);
     const scopes = grantableToPerson(scopeSet(row.scope), bound);
-    return withRefusals(async (trx) => {
+    const response = await withRefusals(async (trx) => {
       if (!(await consumeCode(trx, row.code_digest, now))) {
         await revokeGrant(trx, row.grant_id, now);
         await replayRevoked(trx, client, row, 'code', now);
@@ -139,6 +173,10 @@ export function createTokenEndpoint(deps: TokenEndpointDeps) {
         created_at: now,
         expires_at: now + deps.refreshTokenTtl * 1000,
         revoked_at: null,
+        nonce: row.nonce,
+        auth_time: row.auth_time,
+        session_id: row.session_id,
+        claims: row.claims,
       };
       await createGrant(trx, grant);
       const access = await accessTokens.issue(
@@ -148,6 +186,7 @@ export function createTokenEndpoint(deps: TokenEndpointDeps) {
       const refresh = client.grantTypes.includes('refresh_token') ? await issueRefreshToken(trx, grant, now) : undefined;
       return { access_token: access.token, token_type: 'Bearer' as const, expires_in: access.expiresIn, ...(refresh ? { refresh_token: refresh } : {}), scope: access.scope };
     });
+    return withIdToken(response, client, { ...row, created_at: now }, false);
   }
 
   async function refreshToken(client: Client, req: TokenRequest): Promise<TokenResponse> {
@@ -174,7 +213,7 @@ export function createTokenEndpoint(deps: TokenEndpointDeps) {
     }
     const bound = await userScopeBound(grant.account_id, grant.user_id);
     const scopes = grantableToPerson(requested && requested.length > 0 ? requested : consented, bound);
-    return withRefusals(async (trx) => {
+    const response = await withRefusals(async (trx) => {
       if (!(await rotateRefreshToken(trx, row.id, now))) {
         await revokeGrant(trx, row.grant_id, now);
         await replayRevoked(trx, client, row, 'refresh_token', now);
@@ -189,6 +228,7 @@ export function createTokenEndpoint(deps: TokenEndpointDeps) {
       const refresh = await issueRefreshToken(trx, grant, now);
       return { access_token: access.token, token_type: 'Bearer' as const, expires_in: access.expiresIn, refresh_token: refresh, scope: access.scope };
     });
+    return withIdToken(response, client, grant, true);
   }
 
   async function clientCredentials(client: Client, req: TokenRequest): Promise<TokenResponse> {

@@ -2,15 +2,18 @@
  * Ending a person's access at once (deactivation or deletion of the user): every access
  * token, refresh token, grant and sign-in session of theirs stops working on the next
  * request. Called inside the transaction that changes the user, so the change and the
- * revocation commit together.
+ * revocation commit together. The clients their sessions signed in to are told by back-channel
+ * logout (backchannel-logout.ts), queued in that same transaction.
  */
 import type { Transaction } from 'kysely';
 import type { Tables } from '../platform/db/tables.ts';
 import type { Db } from '../platform/db/database.ts';
+import { queueLogoutTokens } from './backchannel-logout.ts';
 
 export type RevokeUserAccess = (trx: Transaction<Tables> | Db, accountId: string, userId: string, at: number) => Promise<void>;
 
 export const revokeUserAccess: RevokeUserAccess = async (trx, accountId, userId, at) => {
+  await queueLogoutTokens(trx, { accountId, userId, now: at });
   await trx
     .updateTable('access_tokens')
     .set({ revoked_at: at })

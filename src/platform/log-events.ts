@@ -17,6 +17,7 @@ export const LOG_EVENTS = {
   'oauth.sign_in_failed': 'info',
   'oauth.sign_in_rate_limited': 'warn',
   'oauth.client_authentication_failed': 'warn',
+  'oauth.backchannel_logout_failed': 'warn',
 } as const satisfies Record<string, 'info' | 'warn'>;
 
 export type LogEventName = keyof typeof LOG_EVENTS;

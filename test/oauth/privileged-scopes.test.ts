@@ -50,9 +50,9 @@ for (const target of databaseTargets()) {
         body: JSON.stringify({ schemas: [PATCH], Operations: [{ op: 'replace', path: 'password', value: password }] }),
       });
 
-    it('the list: scim, webhooks:manage, invoices:write, payouts:write and audit:read are privileged; the read scopes are not', () => {
+    it('the list: scim, webhooks:manage, invoices:write, payouts:write and audit:read are privileged; the read and OpenID Connect scopes are not', () => {
       assert.deepEqual([...PRIVILEGED_SCOPES].sort(), ['audit:read', 'invoices:write', 'payouts:write', 'scim', 'webhooks:manage']);
-      assert.deepEqual(SCOPE_NAMES.filter((s) => !PRIVILEGED_SCOPES.has(s)).sort(), ['events:read', 'invoices:read', 'ledger:read', 'payouts:read']);
+      assert.deepEqual(SCOPE_NAMES.filter((s) => !PRIVILEGED_SCOPES.has(s)).sort(), ['email', 'events:read', 'invoices:read', 'ledger:read', 'openid', 'payouts:read', 'phone', 'profile']);
     });
 
     it('an account without role mappings: a person asking for scim and payouts:write is given neither, and cannot set another user’s password through SCIM', async () => {

@@ -9,7 +9,7 @@ import type { PaymentTables } from '../../payments/tables.ts';
 import type { IdempotencyTables } from '../../idempotency/tables.ts';
 import type { ScimTables } from '../../scim/tables.ts';
 import type { EventTables } from '../../events/tables.ts';
-import type { AccessTokenTables, OAuthTables } from '../../oauth/tables.ts';
+import type { AccessTokenTables, OAuthTables, OidcTables } from '../../oauth/tables.ts';
 import type { WebhookTables } from '../../webhooks/tables.ts';
 import type { AuditTables } from '../../audit/tables.ts';
 
@@ -23,5 +23,6 @@ export interface Tables
     ScimTables,
     EventTables,
     OAuthTables,
+    OidcTables,
     WebhookTables,
     AuditTables {}

@@ -1,5 +1,5 @@
 /** Every migration, by name. Names sort by capability range: 0001 platform, 01xx OAuth, 02xx payments,
- * 03xx idempotency, 04xx SCIM, 05xx webhooks, 06xx audit. */
+ * 03xx idempotency, 04xx SCIM, 05xx webhooks, 06xx audit, 07xx OpenID Connect. */
 import type { Migration } from 'kysely';
 import * as m0001 from './0001_platform.ts';
 import * as m0100 from './0100_oauth.ts';
@@ -17,6 +17,7 @@ import * as m0505 from './0505_webhook_queue.ts';
 import * as m0506 from './0506_webhook_attempt_log_key.ts';
 import * as m0507 from './0507_webhook_endpoint_headers.ts';
 import * as m0600 from './0600_audit.ts';
+import * as m0700 from './0700_oidc.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform': m0001,
@@ -35,4 +36,5 @@ export const migrations: Record<string, Migration> = {
   '0506_webhook_attempt_log_key': m0506,
   '0507_webhook_endpoint_headers': m0507,
   '0600_audit': m0600,
+  '0700_oidc': m0700,
 };

@@ -1,0 +1,118 @@
+/**
+ * The claims of OpenID Connect Core 1.0 about a person, read from their SCIM profile.
+ *
+ * - `sub` (§2, §8): the user's id, never their userName or e-mail, so it survives a rename;
+ *   for a client registered with `subject_type: pairwise` it is an HMAC of the client and the
+ *   user's id under a server key (§8.1), so two clients cannot join their users on it.
+ * - Scope claims (§5.4): `profile`, `email`, `phone`; returned at userinfo (a code-flow client
+ *   always has an access token), and in the ID token only when the `claims` parameter asks.
+ * - The `claims` request parameter (§5.5): names individual claims for `userinfo` and
+ *   `id_token`; a claim we do not hold is left out (voluntary and essential alike, §5.5.1).
+ * - `email_verified` and `phone_number_verified` are false: Gatehouse verifies neither, and SCIM
+ *   carries no verification, so saying true would be a claim nobody checked (§5.1).
+ */
+import { createHmac } from 'node:crypto';
+import type { UserRow } from '../users/tables.ts';
+import type { Client } from './clients.ts';
+
+export const SCOPE_CLAIMS: Readonly<Record<string, readonly string[]>> = {
+  profile: ['name', 'family_name', 'given_name', 'middle_name', 'nickname', 'preferred_username', 'profile', 'picture', 'website', 'zoneinfo', 'locale', 'updated_at'],
+  email: ['email', 'email_verified'],
+  phone: ['phone_number', 'phone_number_verified'],
+};
+
+export const CLAIMS_SUPPORTED = ['sub', 'iss', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'acr', 'amr', 'at_hash', 'sid', ...Object.values(SCOPE_CLAIMS).flat()];
+
+/** The `claims` request parameter (§5.5), reduced to the claim names asked for in each place. */
+export interface ClaimsRequest {
+  userinfo: string[];
+  id_token: string[];
+}
+
+/** Parses the `claims` parameter; undefined when it is not a JSON object of the §5.5 shape. */
+export function parseClaimsRequest(raw: string): ClaimsRequest | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
+  if (!isPlainObject(parsed)) return undefined;
+  const out: ClaimsRequest = { userinfo: [], id_token: [] };
+  for (const place of ['userinfo', 'id_token'] as const) {
+    const section = parsed[place];
+    if (section === undefined) continue;
+    if (!isPlainObject(section)) return undefined;
+    for (const [name, spec] of Object.entries(section)) {
+      if (spec !== null && !isPlainObject(spec)) return undefined;
+      out[place].push(name);
+    }
+  }
+  return out;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The `sub` a client sees for a user. */
+export function subjectFor(client: Pick<Client, 'id' | 'subjectType'>, userId: string, pairwiseKey: Buffer): string {
+  if (client.subjectType !== 'pairwise') return userId;
+  return createHmac('sha256', pairwiseKey).update(`${client.id}\n${userId}`).digest('base64url');
+}
+
+type Multi = Array<{ value?: unknown; primary?: unknown }>;
+
+function preferred(list: unknown): string | undefined {
+  if (!Array.isArray(list)) return undefined;
+  const values = (list as Multi).filter((v) => v && typeof v.value === 'string');
+  return (values.find((v) => v.primary === true) ?? values[0])?.value as string | undefined;
+}
+
+function attributesOf(row: UserRow): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(row.attributes);
+    return isPlainObject(parsed) ? parsed : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Every standard claim the person's profile holds, by name. */
+export function profileClaims(row: UserRow): Record<string, unknown> {
+  const a = attributesOf(row);
+  const name = isPlainObject(a.name) ? a.name : {};
+  const display = row.display_name ?? ([row.given_name, row.family_name].filter(Boolean).join(' ') || undefined);
+  const claims: Record<string, unknown> = {
+    name: display,
+    given_name: row.given_name ?? undefined,
+    family_name: row.family_name ?? undefined,
+    middle_name: typeof name.middleName === 'string' ? name.middleName : undefined,
+    nickname: typeof a.nickName === 'string' ? a.nickName : undefined,
+    preferred_username: row.user_name,
+    profile: typeof a.profileUrl === 'string' ? a.profileUrl : undefined,
+    picture: preferred(a.photos),
+    zoneinfo: typeof a.timezone === 'string' ? a.timezone : undefined,
+    locale: typeof a.locale === 'string' ? a.locale : typeof a.preferredLanguage === 'string' ? a.preferredLanguage : undefined,
+    updated_at: Math.floor(row.updated_at / 1000),
+  };
+  const email = preferred(a.emails);
+  if (email !== undefined) Object.assign(claims, { email, email_verified: false });
+  const phone = preferred(a.phoneNumbers);
+  if (phone !== undefined) Object.assign(claims, { phone_number: phone, phone_number_verified: false });
+  return claims;
+}
+
+/** The claims of `wanted` that the profile holds, undefined ones left out. */
+export function selectClaims(all: Record<string, unknown>, wanted: Iterable<string>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const name of wanted) if (all[name] !== undefined) out[name] = all[name];
+  return out;
+}
+
+/** The claim names the granted scopes stand for (§5.4). */
+export function claimsOfScopes(scopes: Iterable<string>): string[] {
+  const out: string[] = [];
+  for (const s of scopes) out.push(...(SCOPE_CLAIMS[s] ?? []));
+  return out;
+}

@@ -1,0 +1,145 @@
+/**
+ * A person's lifecycle on the admin API, beside what SCIM does for directories:
+ * - list (cursor paging, oldest first) and get;
+ * - deactivate: in one transaction the user turns inactive and every token, grant, session and
+ *   code of theirs ends (oauth/user-access.ts), back-channel logouts queued; reactivate lets
+ *   them sign in again (nothing that ended comes back);
+ * - delete: as SCIM DELETE does (memberships dropped, access ended in the same transaction);
+ * - reset password: the policy applies, and every session and token ends, since a reset means
+ *   the old password may be known to someone else;
+ * - their grants (one per sign-in to a client) and sign-in sessions, listed and revoked one by one.
+ * The version column moves with every change, so SCIM ETags stay true.
+ */
+import type { Db } from '../platform/db/database.ts';
+import type { Clock } from '../platform/clock.ts';
+import { toRfc3339 } from '../platform/clock.ts';
+import { problem } from '../platform/errors/catalogue.ts';
+import type { Paging } from '../paging/page.ts';
+import type { RevokeUserAccess } from '../oauth/user-access.ts';
+import { revokeGrant } from '../oauth/grants.ts';
+import { queueLogoutTokens } from '../oauth/backchannel-logout.ts';
+import { presentUser } from './service.ts';
+import { hashPassword, passwordPolicyViolation } from './passwords.ts';
+import type { UserRow } from './tables.ts';
+
+export function createUserLifecycle(deps: {
+  db: Db;
+  clock: Clock;
+  paging: Paging;
+  revokeUserAccess: RevokeUserAccess;
+  /** Deletes as SCIM DELETE does. */
+  deleteUser: (accountId: string, userId: string) => Promise<void>;
+}) {
+  const { db, clock } = deps;
+
+  async function requireUser(accountId: string, userId: string): Promise<UserRow> {
+    const row = await db.selectFrom('users').selectAll().where('account_id', '=', accountId).where('id', '=', userId).executeTakeFirst();
+    if (!row) throw problem('user_not_found', { detail: `No user ${userId} in this account` });
+    return row;
+  }
+
+  async function setActive(accountId: string, userId: string, active: boolean) {
+    await requireUser(accountId, userId);
+    const now = clock.now();
+    await db.transaction().execute(async (trx) => {
+      const row = await trx.selectFrom('users').select(['active', 'version']).where('account_id', '=', accountId).where('id', '=', userId).executeTakeFirstOrThrow();
+      if ((row.active === 1) === active) return;
+      await trx.updateTable('users').set({ active: active ? 1 : 0, version: row.version + 1, updated_at: now }).where('account_id', '=', accountId).where('id', '=', userId).execute();
+      if (!active) await deps.revokeUserAccess(trx, accountId, userId, now);
+    });
+    return presentUser(await requireUser(accountId, userId));
+  }
+
+  return {
+    requireUser,
+
+    async list(accountId: string, request: { limit?: number; after?: string }) {
+      const page = await deps.paging.read(
+        { accountId, limit: request.limit, after: request.after },
+        {
+          orderName: 'admin-users:created_at.asc,id.asc',
+          fetch: (after, take) => {
+            let query = db.selectFrom('users').selectAll().where('account_id', '=', accountId);
+            if (after) {
+              const key = Number(after.key);
+              query = query.where((eb) => eb.or([eb('created_at', '>', key), eb.and([eb('created_at', '=', key), eb('id', '>', after.id)])]));
+            }
+            return query.orderBy('created_at', 'asc').orderBy('id', 'asc').limit(take).execute();
+          },
+          position: (row) => ({ key: Number(row.created_at), id: row.id }),
+        },
+      );
+      return { data: page.rows.map(presentUser), next_cursor: page.nextCursor };
+    },
+
+    deactivate: (accountId: string, userId: string) => setActive(accountId, userId, false),
+    reactivate: (accountId: string, userId: string) => setActive(accountId, userId, true),
+
+    async remove(accountId: string, userId: string): Promise<void> {
+      await requireUser(accountId, userId);
+      await deps.deleteUser(accountId, userId);
+    },
+
+    async resetPassword(accountId: string, userId: string, password: string) {
+      const violation = passwordPolicyViolation(password);
+      if (violation !== undefined) throw problem('weak_password', { detail: violation });
+      const row = await requireUser(accountId, userId);
+      const hash = await hashPassword(password);
+      const now = clock.now();
+      await db.transaction().execute(async (trx) => {
+        await trx.updateTable('users').set({ password_hash: hash, version: row.version + 1, updated_at: now }).where('account_id', '=', accountId).where('id', '=', userId).execute();
+        await deps.revokeUserAccess(trx, accountId, userId, now);
+      });
+      return presentUser(await requireUser(accountId, userId));
+    },
+
+    async grants(accountId: string, userId: string) {
+      await requireUser(accountId, userId);
+      const rows = await db
+        .selectFrom('oauth_grants')
+        .select(['id', 'client_id', 'scope', 'created_at', 'expires_at'])
+        .where('account_id', '=', accountId)
+        .where('user_id', '=', userId)
+        .where('revoked_at', 'is', null)
+        .where('expires_at', '>', clock.now())
+        .orderBy('created_at', 'asc')
+        .orderBy('id', 'asc')
+        .execute();
+      return rows.map((r) => ({ object: 'grant' as const, id: r.id, client_id: r.client_id, scope: r.scope, created_at: toRfc3339(Number(r.created_at)), expires_at: toRfc3339(Number(r.expires_at)) }));
+    },
+
+    async revokeGrant(accountId: string, userId: string, grantId: string): Promise<void> {
+      const grant = await db.selectFrom('oauth_grants').select('id').where('account_id', '=', accountId).where('user_id', '=', userId).where('id', '=', grantId).executeTakeFirst();
+      if (!grant) throw problem('not_found', { detail: `No grant ${grantId} of this user` });
+      await db.transaction().execute((trx) => revokeGrant(trx, grantId, clock.now()));
+    },
+
+    async sessions(accountId: string, userId: string) {
+      await requireUser(accountId, userId);
+      const rows = await db
+        .selectFrom('oauth_sessions')
+        .select(['id', 'authenticated_at', 'expires_at'])
+        .where('account_id', '=', accountId)
+        .where('user_id', '=', userId)
+        .where('ended_at', 'is', null)
+        .where('expires_at', '>', clock.now())
+        .orderBy('authenticated_at', 'asc')
+        .orderBy('id', 'asc')
+        .execute();
+      return rows.map((r) => ({ object: 'session' as const, id: r.id, authenticated_at: toRfc3339(Number(r.authenticated_at)), expires_at: toRfc3339(Number(r.expires_at)) }));
+    },
+
+    /** Ends one sign-in session; the clients it signed in to get back-channel logouts. */
+    async endSession(accountId: string, userId: string, sessionId: string): Promise<void> {
+      const session = await db.selectFrom('oauth_sessions').select('id').where('account_id', '=', accountId).where('user_id', '=', userId).where('id', '=', sessionId).executeTakeFirst();
+      if (!session) throw problem('not_found', { detail: `No session ${sessionId} of this user` });
+      const now = clock.now();
+      await db.transaction().execute(async (trx) => {
+        await queueLogoutTokens(trx, { accountId, userId, sessionIds: [sessionId], now });
+        await trx.updateTable('oauth_sessions').set({ ended_at: now }).where('id', '=', sessionId).where('ended_at', 'is', null).execute();
+      });
+    },
+  };
+}
+
+export type UserLifecycle = ReturnType<typeof createUserLifecycle>;

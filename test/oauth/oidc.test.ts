@@ -1,0 +1,298 @@
+/**
+ * OpenID Connect Core 1.0, RP-Initiated Logout 1.0 and Back-Channel Logout 1.0 as a client
+ * sees them over HTTP (the pages walked with a cookie jar; the real-browser runs are in
+ * test/e2e/oidc-browser.test.ts), with the stored state checked. The clock is the test's.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet, type JWTPayload } from 'jose';
+import type { Json } from '../helpers/http.ts';
+import { databaseTargets } from '../helpers/databases.ts';
+import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { until } from '../helpers/until.ts';
+import { createTestClock } from '../../src/platform/clock.ts';
+import { atHash } from '../../src/oauth/id-token.ts';
+import { scimClient, PATCH, USER, type ScimClient } from '../scim/scim-client.ts';
+import { Browser, authorizePath, basic, consent, hiddenFields, postForm, redirectParams, registerClient, signIn } from './helpers.ts';
+
+const REDIRECT = 'https://app.example/callback';
+const SIGNED_OUT = 'https://app.example/signed-out';
+const PASSWORD = 'correct horse battery';
+
+/** A back-channel logout receiver: records every logout_token; answers `status`. */
+async function startReceiver() {
+  const tokens: string[] = [];
+  let status = 200;
+  const server = http.createServer((request, response) => {
+    let body = '';
+    request.on('data', (c: Buffer) => (body += c.toString()));
+    request.on('end', () => {
+      tokens.push(new URLSearchParams(body).get('logout_token') ?? '');
+      response.writeHead(status).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/backchannel`,
+    tokens,
+    answer: (s: number) => (status = s),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+for (const target of databaseTargets()) {
+  describe(`OpenID Connect (${target.kind})`, () => {
+    const clock = createTestClock(Date.now());
+    let t: TestApp;
+    let scim: ScimClient;
+    let userId: string;
+    let receiver: Awaited<ReturnType<typeof startReceiver>>;
+    let client: { client_id: string; client_secret: string };
+
+    before(async () => {
+      t = await startTestApp(target, { clock, env: { GATEHOUSE_WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8', GATEHOUSE_WEBHOOK_RETRY_SCHEDULE: '5,10' } });
+      receiver = await startReceiver();
+      scim = await scimClient(t, 'Acme');
+      const created = await scim.call('POST', '/Users', {
+        schemas: [USER],
+        userName: 'grace@example.com',
+        password: PASSWORD,
+        name: { givenName: 'Grace', familyName: 'Hopper' },
+        emails: [{ value: 'grace@example.com', primary: true }],
+      });
+      assert.equal(created.status, 201);
+      userId = created.body.id as string;
+      client = (await registerClient(t, scim.accountId, {
+        client_name: 'Web app',
+        redirect_uris: [REDIRECT],
+        post_logout_redirect_uris: [SIGNED_OUT],
+        backchannel_logout_uri: receiver.url,
+        grant_types: ['authorization_code', 'refresh_token'],
+        scope: 'openid profile email invoices:read',
+      })) as { client_id: string; client_secret: string };
+    });
+    after(async () => {
+      await receiver?.close();
+      await t?.close();
+    });
+
+    async function verifyJwt(token: string): Promise<JWTPayload> {
+      const jwks = createLocalJWKSet((await (await fetch(`${t.publicUrl}/.well-known/jwks.json`)).json()) as JSONWebKeySet);
+      return (await jwtVerify(token, jwks, { issuer: t.config.issuer, currentDate: new Date(clock.now()) })).payload;
+    }
+
+    /** Signs in (unless the jar has a session) and allows; returns the redirect's parameters. */
+    async function authorize(browser: Browser, extra: Record<string, string> = {}) {
+      const params = { response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT, scope: 'openid profile email', state: 's1', ...extra };
+      let page = await browser.get(authorizePath(params));
+      if (page.status === 200 && page.html.includes('Sign in')) page = await signIn(browser, page, 'grace@example.com', PASSWORD);
+      if (page.status === 200 && page.html.includes('Allow access?')) page = await consent(browser, page);
+      return { response: page, params: redirectParams(page) };
+    }
+
+    async function redeem(code: string) {
+      return postForm(`${t.publicUrl}/token`, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT }, { authorization: basic(client.client_id, client.client_secret) });
+    }
+
+    it('Discovery: /.well-known/openid-configuration is the RFC 8414 document, with what OIDC and RFC 8414 require', async () => {
+      const oidc = (await (await fetch(`${t.publicUrl}/.well-known/openid-configuration`)).json()) as Json;
+      const oauth = (await (await fetch(`${t.publicUrl}/.well-known/oauth-authorization-server`)).json()) as Json;
+      assert.deepEqual(oidc, oauth);
+      assert.equal(oidc.issuer, t.config.issuer);
+      assert.equal(oidc.userinfo_endpoint, `${t.config.issuer}/userinfo`);
+      assert.equal(oidc.end_session_endpoint, `${t.config.issuer}/logout`);
+      assert.deepEqual(oidc.subject_types_supported, ['public', 'pairwise']);
+      assert.deepEqual(oidc.id_token_signing_alg_values_supported, ['ES256', 'RS256']);
+      assert.equal(oidc.request_uri_parameter_supported, false);
+      for (const endpoint of ['token_endpoint', 'revocation_endpoint', 'introspection_endpoint']) {
+        assert.ok(oidc[`${endpoint}_auth_methods_supported`].includes('private_key_jwt'));
+        assert.ok(oidc[`${endpoint}_auth_signing_alg_values_supported`].includes('ES256'), `${endpoint}_auth_signing_alg_values_supported`);
+      }
+      assert.ok(oidc.scopes_supported.includes('openid'));
+    });
+
+    it('OIDC Core §3.1.3.7: the ID token carries iss, sub (the user id), aud, exp, iat, auth_time, nonce exactly as sent, at_hash, sid', async () => {
+      const browser = new Browser(t.publicUrl);
+      const nonce = 'n-0S6_WzA2Mj ünïcode';
+      const { params } = await authorize(browser, { nonce });
+      const token = await redeem(params.get('code')!);
+      assert.equal(token.status, 200, JSON.stringify(token.body));
+      const idToken = token.body.id_token as string;
+      assert.equal(decodeProtectedHeader(idToken).alg, 'ES256');
+      const claims = await verifyJwt(idToken);
+      assert.equal(claims.sub, userId);
+      assert.equal(claims.aud, client.client_id);
+      assert.equal(claims.nonce, nonce);
+      assert.equal(claims.at_hash, atHash(token.body.access_token as string));
+      assert.equal(claims.auth_time, Math.floor(clock.now() / 1000));
+      assert.equal(claims.exp, claims.iat! + t.config.accessTokenTtl);
+      assert.equal(typeof claims.sid, 'string');
+      assert.equal(claims.email, undefined, 'scope claims are for userinfo unless the claims parameter asks');
+      const stored = await t.gatehouse.database.db.selectFrom('oidc_session_clients').selectAll().where('session_id', '=', claims.sid as string).execute();
+      assert.deepEqual(stored.map((r) => r.client_id), [client.client_id]);
+    });
+
+    it('OIDC Core §12.2: a refresh returns a new ID token with the original auth_time and no nonce', async () => {
+      const browser = new Browser(t.publicUrl);
+      const { params } = await authorize(browser, { nonce: 'abc' });
+      const first = await redeem(params.get('code')!);
+      const firstClaims = await verifyJwt(first.body.id_token as string);
+      clock.advance(60_000);
+      const refreshed = await postForm(`${t.publicUrl}/token`, { grant_type: 'refresh_token', refresh_token: first.body.refresh_token as string }, { authorization: basic(client.client_id, client.client_secret) });
+      assert.equal(refreshed.status, 200);
+      const claims = await verifyJwt(refreshed.body.id_token as string);
+      assert.equal(claims.auth_time, firstClaims.auth_time);
+      assert.equal(claims.iat, firstClaims.iat! + 60);
+      assert.equal(claims.nonce, undefined);
+      assert.equal(claims.sub, userId);
+    });
+
+    it('OIDC Core §5.5: the claims parameter puts named claims in the ID token; a request without openid gets no ID token', async () => {
+      const browser = new Browser(t.publicUrl);
+      const { params } = await authorize(browser, { claims: JSON.stringify({ id_token: { email: { essential: true }, given_name: null, acr: null } }) });
+      const token = await redeem(params.get('code')!);
+      const claims = await verifyJwt(token.body.id_token as string);
+      assert.equal(claims.email, 'grace@example.com');
+      assert.equal(claims.email_verified, undefined);
+      assert.equal(claims.given_name, 'Grace');
+      assert.equal(claims.acr, 'urn:gatehouse:acr:password');
+
+      const plain = await authorize(browser, { scope: 'invoices:read' });
+      const noOidc = await redeem(plain.params.get('code')!);
+      assert.equal(noOidc.status, 200);
+      assert.equal(noOidc.body.id_token, undefined);
+
+      const bad = await authorize(browser, { claims: '[1]' });
+      assert.equal(bad.params.get('error'), 'invalid_request');
+      assert.equal(bad.params.get('state'), 's1');
+    });
+
+    it('OIDC Core §5.3: userinfo answers GET and POST with the scope claims; email_verified is false; no token 401, no openid 403', async () => {
+      const browser = new Browser(t.publicUrl);
+      const { params } = await authorize(browser);
+      const token = await redeem(params.get('code')!);
+      const bearer = { authorization: `Bearer ${token.body.access_token as string}` };
+      for (const method of ['GET', 'POST']) {
+        const response = await fetch(`${t.publicUrl}/userinfo`, { method, headers: bearer });
+        assert.equal(response.status, 200, method);
+        assert.equal(response.headers.get('cache-control'), 'no-store');
+        const body = (await response.json()) as Json;
+        assert.equal(body.sub, userId);
+        assert.equal(body.email, 'grace@example.com');
+        assert.equal(body.email_verified, false);
+        assert.equal(body.name, 'Grace Hopper');
+        assert.equal(body.preferred_username, 'grace@example.com');
+      }
+      const none = await fetch(`${t.publicUrl}/userinfo`);
+      assert.equal(none.status, 401);
+      assert.match(none.headers.get('www-authenticate')!, /^Bearer/);
+      const plain = await authorize(browser, { scope: 'invoices:read' });
+      const apiOnly = await redeem(plain.params.get('code')!);
+      const forbidden = await fetch(`${t.publicUrl}/userinfo`, { headers: { authorization: `Bearer ${apiOnly.body.access_token as string}` } });
+      assert.equal(forbidden.status, 403);
+      assert.match(forbidden.headers.get('www-authenticate')!, /insufficient_scope/);
+    });
+
+    it('OIDC Core §3.1.2.1: max_age asks for the password again once the sign-in is older; login_hint fills the userName; a foreign id_token_hint with prompt=none is login_required', async () => {
+      const browser = new Browser(t.publicUrl);
+      const first = await authorize(browser);
+      const idToken = (await redeem(first.params.get('code')!)).body.id_token as string;
+      // Within max_age the session is used...
+      const quick = await browser.get(authorizePath({ response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT, scope: 'openid', state: 's', max_age: '60' }));
+      assert.equal(quick.status, 302);
+      clock.advance(61_000);
+      // ...past it the person signs in again.
+      const stale = await browser.get(authorizePath({ response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT, scope: 'openid', state: 's', max_age: '60', login_hint: 'grace@example.com' }));
+      assert.equal(stale.status, 200);
+      assert.match(stale.html, /value="grace@example\.com" autofocus/);
+      const none = await browser.get(authorizePath({ response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT, scope: 'openid', state: 's', max_age: '60', prompt: 'none' }));
+      assert.equal(redirectParams(none).get('error'), 'login_required');
+      // The hint naming this person is fine; a token that is not ours is not.
+      const same = await browser.get(authorizePath({ response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT, scope: 'openid', state: 's', prompt: 'none', id_token_hint: idToken }));
+      assert.ok(redirectParams(same).get('code'));
+      const forged = idToken.slice(0, -4) + 'AAAA';
+      const other = await browser.get(authorizePath({ response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT, scope: 'openid', state: 's', prompt: 'none', id_token_hint: forged }));
+      assert.equal(redirectParams(other).get('error'), 'login_required');
+    });
+
+    it('RP-Initiated Logout: id_token_hint signs out at once, back to the exact post_logout_redirect_uri with state; back-channel logout token delivered', async () => {
+      const browser = new Browser(t.publicUrl);
+      const { params } = await authorize(browser);
+      const idToken = (await redeem(params.get('code')!)).body.id_token as string;
+      const sid = (await verifyJwt(idToken)).sid as string;
+      const before = receiver.tokens.length;
+
+      const wrong = await browser.get(`/logout?${new URLSearchParams({ id_token_hint: idToken, post_logout_redirect_uri: `${SIGNED_OUT}/`, state: 'x' })}`);
+      assert.equal(wrong.status, 400);
+      assert.equal(wrong.headers.get('location'), null);
+
+      const out = await browser.get(`/logout?${new URLSearchParams({ id_token_hint: idToken, post_logout_redirect_uri: SIGNED_OUT, state: 'bye' })}`);
+      assert.equal(out.status, 303);
+      assert.equal(out.headers.get('location'), `${SIGNED_OUT}?state=bye`);
+      const session = await t.gatehouse.database.db.selectFrom('oauth_sessions').select('ended_at').where('id', '=', sid).executeTakeFirstOrThrow();
+      assert.notEqual(session.ended_at, null);
+      const again = await browser.get(authorizePath({ response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT, scope: 'openid', state: 's', prompt: 'none' }));
+      assert.equal(redirectParams(again).get('error'), 'login_required');
+
+      await until(() => receiver.tokens.length > before, 10_000, 'the back-channel logout token');
+      const logout = await verifyJwt(receiver.tokens.at(-1)!);
+      assert.equal(decodeProtectedHeader(receiver.tokens.at(-1)!).typ, 'logout+jwt');
+      assert.equal(logout.sub, userId);
+      assert.equal(logout.sid, sid);
+      assert.equal(logout.aud, client.client_id);
+      assert.deepEqual(logout.events, { 'http://schemas.openid.net/event/backchannel-logout': {} });
+      assert.equal(logout.nonce, undefined);
+      await until(async () => (await t.gatehouse.database.db.selectFrom('oidc_logout_deliveries').select('state').where('claims', 'like', `%${sid}%`).executeTakeFirst())?.state === 'delivered', 10_000, 'delivered');
+    });
+
+    it('RP-Initiated Logout §6: without a hint the person confirms on a page; the confirmation needs the session-bound token', async () => {
+      const browser = new Browser(t.publicUrl);
+      await authorize(browser);
+      const page = await browser.get(`/logout?${new URLSearchParams({ client_id: client.client_id, post_logout_redirect_uri: SIGNED_OUT, state: 'q' })}`);
+      assert.equal(page.status, 200);
+      assert.match(page.html, /Sign out\?/);
+      const fields = hiddenFields(page.html);
+      const forged = await browser.post('/logout/confirm', { ...fields, csrf_token: 'nope', decision: 'sign_out' });
+      assert.equal(forged.status, 403);
+      const done = await browser.post('/logout/confirm', { ...fields, decision: 'sign_out' });
+      assert.equal(done.status, 303);
+      assert.equal(done.headers.get('location'), `${SIGNED_OUT}?state=q`);
+      const unknown = await browser.get(`/logout?${new URLSearchParams({ post_logout_redirect_uri: SIGNED_OUT })}`);
+      assert.equal(unknown.status, 400, 'a redirect needs a client to check it against');
+    });
+
+    it('Back-Channel Logout: SCIM deactivation queues a logout token per signed-in client; failures retry on the webhook schedule, then park', async () => {
+      const db = t.gatehouse.database.db;
+      const pending = () => db.selectFrom('oidc_logout_deliveries').selectAll().where('state', '!=', 'delivered').execute();
+      await until(async () => (await pending()).length === 0, 10_000, 'earlier logouts delivered');
+      const browser = new Browser(t.publicUrl);
+      await authorize(browser);
+      receiver.answer(500);
+      const deactivated = await scim.call('PATCH', `/Users/${userId}`, { schemas: [PATCH], Operations: [{ op: 'replace', path: 'active', value: false }] });
+      assert.equal(deactivated.status, 200);
+      // One per live session of the person that signed in to the client (each test made one).
+      const rows = await pending();
+      assert.ok(rows.length >= 1);
+      assert.ok(rows.every((r) => r.client_id === client.client_id && JSON.parse(r.claims).user_id === userId));
+      const all = (check: (r: (typeof rows)[number]) => boolean) => async () => {
+        const now = await pending();
+        return now.length === rows.length && now.every(check);
+      };
+      await until(all((r) => r.failures === 1), 10_000, 'a first failed attempt at each');
+      for (const row of await pending()) {
+        assert.equal(row.state, 'pending');
+        assert.ok(Number(row.next_attempt_at) > clock.now() + 4000, 'the next attempt waits the first step of the schedule');
+      }
+      clock.advance(6_000);
+      await until(all((r) => r.failures === 2), 10_000, 'the second failure');
+      clock.advance(12_000);
+      await until(all((r) => r.state === 'parked'), 10_000, 'parked after the last step');
+      assert.ok((await pending()).every((r) => /500/.test(r.last_error!)));
+      receiver.answer(200);
+      const reactivated = await scim.call('PATCH', `/Users/${userId}`, { schemas: [PATCH], Operations: [{ op: 'replace', path: 'active', value: true }] });
+      assert.equal(reactivated.status, 200);
+    });
+  });
+}
