@@ -3,8 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import type { Accounts } from '../accounts/service.ts';
 import { errorResponses } from '../platform/http/schemas.ts';
 import { AUTH_METHODS, GRANT_TYPES, presentClient, type ClientMetadata, type Clients } from './clients.ts';
+import { component } from '../platform/http/openapi-components.ts';
 
-const clientSchema = {
+const clientSchema = component('Client', {
   type: 'object',
   required: ['object', 'client_id', 'account_id', 'client_name', 'redirect_uris', 'grant_types', 'response_types', 'token_endpoint_auth_method', 'scope'],
   properties: {
@@ -23,15 +24,17 @@ const clientSchema = {
     jwks: { type: 'object', additionalProperties: true },
     created_at: { type: 'string', format: 'date-time' },
   },
-} as const;
+} as const);
 
+/** The account's routes name only the account; a client's name both. */
+const accountParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', maxLength: 64 } } } as const;
 const params = {
   type: 'object',
-  required: ['id'],
+  required: ['id', 'clientId'],
   properties: { id: { type: 'string', maxLength: 64 }, clientId: { type: 'string', maxLength: 64 } },
 } as const;
 
-const metadataBody = {
+const metadataBody = component('ClientMetadata', {
   type: 'object',
   additionalProperties: false,
   properties: {
@@ -47,7 +50,7 @@ const metadataBody = {
       properties: { keys: { type: 'array', minItems: 1, maxItems: 10, items: { type: 'object' } } },
     },
   },
-} as const;
+} as const);
 
 export function registerClientRoutes(app: FastifyInstance, deps: { accounts: Accounts; clients: Clients }): void {
   const { accounts, clients } = deps;
@@ -58,8 +61,9 @@ export function registerClientRoutes(app: FastifyInstance, deps: { accounts: Acc
     {
       schema: {
         tags: ['clients'],
+        operationId: 'createClient',
         summary: 'Register an OAuth client (RFC 7591 metadata); a secret is shown once',
-        params,
+        params: accountParams,
         body: metadataBody,
         response: { 201: clientSchema, ...errorResponses(400, 401, 404, 415) },
       },
@@ -77,8 +81,9 @@ export function registerClientRoutes(app: FastifyInstance, deps: { accounts: Acc
     {
       schema: {
         tags: ['clients'],
+        operationId: 'listClients',
         summary: 'List the clients of an account, newest first',
-        params,
+        params: accountParams,
         response: { 200: { type: 'object', required: ['data'], properties: { data: { type: 'array', items: clientSchema } } }, ...errorResponses(401, 404) },
       },
     },
@@ -91,7 +96,7 @@ export function registerClientRoutes(app: FastifyInstance, deps: { accounts: Acc
   app.get<P>(
     '/admin/v1/accounts/:id/clients/:clientId',
     {
-      schema: { tags: ['clients'], summary: 'Get a client', params, response: { 200: clientSchema, ...errorResponses(401, 404) } },
+      schema: { tags: ['clients'], operationId: 'getClient', summary: 'Get a client', params, response: { 200: clientSchema, ...errorResponses(401, 404) } },
     },
     async (request) => presentClient(await clients.requireInAccount(request.params.id, request.params.clientId)),
   );
@@ -101,6 +106,7 @@ export function registerClientRoutes(app: FastifyInstance, deps: { accounts: Acc
     {
       schema: {
         tags: ['clients'],
+        operationId: 'deleteClient',
         summary: 'Delete a client and revoke every token it was issued',
         params,
         response: { 204: { type: 'null', description: 'Deleted' }, ...errorResponses(401, 404) },
@@ -117,6 +123,7 @@ export function registerClientRoutes(app: FastifyInstance, deps: { accounts: Acc
     {
       schema: {
         tags: ['clients'],
+        operationId: 'rotateClientSecret',
         summary: 'Rotate the client secret; the new one is shown once, the old one stops working',
         params,
         response: { 200: clientSchema, ...errorResponses(400, 401, 404) },

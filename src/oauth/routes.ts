@@ -20,6 +20,7 @@ import { registerAuthorizeRoutes, type AuthorizeDeps } from './authorize-routes.
 import { clientAuthFailureOf } from './errors.ts';
 import { isHttpError, type HttpError } from '../platform/errors/http-error.ts';
 import { logEvent } from '../platform/log-events.ts';
+import { documentedOnly } from '../platform/http/openapi.ts';
 
 export interface OAuthRouteDeps extends AuthorizeDeps {
   /** Client authentication within its rate limits (see client-auth-limits.ts). */
@@ -110,6 +111,7 @@ export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRoute
         config: { errorFormat: 'oauth' },
         schema: {
           tags: ['oauth'],
+          operationId: 'requestToken',
           summary: 'Token endpoint (RFC 6749 §3.2): authorization_code, refresh_token, client_credentials',
           consumes: ['application/x-www-form-urlencoded'],
           body: tokenBody,
@@ -137,6 +139,7 @@ export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRoute
         config: { errorFormat: 'oauth' },
         schema: {
           tags: ['oauth'],
+          operationId: 'revokeToken',
           summary: 'Token revocation (RFC 7009)',
           consumes: ['application/x-www-form-urlencoded'],
           body: tokenTypeBody,
@@ -157,6 +160,7 @@ export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRoute
         config: { errorFormat: 'oauth' },
         schema: {
           tags: ['oauth'],
+          operationId: 'introspectToken',
           summary: 'Token introspection (RFC 7662); Accept: application/token-introspection+jwt for a signed answer (RFC 9701)',
           consumes: ['application/x-www-form-urlencoded'],
           body: tokenTypeBody,
@@ -177,7 +181,7 @@ export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRoute
     );
   });
 
-  app.get('/.well-known/oauth-authorization-server', { schema: { tags: ['oauth'], summary: 'Authorization server metadata (RFC 8414)' } }, async (_request, reply) => {
+  app.get('/.well-known/oauth-authorization-server', { config: documentedOnly({ response: { 200: { description: 'RFC 8414 metadata', content: { 'application/json': { schema: { type: 'object', required: ['issuer', 'authorization_endpoint', 'token_endpoint'], additionalProperties: true, properties: { issuer: { type: 'string', format: 'uri' }, authorization_endpoint: { type: 'string', format: 'uri' }, token_endpoint: { type: 'string', format: 'uri' }, jwks_uri: { type: 'string', format: 'uri' }, scopes_supported: { type: 'array', items: { type: 'string' } } } } } } } } }), schema: { tags: ['oauth'], operationId: 'getAuthorizationServerMetadata', summary: 'Authorization server metadata (RFC 8414)' } }, async (_request, reply) => {
     reply.header('cache-control', 'public, max-age=300');
     return {
       issuer,
@@ -201,7 +205,7 @@ export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRoute
     };
   });
 
-  app.get('/.well-known/jwks.json', { schema: { tags: ['oauth'], summary: 'The JSON Web Key Set of the server (RFC 7517)' } }, async (_request, reply) => {
+  app.get('/.well-known/jwks.json', { config: documentedOnly({ response: { 200: { description: 'RFC 7517 JSON Web Key Set (public keys only)', content: { 'application/json': { schema: { type: 'object', required: ['keys'], properties: { keys: { type: 'array', items: { type: 'object', additionalProperties: true, properties: { kid: { type: 'string' }, kty: { type: 'string' }, alg: { type: 'string' }, use: { type: 'string' } } } } } } } } } } }), schema: { tags: ['oauth'], operationId: 'getJwks', summary: 'The JSON Web Key Set of the server (RFC 7517)' } }, async (_request, reply) => {
     reply.header('cache-control', 'public, max-age=300').type('application/jwk-set+json');
     return deps.keys.jwks();
   });

@@ -53,6 +53,7 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: PaymentRouteDe
     protectedRoute(access('invoices:write'), {
       schema: {
         tags: ['invoices'],
+        operationId: 'createInvoice',
         summary: 'Create an invoice (state open)',
         headers: idempotencyHeader,
         body: newInvoiceSchema,
@@ -73,6 +74,7 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: PaymentRouteDe
     protectedRoute(access('invoices:read'), {
       schema: {
         tags: ['invoices'],
+        operationId: 'listInvoices',
         summary: 'List invoices, a page at a time',
         description: ORDER_NOTE,
         querystring: pageQuery,
@@ -90,6 +92,7 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: PaymentRouteDe
     protectedRoute(access('invoices:read'), {
       schema: {
         tags: ['invoices'],
+        operationId: 'getInvoice',
         summary: 'Get an invoice',
         params: idParams,
         response: { 200: invoiceSchema, ...errorResponses(401, 403, 404, 429) },
@@ -103,6 +106,7 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: PaymentRouteDe
     protectedRoute(access('invoices:write'), {
       schema: {
         tags: ['invoices'],
+        operationId: 'settleInvoice',
         summary: 'Settle an open invoice',
         description: 'Moves the invoice to settled, posts cash/balance ledger entries, credits the available balance and emits invoice.settled. A settled invoice answers 409 invoice_already_settled.',
         headers: idempotencyHeader,
@@ -124,6 +128,7 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: PaymentRouteDe
     protectedRoute(access('payouts:write'), {
       schema: {
         tags: ['payouts'],
+        operationId: 'createPayout',
         summary: 'Create a payout (state pending)',
         description: 'Takes the amount from the available balance in its currency at once; a larger amount answers 422 insufficient_funds.',
         headers: idempotencyHeader,
@@ -148,6 +153,7 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: PaymentRouteDe
     protectedRoute(access('payouts:read'), {
       schema: {
         tags: ['payouts'],
+        operationId: 'listPayouts',
         summary: 'List payouts, a page at a time',
         description: ORDER_NOTE,
         querystring: pageQuery,
@@ -165,6 +171,7 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: PaymentRouteDe
     protectedRoute(access('payouts:read'), {
       schema: {
         tags: ['payouts'],
+        operationId: 'getPayout',
         summary: 'Get a payout',
         params: idParams,
         response: { 200: payoutSchema, ...errorResponses(401, 403, 404, 429) },
@@ -178,6 +185,7 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: PaymentRouteDe
     protectedRoute(access('ledger:read'), {
       schema: {
         tags: ['ledger'],
+        operationId: 'listLedgerEntries',
         summary: 'List ledger entries, a page at a time',
         description: `${ORDER_NOTE} Filters narrow the read; a cursor only continues a read with the same filters.`,
         querystring: {

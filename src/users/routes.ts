@@ -4,8 +4,9 @@ import type { Accounts } from '../accounts/service.ts';
 import type { Users } from './service.ts';
 import { errorResponses } from '../platform/http/schemas.ts';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './passwords.ts';
+import { component } from '../platform/http/openapi-components.ts';
 
-const userSchema = {
+const userSchema = component('User', {
   type: 'object',
   required: ['object', 'id', 'account_id', 'userName', 'active', 'created_at'],
   properties: {
@@ -17,11 +18,13 @@ const userSchema = {
     active: { type: 'boolean' },
     created_at: { type: 'string', format: 'date-time' },
   },
-} as const;
+} as const);
 
+/** Creating names only the account; reading names the user too. */
+const accountParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', maxLength: 64 } } } as const;
 const params = {
   type: 'object',
-  required: ['id'],
+  required: ['id', 'userId'],
   properties: { id: { type: 'string', maxLength: 64 }, userId: { type: 'string', maxLength: 64 } },
 } as const;
 
@@ -33,8 +36,9 @@ export function registerUserRoutes(app: FastifyInstance, deps: { accounts: Accou
     {
       schema: {
         tags: ['users'],
+        operationId: 'createUser',
         summary: 'Create a user who signs in with a password (argon2id)',
-        params,
+        params: accountParams,
         body: {
           type: 'object',
           required: ['userName', 'password'],
@@ -66,6 +70,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: { accounts: Accou
     {
       schema: {
         tags: ['users'],
+        operationId: 'getUser',
         summary: 'Get a user',
         params,
         response: { 200: userSchema, ...errorResponses(401, 404) },

@@ -6,6 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import { PROBLEMS } from '../errors/catalogue.ts';
+import { finishDocument } from './openapi-document.ts';
 
 export interface OpenApiInfo {
   title: string;
@@ -18,11 +19,12 @@ export async function registerOpenApi(app: FastifyInstance, info: OpenApiInfo): 
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: info.title, description: info.description, version: '1' },
+      info: { title: info.title, description: info.description, version: '1', license: { name: 'Apache-2.0', identifier: 'Apache-2.0' } },
       servers: [{ url: info.serverUrl }],
       components: { securitySchemes: info.securitySchemes as never },
     },
     hideUntagged: true,
+    transformObject: (generated) => finishDocument((generated as { openapiObject: Record<string, unknown> }).openapiObject) as never,
   });
   app.get('/openapi.json', { schema: { hide: true } }, async (_request, reply) => {
     reply.header('cache-control', 'no-cache');
@@ -84,4 +86,15 @@ ${sections}
 <h2 id="errors">Error codes</h2><p>Errors outside OAuth and SCIM are RFC 9457 <code>application/problem+json</code> bodies whose <code>code</code> is one of:</p>
 <table><thead><tr><th>code</th><th>status</th><th>meaning</th></tr></thead><tbody>${errors}</tbody></table>
 </main></body></html>`;
+}
+
+/**
+ * A route config that adds `extra` to the route's schema in the API document only: for what the
+ * route answers or reads outside its validated schema (HTML pages, redirects, form fields that
+ * the handler checks itself so that errors keep the protocol's shape).
+ */
+export function documentedOnly(extra: Record<string, unknown>): { swaggerTransform: (input: { schema?: unknown; url: string }) => { schema: never; url: string } } {
+  return {
+    swaggerTransform: ({ schema, url }) => ({ schema: { ...(schema as object | undefined), ...extra } as never, url }),
+  };
 }

@@ -1,6 +1,7 @@
 /** Shared pieces of route schemas, so the OpenAPI document describes errors the same way everywhere. */
+import { component } from './openapi-components.ts';
 
-export const problemSchema = {
+export const problemSchema = component('Problem', {
   type: 'object',
   description: 'RFC 9457 problem details with a stable machine-readable code',
   required: ['type', 'title', 'status', 'code'],
@@ -17,7 +18,7 @@ export const problemSchema = {
     },
   },
   additionalProperties: true,
-} as const;
+} as const);
 
 const DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid request',
