@@ -279,9 +279,20 @@ export interface components {
         Problem: {
             code: string;
             detail?: string;
+            /** @description On validation_failed (and limit_out_of_range from the schema): every invalid member at once */
             errors?: {
-                message?: string;
-                path?: string;
+                /**
+                 * @description What is wrong, in words
+                 * @example amount must be at least 1
+                 */
+                detail: string;
+                /** @enum {string} */
+                in: "body" | "query" | "path" | "header";
+                /**
+                 * @description JSON Pointer (RFC 6901, as a URI fragment) into the part named by in
+                 * @example #/amount
+                 */
+                pointer: string;
             }[];
             instance?: string;
             status: number;
@@ -396,8 +407,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -421,8 +433,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -485,8 +498,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -510,8 +524,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -535,8 +550,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -590,8 +606,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -615,8 +632,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -692,8 +710,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -717,8 +736,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -813,8 +833,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -838,8 +859,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -863,8 +885,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -888,8 +911,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -960,8 +984,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -985,8 +1010,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -1031,8 +1057,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -1056,8 +1083,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -1128,8 +1156,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -1153,8 +1182,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -1178,8 +1208,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -1249,8 +1280,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -1274,8 +1306,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -1356,8 +1389,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -1381,8 +1415,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -1406,8 +1441,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -1431,8 +1467,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -1456,8 +1493,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -1522,8 +1560,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -1547,8 +1586,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -1630,8 +1670,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -1655,8 +1696,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -1680,8 +1722,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -1705,8 +1748,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -1730,8 +1774,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -1776,8 +1821,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -1801,8 +1847,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -1863,8 +1910,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -1888,8 +1936,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -1966,8 +2015,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -1991,8 +2041,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -2016,8 +2067,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -2041,8 +2093,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -2087,8 +2140,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -2112,8 +2166,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -2195,8 +2250,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -2220,8 +2276,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -2245,8 +2302,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -2270,8 +2328,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -2295,8 +2354,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -2357,8 +2417,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -2382,8 +2443,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }

@@ -818,9 +818,20 @@ export interface components {
         Problem: {
             code: string;
             detail?: string;
+            /** @description On validation_failed (and limit_out_of_range from the schema): every invalid member at once */
             errors?: {
-                message?: string;
-                path?: string;
+                /**
+                 * @description What is wrong, in words
+                 * @example amount must be at least 1
+                 */
+                detail: string;
+                /** @enum {string} */
+                in: "body" | "query" | "path" | "header";
+                /**
+                 * @description JSON Pointer (RFC 6901, as a URI fragment) into the part named by in
+                 * @example #/amount
+                 */
+                pointer: string;
             }[];
             instance?: string;
             status: number;
@@ -5023,8 +5034,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -5048,8 +5060,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -5073,8 +5086,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -5130,8 +5144,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -5155,8 +5170,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -5180,8 +5196,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -5243,8 +5260,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -5268,8 +5286,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -5293,8 +5312,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -5318,8 +5338,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -5343,8 +5364,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -5415,8 +5437,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -5440,8 +5463,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -5465,8 +5489,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -5490,8 +5515,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -5565,8 +5591,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -5590,8 +5617,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -5615,8 +5643,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -5640,8 +5669,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -5665,8 +5695,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -5690,8 +5721,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -5750,8 +5782,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -5775,8 +5808,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -5800,8 +5834,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -5825,8 +5860,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -5890,8 +5926,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -5915,8 +5952,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -5940,8 +5978,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -5965,8 +6004,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -5990,8 +6030,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -6015,8 +6056,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -6099,8 +6141,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -6124,8 +6167,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -6149,8 +6193,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -6174,8 +6219,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -6246,8 +6292,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -6271,8 +6318,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -6296,8 +6344,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -6321,8 +6370,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -6395,8 +6445,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -6420,8 +6471,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -6445,8 +6497,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -6470,8 +6523,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -6495,8 +6549,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -6520,8 +6575,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -6545,8 +6601,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -6605,8 +6662,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -6630,8 +6688,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -6655,8 +6714,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -6680,8 +6740,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -6757,8 +6818,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -6782,8 +6844,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -6807,8 +6870,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -6897,8 +6961,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -6922,8 +6987,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -6947,8 +7013,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -6972,8 +7039,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -6997,8 +7065,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -7062,8 +7131,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -7087,8 +7157,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -7112,8 +7183,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -7204,8 +7276,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -7229,8 +7302,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -7254,8 +7328,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -7279,8 +7354,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -7304,8 +7380,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -7329,8 +7406,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -7374,8 +7452,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -7399,8 +7478,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -7424,8 +7504,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -7500,8 +7581,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -7525,8 +7607,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -7550,8 +7633,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -7575,8 +7659,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -7645,8 +7730,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -7670,8 +7756,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -7695,8 +7782,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -7720,8 +7808,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -7745,8 +7834,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -7815,8 +7905,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -7840,8 +7931,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -7865,8 +7957,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -7890,8 +7983,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -7915,8 +8009,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -7992,8 +8087,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -8017,8 +8113,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -8042,8 +8139,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -8067,8 +8165,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -8092,8 +8191,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -8117,8 +8217,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -8198,8 +8299,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -8223,8 +8325,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -8248,8 +8351,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -8273,8 +8377,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -8298,8 +8403,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }
@@ -8323,8 +8429,9 @@ export interface operations {
                      *       "instance": "string",
                      *       "errors": [
                      *         {
-                     *           "path": "string",
-                     *           "message": "string"
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
                      *     }

@@ -14,7 +14,16 @@ export const problemSchema = component('Problem', {
     instance: { type: 'string' },
     errors: {
       type: 'array',
-      items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } } },
+      description: 'On validation_failed (and limit_out_of_range from the schema): every invalid member at once',
+      items: {
+        type: 'object',
+        required: ['pointer', 'in', 'detail'],
+        properties: {
+          pointer: { type: 'string', description: 'JSON Pointer (RFC 6901, as a URI fragment) into the part named by in', examples: ['#/amount'] },
+          in: { type: 'string', enum: ['body', 'query', 'path', 'header'] },
+          detail: { type: 'string', description: 'What is wrong, in words', examples: ['amount must be at least 1'] },
+        },
+      },
     },
   },
   additionalProperties: true,
