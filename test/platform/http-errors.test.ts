@@ -26,7 +26,7 @@ describe('one error model: RFC 9457 problem+json, never a stack trace', () => {
     assert.equal(body.status, status);
     assert.equal(body.code, code);
     assert.equal(typeof body.title, 'string');
-    assert.match(String(body.type), new RegExp(`/docs#error-${code}$`));
+    assert.match(String(body.type), new RegExp(`/docs/errors#error-${code}$`));
     assert.doesNotMatch(JSON.stringify(body), /at .*\.ts:\d+|node_modules|stack/);
   };
 
