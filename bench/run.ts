@@ -1,8 +1,9 @@
 /**
  * `npm run bench [-- [--quick] scenario…]`: runs each scenario beside its reference in one run and
  * writes a markdown table to bench/results/latest.md (and standard output); a full-length run also
- * writes docs/BENCHMARKS.md, where a run of some scenarios replaces only their figures (kept in
- * bench/results/benchmarks.json; without that file only a run of every scenario writes it).
+ * writes docs/BENCHMARKS.md, where a run of some scenarios replaces only their figures (the figures
+ * behind the document are kept, in version control, in bench/benchmarks.json; without that file
+ * only a run of every scenario writes it).
  * BENCH_SECONDS sets the length of each measurement (default 10);
  * BENCH_DATABASE_URL adds PostgreSQL beside SQLite; --quick: see lib/options.ts.
  */
@@ -87,7 +88,7 @@ fs.mkdirSync(path.join('bench', 'results'), { recursive: true });
 fs.writeFileSync(path.join('bench', 'results', 'latest.md'), report);
 console.log(`\n${report}`);
 console.log('written to bench/results/latest.md');
-const store = path.join('bench', 'results', 'benchmarks.json');
+const store = path.join('bench', 'benchmarks.json');
 if (!quick && selected.length < SCENARIOS.length && !fs.existsSync(store)) {
   // Without the figures of the earlier runs, the report would keep only this run's scenarios.
   console.log(`not written to docs/BENCHMARKS.md: ${store} (the earlier runs' figures) is missing; run every scenario once to publish`);

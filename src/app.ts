@@ -152,8 +152,8 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
   const vault = createKeyVault(secretsKey);
   const accessTokens = createAccessTokens({ db, clock, vault });
   const users = createUserStore(db);
-  const scim = createScim({ db, dialect: database.kind, clock, accessTokens, revokeUserAccess, issuer: config.issuer, maxPayloadSize: config.bodyLimit });
-  const idempotencyStore = createIdempotencyStore({ db, kind: database.kind });
+  const scim = createScim({ db, dialect: database.dialect, clock, accessTokens, revokeUserAccess, issuer: config.issuer, maxPayloadSize: config.bodyLimit });
+  const idempotencyStore = createIdempotencyStore({ db, dialect: database.dialect });
   const writes = createWriteRunner({
     db,
     store: idempotencyStore,
@@ -162,7 +162,7 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
     leaseMs: config.idempotencyLease * 1000,
     hooks: deps.writeHooks,
     // One writer on SQLite: requests that arrive together share a commit.
-    groupCommit: database.kind === 'sqlite' ? createGroupCommit({ db }) : undefined,
+    groupCommit: database.dialect.writesOneAtATime ? createGroupCommit({ db }) : undefined,
     metrics,
     // Stored answers that carry a secret (a webhook secret shown once) are kept sealed.
     sealer: createSealer(secretsKey, 'stored responses'),
@@ -173,7 +173,7 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
   const invoices = createInvoices({ db, clock, paging });
   const payouts = createPayouts({ db, clock, paging, delayMs: config.payoutDelay * 1000 });
   const ledgerEntries = createLedgerEntries({ db, paging });
-  const payoutProcessor = createPayoutProcessor({ db, clock, kind: database.kind, metrics });
+  const payoutProcessor = createPayoutProcessor({ db, clock, dialect: database.dialect, metrics });
   const rateLimits = createRateLimits({
     enabled: config.rateLimits,
     redisUrl: config.redisUrl,

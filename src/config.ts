@@ -8,7 +8,9 @@
 import path from 'node:path';
 import ipaddr from 'ipaddr.js';
 
-export type DatabaseKind = 'sqlite' | 'postgres';
+import type { DatabaseKind } from './platform/db/dialect.ts';
+
+export type { DatabaseKind };
 
 export interface Config {
   /** `sqlite:<path>` or `postgres://…` */

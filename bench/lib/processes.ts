@@ -28,7 +28,7 @@ export async function freePort(): Promise<number> {
  */
 export async function startNode(
   args: string[],
-  options: { env?: NodeJS.ProcessEnv; ready?: RegExp; healthUrl?: string; url?: string; readyTimeoutMs?: number; stdout?: number },
+  options: { env?: NodeJS.ProcessEnv; ready?: RegExp; onReady?: (match: RegExpExecArray) => void; healthUrl?: string; url?: string; readyTimeoutMs?: number; stdout?: number },
 ): Promise<Server> {
   // `stdout`: a file descriptor the process writes its standard output to (then `ready` cannot be used).
   const child = spawn(process.execPath, args, { env: { ...process.env, ...options.env }, stdio: ['ignore', options.stdout ?? 'pipe', 'pipe'] });
@@ -49,7 +49,10 @@ export async function startNode(
     const onData = (chunk: Buffer) => {
       output += chunk;
       const match = options.ready?.exec(output);
-      if (match) resolve(options.url ?? match[1]!);
+      if (match) {
+        options.onReady?.(match);
+        resolve(options.url ?? match[1]!);
+      }
     };
     if (options.healthUrl) {
       const poll = async () => {
@@ -84,8 +87,24 @@ export async function startNode(
   };
 }
 
-export async function startCeiling(): Promise<Server> {
-  return startNode(['--import', 'tsx', 'bench/peers/hello-fastify.ts'], { ready: /listening (\S+)/ });
+/** The release of a package installed in the project's node_modules (the one a peer imports). */
+export function installedVersion(name: string): string {
+  return (JSON.parse(fs.readFileSync(path.join('node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+export interface CeilingServer extends Server {
+  /** The fastify release it runs: Gatehouse's own (the same node_modules). */
+  fastify: string;
+}
+
+/** The fastify hello-world ceiling (bench/peers/hello-fastify.ts), in its own process. */
+export async function startCeiling(): Promise<CeilingServer> {
+  let fastify = '';
+  const server = await startNode(['--import', 'tsx', 'bench/peers/hello-fastify.ts'], {
+    ready: /listening (\S+) fastify (\S+)\n/,
+    onReady: (match) => (fastify = match[2]!),
+  });
+  return { ...server, fastify };
 }
 
 export interface GatehouseServer extends Server {

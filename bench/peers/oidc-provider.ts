@@ -1,4 +1,4 @@
-// The reference: panva/node-oidc-provider 9.13.3 issuing client-credentials tokens with its
+// The reference: panva/node-oidc-provider (the release in node_modules) issuing client-credentials tokens with its
 // defaults (in-memory adapter, opaque access tokens, client_secret_basic).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -11,7 +11,7 @@
 import fs from 'node:fs';
 import { loadConfig } from '../../src/config.ts';
 import { createGatehouse } from '../../src/app.ts';
-import { recordEvent } from '../../src/webhooks/outbox.ts';
+import { recordEvent } from '../../src/events/outbox.ts';
 import { cpuMicros } from '../lib/load.ts';
 
 const env = process.env;

@@ -10,7 +10,7 @@ export const healthz: Scenario = {
     const rows: Row[] = [];
     const ceiling = await startCeiling();
     const top = await measureWithCpu(ceiling.process.pid!, { url: ceiling.url });
-    rows.push({ scenario: 'healthz', subject: `fastify hello-world (ceiling; ${top.cpu})`, database: '-', ...top, peakRssMiB: ceiling.peakRssMiB() });
+    rows.push({ scenario: 'healthz', subject: `fastify ${ceiling.fastify} hello-world, GET (ceiling; ${top.cpu})`, database: '-', ...top, peakRssMiB: ceiling.peakRssMiB() });
     await ceiling.stop();
     for (const database of databases) {
       const gatehouse = await startGatehouse({ databaseUrl: database.url });

@@ -16,7 +16,6 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { measureWithCpu } from '../lib/load.ts';
 import { startCeiling, startGatehouse } from '../lib/processes.ts';
@@ -24,6 +23,7 @@ import { median, type Row } from '../lib/report.ts';
 import { seedCache, type SeedRecord } from '../lib/seed-cache.ts';
 import type { BenchDatabase, Scenario } from '../run.ts';
 import { openDatabase, type Db } from '../../src/platform/db/database.ts';
+import { loadSqliteDriver } from '../../src/platform/db/sqlite-driver.ts';
 import { migrateToLatest } from '../../src/platform/db/migrate.ts';
 import { systemClock } from '../../src/platform/clock.ts';
 import { newId } from '../../src/platform/ids.ts';
@@ -67,7 +67,8 @@ const PROGRESS_EVERY = 100_000;
  * lib/seed-cache.ts) and a page cache large enough to hold the primary-key index.
  */
 function seedSqlite(file: string, accountId: string, base: number, progress: (done: number) => void): void {
-  const connection = new BetterSqlite3(file);
+  const Sqlite = loadSqliteDriver();
+  const connection = new Sqlite(file);
   try {
     connection.pragma('journal_mode = OFF');
     connection.pragma('synchronous = OFF');
@@ -300,7 +301,7 @@ export const listInvoices: Scenario = {
 
           const rounds: Round[] = [];
           for (let round = 0; round < ROUNDS; round++) {
-            const top = await measureWithCpu(ceiling.process.pid!, { url: ceiling.url });
+            const top = await measureWithCpu(ceiling.process.pid!, { url: ceiling.url, headers });
             const first = await measureWithCpu(gatehouse.process.pid!, { url: firstUrl, headers });
             const deep = await measureWithCpu(gatehouse.process.pid!, { url: deepUrl, headers });
             ceilings.push(top);
@@ -346,7 +347,7 @@ export const listInvoices: Scenario = {
       await ceiling.stop();
     }
     const top = median(ceilings, (c) => c.requestsPerSecond);
-    rows.unshift({ scenario: 'list-invoices', subject: `fastify hello-world (ceiling; ${top.cpu}; median of ${ceilings.length} rounds)`, database: '-', ...top, peakRssMiB: ceiling.peakRssMiB() });
+    rows.unshift({ scenario: 'list-invoices', subject: `fastify ${ceiling.fastify} hello-world, same GET (ceiling; ${top.cpu}; median of ${ceilings.length} rounds)`, database: '-', ...top, peakRssMiB: ceiling.peakRssMiB() });
     return rows;
   },
 };

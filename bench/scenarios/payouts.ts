@@ -85,7 +85,7 @@ export const payouts: Scenario = {
       headers: { authorization: `Bearer gh_at_${'x'.repeat(43)}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
       body: PAYOUT,
     });
-    rows.push({ scenario: 'create-payout', subject: `fastify hello-world, same POST (ceiling; ${top.cpu})`, database: '-', ...top, peakRssMiB: ceiling.peakRssMiB() });
+    rows.push({ scenario: 'create-payout', subject: `fastify ${ceiling.fastify} hello-world, same JSON POST (ceiling; ${top.cpu})`, database: '-', ...top, peakRssMiB: ceiling.peakRssMiB() });
     await ceiling.stop();
 
     for (const database of databases) {

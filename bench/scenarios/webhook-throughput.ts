@@ -189,10 +189,9 @@ async function runPhase(database: BenchDatabase, receiver: Server, env: Record<s
   const expected = Object.keys(commits).length;
   // The receiver counts the untimed warm-up deliveries too.
   const arriving = expected + Number(env.WARMUP ?? 0);
-  let delivered = 0;
   const deadline = Date.now() + 300_000;
   while (Date.now() < deadline) {
-    delivered = ((await (await fetch(`${receiverUrl}/stats`)).json()) as { count: number }).count;
+    const delivered = ((await (await fetch(`${receiverUrl}/stats`)).json()) as { count: number }).count;
     if (delivered >= arriving) break;
     await new Promise((r) => setTimeout(r, 20));
   }

@@ -7,7 +7,7 @@ export async function migrate({ flags, env }: CommandContext): Promise<number> {
   const config = loadConfig(env, flags);
   const database = await openDatabase({ databaseUrl: config.databaseUrl });
   try {
-    console.log(`gatehouse: migrating ${database.kind} database at ${database.location}`);
+    console.log(`gatehouse: migrating ${database.dialect.name} database at ${database.location}`);
     const result = await migrateToLatest(database);
     const applied = result.results ?? [];
     for (const r of applied) console.log(`  ${r.status === 'Success' ? 'applied' : r.status} ${r.migrationName}`);

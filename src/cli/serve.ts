@@ -39,12 +39,12 @@ export async function serve({ flags, env }: CommandContext): Promise<number> {
       public: publicUrl,
       admin: adminUrl,
       issuer: config.issuer,
-      database: gatehouse.database.kind,
+      database: gatehouse.database.dialect.name,
       databaseLocation: gatehouse.database.location,
       dataDir: config.dataDir,
       rateLimits: config.rateLimits ? (config.redisUrl ? 'redis' : 'in-process') : 'off',
     },
-    `gatehouse listening on ${publicUrl} (admin ${adminUrl}), ${gatehouse.database.kind} at ${gatehouse.database.location}`,
+    `gatehouse listening on ${publicUrl} (admin ${adminUrl}), ${gatehouse.database.dialect.name} at ${gatehouse.database.location}`,
   );
 
   const received = await signal.first;

@@ -31,7 +31,7 @@ export async function exportCommand({ flags, env }: CommandContext): Promise<num
   const database = await openDatabase({ databaseUrl: config.databaseUrl });
   const stream = out === '-' ? process.stdout : fs.createWriteStream(out, { mode: 0o600 });
   try {
-    process.stderr.write(`gatehouse: exporting ${database.kind} database at ${database.location}\n`);
+    process.stderr.write(`gatehouse: exporting ${database.dialect.name} database at ${database.location}\n`);
     const write = async (line: string) => {
       if (!stream.write(`${line}\n`)) await once(stream, 'drain');
     };
@@ -51,7 +51,7 @@ export async function importCommand({ flags, env }: CommandContext): Promise<num
   if (!input) throw new UsageError('import needs --in <file> (or --in - for standard input)');
   const database = await openDatabase({ databaseUrl: config.databaseUrl });
   try {
-    process.stderr.write(`gatehouse: importing into ${database.kind} database at ${database.location}\n`);
+    process.stderr.write(`gatehouse: importing into ${database.dialect.name} database at ${database.location}\n`);
     await migrateToLatest(database);
     const lines = readline.createInterface({ input: input === '-' ? process.stdin : fs.createReadStream(input), crlfDelay: Infinity });
     const result = await importDatabase(database, lines, {

@@ -67,8 +67,8 @@ export async function worker({ flags, env }: CommandContext): Promise<number> {
     await migrateToLatest(database);
     const { db } = database;
     const webhooks = await createWebhooks({ config, db, clock, log, metrics });
-    const payoutProcessor = createPayoutProcessor({ db, clock, kind: database.kind, metrics });
-    const idempotency = createIdempotencyRetention({ store: createIdempotencyStore({ db, kind: database.kind }), clock });
+    const payoutProcessor = createPayoutProcessor({ db, clock, dialect: database.dialect, metrics });
+    const idempotency = createIdempotencyRetention({ store: createIdempotencyStore({ db, dialect: database.dialect }), clock });
     if (server) {
       registerHealthRoutes(server, { ready: () => database.ping(), draining: () => signal.received });
       registerMetricsRoute(server, { metrics, database });
@@ -88,8 +88,8 @@ export async function worker({ flags, env }: CommandContext): Promise<number> {
     throw error;
   }
   log.info(
-    { database: database.kind, databaseLocation: database.location, metrics: metricsUrl },
-    `gatehouse worker delivering webhooks and processing payouts from ${database.kind} at ${database.location}`,
+    { database: database.dialect.name, databaseLocation: database.location, metrics: metricsUrl },
+    `gatehouse worker delivering webhooks and processing payouts from ${database.dialect.name} at ${database.location}`,
   );
 
   const received = await signal.first;

@@ -12,7 +12,7 @@
  * is written once, `done`, by the transaction that performs the request (`insertDone`).
  */
 import { sql, type Transaction } from 'kysely';
-import type { DatabaseKind } from '../config.ts';
+import type { SqlDialect } from '../platform/db/dialect.ts';
 import { isDatabaseUnavailable, type Db } from '../platform/db/database.ts';
 import type { Tables } from '../platform/db/tables.ts';
 import { newTimeOrderedId, randomBase62 } from '../platform/ids.ts';
@@ -133,8 +133,8 @@ function claimRow(scope: KeyScope, input: ClaimInput, claim: Claim) {
   };
 }
 
-export function createIdempotencyStore(deps: { db: Db; kind: DatabaseKind }) {
-  const { db, kind } = deps;
+export function createIdempotencyStore(deps: { db: Db; dialect: SqlDialect }) {
+  const { db, dialect } = deps;
   const newToken = () => randomBase62(24);
 
   /**
@@ -166,7 +166,7 @@ export function createIdempotencyStore(deps: { db: Db; kind: DatabaseKind }) {
   }
 
   return {
-    kind,
+    dialect,
 
     /** The row for a key, read without locking (or in `executor`'s transaction). */
     async find(scope: KeyScope, executor: Db | Transaction<Tables> = db): Promise<IdempotencyRow | undefined> {
@@ -181,7 +181,7 @@ export function createIdempotencyStore(deps: { db: Db; kind: DatabaseKind }) {
      */
     async claimOrRead(scope: KeyScope, input: ClaimInput): Promise<{ claim?: Claim; row?: IdempotencyRow }> {
       const claim = { id: newTimeOrderedId('idk', input.now), leaseToken: newToken() };
-      if (kind === 'postgres') return claimOrReadInOneStatement(scope, input, claim);
+      if (dialect.writableCtes) return claimOrReadInOneStatement(scope, input, claim);
       const row = await this.find(scope);
       if (row) return { row };
       const result = await db
@@ -202,13 +202,9 @@ export function createIdempotencyStore(deps: { db: Db; kind: DatabaseKind }) {
       input: { fingerprint: string; now: number; leaseMs: number; retentionMs: number; restart: boolean },
     ): Promise<Claim | undefined> {
       const claim = { id: seen.id, leaseToken: newToken() };
-      let candidate = db
-        .selectFrom('idempotency_keys')
-        .select('id')
-        .where('id', '=', seen.id)
-        .where('lease_token', '=', seen.lease_token)
-        .where('state', '=', seen.state);
-      if (kind === 'postgres') candidate = candidate.forUpdate().skipLocked();
+      const candidate = dialect.skipLocked(
+        db.selectFrom('idempotency_keys').select('id').where('id', '=', seen.id).where('lease_token', '=', seen.lease_token).where('state', '=', seen.state),
+      );
       const result = await db
         .updateTable('idempotency_keys')
         .set({
@@ -323,13 +319,9 @@ export function createIdempotencyStore(deps: { db: Db; kind: DatabaseKind }) {
      * Nodes sweeping at once skip each other's rows on PostgreSQL instead of queueing.
      */
     async deleteExpiredBatch(now: number, batchSize: number): Promise<number> {
-      let batch = db
-        .selectFrom('idempotency_keys')
-        .select('id')
-        .where('expires_at', '<=', now)
-        .where('locked_until', '<=', now)
-        .limit(batchSize);
-      if (kind === 'postgres') batch = batch.forUpdate().skipLocked();
+      const batch = dialect.skipLocked(
+        db.selectFrom('idempotency_keys').select('id').where('expires_at', '<=', now).where('locked_until', '<=', now).limit(batchSize),
+      );
       const result = await db.deleteFrom('idempotency_keys').where('id', 'in', batch).executeTakeFirst();
       return Number(result.numDeletedRows);
     },

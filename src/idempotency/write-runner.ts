@@ -241,7 +241,7 @@ export function createWriteRunner(deps: {
       };
       if (hooks?.beforeKeyRead) await hooks.beforeKeyRead(request);
       try {
-        return await (store.kind === 'sqlite' ? runInline(request, reply, write, handler) : runClaimed(request, reply, write, handler));
+        return await (store.dialect.writesOneAtATime ? runInline(request, reply, write, handler) : runClaimed(request, reply, write, handler));
       } catch (error) {
         if (isHttpError(error) && error.code === 'idempotency_key_in_use') outcomes?.inc({ outcome: 'in_use' });
         throw error;

@@ -14,8 +14,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../platform/db/database.ts';
 import type { Clock } from '../platform/clock.ts';
-import type { DatabaseKind } from '../config.ts';
-import { recordEvent } from '../webhooks/outbox.ts';
+import type { SqlDialect } from '../platform/db/dialect.ts';
+import { recordEvent } from '../events/outbox.ts';
 import { creditBalance, post } from './ledger.ts';
 import { presentPayout } from './payouts.ts';
 import type { PayoutRow, PayoutState } from './tables.ts';
@@ -29,8 +29,8 @@ export interface ProcessedPayouts {
   failed: number;
 }
 
-export function createPayoutProcessor(deps: { db: Db; clock: Clock; kind: DatabaseKind; batchSize?: number; metrics?: MetricsRegistry }) {
-  const { db, clock, kind } = deps;
+export function createPayoutProcessor(deps: { db: Db; clock: Clock; dialect: SqlDialect; batchSize?: number; metrics?: MetricsRegistry }) {
+  const { db, clock, dialect } = deps;
   const transitions = deps.metrics?.counter('gatehouse_payouts_transitions_total', 'Payout state transitions, by from and to state', ['from', 'to']);
   const batchSize = deps.batchSize ?? 100;
 
@@ -65,15 +65,9 @@ export function createPayoutProcessor(deps: { db: Db; clock: Clock; kind: Databa
         const now = clock.now();
         const batch: ProcessedPayouts = { paid: 0, failed: 0 };
         const claimed = await db.transaction().execute(async (trx) => {
-          let query = trx
-            .selectFrom('payouts')
-            .selectAll()
-            .where('state', '=', 'pending')
-            .where('due_at', '<=', now)
-            .orderBy('due_at')
-            .limit(batchSize);
-          if (kind === 'postgres') query = query.forUpdate().skipLocked();
-          const due = await query.execute();
+          const due = await dialect
+            .skipLocked(trx.selectFrom('payouts').selectAll().where('state', '=', 'pending').where('due_at', '<=', now).orderBy('due_at').limit(batchSize))
+            .execute();
           for (const payout of due) {
             const outcome = await complete(trx, payout, now);
             if (outcome) batch[outcome] += 1;

@@ -13,7 +13,7 @@ import type { Clock } from '../platform/clock.ts';
 import { toRfc3339 } from '../platform/clock.ts';
 import { newTimeOrderedId } from '../platform/ids.ts';
 import { problem } from '../platform/errors/catalogue.ts';
-import { recordEvent } from '../webhooks/outbox.ts';
+import { recordEvent } from '../events/outbox.ts';
 import type { Paging } from '../paging/page.ts';
 import { NEWEST_FIRST, compileKeysetRead, keysetPageJson } from '../paging/keyset.ts';
 import { preparedQuery, type Placeholder } from '../platform/db/prepared.ts';

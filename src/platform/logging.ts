@@ -3,8 +3,9 @@
  * cookies and any field named like a secret are redacted wherever they appear. Logging never
  * blocks a request: lines go to standard output through an asynchronous buffer, bounded in
  * memory, written in batches and flushed when the process exits. The request line, written
- * for every request, is built by a logger of its own without redaction, since its fields (request
- * id, method, route pattern, status, time) are fixed and hold nothing to redact.
+ * for every request, does not go through pino at all: its fields (request id, method, route
+ * pattern, status, time) are fixed and hold nothing to redact, so it is one template filled in
+ * and handed to the same destination, with the listener's bindings serialised once.
  */
 import { pino, destination, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
@@ -23,8 +24,8 @@ export const REDACTED_PATHS = [
   ...SECRET_NAMES.map((name) => `*.${name}`),
 ];
 
-/** Lines are written once this much is buffered, or at the latest every FLUSH_EVERY_MS. */
-const BATCH_BYTES = 4096;
+/** Lines are written once this much is gathered, or at the latest every FLUSH_EVERY_MS. */
+const BATCH_CHARS = 4096;
 const FLUSH_EVERY_MS = 1000;
 /**
  * Past this much unwritten output (a reader of standard output stalled), new lines are dropped
@@ -32,10 +33,16 @@ const FLUSH_EVERY_MS = 1000;
  */
 const MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
 
-/** Where a logger made by createLogger keeps its request-line logger (children inherit it). */
+/** Where a logger made by createLogger keeps what its request lines need (children inherit it). */
 const REQUEST_LINES = Symbol('gatehouse request lines');
 
-type WithRequestLines = FastifyBaseLogger & { [REQUEST_LINES]?: Logger };
+interface RequestLineTarget {
+  stream: LogDestination;
+  /** pino's `,"time":"…"` field, as on every other line. */
+  time: () => string;
+}
+
+type WithRequestLines = FastifyBaseLogger & { [REQUEST_LINES]?: RequestLineTarget };
 
 function baseOptions(level: string, timestamp: () => string): LoggerOptions {
   return {
@@ -64,15 +71,74 @@ function isoTimeBySecond(): () => string {
   };
 }
 
+/** pino's destination; `destroyed` once closed (its types leave it out). */
+type SonicBoom = ReturnType<typeof destination> & { destroyed?: boolean };
+
+/**
+ * Standard output, written asynchronously in batches. Lines are gathered here and handed to
+ * pino's destination (sonic-boom) a batch at a time, not one by one: on every write sonic-boom
+ * measures the byte length of all it holds unwritten (up to 16 KiB scanned for a 200-byte line),
+ * which cost more than making the line. Whatever is gathered is written out when the process
+ * exits, as pino does for the destination itself.
+ */
+class BatchedOutput {
+  readonly #target: SonicBoom;
+  #pending = '';
+
+  constructor(target: SonicBoom) {
+    this.#target = target;
+    setInterval(() => this.#handOver(), FLUSH_EVERY_MS).unref();
+    pendingAtExit.add(this);
+  }
+
+  write(text: string): boolean {
+    this.#pending += text;
+    if (this.#pending.length >= BATCH_CHARS) this.#handOver();
+    return true;
+  }
+
+  /** pino's `logger.flush(cb)`: hands over what is gathered and calls back once it is written. */
+  flush(done: (error?: Error) => void): void {
+    this.#handOver();
+    this.#target.flush(done);
+  }
+
+  /** Writes out everything gathered, synchronously (at exit: no event loop to wait on). */
+  flushSync(): void {
+    this.#handOver();
+    if (!this.#target.destroyed) this.#target.flushSync();
+  }
+
+  #handOver(): void {
+    if (this.#pending === '' || this.#target.destroyed) return;
+    const batch = this.#pending;
+    this.#pending = '';
+    this.#target.write(batch);
+  }
+}
+
+const pendingAtExit = new Set<BatchedOutput>();
+process.once('exit', () => {
+  for (const output of pendingAtExit) {
+    try {
+      output.flushSync();
+    } catch {
+      // Standard output is gone (closed pipe): nothing left to write to.
+    }
+  }
+});
+
+function standardOutput(): LogDestination {
+  // pino.destination, not a SonicBoom of our own: pino ends it cleanly (EPIPE, exit) too. No
+  // minLength: the batches are made above.
+  return new BatchedOutput(destination({ fd: 1, sync: false, maxLength: MAX_BUFFERED_BYTES }));
+}
+
 export function createLogger(options: { level: string; destination?: LogDestination | undefined }): FastifyBaseLogger {
-  // pino.destination, not a SonicBoom of our own: pino writes out its buffer when the process exits.
-  const stream =
-    options.destination ??
-    destination({ fd: 1, sync: false, minLength: BATCH_BYTES, periodicFlush: FLUSH_EVERY_MS, maxLength: MAX_BUFFERED_BYTES });
+  const stream = options.destination ?? standardOutput();
   const timestamp = isoTimeBySecond();
   const logger = pino({ ...baseOptions(options.level, timestamp), redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, stream);
-  // No base of its own: a listener's logger passes on all its bindings, `service` included.
-  Object.defineProperty(logger, REQUEST_LINES, { value: pino({ ...baseOptions(options.level, timestamp), base: null }, stream) });
+  Object.defineProperty(logger, REQUEST_LINES, { value: { stream, time: timestamp } satisfies RequestLineTarget });
   return logger as unknown as FastifyBaseLogger;
 }
 
@@ -86,13 +152,41 @@ export type RequestLine = (request: FastifyRequest, route: string, status: numbe
  */
 export function requestLineWriter(logger: FastifyBaseLogger): RequestLine | undefined {
   if (!['info', 'debug', 'trace'].includes(logger.level)) return undefined;
-  const plain = (logger as WithRequestLines)[REQUEST_LINES];
-  if (plain === undefined) {
+  const target = (logger as WithRequestLines)[REQUEST_LINES];
+  if (target === undefined) {
     return (request, route, status, elapsedMs) => request.log.info({ method: request.method, route, status, ms: roundMs(elapsedMs) }, 'request');
   }
-  const lines = plain.child((logger as unknown as Logger).bindings());
-  return (request, route, status, elapsedMs) => lines.info({ reqId: request.id, method: request.method, route, status, ms: roundMs(elapsedMs) }, 'request');
+  // The same line pino would write (same fields, same order), without pino's work per call:
+  // the bindings (`service`, the listener) are serialised once, the route is quoted once per
+  // route, and the request id and method need no escaping (see jsonText).
+  const { stream, time } = target;
+  const bound = bindingsText((logger as unknown as Logger).bindings());
+  const routes = new Map<string, string>();
+  return (request, route, status, elapsedMs) => {
+    let quotedRoute = routes.get(route);
+    if (quotedRoute === undefined) routes.set(route, (quotedRoute = JSON.stringify(route)));
+    stream.write(
+      `{"level":"info"${time()}${bound},"reqId":${jsonText(request.id)},"method":${jsonText(request.method)},"route":${quotedRoute},"status":${status},"ms":${roundMs(elapsedMs)},"msg":"request"}\n`,
+    );
+  };
 }
+
+/** A logger's bindings as the JSON fields that follow `time` (each with its leading comma). */
+function bindingsText(bindings: Record<string, unknown>): string {
+  const text = JSON.stringify(bindings);
+  return text === '{}' ? '' : `,${text.slice(1, -1)}`;
+}
+
+/**
+ * A JSON string. Request ids (checked against a safe pattern, or made here) and methods (HTTP
+ * tokens, checked by the parser) never hold a character to escape: they are quoted as they are,
+ * and anything else goes through JSON.stringify.
+ */
+function jsonText(value: string): string {
+  return SAFE_TEXT.test(value) ? `"${value}"` : JSON.stringify(value);
+}
+
+const SAFE_TEXT = /^[A-Za-z0-9._:\-!#$%&'*+^`|~]*$/;
 
 function roundMs(ms: number): number {
   return Math.round(ms * 10) / 10;

@@ -12,7 +12,7 @@ import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import { parse, type Filter, type Compare } from 'scim2-parse-filter';
 import { invalidFilter } from './errors.ts';
 import { resolvePath, type AttrDef, type AttrType, type ResolvedPath, type ResourceSchema } from './schema-catalog.ts';
-import type { DatabaseKind } from '../config.ts';
+import type { SqlDialect } from '../platform/db/dialect.ts';
 
 export type Condition = RawBuilder<SqlBool>;
 type Value = Compare['compValue'];
@@ -36,13 +36,13 @@ const asIs: Bind = (value) => value;
 
 /** What the comparisons need to know of a translation. */
 interface Comparing {
-  dialect: DatabaseKind;
+  dialect: SqlDialect;
   bind?: Bind;
 }
 
 export interface FilterTarget extends Comparing {
   schema: ResourceSchema;
-  dialect: DatabaseKind;
+  dialect: SqlDialect;
   /** The operand of an attribute path (sub-attribute defaulted to `value` for multi-valued complex). */
   operand(path: ResolvedPath): Operand;
   /** `attr[filter]`: the condition that some element of `path` satisfies `inner`. */
@@ -225,13 +225,13 @@ export function scalarTest(ctx: Comparing, operand: Operand & { kind: 'scalar' }
   }
 }
 
-function stringTest(dialect: DatabaseKind, bind: Bind, left: RawBuilder<unknown>, op: string, value: string, where: string): Condition {
+function stringTest(dialect: SqlDialect, bind: Bind, left: RawBuilder<unknown>, op: string, value: string, where: string): Condition {
   const right = bind(value);
   switch (op) {
     case 'eq':
       return sql<SqlBool>`(${left} = ${right})`;
     case 'co':
-      return dialect === 'postgres' ? sql<SqlBool>`(strpos(${left}, ${right}) > 0)` : sql<SqlBool>`(instr(${left}, ${right}) > 0)`;
+      return dialect.contains(left, right);
     case 'sw':
       return sql<SqlBool>`(substr(${left}, 1, ${bind([...value].length)}) = ${right})`;
     case 'ew': {
@@ -241,16 +241,14 @@ function stringTest(dialect: DatabaseKind, bind: Bind, left: RawBuilder<unknown>
     case 'gt':
     case 'ge':
     case 'lt':
-    case 'le': {
-      const collated = dialect === 'postgres' ? sql`${left} collate "C"` : left;
-      return sql<SqlBool>`(${collated} ${sql.raw(SQL_ORDERING[op]!)} ${right})`;
-    }
+    case 'le':
+      return sql<SqlBool>`(${dialect.binaryOrder(left)} ${sql.raw(SQL_ORDERING[op]!)} ${right})`;
   }
   throw invalidFilter(`${where}: unknown operator ${op}`);
 }
 
 /** Orders by a scalar operand with binary collation on both databases. */
-export function orderExpression(dialect: DatabaseKind, operand: Operand & { kind: 'scalar' }): Expression<unknown> {
+export function orderExpression(dialect: SqlDialect, operand: Operand & { kind: 'scalar' }): Expression<unknown> {
   const base = operand.caseExact || operand.lowered || operand.type !== 'string' ? operand.sql : sql`lower(${operand.sql})`;
-  return dialect === 'postgres' && (operand.type === 'string' || operand.type === 'reference') ? sql`${base} collate "C"` : base;
+  return operand.type === 'string' || operand.type === 'reference' ? dialect.binaryOrder(base) : base;
 }

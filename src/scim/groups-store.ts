@@ -5,7 +5,7 @@
 import { sql, type SqlBool, type Transaction } from 'kysely';
 import type { Db } from '../platform/db/database.ts';
 import type { Tables } from '../platform/db/tables.ts';
-import type { DatabaseKind } from '../config.ts';
+import type { SqlDialect } from '../platform/db/dialect.ts';
 import { invalidFilter, invalidValue } from './errors.ts';
 import type { Filter } from 'scim2-parse-filter';
 import { orderExpression, translateAst, translateFilter, type FilterTarget, type Operand } from './filter.ts';
@@ -63,7 +63,7 @@ function memberOperand(sub: AttrDef): Operand {
   throw invalidFilter(`members.${sub.name} cannot be filtered`);
 }
 
-export function groupFilterTarget(accountId: string, dialect: DatabaseKind): FilterTarget {
+export function groupFilterTarget(accountId: string, dialect: SqlDialect): FilterTarget {
   const membersWhere = (condition: unknown) =>
     sql<SqlBool>`scim_groups.id in (select m.group_id from scim_group_members m join users u on u.id = m.user_id where m.account_id = ${accountId} and ${condition})`;
   return {
@@ -89,7 +89,7 @@ function sortOperand(sortBy: string): Operand & { kind: 'scalar' } {
   return column;
 }
 
-export function createScimGroupStore(deps: { db: Db; dialect: DatabaseKind }) {
+export function createScimGroupStore(deps: { db: Db; dialect: SqlDialect }) {
   const { db, dialect } = deps;
 
   return {

@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../platform/db/database.ts';
 import type { Clock } from '../platform/clock.ts';
-import type { DatabaseKind } from '../config.ts';
+import type { SqlDialect } from '../platform/db/dialect.ts';
 import type { AccessTokens } from '../oauth/access-tokens.ts';
 import type { RevokeUserAccess } from '../oauth/user-access.ts';
 import type { Accounts } from '../accounts/service.ts';
@@ -22,7 +22,7 @@ export { createUserScopeBound, type UserScopeBound } from './roles.ts';
 
 export interface ScimDeps {
   db: Db;
-  dialect: DatabaseKind;
+  dialect: SqlDialect;
   clock: Clock;
   accessTokens: AccessTokens;
   revokeUserAccess: RevokeUserAccess;

@@ -6,7 +6,7 @@ import { sql, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
 import type { Db } from '../platform/db/database.ts';
 import { querySlot, reusableQuery } from '../platform/db/prepared.ts';
 import type { Tables } from '../platform/db/tables.ts';
-import type { DatabaseKind } from '../config.ts';
+import type { SqlDialect } from '../platform/db/dialect.ts';
 import type { UserRow } from '../users/store.ts';
 import { invalidFilter, invalidValue } from './errors.ts';
 import { filterShape, orderExpression, parseFilter, translateAst, type Bind, type FilterTarget, type Operand } from './filter.ts';
@@ -42,16 +42,13 @@ export interface ListedUser {
  * The direct groups of each listed user, ordered by name, as one JSON column of the page
  * query: `[[id, displayName], …]`. One query serves a page and its memberships.
  */
-function groupRefsOf(dialect: DatabaseKind) {
+function groupRefsOf(dialect: SqlDialect) {
   const members = sql`from scim_group_members m join scim_groups g on g.id = m.group_id where m.account_id = users.account_id and m.user_id = users.id`;
-  return dialect === 'postgres'
-    ? sql<unknown>`(select coalesce(json_agg(json_build_array(g.id, g.display_name) order by g.display_name_lower), '[]'::json) ${members})`
-    : sql<unknown>`(select json_group_array(json_array(g.id, g.display_name) order by g.display_name_lower) ${members})`;
+  const refs = dialect.jsonArrayAgg(dialect.jsonArray(sql.ref('g.id'), sql.ref('g.display_name')), sql.ref('g.display_name_lower'));
+  return sql<unknown>`(select ${refs} ${members})`;
 }
 
-/** pg parses json columns itself; SQLite returns the text. */
-function decodeGroupRefs(value: unknown): UserGroupRef[] {
-  const refs = (typeof value === 'string' ? JSON.parse(value) : value) as Array<[string, string]>;
+function decodeGroupRefs(refs: Array<[string, string]>): UserGroupRef[] {
   return refs.map(([groupId, displayName]) => ({ groupId, displayName }));
 }
 
@@ -88,7 +85,7 @@ function valueOperand(alias: string, def: AttrDef): Operand & { kind: 'scalar' }
     : { kind: 'scalar', sql: sql.ref(`${alias}.value_lower`), type: def.type, caseExact: false, lowered: true };
 }
 
-export function userFilterTarget(accountId: string, dialect: DatabaseKind, bind?: Bind): FilterTarget {
+export function userFilterTarget(accountId: string, dialect: SqlDialect, bind?: Bind): FilterTarget {
   return {
     schema: USER_SCHEMA,
     dialect,
@@ -191,7 +188,7 @@ function keep<V>(map: Map<string, V>, key: string, value: V): void {
   map.set(key, value);
 }
 
-export function createScimUserStore(deps: { db: Db; dialect: DatabaseKind }) {
+export function createScimUserStore(deps: { db: Db; dialect: SqlDialect }) {
   const { db, dialect } = deps;
 
   // A user read alone (GET, PUT, PATCH) asks for its groups: compiled once, run with the ids.
@@ -286,7 +283,7 @@ export function createScimUserStore(deps: { db: Db; dialect: DatabaseKind }) {
      */
     async findForWrite(trx: Transaction<Tables>, accountId: string, id: string): Promise<UserRow | undefined> {
       const query = trx.selectFrom('users').selectAll().where('account_id', '=', accountId).where('id', '=', id);
-      return (dialect === 'postgres' ? query.forNoKeyUpdate() : query).executeTakeFirst();
+      return dialect.lockForWrite(query).executeTakeFirst();
     },
 
     /**
@@ -327,7 +324,7 @@ export function createScimUserStore(deps: { db: Db; dialect: DatabaseKind }) {
       if (query.count === 0) return { users: [], total: await countMatches(plan, parameters) };
       const rows = await plan.page(db, parameters);
       const partial = rows.length < query.count && (rows.length > 0 || query.startIndex === 1);
-      const users = rows.map(({ group_refs, ...row }) => ({ row, groups: decodeGroupRefs(group_refs) }));
+      const users = rows.map(({ group_refs, ...row }) => ({ row, groups: decodeGroupRefs(dialect.readJson(group_refs) as Array<[string, string]>) }));
       return { users, total: partial ? query.startIndex - 1 + rows.length : await countMatches(plan, parameters) };
     },
 

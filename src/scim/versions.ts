@@ -5,7 +5,7 @@
  * way, so that writes of either kind meeting on the same rows take them in one order.
  */
 import type { SelectQueryBuilder, Transaction } from 'kysely';
-import type { DatabaseKind } from '../config.ts';
+import type { SqlDialect } from '../platform/db/dialect.ts';
 import type { Db } from '../platform/db/database.ts';
 import type { Tables } from '../platform/db/tables.ts';
 
@@ -43,7 +43,7 @@ export function nextVersion(trx: Executor, table: VersionedTable, accountId: str
  * query counts the rows rather than returning them. Ids given as a list are sorted and taken
  * 500 at a time, in that order.
  */
-export async function touchInIdOrder(trx: Executor, dialect: DatabaseKind, table: VersionedTable, accountId: string, ids: RowIds, at: number): Promise<void> {
+export async function touchInIdOrder(trx: Executor, dialect: SqlDialect, table: VersionedTable, accountId: string, ids: RowIds, at: number): Promise<void> {
   if (!isIdList(ids)) return touchLocked(trx, dialect, table, accountId, ids, at);
   const sorted = [...ids].sort();
   for (let i = 0; i < sorted.length; i += 500) await touchLocked(trx, dialect, table, accountId, sorted.slice(i, i + 500), at);
@@ -53,10 +53,10 @@ function isIdList(ids: RowIds): ids is readonly string[] {
   return Array.isArray(ids);
 }
 
-async function touchLocked(trx: Executor, dialect: DatabaseKind, table: VersionedTable, accountId: string, ids: RowIds, at: number): Promise<void> {
+async function touchLocked(trx: Executor, dialect: SqlDialect, table: VersionedTable, accountId: string, ids: RowIds, at: number): Promise<void> {
   if (isIdList(ids) && ids.length === 0) return;
-  if (dialect === 'postgres') {
-    const locked = trx.selectFrom(table).select('id').where('account_id', '=', accountId).where('id', 'in', ids).orderBy('id').forNoKeyUpdate();
+  if (!dialect.writesOneAtATime) {
+    const locked = dialect.lockForWrite(trx.selectFrom(table).select('id').where('account_id', '=', accountId).where('id', 'in', ids).orderBy('id'));
     await trx.selectFrom(locked.as('locked')).select((eb) => eb.fn.countAll().as('rows')).execute();
   }
   await nextVersion(trx, table, accountId, at).where('id', 'in', ids).execute();

@@ -88,7 +88,7 @@ export function createUsers(deps: { db: Db; store: UserStore; clock: Clock }) {
     async verifySignIn(accountId: string, userName: string, password: string): Promise<SignIn> {
       const row = await store.findByUserName(accountId, userName.trim());
       const stored = row?.password_hash ?? (await decoy);
-      let ok = false;
+      let ok: boolean;
       try {
         ok = await verify(stored, password);
       } catch {

@@ -18,7 +18,7 @@ import type { Page, PageRequest, Paging } from '../paging/page.ts';
 import type { Sealer } from './secrets.ts';
 import { presentStoredEndpoint, type EndpointView } from './endpoints.ts';
 import { deliveryStateIs, deliveryStates, presentEvent, type EventDeliveryState } from './recovery.ts';
-import type { AttemptRow, EndpointRow } from './store.ts';
+import type { AttemptRow, EndpointRow } from './tables.ts';
 
 /** Cursors name the collection and its order; a new order needs a new name. */
 export const ENDPOINTS_ORDER = 'webhook_endpoints:created_at.desc,id.desc';

@@ -16,7 +16,7 @@ import { problem } from '../platform/errors/catalogue.ts';
 import { newWebhookSecret, type Sealer } from './secrets.ts';
 import { RefusedTarget, type TargetPolicy } from './target-policy.ts';
 import { disableEndpoint } from './lifecycle.ts';
-import type { EndpointRow } from './store.ts';
+import type { EndpointRow } from './tables.ts';
 import { checkEndpointHeaders, openHeaders, presentHeaders, sealHeaders, type EndpointHeaders } from './endpoint-headers.ts';
 
 type Trx = Transaction<Tables>;

@@ -6,7 +6,7 @@
  */
 import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { Tables } from '../platform/db/tables.ts';
-import { recordEvent } from './outbox.ts';
+import { recordEvent } from '../events/outbox.ts';
 import { isPostgres } from './wake.ts';
 
 export type DisableReason = 'manual' | 'gone' | 'failing';

@@ -10,7 +10,7 @@ import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { Db } from '../platform/db/database.ts';
 import type { Tables } from '../platform/db/tables.ts';
 import type { AttemptResult } from './attempt.ts';
-import type { ClaimedDelivery } from './claims.ts';
+import type { ClaimedDelivery } from './queue.ts';
 import { disableEndpoint } from './lifecycle.ts';
 import { nextStep, parseRetryAfter } from './schedule.ts';
 import { isPostgres } from './wake.ts';
@@ -57,9 +57,11 @@ export async function recordOutcomes(db: Db, outcomes: readonly Outcome[], polic
 
 /**
  * Appends every attempt to the log, moves the acknowledged deliveries to `acknowledged` and
- * clears the failing streak of their endpoints. The rows travel as one parameter per column
- * (PostgreSQL arrays) or one JSON document (SQLite), so the statements' text is the same
- * for every batch and they are prepared once.
+ * clears the failing streak of their endpoints, with statements whose text is the same for
+ * every batch, so they are prepared once. On PostgreSQL the attempts travel as one array
+ * parameter per column of one statement; on SQLite one prepared insert runs once per attempt
+ * (`runForEach`: in process, a run costs no round trip), and the acknowledged deliveries and
+ * their endpoints travel as JSON arrays of ids.
  *
  * An attempt whose endpoint has been deleted meanwhile is not logged (its delivery went with
  * the endpoint), and the rest of the batch is. On PostgreSQL each endpoint of the batch is

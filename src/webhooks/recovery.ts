@@ -15,7 +15,8 @@ import type { Clock } from '../platform/clock.ts';
 import { toRfc3339 } from '../platform/clock.ts';
 import { newId } from '../platform/ids.ts';
 import { problem } from '../platform/errors/catalogue.ts';
-import { subscribes, type DeliveryState } from './store.ts';
+import type { DeliveryState } from './tables.ts';
+import { subscribes } from './fan-out.ts';
 import { signalDeliveriesDue } from './wake.ts';
 
 type Trx = Transaction<Tables>;

@@ -15,7 +15,7 @@ import { errorResponses } from '../platform/http/schemas.ts';
 import type { Endpoints } from './endpoints.ts';
 import type { EventDeliveryState, Recovery } from './recovery.ts';
 import type { PageOf, WebhookCollections } from './collections.ts';
-import { EVENT_TYPES } from './store.ts';
+import { EVENT_TYPES } from '../events/types.ts';
 import { MAX_HEADERS, WITHHELD } from './endpoint-headers.ts';
 import { pageQueryProperties, pageSchema } from '../paging/page.ts';
 import { component } from '../platform/http/openapi-components.ts';

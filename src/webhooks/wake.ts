@@ -1,8 +1,9 @@
 /**
  * Waking the dispatcher within milliseconds of a commit, not on a slow poll.
  *
- * - PostgreSQL: `recordEvent` runs `pg_notify` inside the business transaction; PostgreSQL
- *   delivers it only if and when that transaction commits, to every node LISTENing.
+ * - PostgreSQL: the fan-out of `recordEvent` runs `pg_notify` inside the business
+ *   transaction; PostgreSQL delivers it only if and when that transaction commits, to every
+ *   node LISTENing.
  * - SQLite: a process has one connection, and a transaction holds it until it ends, so a
  *   signal raised inside the transaction is handled by a claim that can only run after the
  *   commit. Signals are kept per database (keyed by its Kysely adapter, which a database and

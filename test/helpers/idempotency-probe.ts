@@ -24,7 +24,7 @@ import { problem } from '../../src/platform/errors/catalogue.ts';
 import { errorResponses } from '../../src/platform/http/schemas.ts';
 import { newId } from '../../src/platform/ids.ts';
 import { toRfc3339 } from '../../src/platform/clock.ts';
-import { recordEvent } from '../../src/webhooks/outbox.ts';
+import { recordEvent } from '../../src/events/outbox.ts';
 
 export const PROBE_FILE = new URL(import.meta.url).pathname;
 export const PROBE_BALANCE = 1_000_000;

@@ -6,12 +6,43 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { DefaultConnectionProvider, type DatabaseConnection } from 'kysely';
 import { databaseTargets } from '../helpers/databases.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { createAccount, mintAccessToken } from '../helpers/fixtures.ts';
 import { PROBE_FILE, PROBE_SCOPE, probeCounts, registerProbeRoutes } from '../helpers/idempotency-probe.ts';
 import { PROBE_BODY, callProbe, type ProbeResponse } from '../helpers/idempotency-client.ts';
 import { spawnGatehouse, type SpawnedGatehouse } from '../helpers/processes.ts';
+
+/**
+ * Watches the database's connection being asked for by a write runner (the only code with
+ * `runInline` in its stack) while it runs: `asked` resolves when one asks, `granted` tells
+ * whether it has been given the connection yet. On SQLite's one connection, a request that
+ * asked and was not granted is provably waiting for the transaction that holds it.
+ */
+function watchWriteRunnerConnections(): { asked: Promise<void>; granted(): boolean; stop(): void } {
+  const original = Object.getOwnPropertyDescriptor(DefaultConnectionProvider.prototype, 'provideConnection')!;
+  const provide = original.value as <T>(this: DefaultConnectionProvider, consumer: (connection: DatabaseConnection) => Promise<T>) => Promise<T>;
+  let onAsked: () => void = () => {};
+  const asked = new Promise<void>((resolve) => (onAsked = resolve));
+  let granted = false;
+  Object.defineProperty(DefaultConnectionProvider.prototype, 'provideConnection', {
+    ...original,
+    value: function <T>(this: DefaultConnectionProvider, consumer: (connection: DatabaseConnection) => Promise<T>): Promise<T> {
+      const limit = Error.stackTraceLimit;
+      Error.stackTraceLimit = Infinity;
+      const ours = /\brunInline\b/.test(new Error().stack ?? '');
+      Error.stackTraceLimit = limit;
+      if (!ours) return provide.call(this, consumer) as Promise<T>;
+      onAsked();
+      return provide.call(this, (connection) => {
+        granted = true;
+        return consumer(connection);
+      }) as Promise<T>;
+    },
+  });
+  return { asked, granted: () => granted, stop: () => Object.defineProperty(DefaultConnectionProvider.prototype, 'provideConnection', original) };
+}
 
 const CONCURRENCY = 100;
 const ROUNDS = 20;
@@ -116,10 +147,11 @@ for (const target of databaseTargets()) {
 
     // SQLite: a process has one connection, so the copy's read of the key waits for the (short)
     // transaction. Authenticating reads the database too, so the copy is let in and stopped at its
-    // key first; it reads the key only once the first is held inside its transaction.
+    // key first; it reads the key only once the first is held inside its transaction, and the first
+    // is released only once the copy has asked for the connection the first holds.
     if (target.kind === 'sqlite') it(
       'a copy arriving while the first request is inside its transaction waits for it on SQLite, then replays it',
-      { timeout: 60_000 },
+      { timeout: 30_000 },
       async () => {
         const accountId = await createAccount(t);
         const token = await mintAccessToken(t, { accountId, scopes: [PROBE_SCOPE] });
@@ -134,19 +166,23 @@ for (const target of databaseTargets()) {
         const held = new Promise<void>((resolve) => (onHeld = resolve));
         const first = callProbe(t.publicUrl, { token, key, headers: { 'x-probe-hold': '1' } });
         await held;
-        letCopyRead();
-        // From its key to the connection the copy only awaits promises, so one turn of the event
-        // loop puts its read in the queue behind the held transaction.
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        assert.equal(copyAnswered, false, 'the copy has no answer while the first is inside its transaction');
-        releaseHeld();
-
-        const [original, replay] = await Promise.all([first, copy]);
-        assert.equal(original.status, 201);
-        assert.equal(original.replayed, false);
-        assert.equal(replay.status, 201);
-        assert.equal(replay.replayed, true, 'the copy waited and replays the first, neither performing again nor answering 409');
-        assert.equal(replay.text, original.text);
+        const connection = watchWriteRunnerConnections();
+        try {
+          letCopyRead();
+          await connection.asked;
+          assert.equal(connection.granted(), false, 'the copy asked for the connection the held transaction has');
+          assert.equal(copyAnswered, false, 'the copy has no answer while the first is inside its transaction');
+          releaseHeld();
+          const [original, replay] = await Promise.all([first, copy]);
+          assert.equal(connection.granted(), true);
+          assert.equal(original.status, 201);
+          assert.equal(original.replayed, false);
+          assert.equal(replay.status, 201);
+          assert.equal(replay.replayed, true, 'the copy waited and replays the first, neither performing again nor answering 409');
+          assert.equal(replay.text, original.text);
+        } finally {
+          connection.stop();
+        }
         assert.deepEqual(await probeCounts(t.gatehouse.database.db, accountId), { effects: 1, events: 1 });
       },
     );

@@ -128,7 +128,7 @@ for (const target of databaseTargets()) {
       }
       t.clock.advance(31_000);
       const processors = [1, 2, 3, 4].map(() =>
-        createPayoutProcessor({ db: db(), clock: t.clock, kind: t.gatehouse.database.kind, batchSize: 4 }),
+        createPayoutProcessor({ db: db(), clock: t.clock, dialect: t.gatehouse.database.dialect, batchSize: 4 }),
       );
       const results = await Promise.all(processors.map((p) => p.processDuePayouts()));
       const total = results.reduce((s, r) => ({ paid: s.paid + r.paid, failed: s.failed + r.failed }), { paid: 0, failed: 0 });

@@ -127,7 +127,7 @@ for (const target of databaseTargets()) {
       const key = randomUUID();
       const body = { amount: 5, currency: 'EUR', destination: 'acct_x' };
       // The claim a live owner holds while it runs the effects (another node, mid-request).
-      const store = createIdempotencyStore({ db: t.gatehouse.database.db, kind: t.gatehouse.database.kind });
+      const store = createIdempotencyStore({ db: t.gatehouse.database.db, dialect: t.gatehouse.database.dialect });
       const fingerprint = sha256Hex(canonicalJson(['POST', '/v1/payouts', {}, {}, body]));
       const { claim: held } = await store.claimOrRead({ accountId, clientId: 'test-client', key }, { fingerprint, now: t.clock.now(), leaseMs: 60_000, retentionMs: 3_600_000 });
       assert.ok(held);

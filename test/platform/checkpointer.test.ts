@@ -8,10 +8,12 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import { startCheckpointer, type Checkpointer } from '../../src/platform/db/checkpointer.ts';
+import { loadSqliteDriver } from '../../src/platform/db/sqlite-driver.ts';
 
 describe('WAL checkpoints off the event loop (sqlite)', () => {
+  const Sqlite = loadSqliteDriver();
   let dir: string;
   let file: string;
   let writer: BetterSqlite3.Database;
@@ -20,7 +22,7 @@ describe('WAL checkpoints off the event loop (sqlite)', () => {
   before(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-checkpoint-'));
     file = path.join(dir, 'gatehouse.db');
-    writer = new BetterSqlite3(file);
+    writer = new Sqlite(file);
     writer.pragma('journal_mode = WAL');
     writer.pragma('synchronous = NORMAL');
     // Only the worker checkpoints here.
@@ -53,7 +55,7 @@ describe('WAL checkpoints off the event loop (sqlite)', () => {
     assert.ok(second !== undefined && second.log < first.log, `the next write started the log over: ${JSON.stringify(second)}`);
     assert.equal(second.checkpointed, second.log);
 
-    const reader = new BetterSqlite3(file, { readonly: true });
+    const reader = new Sqlite(file, { readonly: true });
     try {
       assert.equal((reader.prepare('select count(*) as n from notes').get() as { n: number }).n, 201);
     } finally {

@@ -101,5 +101,23 @@ for (const target of databaseTargets()) {
       for (const id of ids) assert.ok(lines.some((l) => l.reqId === id && l.msg === 'request'), `request line of ${id}`);
       assert.equal(lines.at(-1).msg, 'stopped');
     });
+
+    it('a burst of many batches answered just before a clean stop: every request line is written, none twice', async () => {
+      const node = await spawnGatehouse({ databaseUrl: database.url, env: { GATEHOUSE_LOG_LEVEL: 'info' } });
+      // About 60 KiB of request lines: many batches, the last ones still gathered when the stop begins.
+      const ids = Array.from({ length: 300 }, (_, i) => `burst-${i}`);
+      const statuses = await Promise.all(ids.map(async (id) => (await fetch(`${node.url}/healthz`, { headers: { 'x-request-id': id } })).status));
+      assert.ok(statuses.every((s) => s === 200));
+      node.child.kill('SIGTERM');
+      assert.deepEqual(await node.exited, { code: 0, signal: null });
+      const lines = node
+        .output()
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as Json);
+      const logged = lines.filter((l) => l.msg === 'request' && String(l.reqId).startsWith('burst-')).map((l) => l.reqId as string);
+      assert.deepEqual([...logged].sort(), [...ids].sort());
+      assert.equal(lines.at(-1).msg, 'stopped');
+    });
   });
 }

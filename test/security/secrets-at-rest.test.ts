@@ -55,7 +55,7 @@ function formsOf(secret: string): Buffer[] {
 /** Every byte the database keeps: the SQLite file and its WAL, or every PostgreSQL row as text. */
 async function databaseBytes(t: TestApp): Promise<Array<{ where: string; bytes: Buffer }>> {
   const database = t.gatehouse.database;
-  if (database.kind === 'sqlite') {
+  if (database.dialect.name === 'sqlite') {
     const file = t.config.databaseUrl.replace(/^sqlite:/, '');
     const parts = [file, `${file}-wal`].filter((f) => fs.existsSync(f));
     assert.ok(parts.length === 2, 'the database file and its WAL are both read');

@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { databaseTargets } from '../helpers/databases.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
-import { recordEvent } from '../../src/webhooks/outbox.ts';
+import { recordEvent } from '../../src/events/outbox.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
 import { ALLOW_LOOPBACK, deliveriesOf, dispatcher, raise, registerEndpoint, tenant, type Tenant } from './support.ts';
 

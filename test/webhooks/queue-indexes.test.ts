@@ -14,7 +14,7 @@ import { openDatabase, type Database } from '../../src/platform/db/database.ts';
 
 async function indexDefinition(database: Database, name: string): Promise<string | undefined> {
   const { rows } =
-    database.kind === 'sqlite'
+    database.dialect.name === 'sqlite'
       ? await sql<{ definition: string }>`select sql as definition from sqlite_master where type = 'index' and name = ${name}`.execute(database.db)
       : await sql<{ definition: string }>`select indexdef as definition from pg_indexes where schemaname = current_schema() and indexname = ${name}`.execute(database.db);
   return rows[0]?.definition.toLowerCase().replaceAll('"', '');
@@ -22,7 +22,7 @@ async function indexDefinition(database: Database, name: string): Promise<string
 
 /** PostgreSQL's storage setting for a table's pages (SQLite has none). */
 async function fillfactor(database: Database, table = 'webhook_deliveries'): Promise<string | undefined> {
-  if (database.kind === 'sqlite') return undefined;
+  if (database.dialect.name === 'sqlite') return undefined;
   const { rows } = await sql<{ options: string[] | null }>`select reloptions as options from pg_class where oid = ${table}::regclass`.execute(database.db);
   return rows[0]?.options?.find((o) => o.startsWith('fillfactor='));
 }
@@ -30,7 +30,7 @@ async function fillfactor(database: Database, table = 'webhook_deliveries'): Pro
 /** Every index on a table, by name, as its definition. */
 async function indexesOf(database: Database, table: string): Promise<Record<string, string>> {
   const { rows } =
-    database.kind === 'sqlite'
+    database.dialect.name === 'sqlite'
       ? await sql<{ name: string; definition: string }>`select name, sql as definition from sqlite_master where type = 'index' and tbl_name = ${table} and sql is not null`.execute(database.db)
       : await sql<{ name: string; definition: string }>`select indexname as name, indexdef as definition from pg_indexes where schemaname = current_schema() and tablename = ${table} and indexname not like '%_pkey'`.execute(database.db);
   return Object.fromEntries(rows.map((r) => [r.name, r.definition.toLowerCase().replaceAll('"', '')]));
@@ -43,7 +43,7 @@ async function columnsOf(database: Database, table: string): Promise<string[]> {
 
 /** How the attempt log is tied to its endpoint: by a foreign key, by a deletion trigger, or both. */
 async function attemptLogOwner(database: Database): Promise<{ key: boolean; trigger: boolean }> {
-  if (database.kind === 'sqlite') {
+  if (database.dialect.name === 'sqlite') {
     const { rows } = await sql<{ table: string }>`select "table" from pragma_foreign_key_list('webhook_attempts')`.execute(database.db);
     return { key: rows.some((r) => r.table === 'webhook_endpoints'), trigger: false };
   }
@@ -63,12 +63,12 @@ for (const target of databaseTargets()) {
         assert.equal((await migrator.migrateTo('0503_webhook_open_deliveries')).error, undefined);
         assert.match((await indexDefinition(database, 'webhook_deliveries_due'))!, /\(next_attempt_at\) where \(?state = 'pending'/);
         assert.match((await indexDefinition(database, 'webhook_deliveries_parked'))!, /\(endpoint_id, created_at\) where \(?state = 'parked'/);
-        assert.equal(await fillfactor(database), database.kind === 'postgres' ? 'fillfactor=50' : undefined);
+        assert.equal(await fillfactor(database), database.dialect.name === 'postgres' ? 'fillfactor=50' : undefined);
 
         assert.equal((await migrator.migrateTo('0502_webhook_write_path')).error, undefined);
         assert.match((await indexDefinition(database, 'webhook_deliveries_due'))!, /\(state, next_attempt_at\)$/);
         assert.equal(await indexDefinition(database, 'webhook_deliveries_parked'), undefined);
-        assert.equal(await fillfactor(database), database.kind === 'postgres' ? 'fillfactor=80' : undefined);
+        assert.equal(await fillfactor(database), database.dialect.name === 'postgres' ? 'fillfactor=80' : undefined);
 
         assert.equal((await migrator.migrateTo('0503_webhook_open_deliveries')).error, undefined);
         assert.match((await indexDefinition(database, 'webhook_deliveries_due'))!, /where \(?state = 'pending'/);
@@ -83,7 +83,7 @@ for (const target of databaseTargets()) {
       const database = await openDatabase({ databaseUrl: created.url });
       try {
         const migrator = migratorFor(database);
-        const postgres = database.kind === 'postgres';
+        const postgres = database.dialect.name === 'postgres';
         assert.equal((await migrator.migrateToLatest()).error, undefined);
         assert.deepEqual(await attemptLogOwner(database), { key: !postgres, trigger: postgres });
         assert.equal((await migrator.migrateTo('0503_webhook_open_deliveries')).error, undefined);
@@ -136,7 +136,7 @@ for (const target of databaseTargets()) {
         for (const definition of Object.values(deliveryIndexes)) assert.doesNotMatch(definition, /state/);
         assert.match(deliveryIndexes.webhook_deliveries_parked!, /\(endpoint_id, created_at\) where \(?parked_at is not null/);
         assert.deepEqual(Object.keys(await indexesOf(database, 'webhook_queue')).sort(), ['webhook_queue_due', 'webhook_queue_endpoint']);
-        assert.equal(await fillfactor(database, 'webhook_queue'), database.kind === 'postgres' ? 'fillfactor=50' : undefined);
+        assert.equal(await fillfactor(database, 'webhook_queue'), database.dialect.name === 'postgres' ? 'fillfactor=50' : undefined);
 
         assert.equal((await migrator.migrateTo('0504_webhook_attempts_follow_endpoint')).error, undefined);
         const restored = await sql<{ id: string; cycle_failures: number; next_attempt_at: number | string; lease_owner: string | null; lease_until: number | string | null }>`
@@ -183,12 +183,12 @@ for (const target of databaseTargets()) {
         assert.deepEqual(await attempts(), [['dlv_a', 100, 'oops'], ['dlv_b', 200, 'oops']]);
         assert.deepEqual(await primaryKeyOf(database, 'webhook_attempts'), ['endpoint_id', 'attempted_at', 'id']);
         assert.deepEqual(Object.keys(await indexesOf(database, 'webhook_attempts')), []);
-        if (database.kind === 'sqlite') {
+        if (database.dialect.name === 'sqlite') {
           const { rows } = await sql<{ definition: string }>`select sql as definition from sqlite_master where name = 'webhook_attempts'`.execute(db);
           assert.match(rows[0]!.definition, /without rowid$/i);
         }
         // Deleting the endpoint still takes its attempts (SQLite: the key; PostgreSQL: the trigger of 0504).
-        assert.deepEqual(await attemptLogOwner(database), { key: database.kind === 'sqlite', trigger: database.kind === 'postgres' });
+        assert.deepEqual(await attemptLogOwner(database), { key: database.dialect.name === 'sqlite', trigger: database.dialect.name === 'postgres' });
 
         assert.equal((await migrator.migrateTo('0505_webhook_queue')).error, undefined);
         assert.deepEqual(await attempts(), [['dlv_a', 100, 'oops'], ['dlv_b', 200, 'oops']]);
@@ -208,7 +208,7 @@ for (const target of databaseTargets()) {
 
 /** The columns of a table's primary key, in key order. */
 async function primaryKeyOf(database: Database, table: string): Promise<string[]> {
-  if (database.kind === 'sqlite') {
+  if (database.dialect.name === 'sqlite') {
     const { rows } = await sql<{ name: string; pk: number }>`select name, pk from pragma_table_info(${table}) where pk > 0 order by pk`.execute(database.db);
     return rows.map((r) => r.name);
   }

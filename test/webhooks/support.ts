@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createAccount, mintAccessToken } from '../helpers/fixtures.ts';
 import { bearerCall, type Json } from '../helpers/http.ts';
 import type { TestApp } from '../helpers/test-app.ts';
-import { recordEvent } from '../../src/webhooks/outbox.ts';
+import { recordEvent } from '../../src/events/outbox.ts';
 
 export const ALLOW_LOOPBACK = { GATEHOUSE_WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8' };
 

@@ -12,7 +12,7 @@ import { spawnGatehouse } from '../helpers/processes.ts';
 import { until } from '../helpers/until.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
 import { ALLOW_LOOPBACK, raise, registerEndpoint, tenant } from './support.ts';
-import { claimDue } from '../../src/webhooks/claims.ts';
+import { claimDue } from '../../src/webhooks/queue.ts';
 
 const EVENTS = 60;
 const CONCURRENCY = 4;

@@ -11,8 +11,8 @@
  * falls behind. Durability is unchanged: a commit is in the log, synced by the next checkpoint,
  * exactly as with synchronous=NORMAL's automatic checkpoints.
  */
-import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { sqliteDriverPath } from './sqlite-driver.ts';
 
 /**
  * How often the worker checkpoints: under load about as many pages as SQLite's own threshold
@@ -63,7 +63,8 @@ parentPort.on('message', (message) => {
 
 /** Starts checkpointing the WAL of the database `file` in a worker thread. */
 export function startCheckpointer(file: string): Checkpointer {
-  const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+  // The same driver release as the main connection's, matched to this Node.
+  const driver = sqliteDriverPath();
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
     workerData: { driver, file, everyMs: CHECKPOINT_EVERY_MS },

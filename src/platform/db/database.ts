@@ -1,6 +1,6 @@
 /**
  * One schema, two databases. Kysely over better-sqlite3 (embedded: WAL, foreign keys, busy
- * timeout) or over pg (distributed). The differences that matter stay here:
+ * timeout; the release matched to the running Node, see sqlite-driver.ts) or over pg (distributed). The differences that matter stay here:
  *
  * - SQLite transactions begin IMMEDIATE, taking the write lock up front, so two processes
  *   sharing a file never deadlock upgrading a read lock to a write lock.
@@ -17,7 +17,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import {
   CompiledQuery,
@@ -38,16 +38,18 @@ import {
   type QueryCompiler,
   type Transaction,
 } from 'kysely';
-import type { DatabaseKind } from '../../config.ts';
+import { postgresDialect, sqliteDialect, type SqlDialect } from './dialect.ts';
 import type { Tables } from './tables.ts';
 import { sha256Hex } from '../crypto.ts';
 import { BACKSTOP_CHECKPOINT_PAGES, startCheckpointer } from './checkpointer.ts';
+import { loadSqliteDriver } from './sqlite-driver.ts';
 
 export type Db = Kysely<Tables>;
 
 export interface Database {
   db: Db;
-  kind: DatabaseKind;
+  /** What differs between the two databases (dialect.ts): capability code asks it instead of branching. */
+  dialect: SqlDialect;
   /** Where the data lives, for logs: a file path or host/database/schema (never a password). */
   location: string;
   /** PostgreSQL schema holding the tables (migration bookkeeping included); undefined on SQLite. */
@@ -238,8 +240,10 @@ export async function runForEach(executor: Db, text: string, rows: readonly (rea
 function openSqlite(options: DatabaseOptions): Database {
   const file = options.databaseUrl.slice('sqlite:'.length);
   const inMemory = file === ':memory:';
+  // The driver matched to this Node (sqlite-driver.ts); its failure names what to run.
+  const Sqlite = loadSqliteDriver();
   if (!inMemory) fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const connection = new BetterSqlite3(inMemory ? ':memory:' : path.resolve(file));
+  const connection = new Sqlite(inMemory ? ':memory:' : path.resolve(file));
   connection.pragma('journal_mode = WAL');
   connection.pragma('synchronous = NORMAL');
   connection.pragma('foreign_keys = ON');
@@ -255,7 +259,7 @@ function openSqlite(options: DatabaseOptions): Database {
   sqliteStatements.set(db.getExecutor().adapter, statements);
   return {
     db,
-    kind: 'sqlite',
+    dialect: sqliteDialect,
     location: inMemory ? ':memory:' : path.resolve(file),
     schema: undefined,
     poolStats: () => undefined,
@@ -335,7 +339,7 @@ async function openPostgres(options: DatabaseOptions): Promise<Database> {
   const location = `${server}${url.pathname}${schema ? ` (schema ${schema})` : ''}`;
   return {
     db,
-    kind: 'postgres',
+    dialect: postgresDialect,
     location,
     schema: schema ?? 'public',
     // pg-pool queues every checkout, even one an idle connection takes on the next tick: only

@@ -9,9 +9,9 @@ import type { AccessTokenTables } from '../../oauth/access-tokens.ts';
 import type { PaymentTables } from '../../payments/tables.ts';
 import type { IdempotencyTables } from '../../idempotency/store.ts';
 import type { ScimTables } from '../../scim/tables.ts';
-import type { EventTables } from '../../webhooks/outbox.ts';
+import type { EventTables } from '../../events/tables.ts';
 import type { OAuthTables } from '../../oauth/tables.ts';
-import type { WebhookTables } from '../../webhooks/store.ts';
+import type { WebhookTables } from '../../webhooks/tables.ts';
 
 export interface Tables
   extends PlatformTables,

@@ -43,7 +43,7 @@ export async function tablesInDependencyOrder(database: Database): Promise<strin
   const db = database.db as AnyDb;
   let names: string[];
   const parents = new Map<string, Set<string>>();
-  if (database.kind === 'sqlite') {
+  if (database.dialect.name === 'sqlite') {
     const rows = await sql<{ name: string }>`select name from sqlite_master where type = 'table'`.execute(db);
     names = rows.rows.map((r) => r.name).filter((n) => !BOOKKEEPING.test(n));
     for (const name of names) {
@@ -81,7 +81,7 @@ export async function tablesInDependencyOrder(database: Database): Promise<strin
 }
 
 async function primaryKey(database: Database, db: AnyDb, table: string): Promise<string[]> {
-  if (database.kind === 'sqlite') {
+  if (database.dialect.name === 'sqlite') {
     const cols = await sql<{ name: string; pk: number }>`select name, pk from pragma_table_info(${table})`.execute(db);
     return cols.rows.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name);
   }
@@ -120,14 +120,14 @@ export interface Progress {
 export async function exportDatabase(database: Database, write: (line: string) => Promise<void>, progress: Progress): Promise<ExportHeader> {
   const tables = await tablesInDependencyOrder(database);
   return (database.db as AnyDb).connection().execute(async (conn) => {
-    await sql.raw(database.kind === 'sqlite' ? 'begin' : 'begin isolation level repeatable read read only').execute(conn);
+    await sql.raw(database.dialect.name === 'sqlite' ? 'begin' : 'begin isolation level repeatable read read only').execute(conn);
     try {
       const header: ExportHeader = {
         format: EXPORT_FORMAT,
         version: EXPORT_VERSION,
         schema: latestMigration(),
         exported_at: new Date().toISOString(),
-        source: database.kind,
+        source: database.dialect.name,
         tables: [],
       };
       for (const name of tables) header.tables.push({ name, rows: await countRows(conn, name) });

@@ -12,7 +12,7 @@ import type { Database } from '../db/database.ts';
 
 export function registerMetricsRoute(app: FastifyInstance, deps: { metrics: MetricsRegistry; database: Database }): void {
   const { metrics, database } = deps;
-  measureProcess(metrics, { version: releaseVersion(), database: database.kind });
+  measureProcess(metrics, { version: releaseVersion(), database: database.dialect.name });
   const samplePool = measurePool(metrics, database);
   metrics.gauge('gatehouse_db_up', '1 when the database answered the last scrape', [], async (up) => {
     try {

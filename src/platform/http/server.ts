@@ -10,7 +10,7 @@
  * unparsable HTTP, a timeout, a request during shutdown) are answered as problem+json with a
  * request id too.
  */
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { FastifyBaseLogger } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
@@ -123,7 +123,8 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    disableRequestLogging: true,
+    // Requests are logged once, on completion, by this module's own hook.
+    logController: new LogController({ disableRequestLogging: true }),
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 256 },
   });
   app.server.maxConnections = limits.maxConnections;

@@ -1,5 +1,7 @@
 /**
- * Claiming due deliveries with a lease. The queue (`webhook_queue`, migration 0505) holds the
+ * The delivery queue as workers use it: claiming due deliveries with a lease, giving back what
+ * was claimed and not attempted, and asking when the next delivery is due. The queue
+ * (`webhook_queue`, migration 0505) holds the
  * deliveries still to be attempted; a claim marks its rows with this worker's claim token and
  * a lease that outlives the attempt's timeout; a worker that dies mid-delivery simply lets
  * the lease expire and any worker claims the row again (a new attempt, a new Delivery-Id);
@@ -207,4 +209,17 @@ export async function releaseClaims(db: Db, deliveries: ReadonlyArray<Pick<Claim
     released += Number(result.numUpdatedRows);
   }
   return released;
+}
+
+/**
+ * When the next unclaimed delivery is due (epoch ms), or undefined when none is queued. Leased
+ * rows are left out: their expiry is found by the worker's slow poll.
+ */
+export async function nextDueAt(db: Db): Promise<number | undefined> {
+  const next = await db
+    .selectFrom('webhook_queue')
+    .select((eb) => eb.fn.min('next_attempt_at').as('due'))
+    .where('lease_until', 'is', null)
+    .executeTakeFirst();
+  return next?.due == null ? undefined : Number(next.due);
 }

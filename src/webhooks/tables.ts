@@ -1,5 +1,6 @@
 /**
- * Tables of webhook delivery. Endpoints are what an account registered; a delivery is one
+ * The tables of webhook delivery (the events they deliver are the events capability's,
+ * src/events/tables.ts). Endpoints are what an account registered; a delivery is one
  * event owed to one endpoint (the unit a worker leases); an attempt is one POST, whose id
  * is the Delivery-Id header it carried.
  */
@@ -70,17 +71,3 @@ export interface WebhookTables {
 export type EndpointRow = WebhookTables['webhook_endpoints'];
 export type DeliveryRow = WebhookTables['webhook_deliveries'];
 export type AttemptRow = WebhookTables['webhook_attempts'];
-
-/** Event types an endpoint can subscribe to; `*` subscribes to all. */
-export const EVENT_TYPES = [
-  'invoice.settled',
-  'payout.created',
-  'payout.paid',
-  'payout.failed',
-  'webhook_endpoint.disabled',
-] as const;
-
-export function subscribes(eventTypesJson: string, type: string): boolean {
-  const types = JSON.parse(eventTypesJson) as string[];
-  return types.includes('*') || types.includes(type);
-}
