@@ -7,6 +7,11 @@ import path from 'node:path';
 
 const roots = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const passthrough = process.argv.slice(2).filter((a) => a.startsWith('--'));
+// A report written to a file (e.g. coverage/lcov.info) gets its directory.
+for (const arg of passthrough) {
+  const destination = /^--test-reporter-destination=(.+)$/.exec(arg)?.[1];
+  if (destination && destination !== 'stdout' && destination !== 'stderr') fs.mkdirSync(path.dirname(destination), { recursive: true });
+}
 const files = [];
 for (const root of roots.length > 0 ? roots : ['test']) {
   if (fs.statSync(root).isFile()) {
@@ -25,9 +30,11 @@ if (files.length === 0) {
 }
 const where = process.env.GATEHOUSE_TEST_DATABASE_URL ? 'SQLite and PostgreSQL' : 'SQLite (set GATEHOUSE_TEST_DATABASE_URL for PostgreSQL too)';
 console.log(`gatehouse tests: ${files.length} files on ${where}`);
+// Per test: the slowest honest one (a rolling restart, two workers racing) takes well under a
+// minute on CI; crash safety sets its own, longer bound. A hung test fails instead of holding the run.
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=300000', ...passthrough, ...files],
+  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=120000', ...passthrough, ...files],
   { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
 );
 process.exit(result.status ?? 1);

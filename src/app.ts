@@ -16,7 +16,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { settingEnv, type Config } from './config.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
-import { openDatabase, type Database } from './platform/db/database.ts';
+import { openConfiguredDatabase, type Database } from './platform/db/database.ts';
 import { createGroupCommit } from './platform/db/group-commit.ts';
 import { migrateToLatest } from './platform/db/migrate.ts';
 import { createLogger, type LogDestination } from './platform/logging.ts';
@@ -24,7 +24,7 @@ import { createHttpServer, httpLimitsOf } from './platform/http/server.ts';
 import { closeConnectionsWhileDraining, closeListener, createDrain, SETTLE_MS } from './platform/http/drain.ts';
 import { listenOrExplain } from './platform/http/listen.ts';
 import { settlesWithin } from './platform/deadline.ts';
-import { startBackgroundWork, stopBackgroundWork, type BackgroundWork } from './background.ts';
+import { createBackgroundServices, startBackgroundWork, stopBackgroundWork, type BackgroundWork } from './background.ts';
 import { registerHealthRoutes } from './platform/http/health.ts';
 import { registerOpenApi } from './platform/http/openapi.ts';
 import { publicSecuritySchemes } from './oauth/openapi.ts';
@@ -40,8 +40,7 @@ import { registerMetricsRoute } from './platform/http/metrics-route.ts';
 import { revokeUserAccess } from './oauth/user-access.ts';
 import { createScim, type UserScopeBound } from './scim/index.ts';
 import { createWriteRunner, type WriteHooks, type WriteRunner } from './idempotency/write-runner.ts';
-import { createIdempotencyStore } from './idempotency/store.ts';
-import { createIdempotencyRetention, type IdempotencyRetention } from './idempotency/retention.ts';
+import type { IdempotencyRetention } from './idempotency/retention.ts';
 import { documentIdempotencyKeys } from './idempotency/openapi.ts';
 import type { CursorKeyRing } from './paging/cursor.ts';
 import { setUpCursorKeys } from './paging/cursor-keys.ts';
@@ -50,14 +49,14 @@ import { createPaging, type Paging } from './paging/page.ts';
 import { createInvoices, type Invoices } from './payments/invoices.ts';
 import { createPayouts, type Payouts } from './payments/payouts.ts';
 import { createLedgerEntries, type LedgerEntries } from './payments/ledger-entries.ts';
-import { createPayoutProcessor, type PayoutProcessor } from './payments/payout-processor.ts';
+import type { PayoutProcessor } from './payments/payout-processor.ts';
 import { registerPaymentRoutes } from './payments/routes.ts';
 import { createRateLimits, limitApiRequests, type RateLimits } from './platform/rate-limit.ts';
 import { createUsers, type Users } from './users/service.ts';
 import { registerUserRoutes } from './users/routes.ts';
 import { createOAuth, type OAuth } from './oauth/service.ts';
 import { registerClientRoutes } from './oauth/client-routes.ts';
-import { createWebhooks, type Webhooks } from './webhooks/index.ts';
+import type { Webhooks } from './webhooks/index.ts';
 import type { Resolve } from './webhooks/target-policy.ts';
 
 export interface GatehouseDeps {
@@ -132,14 +131,7 @@ const CLOSE_MARGIN_MS = 1000;
 export async function createGatehouse(config: Config, deps: GatehouseDeps = {}): Promise<Gatehouse> {
   const clock = deps.clock ?? systemClock;
   const log = createLogger({ level: config.logLevel, destination: deps.logDestination });
-  const database =
-    deps.database ??
-    (await openDatabase({
-      databaseUrl: config.databaseUrl,
-      poolSize: config.databasePoolSize,
-      statementTimeoutMs: config.databaseStatementTimeout,
-      acquireTimeoutMs: config.databaseAcquireTimeout,
-    }));
+  const database = deps.database ?? (await openConfiguredDatabase(config));
   const ownsDatabase = deps.database === undefined;
   await migrateToLatest(database);
   const { db } = database;
@@ -153,7 +145,8 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
   const accessTokens = createAccessTokens({ db, clock, vault });
   const users = createUserStore(db);
   const scim = createScim({ db, dialect: database.dialect, clock, accessTokens, revokeUserAccess, issuer: config.issuer, maxPayloadSize: config.bodyLimit });
-  const idempotencyStore = createIdempotencyStore({ db, dialect: database.dialect });
+  const background = await createBackgroundServices({ config, database, clock, log, metrics, secretsKey, resolve: deps.webhookResolve });
+  const { idempotencyStore, idempotency, payoutProcessor, webhooks } = background;
   const writes = createWriteRunner({
     db,
     store: idempotencyStore,
@@ -167,13 +160,11 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
     // Stored answers that carry a secret (a webhook secret shown once) are kept sealed.
     sealer: createSealer(secretsKey, 'stored responses'),
   });
-  const idempotency = createIdempotencyRetention({ store: idempotencyStore, clock });
   const cursorKeys = await setUpCursorKeys({ db, clock, vault, configured: config.cursorKeys });
   const paging = createPaging({ ring: cursorKeys, clock, cursorTtlMs: config.cursorTtl * 1000 });
   const invoices = createInvoices({ db, clock, paging });
   const payouts = createPayouts({ db, clock, paging, delayMs: config.payoutDelay * 1000 });
   const ledgerEntries = createLedgerEntries({ db, paging });
-  const payoutProcessor = createPayoutProcessor({ db, clock, dialect: database.dialect, metrics });
   const rateLimits = createRateLimits({
     enabled: config.rateLimits,
     redisUrl: config.redisUrl,
@@ -253,7 +244,6 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
     ],
   });
   await oauth.register(publicServer);
-  const webhooks = await createWebhooks({ config, db, clock, log, resolve: deps.webhookResolve, metrics });
   const services = {
     accounts,
     accessTokens,
@@ -280,7 +270,7 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
     await deps.extraRoutes?.(api, { services, database, clock });
   });
 
-  let background: BackgroundWork[] = [];
+  let running: BackgroundWork[] = [];
   let closing: Promise<void> | undefined;
 
   async function shutDown(options: ShutdownOptions): Promise<void> {
@@ -293,7 +283,7 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
     const cut = await Promise.all([publicServer, adminServer].map((server) => closeListener(server, { settleMs, timeoutMs })));
     const cutTotal = cut.reduce((a, b) => a + b, 0);
     if (cutTotal > 0) log.warn({ connections: cutTotal }, `shutdown timeout: closed ${cutTotal} connections with requests still in flight`);
-    const abandoned = await stopBackgroundWork(background, left());
+    const abandoned = await stopBackgroundWork(running, left());
     if (abandoned.length > 0) log.warn({ abandoned }, `shutdown timeout: ${abandoned.join('; ')}`);
     await settlesWithin(rateLimits.close(), left() + CLOSE_MARGIN_MS);
     if (ownsDatabase && !(await settlesWithin(database.close(), left() + CLOSE_MARGIN_MS))) {
@@ -319,10 +309,7 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
         hostSetting: settingEnv('adminHost'),
         portSetting: settingEnv('adminPort'),
       });
-      background = await startBackgroundWork(
-        { db, clock, log, payoutProcessor, idempotency, dispatcher: webhooks.dispatcher },
-        { workers: config.inProcessWorkers },
-      );
+      running = await startBackgroundWork({ db, clock, log, services: background }, { workers: config.inProcessWorkers });
       return { publicUrl: urlOf(publicServer), adminUrl: urlOf(adminServer) };
     },
     close(options = {}) {

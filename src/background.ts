@@ -1,6 +1,9 @@
 /**
  * The background work of a process (webhook dispatcher, payout processor, sweeps of expired
- * OAuth state and idempotency records), as `serve` and `gatehouse worker` run it: started
+ * OAuth state and idempotency records), as `serve` and `gatehouse worker` run it: the
+ * capabilities it needs built from one configuration (`createBackgroundServices`: `serve`
+ * builds them with the rest of the app and serves their routes, `worker` builds only them),
+ * then started
  * only once every listener of the process is bound, so a process that cannot start does no
  * work, and stopped within the shutdown timeout. Work still running at the timeout is
  * abandoned, never waited for; each part says what that leaves behind, and nothing it leaves
@@ -8,13 +11,18 @@
  * is attempted again).
  */
 import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.ts';
 import type { Clock } from './platform/clock.ts';
-import type { Db } from './platform/db/database.ts';
+import type { Database, Db } from './platform/db/database.ts';
+import type { MetricsRegistry } from './platform/metrics.ts';
 import { settlesWithin } from './platform/deadline.ts';
-import { startPayoutProcessor, type PayoutProcessor } from './payments/payout-processor.ts';
+import { createPayoutProcessor, startPayoutProcessor, type PayoutProcessor } from './payments/payout-processor.ts';
 import { startOAuthSweeper } from './oauth/sweeper.ts';
-import type { IdempotencyRetention } from './idempotency/retention.ts';
+import { createIdempotencyStore, type IdempotencyStore } from './idempotency/store.ts';
+import { createIdempotencyRetention, type IdempotencyRetention } from './idempotency/retention.ts';
 import type { Dispatcher } from './webhooks/dispatcher.ts';
+import { createWebhooks, type Webhooks } from './webhooks/index.ts';
+import type { Resolve } from './webhooks/target-policy.ts';
 
 export interface BackgroundWork {
   name: string;
@@ -22,13 +30,45 @@ export interface BackgroundWork {
   stop(timeoutMs: number): Promise<string | undefined>;
 }
 
+/** The capabilities whose work runs in the background. */
+export interface BackgroundServices {
+  payoutProcessor: PayoutProcessor;
+  idempotencyStore: IdempotencyStore;
+  idempotency: IdempotencyRetention;
+  webhooks: Webhooks;
+}
+
+/**
+ * Builds the capabilities the background work runs, from `config` and the process's
+ * dependencies: the same for `serve` and `gatehouse worker`.
+ */
+export async function createBackgroundServices(deps: {
+  config: Config;
+  database: Database;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  metrics: MetricsRegistry;
+  /** The process's secrets key, loaded once (platform/secrets-key.ts). */
+  secretsKey: Buffer;
+  /** Name resolution for webhook receiver hosts; the system resolver unless replaced. */
+  resolve?: Resolve | undefined;
+}): Promise<BackgroundServices> {
+  const { config, database, clock, log, metrics, secretsKey } = deps;
+  const { db, dialect } = database;
+  const idempotencyStore = createIdempotencyStore({ db, dialect });
+  return {
+    payoutProcessor: createPayoutProcessor({ db, clock, dialect, metrics }),
+    idempotencyStore,
+    idempotency: createIdempotencyRetention({ store: idempotencyStore, clock }),
+    webhooks: await createWebhooks({ config, db, clock, log, secretsKey, resolve: deps.resolve, metrics }),
+  };
+}
+
 export interface BackgroundDeps {
   db: Db;
   clock: Clock;
   log: FastifyBaseLogger;
-  payoutProcessor: PayoutProcessor;
-  idempotency: IdempotencyRetention;
-  dispatcher: Dispatcher;
+  services: Pick<BackgroundServices, 'payoutProcessor' | 'idempotency' | 'webhooks'>;
 }
 
 /**
@@ -38,10 +78,12 @@ export interface BackgroundDeps {
  */
 export async function startBackgroundWork(deps: BackgroundDeps, options: { workers: boolean }): Promise<BackgroundWork[]> {
   const { db, clock, log } = deps;
+  const { payoutProcessor, idempotency, webhooks } = deps.services;
+  const { dispatcher } = webhooks;
   const work: BackgroundWork[] = [
     stopsWithin(
       'idempotency sweep',
-      deps.idempotency.start({
+      idempotency.start({
         intervalMs: 60_000,
         onError: (error) => log.warn({ err: error }, 'idempotency sweep failed; retrying on the next tick'),
       }),
@@ -52,20 +94,20 @@ export async function startBackgroundWork(deps: BackgroundDeps, options: { worke
     work.push(
       stopsWithin(
         'payout processor',
-        startPayoutProcessor({ processor: deps.payoutProcessor, intervalMs: 1000, log: log.child({ worker: 'payouts' }) }),
+        startPayoutProcessor({ processor: payoutProcessor, intervalMs: 1000, log: log.child({ worker: 'payouts' }) }),
         'a batch still running was abandoned (its transaction commits or rolls back whole; what it did not pay stays pending)',
       ),
       stopsWithin('OAuth sweep', startOAuthSweeper({ db, clock, log }), 'a sweep still running was abandoned (the next sweep repeats it)'),
     );
     try {
-      await deps.dispatcher.start();
+      await dispatcher.start();
     } catch (error) {
       // A start that fails leaves nothing running.
       await stopBackgroundWork(work, 0);
       throw error;
     }
   }
-  work.push(dispatcherWork(deps.dispatcher));
+  work.push(dispatcherWork(dispatcher));
   return work;
 }
 

@@ -3,7 +3,8 @@ import type { Clock } from '../platform/clock.ts';
 import { toRfc3339 } from '../platform/clock.ts';
 import { newId } from '../platform/ids.ts';
 import { problem } from '../platform/errors/catalogue.ts';
-import type { AccountRow, AccountStore } from './store.ts';
+import type { AccountStore } from './store.ts';
+import type { AccountRow } from './tables.ts';
 
 export interface Account {
   id: string;

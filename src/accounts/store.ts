@@ -1,19 +1,7 @@
 /** Accounts: the tenant every other object belongs to. */
 import type { Db } from '../platform/db/database.ts';
+import type { AccountRow } from './tables.ts';
 
-export interface AccountTables {
-  accounts: {
-    id: string;
-    name: string;
-    created_at: number;
-  };
-}
-
-export interface AccountRow {
-  id: string;
-  name: string;
-  created_at: number;
-}
 
 export function createAccountStore(db: Db) {
   return {

@@ -40,8 +40,8 @@ export interface Command {
   run(context: CommandContext): Promise<number>;
 }
 
-/** Where the database is: every command that opens one reads these. */
-const DATABASE: readonly SettingKey[] = ['dataDir', 'databaseUrl'];
+/** Where the database is and how it is used: every command that opens one reads these (openConfiguredDatabase). */
+const DATABASE: readonly SettingKey[] = ['dataDir', 'databaseUrl', 'databasePoolSize', 'databaseStatementTimeout', 'databaseAcquireTimeout'];
 
 /** Read only by `gatehouse worker`. */
 const WORKER_ONLY: readonly SettingKey[] = ['workerMetricsPort'];
@@ -117,9 +117,6 @@ export const COMMANDS: Record<string, Command> = {
       'GATEHOUSE_SHUTDOWN_TIMEOUT is abandoned (its leases expire); a worker killed outright loses nothing.',
     settings: [
       ...DATABASE,
-      'databasePoolSize',
-      'databaseStatementTimeout',
-      'databaseAcquireTimeout',
       'logLevel',
       'issuer',
       'secretsKey',

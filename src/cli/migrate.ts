@@ -1,11 +1,11 @@
 import { loadConfig } from '../config.ts';
-import { openDatabase } from '../platform/db/database.ts';
+import { openConfiguredDatabase } from '../platform/db/database.ts';
 import { migrateToLatest } from '../platform/db/migrate.ts';
 import type { CommandContext } from './commands.ts';
 
 export async function migrate({ flags, env }: CommandContext): Promise<number> {
   const config = loadConfig(env, flags);
-  const database = await openDatabase({ databaseUrl: config.databaseUrl });
+  const database = await openConfiguredDatabase(config);
   try {
     console.log(`gatehouse: migrating ${database.dialect.name} database at ${database.location}`);
     const result = await migrateToLatest(database);

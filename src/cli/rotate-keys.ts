@@ -1,6 +1,6 @@
 import { loadConfig } from '../config.ts';
 import { systemClock } from '../platform/clock.ts';
-import { openDatabase } from '../platform/db/database.ts';
+import { openConfiguredDatabase } from '../platform/db/database.ts';
 import { migrateToLatest } from '../platform/db/migrate.ts';
 import { createSigningKeys } from '../oauth/keys.ts';
 import { openKeyVault } from '../platform/secrets-key.ts';
@@ -9,7 +9,7 @@ import type { CommandContext } from './commands.ts';
 /** `gatehouse rotate-keys`: a new active signing key; the old ones stay in the JWKS until what they signed expires. */
 export async function rotateKeys({ flags, env }: CommandContext): Promise<number> {
   const config = loadConfig(env, flags);
-  const database = await openDatabase({ databaseUrl: config.databaseUrl });
+  const database = await openConfiguredDatabase(config);
   try {
     await migrateToLatest(database);
     const vault = await openKeyVault({ db: database.db, clock: systemClock, configured: config.secretsKey });

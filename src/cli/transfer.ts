@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import readline from 'node:readline';
 import { once } from 'node:events';
 import { loadConfig } from '../config.ts';
-import { openDatabase } from '../platform/db/database.ts';
+import { openConfiguredDatabase } from '../platform/db/database.ts';
 import { migrateToLatest } from '../platform/db/migrate.ts';
 import { exportDatabase, importDatabase, ImportRefused, type Progress } from '../platform/db/transfer.ts';
 import { UsageError } from './args.ts';
@@ -28,7 +28,7 @@ export async function exportCommand({ flags, env }: CommandContext): Promise<num
   const config = loadConfig(env, flags);
   const out = flags['--out'];
   if (!out) throw new UsageError('export needs --out <file> (or --out - for standard output)');
-  const database = await openDatabase({ databaseUrl: config.databaseUrl });
+  const database = await openConfiguredDatabase(config);
   const stream = out === '-' ? process.stdout : fs.createWriteStream(out, { mode: 0o600 });
   try {
     process.stderr.write(`gatehouse: exporting ${database.dialect.name} database at ${database.location}\n`);
@@ -49,7 +49,7 @@ export async function importCommand({ flags, env }: CommandContext): Promise<num
   const config = loadConfig(env, flags);
   const input = flags['--in'];
   if (!input) throw new UsageError('import needs --in <file> (or --in - for standard input)');
-  const database = await openDatabase({ databaseUrl: config.databaseUrl });
+  const database = await openConfiguredDatabase(config);
   try {
     process.stderr.write(`gatehouse: importing into ${database.dialect.name} database at ${database.location}\n`);
     await migrateToLatest(database);

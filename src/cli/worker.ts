@@ -18,7 +18,8 @@
  */
 import { loadConfig, settingEnv } from '../config.ts';
 import { systemClock } from '../platform/clock.ts';
-import { openDatabase } from '../platform/db/database.ts';
+import { openConfiguredDatabase } from '../platform/db/database.ts';
+import { loadSecretsKey } from '../platform/secrets-key.ts';
 import { migrateToLatest } from '../platform/db/migrate.ts';
 import { createLogger } from '../platform/logging.ts';
 import { MetricsRegistry } from '../platform/metrics.ts';
@@ -27,11 +28,7 @@ import { registerHealthRoutes } from '../platform/http/health.ts';
 import { registerMetricsRoute } from '../platform/http/metrics-route.ts';
 import { listenOrExplain } from '../platform/http/listen.ts';
 import { settlesWithin } from '../platform/deadline.ts';
-import { createWebhooks } from '../webhooks/index.ts';
-import { createPayoutProcessor } from '../payments/payout-processor.ts';
-import { createIdempotencyStore } from '../idempotency/store.ts';
-import { createIdempotencyRetention } from '../idempotency/retention.ts';
-import { startBackgroundWork, stopBackgroundWork, type BackgroundWork } from '../background.ts';
+import { createBackgroundServices, startBackgroundWork, stopBackgroundWork, type BackgroundWork } from '../background.ts';
 import { exitAfterStop, stopSignal } from './signals.ts';
 import type { CommandContext } from './commands.ts';
 
@@ -42,12 +39,7 @@ export async function worker({ flags, env }: CommandContext): Promise<number> {
   const config = loadConfig(env, flags);
   const log = createLogger({ level: config.logLevel });
   const clock = systemClock;
-  const database = await openDatabase({
-    databaseUrl: config.databaseUrl,
-    poolSize: config.databasePoolSize,
-    statementTimeoutMs: config.databaseStatementTimeout,
-    acquireTimeoutMs: config.databaseAcquireTimeout,
-  });
+  const database = await openConfiguredDatabase(config);
   const signal = stopSignal();
   const metrics = new MetricsRegistry();
   const server = config.workerMetricsPort === undefined ? undefined : createHttpServer({
@@ -66,9 +58,8 @@ export async function worker({ flags, env }: CommandContext): Promise<number> {
   try {
     await migrateToLatest(database);
     const { db } = database;
-    const webhooks = await createWebhooks({ config, db, clock, log, metrics });
-    const payoutProcessor = createPayoutProcessor({ db, clock, dialect: database.dialect, metrics });
-    const idempotency = createIdempotencyRetention({ store: createIdempotencyStore({ db, dialect: database.dialect }), clock });
+    const secretsKey = await loadSecretsKey({ db, clock, configured: config.secretsKey });
+    const services = await createBackgroundServices({ config, database, clock, log, metrics, secretsKey });
     if (server) {
       registerHealthRoutes(server, { ready: () => database.ping(), draining: () => signal.received });
       registerMetricsRoute(server, { metrics, database });
@@ -80,7 +71,7 @@ export async function worker({ flags, env }: CommandContext): Promise<number> {
       });
     }
     // Only now, with its one listener bound (or none configured), does the worker start any work.
-    background = await startBackgroundWork({ db, clock, log, payoutProcessor, idempotency, dispatcher: webhooks.dispatcher }, { workers: true });
+    background = await startBackgroundWork({ db, clock, log, services }, { workers: true });
   } catch (error) {
     signal.dispose();
     await close();

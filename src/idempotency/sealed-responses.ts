@@ -15,7 +15,8 @@
  * stored body is JSON text or empty), so records written before sealing still replay.
  */
 import type { Sealer } from '../platform/secrets-key.ts';
-import { storedResponseOf, type IdempotencyRow, type KeyScope, type StoredResponse } from './store.ts';
+import { storedResponseOf, type KeyScope, type StoredResponse } from './store.ts';
+import type { IdempotencyRow } from './tables.ts';
 
 const SEALED = 'sealed:';
 

@@ -42,7 +42,8 @@ import type { Sealer } from '../platform/secrets-key.ts';
 import { readIdempotencyKey } from './idempotency-key.ts';
 import { requestFingerprint } from './fingerprint.ts';
 import { createResponseSealing, type ResponseSealing } from './sealed-responses.ts';
-import type { Claim, IdempotencyRow, IdempotencyStore, KeyScope, StoredResponse } from './store.ts';
+import type { Claim, IdempotencyStore, KeyScope, StoredResponse } from './store.ts';
+import type { IdempotencyRow } from './tables.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -21,22 +21,6 @@ import type { KeyVault } from '../platform/secrets-key.ts';
 import { preparedQuery, type Placeholder } from '../platform/db/prepared.ts';
 import { createTokenSealer, type SealedClaims } from './token-sealing.ts';
 
-export interface AccessTokenTables {
-  access_tokens: {
-    id: string;
-    token_digest: string;
-    account_id: string;
-    client_id: string;
-    user_id: string | null;
-    grant_id: string | null;
-    /** space-delimited */
-    scope: string;
-    issued_at: number;
-    expires_at: number;
-    revoked_at: number | null;
-  };
-}
-
 export const ACCESS_TOKEN_PREFIX = 'gh_at_';
 
 export interface IssueAccessToken {

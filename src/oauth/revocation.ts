@@ -15,6 +15,7 @@ import type { Client } from './clients.ts';
 import { ACCESS_TOKEN_PREFIX, type AccessTokens } from './access-tokens.ts';
 import { REFRESH_TOKEN_PREFIX, findGrant, findRefreshToken, revokeGrant } from './grants.ts';
 import { oauthError } from './errors.ts';
+import { isUserActive } from '../users/store.ts';
 
 export interface Introspection {
   active: boolean;
@@ -29,11 +30,6 @@ export interface Introspection {
 
 export function createRevocation(deps: { db: Db; clock: Clock; issuer: string; accessTokens: AccessTokens }) {
   const { db, clock, issuer, accessTokens } = deps;
-
-  async function userActive(accountId: string, userId: string): Promise<boolean> {
-    const row = await db.selectFrom('users').select('active').where('account_id', '=', accountId).where('id', '=', userId).executeTakeFirst();
-    return row?.active === 1;
-  }
 
   async function revokeAccessToken(client: Client, token: string, now: number): Promise<void> {
     const facts = await accessTokens.inspect(token);
@@ -83,7 +79,7 @@ export function createRevocation(deps: { db: Db; clock: Clock; issuer: string; a
         const row = await findRefreshToken(db, token);
         if (!row || row.account_id !== caller.accountId || row.revoked_at !== null || row.rotated_at !== null || row.expires_at <= now) return inactive;
         const grant = await findGrant(db, row.grant_id);
-        if (!grant || grant.revoked_at !== null || !(await userActive(row.account_id, row.user_id))) return inactive;
+        if (!grant || grant.revoked_at !== null || !(await isUserActive(db, row.account_id, row.user_id))) return inactive;
         return {
           active: true,
           scope: grant.scope,

@@ -51,21 +51,8 @@ export function createOAuth(deps: OAuthDeps) {
     userScopeBound,
     accessTokenTtl: config.accessTokenTtl,
     refreshTokenTtl: config.refreshTokenTtl,
+    onIssued: deps.metrics && countIssuedTokens(deps.metrics),
   });
-  const issued = deps.metrics?.counter('gatehouse_oauth_tokens_issued_total', 'Access tokens issued by the token endpoint, by grant type', ['grant_type']);
-  if (issued) {
-    const exchange = tokens.exchange;
-    // One series per grant type, resolved once: only a supported grant type issues a token.
-    const byGrantType = new Map<string, { inc(): void }>();
-    tokens.exchange = async (req, authenticate) => {
-      const response = await exchange(req, authenticate);
-      const grantType = req.grant_type ?? '';
-      let series = byGrantType.get(grantType);
-      if (!series) byGrantType.set(grantType, (series = issued.labels({ grant_type: grantType })));
-      series.inc();
-      return response;
-    };
-  }
   const revocation = createRevocation({ db, clock, issuer: config.issuer, accessTokens: deps.accessTokens });
   const keys = createSigningKeys({ db, clock, vault: deps.vault, retainSeconds: config.accessTokenTtl });
   const sessions = createSessions({ db, clock });
@@ -99,3 +86,15 @@ export function createOAuth(deps: OAuthDeps) {
 }
 
 export type OAuth = ReturnType<typeof createOAuth>;
+
+/** Counts the tokens the token endpoint issues, by grant type. */
+function countIssuedTokens(metrics: MetricsRegistry): (grantType: string) => void {
+  const issued = metrics.counter('gatehouse_oauth_tokens_issued_total', 'Access tokens issued by the token endpoint, by grant type', ['grant_type']);
+  // One series per grant type, resolved once: only a supported grant type issues a token.
+  const byGrantType = new Map<string, { inc(): void }>();
+  return (grantType) => {
+    let series = byGrantType.get(grantType);
+    if (!series) byGrantType.set(grantType, (series = issued.labels({ grant_type: grantType })));
+    series.inc();
+  };
+}

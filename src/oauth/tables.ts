@@ -86,3 +86,21 @@ export interface OAuthTables {
 }
 
 export type ClientRow = OAuthTables['oauth_clients'];
+
+/** Access tokens stored by digest (see access-tokens.ts). */
+export interface AccessTokenTables {
+  access_tokens: {
+    id: string;
+    token_digest: string;
+    account_id: string;
+    client_id: string;
+    user_id: string | null;
+    grant_id: string | null;
+    /** space-delimited */
+    scope: string;
+    issued_at: number;
+    expires_at: number;
+    revoked_at: number | null;
+  };
+}
+

@@ -19,6 +19,7 @@ import type { AccessTokens } from './access-tokens.ts';
 import type { Client } from './clients.ts';
 import type { ClientAuthenticator, ClientCredentials } from './client-auth.ts';
 import { oauthError } from './errors.ts';
+import { isUserActive } from '../users/store.ts';
 import { consumeCode, createGrant, findCode, findGrant, findRefreshToken, issueRefreshToken, revokeGrant, rotateRefreshToken, type Trx } from './grants.ts';
 import { formatScope, grantableToPerson, isSubset, parseScope, scopeSet } from './scopes.ts';
 
@@ -51,6 +52,8 @@ export interface TokenEndpointDeps {
   userScopeBound: UserScopeBound;
   accessTokenTtl: number;
   refreshTokenTtl: number;
+  /** Called once for each token response, with its grant type (metrics count them). */
+  onIssued?: ((grantType: string) => void) | undefined;
 }
 
 const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
@@ -69,10 +72,6 @@ class Refusal {
   constructor(readonly error: Error) {}
 }
 
-async function userActive(db: Trx, accountId: string, userId: string): Promise<boolean> {
-  const row = await db.selectFrom('users').select('active').where('account_id', '=', accountId).where('id', '=', userId).executeTakeFirst();
-  return row?.active === 1;
-}
 
 export function createTokenEndpoint(deps: TokenEndpointDeps) {
   const { db, clock, accessTokens, clientAuth, userScopeBound } = deps;
@@ -112,7 +111,7 @@ export function createTokenEndpoint(deps: TokenEndpointDeps) {
         await revokeGrant(trx, row.grant_id, now);
         return new Refusal(oauthError('invalid_grant', 'The authorization code was already used; the tokens it issued are revoked'));
       }
-      if (!(await userActive(trx, row.account_id, row.user_id))) return new Refusal(oauthError('invalid_grant', 'The user can no longer sign in'));
+      if (!(await isUserActive(trx, row.account_id, row.user_id))) return new Refusal(oauthError('invalid_grant', 'The user can no longer sign in'));
       if (scopes.length === 0) return new Refusal(oauthError('invalid_scope', "None of the consented scopes may be granted to this user (privileged scopes need a role that names them)"));
       const grant = {
         id: row.grant_id,
@@ -160,7 +159,7 @@ export function createTokenEndpoint(deps: TokenEndpointDeps) {
         await revokeGrant(trx, row.grant_id, now);
         return new Refusal(oauthError('invalid_grant', 'The refresh token was already used; the grant is revoked'));
       }
-      if (!(await userActive(trx, grant.account_id, grant.user_id))) return new Refusal(oauthError('invalid_grant', 'The user can no longer sign in'));
+      if (!(await isUserActive(trx, grant.account_id, grant.user_id))) return new Refusal(oauthError('invalid_grant', 'The user can no longer sign in'));
       if (scopes.length === 0) return new Refusal(oauthError('invalid_scope', "None of the requested scopes may be granted to this user (privileged scopes need a role that names them)"));
       const access = await accessTokens.issue(
         { accountId: grant.account_id, clientId: client.id, userId: grant.user_id, grantId: grant.id, scopes, ttlSeconds: deps.accessTokenTtl },
@@ -193,9 +192,14 @@ export function createTokenEndpoint(deps: TokenEndpointDeps) {
       const known = grantType === 'authorization_code' || grantType === 'refresh_token' || grantType === 'client_credentials';
       const client = await authenticate(req);
       if (!known) throw oauthError('unsupported_grant_type', `grant_type ${grantType} is not supported`);
-      if (grantType === 'authorization_code') return authorizationCode(client, req);
-      if (grantType === 'refresh_token') return refreshToken(client, req);
-      return clientCredentials(client, req);
+      const response =
+        grantType === 'authorization_code'
+          ? await authorizationCode(client, req)
+          : grantType === 'refresh_token'
+            ? await refreshToken(client, req)
+            : await clientCredentials(client, req);
+      deps.onIssued?.(grantType);
+      return response;
     },
   };
 }

@@ -9,8 +9,10 @@
  * SQLite turn into an index range on (…, sort, id); an OR of two comparisons would not be.
  * One more row than the page is fetched to learn whether another page exists.
  */
-import { sql, type CompiledQuery, type SelectQueryBuilder, type SqlBool } from 'kysely';
-import { prepareOnPostgres, selectColumn, type Db } from '../platform/db/database.ts';
+import { sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { selectColumn, type Db } from '../platform/db/database.ts';
+import { preparedQuery, type Placeholder, type PreparedQuery } from '../platform/db/prepared.ts';
+import type { Tables } from '../platform/db/tables.ts';
 import type { CursorPosition } from './cursor.ts';
 import { pageJson, type PageRequest, type Paging } from './page.ts';
 
@@ -23,7 +25,7 @@ export interface KeysetColumns {
   direction: 'asc' | 'desc';
 }
 
-/** The order of a collection of stored representations (see `compileKeysetRead`). */
+/** The order of a collection of stored representations (see `keysetRead`). */
 export interface KeysetOrder extends KeysetColumns {
   /** Where a row stands in this order, read back from its stored representation. */
   positionOf(representation: string): CursorPosition;
@@ -53,64 +55,60 @@ export function keysetPage<DB, TB extends keyof DB, O>(
 }
 
 /**
- * A collection's page query compiled once per page size: pages are read on every request, and
- * building and compiling the query anew costs more than SQLite takes to run it. `scoped` is the
- * collection's query, selecting only its rows' stored `representation` (see
- * payments/tables.ts), with placeholders for its scope values (e.g.
- * `where('account_id', '=', '')`); a read fills them in the order they appear in it. The page
- * size is compiled in, as a literal or a parameter as the dialect writes it (SQLite's is a
- * literal: a bound LIMIT would make it prepare the statement again).
+ * A collection's page query compiled once per database and page size (see prepared.ts):
+ * pages are read on every request, and building and compiling the query anew costs more than
+ * SQLite takes to run it. `scoped` builds the collection's query, selecting only its rows'
+ * stored `representation` (see payments/tables.ts), with placeholders for its scope values
+ * (e.g. `where('account_id', '=', value('accountId'))`). The page size is compiled in, as a
+ * literal or a parameter as the dialect writes it (SQLite's is a literal: a bound LIMIT would
+ * make it prepare the statement again).
  *
  * A page is its rows' stored texts, in order: nothing is converted per column, and the
  * response is those texts joined. (Reading a page's ~800 column values into JavaScript values
  * and writing them out again as JSON cost several times what the database takes to find them.)
  */
-export interface KeysetRead {
+export interface KeysetRead<S> {
   order: KeysetOrder;
-  /** How many scope values the query takes. */
-  scopeSize: number;
   /** The first-page and after-a-position queries that read `take` rows. */
-  queries(take: number): { first: CompiledQuery; after: CompiledQuery };
+  queries(take: number): { first: PreparedQuery<S, unknown>; after: PreparedQuery<S & KeysetAfter, unknown> };
 }
 
-// Stand-ins for the position while compiling, recognised in the compiled parameters.
-const KEY_MARK = '\u0000keyset:key';
-const ID_MARK = '\u0000keyset:id';
+/** The position a page continues after, as the placeholders of the after-a-position query. */
+interface KeysetAfter {
+  keysetAfterKey: number | string;
+  keysetAfterId: string;
+}
 
-export function compileKeysetRead<DB, TB extends keyof DB>(scoped: SelectQueryBuilder<DB, TB, { representation: string }>, order: KeysetOrder): KeysetRead {
-  const scopeSize = scoped.compile().parameters.length;
-  const compiled = new Map<number, { first: CompiledQuery; after: CompiledQuery }>();
-  function queries(take: number): { first: CompiledQuery; after: CompiledQuery } {
+/** The query of a collection's rows, as `keysetRead` builds it: representations only. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any table of the schema
+type ScopedQuery = SelectQueryBuilder<Tables, any, { representation: string }>;
+
+export function keysetRead<S>(scoped: (db: Db, value: Placeholder<S>) => ScopedQuery, order: KeysetOrder): KeysetRead<S> {
+  const compiled = new Map<number, { first: PreparedQuery<S, unknown>; after: PreparedQuery<S & KeysetAfter, unknown> }>();
+  function queries(take: number) {
     let pair = compiled.get(take);
     if (!pair) {
-      const first = keysetPage(scoped, order, undefined, take).compile();
-      const after = keysetPage(scoped, order, { key: KEY_MARK, id: ID_MARK }, take).compile();
-      // The SQL text places the scope's parameters first, then the position's.
-      if (after.parameters[scopeSize] !== KEY_MARK || after.parameters[scopeSize + 1] !== ID_MARK) {
-        throw new Error(`the keyset parameters of ${after.sql} are not where paging expects them`);
-      }
-      pair = { first, after };
+      pair = {
+        first: preparedQuery<S>((db, value) => keysetPage(scoped(db, value), order, undefined, take)),
+        after: preparedQuery<S & KeysetAfter>((db, value) =>
+          keysetPage(scoped(db, value as Placeholder<S>), order, { key: value('keysetAfterKey'), id: value('keysetAfterId') }, take),
+        ),
+      };
       compiled.set(take, pair);
-      prepareOnPostgres(first.sql);
-      prepareOnPostgres(after.sql);
     }
     return pair;
   }
-  return { order, scopeSize, queries };
+  return { order, queries };
 }
 
 /**
  * The stored representations of one page of `read`, in its order: `scope` fills its
  * placeholders, then the rows after `after` (all when undefined), at most `take`.
  */
-export async function selectKeysetPage(db: Db, read: KeysetRead, scope: readonly unknown[], after: CursorPosition | undefined, take: number): Promise<string[]> {
-  if (scope.length !== read.scopeSize) throw new Error(`this read takes ${read.scopeSize} scope values, not ${scope.length}`);
+export async function selectKeysetPage<S>(db: Db, read: KeysetRead<S>, scope: S, after: CursorPosition | undefined, take: number): Promise<string[]> {
   const { first, after: next } = read.queries(take);
-  const query = after === undefined ? first : next;
-  const parameters = [...query.parameters];
-  for (let i = 0; i < scope.length; i++) parameters[i] = scope[i];
-  if (after !== undefined) [parameters[scope.length], parameters[scope.length + 1]] = [after.key, after.id];
-  return selectColumn<string>(db, { ...query, parameters });
+  const query = after === undefined ? first.bind(db, scope) : next.bind(db, { ...scope, keysetAfterKey: after.key, keysetAfterId: after.id });
+  return selectColumn<string>(db, query);
 }
 
 /**
@@ -118,7 +116,7 @@ export async function selectKeysetPage(db: Db, read: KeysetRead, scope: readonly
  * request's cursor opened against `orderName`, `read` run with `scope` for limit+1 rows, the
  * texts joined and the next cursor sealed at the last row's position.
  */
-export async function keysetPageJson(paging: Paging, db: Db, request: PageRequest, collection: { orderName: string; read: KeysetRead; scope: readonly unknown[] }): Promise<string> {
+export async function keysetPageJson<S>(paging: Paging, db: Db, request: PageRequest, collection: { orderName: string; read: KeysetRead<S>; scope: S }): Promise<string> {
   const { orderName, read, scope } = collection;
   const page = await paging.read(request, {
     orderName,

@@ -11,7 +11,8 @@ import { newTimeOrderedId } from '../platform/ids.ts';
 import { problem } from '../platform/errors/catalogue.ts';
 import { recordEvent } from '../events/outbox.ts';
 import type { Paging } from '../paging/page.ts';
-import { NEWEST_FIRST, compileKeysetRead, keysetPageJson } from '../paging/keyset.ts';
+import { NEWEST_FIRST, keysetRead, keysetPageJson } from '../paging/keyset.ts';
+import type { Placeholder } from '../platform/db/prepared.ts';
 import { creditBalance, post } from './ledger.ts';
 import type { InvoiceRow, InvoiceState, Unrendered } from './tables.ts';
 
@@ -63,7 +64,7 @@ export function createInvoices(deps: { db: Db; clock: Clock; paging: Paging }) {
     return executor.selectFrom('invoices').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
   }
 
-  const pageRead = compileKeysetRead(db.selectFrom('invoices').select('representation').where('account_id', '=', ''), NEWEST_FIRST);
+  const pageRead = keysetRead((db, value: Placeholder<{ accountId: string }>) => db.selectFrom('invoices').select('representation').where('account_id', '=', value('accountId')), NEWEST_FIRST);
 
   async function alreadySettled(executor: Db, accountId: string, id: string): Promise<never> {
     const existing = await find(executor, accountId, id);
@@ -124,7 +125,7 @@ export function createInvoices(deps: { db: Db; clock: Clock; paging: Paging }) {
 
     /** A page of the account's invoices, as the JSON text of the response. */
     async listJson(request: { accountId: string; limit: number | undefined; after: string | undefined }): Promise<string> {
-      return keysetPageJson(paging, db, request, { orderName: INVOICES_ORDER, read: pageRead, scope: [request.accountId] });
+      return keysetPageJson(paging, db, request, { orderName: INVOICES_ORDER, read: pageRead, scope: { accountId: request.accountId } });
     },
   };
 }

@@ -6,7 +6,8 @@
 import type { Db } from '../platform/db/database.ts';
 import { toRfc3339 } from '../platform/clock.ts';
 import type { Paging } from '../paging/page.ts';
-import { NEWEST_FIRST, compileKeysetRead, keysetPageJson, type KeysetRead } from '../paging/keyset.ts';
+import type { Placeholder } from '../platform/db/prepared.ts';
+import { NEWEST_FIRST, keysetRead, keysetPageJson, type KeysetRead } from '../paging/keyset.ts';
 import type { Direction, LedgerAccount, LedgerEntryRow, Unrendered } from './tables.ts';
 
 export interface LedgerEntry {
@@ -30,6 +31,9 @@ export interface LedgerFilters {
 
 export const LEDGER_ACCOUNTS: readonly LedgerAccount[] = ['cash', 'balance', 'payouts_pending'];
 
+/** The values a ledger read binds: the account and the filters given. */
+type LedgerScope = Required<LedgerFilters> & { account_id: string };
+
 /** The filters, in the order their conditions are added to the read. */
 const FILTER_COLUMNS = ['ledger_account', 'direction', 'currency'] as const satisfies readonly (keyof LedgerFilters)[];
 
@@ -52,20 +56,22 @@ export const LEDGER_ORDER = 'ledger_entries:created_at.desc,id.desc';
 export function createLedgerEntries(deps: { db: Db; paging: Paging }) {
   const { db, paging } = deps;
   // One compiled read per combination of filters given, compiled when first asked for.
-  const reads = new Map<string, KeysetRead>();
+  const reads = new Map<string, KeysetRead<LedgerScope>>();
 
-  /** The compiled read for `filters` and the values filling its placeholders, in order. */
-  function readFor(accountId: string, filters: LedgerFilters): { read: KeysetRead; scope: string[] } {
+  /** The compiled read for `filters` and the values filling its placeholders. */
+  function readFor(accountId: string, filters: LedgerFilters): { read: KeysetRead<LedgerScope>; scope: LedgerScope } {
     const given = FILTER_COLUMNS.filter((column) => filters[column] !== undefined);
     const name = given.join(',');
     let read = reads.get(name);
     if (!read) {
-      let scoped = db.selectFrom('ledger_entries').select('representation').where('account_id', '=', '');
-      for (const column of given) scoped = scoped.where(column, '=', '');
-      read = compileKeysetRead(scoped, NEWEST_FIRST);
+      read = keysetRead((db, value: Placeholder<LedgerScope>) => {
+        let scoped = db.selectFrom('ledger_entries').select('representation').where('account_id', '=', value('account_id'));
+        for (const column of given) scoped = scoped.where(column, '=', value(column));
+        return scoped;
+      }, NEWEST_FIRST);
       reads.set(name, read);
     }
-    return { read, scope: [accountId, ...given.map((column) => filters[column]!)] };
+    return { read, scope: { ...(filters as Required<LedgerFilters>), account_id: accountId } };
   }
 
   return {

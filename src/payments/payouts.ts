@@ -15,7 +15,7 @@ import { newTimeOrderedId } from '../platform/ids.ts';
 import { problem } from '../platform/errors/catalogue.ts';
 import { recordEvent } from '../events/outbox.ts';
 import type { Paging } from '../paging/page.ts';
-import { NEWEST_FIRST, compileKeysetRead, keysetPageJson } from '../paging/keyset.ts';
+import { NEWEST_FIRST, keysetRead, keysetPageJson } from '../paging/keyset.ts';
 import { preparedQuery, type Placeholder } from '../platform/db/prepared.ts';
 import { debitBalance, post } from './ledger.ts';
 import type { PayoutRow, PayoutState, Unrendered } from './tables.ts';
@@ -74,7 +74,7 @@ export const PAYOUTS_ORDER = 'payouts:created_at.desc,id.desc';
 
 export function createPayouts(deps: { db: Db; clock: Clock; paging: Paging; delayMs: number }) {
   const { db, clock, paging, delayMs } = deps;
-  const pageRead = compileKeysetRead(db.selectFrom('payouts').select('representation').where('account_id', '=', ''), NEWEST_FIRST);
+  const pageRead = keysetRead((db, value: Placeholder<{ accountId: string }>) => db.selectFrom('payouts').select('representation').where('account_id', '=', value('accountId')), NEWEST_FIRST);
   return {
     async create(trx: Db, accountId: string, input: NewPayout): Promise<Payout> {
       const now = clock.now();
@@ -113,7 +113,7 @@ export function createPayouts(deps: { db: Db; clock: Clock; paging: Paging; dela
 
     /** A page of the account's payouts, as the JSON text of the response. */
     async listJson(request: { accountId: string; limit: number | undefined; after: string | undefined }): Promise<string> {
-      return keysetPageJson(paging, db, request, { orderName: PAYOUTS_ORDER, read: pageRead, scope: [request.accountId] });
+      return keysetPageJson(paging, db, request, { orderName: PAYOUTS_ORDER, read: pageRead, scope: { accountId: request.accountId } });
     },
   };
 }

@@ -6,7 +6,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../platform/db/database.ts';
-import { querySlot, reusableQuery } from '../platform/db/prepared.ts';
+import { preparedQuery, type Placeholder } from '../platform/db/prepared.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Principal } from '../platform/auth.ts';
 import { bearerToken } from '../platform/auth.ts';
@@ -25,11 +25,13 @@ export interface ScimTokenView {
   revoked_at: string | null;
 }
 
+/** Every SCIM request verifies its token: the query is compiled once, run with each digest. */
+const byDigest = preparedQuery((db, value: Placeholder<{ digest: string }>) =>
+  db.selectFrom('scim_tokens').select(['id', 'account_id', 'revoked_at']).where('token_digest', '=', value('digest')),
+);
+
 export function createScimTokens(deps: { db: Db; clock: Clock }) {
   const { db, clock } = deps;
-  // Every SCIM request verifies its token: the query is compiled once, run with each digest.
-  const digest = querySlot('token_digest');
-  const byDigest = reusableQuery(db.selectFrom('scim_tokens').select(['id', 'account_id', 'revoked_at']).where('token_digest', '=', digest), [digest]);
   const view = (r: { id: string; description: string; created_at: number; revoked_at: number | null }): ScimTokenView => ({
     id: r.id,
     object: 'scim_token',
@@ -58,7 +60,7 @@ export function createScimTokens(deps: { db: Db; clock: Clock }) {
     async verify(token: string): Promise<Principal | undefined> {
       if (!token.startsWith(SCIM_TOKEN_PREFIX)) return undefined;
       // Looked up by digest: equality of digests of a high-entropy secret leaks nothing usable.
-      const [row] = await byDigest(db, [sha256Hex(token)]);
+      const [row] = (await byDigest.execute(db, { digest: sha256Hex(token) })).rows;
       if (!row || row.revoked_at !== null) return undefined;
       return { kind: 'scim_token', tokenId: row.id, accountId: row.account_id, clientId: row.id, userId: null, scopes: new Set(['scim']) };
     },

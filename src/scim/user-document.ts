@@ -4,21 +4,13 @@
  * document as JSON in `users.attributes`. `searchValues` flattens the JSON part into the rows
  * of `scim_user_values` that filters query.
  */
-import type { UserRow } from '../users/store.ts';
+import type { UserRow } from '../users/tables.ts';
 import { isObject, type Json, type JsonObject } from './coerce.ts';
 import { ENTERPRISE_USER, USER_SCHEMA, findAttr, type AttrDef } from './schema-catalog.ts';
 import type { ScimTables } from './tables.ts';
 
 /** Column-backed attributes of a user document. */
-export interface UserColumns {
-  user_name: string;
-  user_name_lower: string;
-  external_id: string | null;
-  given_name: string | null;
-  family_name: string | null;
-  display_name: string | null;
-  active: number;
-}
+export type UserColumns = Pick<UserRow, 'user_name' | 'user_name_lower' | 'external_id' | 'given_name' | 'family_name' | 'display_name' | 'active'>;
 
 /** Splits a canonical user document into its columns and its JSON remainder. */
 export function splitUserDocument(doc: JsonObject): { columns: UserColumns; attributes: JsonObject } {

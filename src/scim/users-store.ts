@@ -4,10 +4,11 @@
  */
 import { sql, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
 import type { Db } from '../platform/db/database.ts';
-import { querySlot, reusableQuery } from '../platform/db/prepared.ts';
+import { placeholder, preparedQuery, type Placeholder, type PreparedQuery } from '../platform/db/prepared.ts';
 import type { Tables } from '../platform/db/tables.ts';
 import type { SqlDialect } from '../platform/db/dialect.ts';
-import type { UserRow } from '../users/store.ts';
+import { findUser } from '../users/store.ts';
+import type { UserRow } from '../users/tables.ts';
 import { invalidFilter, invalidValue } from './errors.ts';
 import { filterShape, orderExpression, parseFilter, translateAst, type Bind, type FilterTarget, type Operand } from './filter.ts';
 import { USER_SCHEMA, resolvePath, type AttrDef, type ResolvedPath } from './schema-catalog.ts';
@@ -165,22 +166,44 @@ function sortOperand(sortBy: string): Operand & { kind: 'scalar' } {
 /** List query shapes kept compiled, and filter texts kept translated, per store (see listQuery). */
 const LIST_PLANS = 500;
 
+/** The values a list query binds: the account, then the filter's values by their place in it. */
+type ListValues = Record<string, unknown>;
+
 interface ListPlan {
   /** How many filter values it binds, after the account. */
   values: number;
-  page: (executor: Db, parameters: readonly unknown[]) => Promise<Array<UserRow & { group_refs: unknown }>>;
-  count: (executor: Db, parameters: readonly unknown[]) => Promise<Array<{ total: number | string }>>;
+  page: PreparedQuery<ListValues, UserRow & { group_refs: unknown }>;
+  count: PreparedQuery<ListValues, { total: number | string }>;
 }
 
-/** A binder that puts a new slot in the SQL for each value, keeping both in order. */
-function slotBinder(slots: unknown[], values: unknown[]): Bind {
+/** A list plan is one of up to LIST_PLANS shapes per store: not kept on every PostgreSQL connection. */
+const ONE_SHAPE_OF_MANY = { named: false };
+
+/** A binder that puts a new placeholder in the SQL for each value, keeping the values in order. */
+function placeholderBinder(values: unknown[]): Bind {
   return (value) => {
-    const slot = querySlot(`value ${slots.length}`);
-    slots.push(slot);
+    const bound = placeholder(`value ${values.length}`);
     values.push(value);
-    return slot;
+    return bound;
   };
 }
+
+function listValues(accountId: string, values: readonly unknown[]): ListValues {
+  const named: ListValues = { account_id: accountId };
+  values.forEach((value, i) => (named[`value ${i}`] = value));
+  return named;
+}
+
+/** A user read alone (GET, PUT, PATCH) asks for its groups: compiled once, run with the ids. */
+const groupsOfOne = preparedQuery((db, value: Placeholder<{ accountId: string; userId: string }>) =>
+  db
+    .selectFrom('scim_group_members as m')
+    .innerJoin('scim_groups as g', 'g.id', 'm.group_id')
+    .select(['g.id', 'g.display_name'])
+    .where('m.account_id', '=', value('accountId'))
+    .where('m.user_id', '=', value('userId'))
+    .orderBy('g.display_name_lower'),
+);
 
 /** Keeps `value` under `key`, dropping the oldest entry when `map` holds LIST_PLANS. */
 function keep<V>(map: Map<string, V>, key: string, value: V): void {
@@ -190,20 +213,6 @@ function keep<V>(map: Map<string, V>, key: string, value: V): void {
 
 export function createScimUserStore(deps: { db: Db; dialect: SqlDialect }) {
   const { db, dialect } = deps;
-
-  // A user read alone (GET, PUT, PATCH) asks for its groups: compiled once, run with the ids.
-  const groupsAccount = querySlot('account_id');
-  const groupsUser = querySlot('user_id');
-  const groupsOfOne = reusableQuery(
-    db
-      .selectFrom('scim_group_members as m')
-      .innerJoin('scim_groups as g', 'g.id', 'm.group_id')
-      .select(['g.id', 'g.display_name'])
-      .where('m.account_id', '=', groupsAccount)
-      .where('m.user_id', '=', groupsUser)
-      .orderBy('g.display_name_lower'),
-    [groupsAccount, groupsUser],
-  );
 
   // Identity providers send list queries of a few shapes over and over (`userName eq "…"`
   // before every provisioning). A query's SQL depends only on its filter's shape (the filter with
@@ -215,16 +224,20 @@ export function createScimUserStore(deps: { db: Db; dialect: SqlDialect }) {
   const plansByShape = new Map<string, ListPlan>();
   const queriesByText = new Map<string, { plan: ListPlan; values: unknown[] }>();
 
-  function compileListPlan(query: ListQuery, account: string, condition: RawBuilder<SqlBool>, slots: unknown[]) {
-    const base = db.selectFrom('users').where('users.account_id', '=', account).where(condition);
-    let page = base.selectAll('users').select(groupRefsOf(dialect).as('group_refs'));
+  function compileListPlan(query: ListQuery, account: string, condition: RawBuilder<SqlBool>, values: number): ListPlan {
+    const base = (db: Db) => db.selectFrom('users').where('users.account_id', '=', account).where(condition);
     const direction = query.descending ? 'desc' : 'asc';
-    if (query.sortBy) page = page.orderBy(orderExpression(dialect, sortOperand(query.sortBy)), direction);
-    page = page.orderBy('users.created_at', direction).orderBy('users.id', direction);
+    // Checked now, not when first run: a sort that fails is never kept.
+    const sortBy = query.sortBy ? orderExpression(dialect, sortOperand(query.sortBy)) : undefined;
     return {
-      values: slots.length,
-      page: reusableQuery(page.limit(query.count).offset(query.startIndex - 1), [account, ...slots]),
-      count: reusableQuery(base.select((eb) => eb.fn.countAll<number | string>().as('total')), [account, ...slots]),
+      values,
+      page: preparedQuery((db) => {
+        let page = base(db).selectAll('users').select(groupRefsOf(dialect).as('group_refs'));
+        if (sortBy) page = page.orderBy(sortBy, direction);
+        page = page.orderBy('users.created_at', direction).orderBy('users.id', direction);
+        return page.limit(query.count).offset(query.startIndex - 1);
+      }, ONE_SHAPE_OF_MANY),
+      count: preparedQuery((db) => base(db).select((eb) => eb.fn.countAll<number | string>().as('total')), ONE_SHAPE_OF_MANY),
     };
   }
 
@@ -232,17 +245,16 @@ export function createScimUserStore(deps: { db: Db; dialect: SqlDialect }) {
     const textKey = JSON.stringify([query.filter, query.sortBy, query.descending, query.count, query.startIndex]);
     const known = queriesByText.get(textKey);
     if (known) return known;
-    const account = querySlot('account_id');
-    const slots: unknown[] = [];
+    const account = placeholder<string>('account_id');
     const values: unknown[] = [];
     const filter = query.filter ? parseFilter(query.filter) : undefined;
-    const condition = filter ? translateAst(userFilterTarget(account, dialect, slotBinder(slots, values)), filter) : sql<SqlBool>`1 = 1`;
+    const condition = filter ? translateAst(userFilterTarget(account, dialect, placeholderBinder(values)), filter) : sql<SqlBool>`1 = 1`;
     const shapeKey = JSON.stringify([filter && filterShape(filter), query.sortBy, query.descending, query.count, query.startIndex]);
     let plan = plansByShape.get(shapeKey);
     // One shape binds the same values in the same order; anything else is a bug, never a query.
     if (plan && plan.values !== values.length) throw new Error(`filter shape ${shapeKey} bound ${values.length} values, its plan ${plan.values}`);
     if (!plan) {
-      plan = compileListPlan(query, account, condition, slots);
+      plan = compileListPlan(query, account, condition, values.length);
       keep(plansByShape, shapeKey, plan);
     }
     const translated = { plan, values };
@@ -250,8 +262,8 @@ export function createScimUserStore(deps: { db: Db; dialect: SqlDialect }) {
     return translated;
   }
 
-  async function countMatches(plan: ListPlan, parameters: unknown[]): Promise<number> {
-    return Number((await plan.count(db, parameters))[0]!.total);
+  async function countMatches(plan: ListPlan, values: ListValues): Promise<number> {
+    return Number((await plan.count.execute(db, values)).rows[0]!.total);
   }
 
   async function writeValues(trx: Executor, rows: ValueRow[]): Promise<void> {
@@ -270,9 +282,7 @@ export function createScimUserStore(deps: { db: Db; dialect: SqlDialect }) {
       await writeValues(trx, values);
     },
 
-    async find(trx: Executor, accountId: string, id: string): Promise<UserRow | undefined> {
-      return trx.selectFrom('users').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
-    },
+    find: (trx: Executor, accountId: string, id: string): Promise<UserRow | undefined> => findUser(trx, accountId, id),
 
     /**
      * The user, read to be written in the same transaction. On PostgreSQL the row stays locked
@@ -320,9 +330,9 @@ export function createScimUserStore(deps: { db: Db; dialect: SqlDialect }) {
      */
     async list(accountId: string, query: ListQuery): Promise<{ users: ListedUser[]; total: number }> {
       const { plan, values } = listQuery(query);
-      const parameters = [accountId, ...values];
+      const parameters = listValues(accountId, values);
       if (query.count === 0) return { users: [], total: await countMatches(plan, parameters) };
-      const rows = await plan.page(db, parameters);
+      const { rows } = await plan.page.execute(db, parameters);
       const partial = rows.length < query.count && (rows.length > 0 || query.startIndex === 1);
       const users = rows.map(({ group_refs, ...row }) => ({ row, groups: decodeGroupRefs(dialect.readJson(group_refs) as Array<[string, string]>) }));
       return { users, total: partial ? query.startIndex - 1 + rows.length : await countMatches(plan, parameters) };
@@ -330,7 +340,7 @@ export function createScimUserStore(deps: { db: Db; dialect: SqlDialect }) {
 
     /** Direct group memberships of one user. */
     async groupsOf(trx: Executor, accountId: string, userId: string): Promise<UserGroupRef[]> {
-      const rows = await groupsOfOne(trx, [accountId, userId]);
+      const { rows } = await groupsOfOne.execute(trx, { accountId, userId });
       return rows.map((r) => ({ groupId: r.id, displayName: r.display_name }));
     },
   };

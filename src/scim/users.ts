@@ -27,7 +27,7 @@ import { toRfc3339 } from '../platform/clock.ts';
 import { newTimeOrderedId } from '../platform/ids.ts';
 import { isUniqueViolation, transactWithRetry } from '../platform/db/database.ts';
 import type { RevokeUserAccess } from '../oauth/user-access.ts';
-import type { UserRow } from '../users/store.ts';
+import type { UserRow } from '../users/tables.ts';
 import { hashPassword, passwordPolicyViolation } from '../users/passwords.ts';
 import { coerceResource, isObject, type JsonObject } from './coerce.ts';
 import { invalidSyntax, invalidValue, mutability, notFound, preconditionFailed, uniqueness } from './errors.ts';

@@ -11,7 +11,8 @@ import type { Clock } from '../platform/clock.ts';
 import { toRfc3339 } from '../platform/clock.ts';
 import { newId } from '../platform/ids.ts';
 import { problem } from '../platform/errors/catalogue.ts';
-import type { UserRow, UserStore } from './store.ts';
+import type { UserStore } from './store.ts';
+import type { UserRow } from './tables.ts';
 import { hashPassword, passwordPolicyViolation } from './passwords.ts';
 
 export interface NewUser {

@@ -11,7 +11,7 @@ import type { Clock } from '../platform/clock.ts';
 import type { AccessTokens } from '../oauth/access-tokens.ts';
 import type { WriteRunner } from '../idempotency/write-runner.ts';
 import type { Paging } from '../paging/page.ts';
-import { createSealer, loadSecretsKey } from '../platform/secrets-key.ts';
+import { createSealer } from '../platform/secrets-key.ts';
 import { createTargetPolicy, type Resolve } from './target-policy.ts';
 import { createEndpoints, type Endpoints } from './endpoints.ts';
 import { createRecovery, type Recovery } from './recovery.ts';
@@ -38,14 +38,15 @@ export async function createWebhooks(deps: {
   db: Db;
   clock: Clock;
   log: FastifyBaseLogger;
+  /** The secrets key (loaded once by the process: platform/secrets-key.ts), which seals endpoint secrets. */
+  secretsKey: Buffer;
   /** Name resolution for receiver hosts; the system resolver unless replaced. */
   resolve?: Resolve;
   /** Where attempts are counted and the delivery queue is measured at each scrape. */
   metrics?: MetricsRegistry;
 }): Promise<Webhooks> {
   const { config, db, clock, log } = deps;
-  const key = await loadSecretsKey({ db, clock, configured: config.secretsKey });
-  const secretSealer = createSealer(key, 'webhook secrets');
+  const secretSealer = createSealer(deps.secretsKey, 'webhook secrets');
   const policy = createTargetPolicy({ allowNetworks: config.webhookAllowNetworks, requireHttps: isProductionMode(config), resolve: deps.resolve });
   const endpoints = createEndpoints({ db, clock, sealer: secretSealer, policy });
   const recovery = createRecovery({ db, clock });

@@ -7,7 +7,7 @@
 import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { Tables } from '../platform/db/tables.ts';
 import { recordEvent } from '../events/outbox.ts';
-import { isPostgres } from './wake.ts';
+import { dialectOf } from '../platform/db/dialect.ts';
 
 export type DisableReason = 'manual' | 'gone' | 'failing';
 
@@ -39,20 +39,21 @@ export async function disableEndpoint(
 }
 
 /**
- * Takes the endpoint's deliveries out of the queue and parks them. On PostgreSQL one statement
- * parks exactly the rows it dequeued, whatever commits meanwhile; SQLite runs one writer at a
- * time, so two statements see the same queue.
+ * Takes the endpoint's deliveries out of the queue and parks them. Where writes run inside WITH
+ * clauses (PostgreSQL) one statement parks exactly the rows it dequeued, whatever commits
+ * meanwhile; elsewhere (SQLite) one writer runs at a time, so two statements see the same queue.
  */
 async function parkQueued(trx: Transaction<Tables>, endpointId: string, now: number): Promise<number> {
   const park = (ids: RawBuilder<unknown>) =>
     sql`update webhook_deliveries set state = 'parked', parked_at = ${now}, updated_at = ${now} where id in (${ids})`;
-  if (isPostgres(trx)) {
+  const dequeue = trx.deleteFrom('webhook_queue').where('endpoint_id', '=', endpointId);
+  if (dialectOf(trx).writableCtes) {
     const parked = await sql`
-      with dequeued as (delete from webhook_queue where endpoint_id = ${endpointId} returning delivery_id)
+      with dequeued as (${dequeue.returning('delivery_id')})
       ${park(sql`select delivery_id from dequeued`)}`.execute(trx);
     return Number(parked.numAffectedRows ?? 0n);
   }
   const parked = await park(sql`select delivery_id from webhook_queue where endpoint_id = ${endpointId}`).execute(trx);
-  await trx.deleteFrom('webhook_queue').where('endpoint_id', '=', endpointId).execute();
+  await dequeue.execute();
   return Number(parked.numAffectedRows ?? 0n);
 }

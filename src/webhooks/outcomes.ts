@@ -13,7 +13,7 @@ import type { AttemptResult } from './attempt.ts';
 import type { ClaimedDelivery } from './queue.ts';
 import { disableEndpoint } from './lifecycle.ts';
 import { nextStep, parseRetryAfter } from './schedule.ts';
-import { isPostgres } from './wake.ts';
+import { dialectOf, type SqlDialect } from '../platform/db/dialect.ts';
 import { executePrepared } from '../platform/db/prepared.ts';
 import { runForEach } from '../platform/db/database.ts';
 
@@ -42,8 +42,9 @@ export type OutcomeNotice =
 export async function recordOutcomes(db: Db, outcomes: readonly Outcome[], policy: OutcomePolicy): Promise<OutcomeNotice[]> {
   const now = policy.now();
   const failures = outcomes.filter((o) => !o.result.ok);
-  // The usual batch, all acknowledged, is one statement on PostgreSQL: no transaction around it.
-  if (failures.length === 0 && isPostgres(db)) {
+  // The usual batch, all acknowledged, is one statement where writes run inside WITH clauses:
+  // no transaction around it.
+  if (failures.length === 0 && dialectOf(db).writableCtes) {
     await recordAttempts(db, outcomes, now);
     return [];
   }
@@ -58,10 +59,11 @@ export async function recordOutcomes(db: Db, outcomes: readonly Outcome[], polic
 /**
  * Appends every attempt to the log, moves the acknowledged deliveries to `acknowledged` and
  * clears the failing streak of their endpoints, with statements whose text is the same for
- * every batch, so they are prepared once. On PostgreSQL the attempts travel as one array
- * parameter per column of one statement; on SQLite one prepared insert runs once per attempt
- * (`runForEach`: in process, a run costs no round trip), and the acknowledged deliveries and
- * their endpoints travel as JSON arrays of ids.
+ * every batch, so they are prepared once: lists of ids are one parameter (`inList`). Where
+ * writes run inside WITH clauses (`writableCtes`, PostgreSQL) it is all one statement, atomic
+ * without a transaction, and the attempts travel as one array parameter per column; elsewhere
+ * (SQLite) the statements run in turn and one prepared insert runs once per attempt
+ * (`runForEach`: in process, a run costs no round trip).
  *
  * An attempt whose endpoint has been deleted meanwhile is not logged (its delivery went with
  * the endpoint), and the rest of the batch is. On PostgreSQL each endpoint of the batch is
@@ -69,12 +71,15 @@ export async function recordOutcomes(db: Db, outcomes: readonly Outcome[], polic
  * one transaction at a time.
  */
 async function recordAttempts(db: Db | Transaction<Tables>, outcomes: readonly Outcome[], now: number): Promise<void> {
+  const dialect = dialectOf(db);
   const acknowledged = outcomes.filter((o) => o.result.ok);
   const deliveries = acknowledged.map((o) => o.delivery.id);
   const endpoints = [...new Set(acknowledged.map((o) => o.delivery.endpointId))];
-  if (isPostgres(db)) {
-    const column = <T>(pick: (o: Outcome) => T) => outcomes.map(pick);
-    const owners = [...new Set(column((o) => o.delivery.endpointId))];
+  const rows = outcomes.map(attemptRow);
+  const dequeue = sql`delete from webhook_queue where ${dialect.inList(sql.ref('delivery_id'), deliveries)}`;
+  const acknowledgement = acknowledge(dialect.inList(sql.ref('id'), deliveries), now);
+  if (dialect.writableCtes) {
+    const owners = [...new Set(outcomes.map((o) => o.delivery.endpointId))];
     // Data-modifying WITH clauses all run, in one statement: atomic without a transaction.
     // They run in no set order, and a row this statement has changed cannot be locked by it:
     // healing an endpoint goes through its lock, so the lock comes first.
@@ -82,29 +87,16 @@ async function recordAttempts(db: Db | Transaction<Tables>, outcomes: readonly O
       db,
       sql`
       with owners as (
-        select id from webhook_endpoints where id = any(${owners}::text[]) for key share
+        select id from webhook_endpoints where ${dialect.inList(sql.ref('id'), owners)} for key share
       ),
       logged as (
         insert into webhook_attempts (${ATTEMPT_COLUMNS})
-        select attempt.* from unnest(
-          ${column((o) => o.attemptId)}::text[], ${column((o) => o.delivery.accountId)}::text[],
-          ${column((o) => o.delivery.id)}::text[], ${column((o) => o.delivery.endpointId)}::text[],
-          ${column((o) => o.delivery.eventId)}::text[], ${column((o) => o.delivery.eventType)}::text[],
-          ${column(outcomeOf)}::text[], ${column((o) => o.result.status)}::int[],
-          ${column((o) => o.result.excerpt)}::text[], ${column((o) => o.result.error)}::text[],
-          ${column((o) => o.result.latencyMs)}::int[], ${column((o) => o.attemptedAt)}::bigint[]
-        ) as attempt (${ATTEMPT_COLUMNS})
+        select attempt.* from unnest(${sql.join(ATTEMPT_TYPES.map((type, i) => sql`${rows.map((row) => row[i])}::${sql.raw(type)}[]`))}) as attempt (${ATTEMPT_COLUMNS})
         where attempt.endpoint_id in (select id from owners)
       ),
-      dequeued as (
-        delete from webhook_queue where delivery_id = any(${deliveries}::text[])
-      ),
-      acknowledged as (
-        ${acknowledge(sql`id = any(${deliveries}::text[])`, now)}
-      ),
-      healed as (
-        ${heal(sql`id = any(${endpoints}::text[]) and id in (select id from owners)`)}
-      )
+      dequeued as (${dequeue}),
+      acknowledged as (${acknowledgement}),
+      healed as (${heal(sql`${dialect.inList(sql.ref('id'), endpoints)} and id in (select id from owners)`)})
       select 1`,
     );
     return;
@@ -112,37 +104,60 @@ async function recordAttempts(db: Db | Transaction<Tables>, outcomes: readonly O
   // The attempt is logged only while its endpoint exists: the last parameter is its id again.
   await runForEach(
     db,
-    INSERT_ATTEMPT_ON_SQLITE,
-    outcomes.map((o) => [
-      o.attemptId,
-      o.delivery.accountId,
-      o.delivery.id,
-      o.delivery.endpointId,
-      o.delivery.eventId,
-      o.delivery.eventType,
-      outcomeOf(o),
-      o.result.status,
-      o.result.excerpt,
-      o.result.error,
-      o.result.latencyMs,
-      o.attemptedAt,
-      o.delivery.endpointId,
-    ]),
+    insertAttemptIfOwned(dialect),
+    rows.map((row) => [...row, row[ENDPOINT_COLUMN]]),
   );
   if (acknowledged.length === 0) return;
-  const acknowledgedIds = JSON.stringify(deliveries);
-  await sql`delete from webhook_queue where delivery_id in (select value from json_each(${acknowledgedIds}))`.execute(db);
-  await acknowledge(sql`id in (select value from json_each(${acknowledgedIds}))`, now).execute(db);
-  await heal(sql`id in (select value from json_each(${JSON.stringify(endpoints)}))`).execute(db);
+  await dequeue.execute(db);
+  await acknowledgement.execute(db);
+  await heal(dialect.inList(sql.ref('id'), endpoints)).execute(db);
 }
 
-const ATTEMPT_COLUMN_LIST =
-  'id, account_id, delivery_id, endpoint_id, event_id, event_type, outcome, response_status, response_body, error, latency_ms, attempted_at';
+/** The attempt log's columns, and their types as PostgreSQL arrays carry them. */
+const ATTEMPT_LOG = [
+  ['id', 'text'],
+  ['account_id', 'text'],
+  ['delivery_id', 'text'],
+  ['endpoint_id', 'text'],
+  ['event_id', 'text'],
+  ['event_type', 'text'],
+  ['outcome', 'text'],
+  ['response_status', 'int'],
+  ['response_body', 'text'],
+  ['error', 'text'],
+  ['latency_ms', 'int'],
+  ['attempted_at', 'bigint'],
+] as const;
+const ATTEMPT_COLUMN_LIST = ATTEMPT_LOG.map(([column]) => column).join(', ');
 const ATTEMPT_COLUMNS = sql.raw(ATTEMPT_COLUMN_LIST);
+const ATTEMPT_TYPES = ATTEMPT_LOG.map(([, type]) => type);
+const ENDPOINT_COLUMN = ATTEMPT_LOG.findIndex(([column]) => column === 'endpoint_id');
 
-const INSERT_ATTEMPT_ON_SQLITE = `
-  insert into webhook_attempts (${ATTEMPT_COLUMN_LIST}) select ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
-  where exists (select 1 from webhook_endpoints where id = ?)`;
+/** An attempt as a row of the log, in ATTEMPT_LOG's order. */
+function attemptRow(o: Outcome): unknown[] {
+  return [
+    o.attemptId,
+    o.delivery.accountId,
+    o.delivery.id,
+    o.delivery.endpointId,
+    o.delivery.eventId,
+    o.delivery.eventType,
+    outcomeOf(o),
+    o.result.status,
+    o.result.excerpt,
+    o.result.error,
+    o.result.latencyMs,
+    o.attemptedAt,
+  ];
+}
+
+/** One attempt's insert, taking effect only while its endpoint exists (the last parameter). */
+function insertAttemptIfOwned(dialect: SqlDialect): string {
+  const values = ATTEMPT_LOG.map((_, i) => dialect.placeholder(i + 1)).join(', ');
+  return `
+  insert into webhook_attempts (${ATTEMPT_COLUMN_LIST}) select ${values}
+  where exists (select 1 from webhook_endpoints where id = ${dialect.placeholder(ATTEMPT_LOG.length + 1)})`;
+}
 
 function outcomeOf(o: Outcome): 'succeeded' | 'failed' {
   return o.result.ok ? 'succeeded' : 'failed';

@@ -16,7 +16,8 @@
  * follows, for commits signalled while no one listened.
  */
 import pg from 'pg';
-import { PostgresAdapter, sql, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { dialectOf } from '../platform/db/dialect.ts';
 
 export const NOTIFY_CHANNEL = 'gatehouse_webhooks';
 const RELISTEN_FIRST_MS = 250;
@@ -34,13 +35,9 @@ function keyOf(db: AnyDb): object {
   return db.getExecutor().adapter;
 }
 
-export function isPostgres(db: AnyDb): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter;
-}
-
 /** Raised inside the transaction that created due deliveries. */
 export async function signalDeliveriesDue(trx: AnyDb): Promise<void> {
-  if (isPostgres(trx)) {
+  if (dialectOf(trx).listenNotify) {
     // One channel per schema, so databases sharing a server do not wake each other.
     await sql`select pg_notify(${NOTIFY_CHANNEL} || '_' || current_schema(), '')`.execute(trx);
     return;
@@ -64,7 +61,7 @@ export async function listenForDeliveries(db: AnyDb, options: WakeOptions): Prom
   const set = localListeners.get(key) ?? new Set<Signal>();
   localListeners.set(key, set);
   set.add(options.onWake);
-  const channel = isPostgres(db) ? await listenOnPostgres(options) : undefined;
+  const channel = dialectOf(db).listenNotify ? await listenOnPostgres(options) : undefined;
   return async () => {
     set.delete(options.onWake);
     await channel?.close();

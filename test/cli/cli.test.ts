@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { databaseTargets } from '../helpers/databases.ts';
 import { freePort } from '../helpers/processes.ts';
+import { until } from '../helpers/until.ts';
 
 const BIN = path.resolve('bin/gatehouse.js');
 
@@ -54,7 +55,8 @@ describe('gatehouse CLI', () => {
     assert.equal(migrate.status, 0);
     assert.match(migrate.stdout, /--database-url, GATEHOUSE_DATABASE_URL .*\[default: sqlite:<data dir>\/gatehouse\.db\]/);
     assert.match(migrate.stdout, /--data-dir, GATEHOUSE_DATA_DIR .*\[default: \.\/data\]/);
-    assert.equal(settingsIn(migrate.stdout).length, 2, migrate.stdout);
+    // Where the database is and how it is used (pool, statement and acquire timeouts): as every command opening it.
+    assert.equal(settingsIn(migrate.stdout).length, 5, migrate.stdout);
     assert.doesNotMatch(migrate.stdout, /GATEHOUSE_PORT|GATEHOUSE_ADMIN_PORT/);
 
     const serve = run(['serve', '--help']);
@@ -72,7 +74,13 @@ describe('gatehouse CLI', () => {
 
     const exported = run(['export', '--help']);
     assert.match(exported.stdout, /--out <file\|->/);
-    assert.deepEqual(settingsIn(exported.stdout), ['GATEHOUSE_DATA_DIR', 'GATEHOUSE_DATABASE_URL']);
+    assert.deepEqual(settingsIn(exported.stdout), [
+      'GATEHOUSE_DATA_DIR',
+      'GATEHOUSE_DATABASE_URL',
+      'GATEHOUSE_DATABASE_POOL_SIZE',
+      'GATEHOUSE_DATABASE_STATEMENT_TIMEOUT',
+      'GATEHOUSE_DATABASE_ACQUIRE_TIMEOUT',
+    ]);
   });
 
   it('an unknown flag or a stray argument is refused before anything starts: exit 2, one line naming each', () => {
@@ -109,11 +117,8 @@ describe('gatehouse CLI', () => {
       child.stderr.on('data', (d) => (stderr += d));
       const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
       try {
-        // Polls for the start-up line until a generous deadline (a cold start compiles the sources).
-        const deadline = Date.now() + 60_000;
-        while (!stdout.includes('gatehouse listening') && child.exitCode === null && Date.now() < deadline) {
-          await new Promise((r) => setTimeout(r, 50));
-        }
+        // A generous deadline: a cold start compiles the sources.
+        await until(() => stdout.includes('gatehouse listening') || child.exitCode !== null, 60_000, `the start-up line in: ${stdout}${stderr}`);
         const startLine = stdout.split('\n').find((l) => l.includes('gatehouse listening'));
         assert.ok(startLine, `no start-up line in: ${stdout}${stderr}`);
         const start = JSON.parse(startLine);
@@ -135,13 +140,18 @@ describe('gatehouse CLI', () => {
         let response = '';
         socket.on('data', (d) => (response += d));
         const closedSocket = new Promise((r) => socket.once('close', r));
-        socket.write(
-          `POST /admin/v1/accounts HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\n` +
-            `Content-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, 5)}`,
+        await new Promise((r) =>
+          socket.write(
+            `POST /admin/v1/accounts HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\n` +
+              `Content-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, 5)}`,
+            r,
+          ),
         );
-        await new Promise((r) => setTimeout(r, 200));
+        // The bytes are in the server's socket buffer; a request answered after them means its
+        // event loop has polled since, so it has read those headers: the request is in flight.
+        assert.equal((await fetch(`http://127.0.0.1:${port}/healthz`)).status, 200);
         child.kill('SIGTERM');
-        await new Promise((r) => setTimeout(r, 200));
+        await until(() => stdout.includes('shutting down'), 10_000, 'the shutdown line');
         socket.write(body.slice(5));
         await closedSocket;
         assert.match(response, /^HTTP\/1\.1 201/);

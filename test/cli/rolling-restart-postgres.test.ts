@@ -1,5 +1,5 @@
-/** A rolling restart behind a balancer, and a worker's bounded shutdown on PostgreSQL (when GATEHOUSE_TEST_DATABASE_URL is set); the tests are in lifecycle.ts. */
-import { databaseTargets } from '../helpers/databases.ts';
+/** A rolling restart behind a balancer, and a worker's bounded shutdown on PostgreSQL (skipped, saying so, without GATEHOUSE_TEST_DATABASE_URL); the tests are in lifecycle.ts. */
+import { describeOnDatabase } from '../helpers/databases.ts';
 import { describeRollingRestart } from './lifecycle.ts';
 
-for (const target of databaseTargets().filter((t) => t.kind === 'postgres')) describeRollingRestart(target);
+describeOnDatabase('postgres', 'rolling restart and worker shutdown on PostgreSQL', describeRollingRestart);

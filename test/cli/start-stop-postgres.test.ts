@@ -1,5 +1,5 @@
-/** Start-up and shutdown of real processes on PostgreSQL (when GATEHOUSE_TEST_DATABASE_URL is set); the tests are in lifecycle.ts. */
-import { databaseTargets } from '../helpers/databases.ts';
+/** Start-up and shutdown of real processes on PostgreSQL (skipped, saying so, without GATEHOUSE_TEST_DATABASE_URL); the tests are in lifecycle.ts. */
+import { describeOnDatabase } from '../helpers/databases.ts';
 import { describeStartAndStop } from './lifecycle.ts';
 
-for (const target of databaseTargets().filter((t) => t.kind === 'postgres')) describeStartAndStop(target);
+describeOnDatabase('postgres', 'start-up and shutdown on PostgreSQL', describeStartAndStop);

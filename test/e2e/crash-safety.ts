@@ -25,6 +25,7 @@ import { standbyGatehouse, type StandbyGatehouse } from './standby.ts';
 import { startReceiver } from '../webhooks/receiver.ts';
 import { newJournal, runClient, seededRandom, untilAnswered, type Cluster, type Journal } from './crash-workload.ts';
 import type { Db } from '../../src/platform/db/database.ts';
+import { until } from '../helpers/until.ts';
 
 const SEED = Number(process.env.GATEHOUSE_CRASH_SEED ?? 90210);
 const KILLS = 4;
@@ -42,13 +43,6 @@ const NODE_ENV = {
   GATEHOUSE_WEBHOOK_RETRY_SCHEDULE: '1,1,1,1,1,1,1,1,1,1',
 };
 
-async function until(check: () => Promise<boolean>, deadline: number, what: string): Promise<void> {
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 async function unfinished(db: Db, accountId: string): Promise<number> {
   const payouts = await db.selectFrom('payouts').select('id').where('account_id', '=', accountId).where('state', '=', 'pending').execute();
   const deliveries = await db.selectFrom('webhook_deliveries').select('id').where('account_id', '=', accountId).where('state', '!=', 'acknowledged').execute();
@@ -57,7 +51,7 @@ async function unfinished(db: Db, accountId: string): Promise<number> {
 
 export function describeCrashSafety(kind: DatabaseKind): void {
   describeOnDatabase(kind, `crash safety under SIGKILL (${kind})`, (target) => {
-    it(`${KILLS} kill -9s during keyed payouts, settlements and SCIM writes (seed ${SEED}) → every acknowledged write stored once, the ledger balanced, every event recorded and delivered once`, async (test) => {
+    it(`${KILLS} kill -9s during keyed payouts, settlements and SCIM writes (seed ${SEED}) → every acknowledged write stored once, the ledger balanced, every event recorded and delivered once`, { timeout: 240_000 }, async (test) => {
       const began = Date.now();
       const mark = (what: string) => test.diagnostic(`${what} at ${((Date.now() - began) / 1000).toFixed(1)} s`);
       const deadline = Date.now() + 200_000;
@@ -99,7 +93,7 @@ export function describeCrashSafety(kind: DatabaseKind): void {
         const killAt = seededRandom(SEED);
         for (let kill = 0; kill < KILLS; kill++) {
           const threshold = cluster.acknowledged + 15 + Math.floor(killAt() * 30);
-          await until(async () => cluster.acknowledged >= threshold || finished, deadline, `${threshold} acknowledged writes`);
+          await until(async () => cluster.acknowledged >= threshold || finished, deadline - Date.now(), `${threshold} acknowledged writes`);
           assert.equal(finished, false, `the workload ended before kill ${kill + 1}; make it longer`);
           // A random moment between two acknowledgements, with requests of every kind in flight.
           await new Promise((r) => setTimeout(r, Math.floor(killAt() * 20)));
@@ -116,7 +110,7 @@ export function describeCrashSafety(kind: DatabaseKind): void {
         // The restarted node finishes the work the dead ones left: payouts processed, events delivered.
         await until(
           async () => (await unfinished(db, accountId)) === 0,
-          deadline,
+          deadline - Date.now(),
           'every payout processed and every delivery acknowledged',
         );
         mark('drained');

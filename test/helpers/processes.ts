@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { until } from './until.ts';
 
 const BIN = path.resolve('bin/gatehouse.js');
 
@@ -72,17 +73,17 @@ export async function spawnGatehouse(options: { databaseUrl: string; env?: Recor
     }),
   );
   // Wait for readiness (start-up, not time passing): /readyz answers 200 once it serves.
-  const deadline = Date.now() + 60_000;
-  for (;;) {
+  const readyz = `${command === 'worker' ? `http://127.0.0.1:${adminPort}` : url}/readyz`;
+  const ready = async () => {
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`gatehouse exited before it was ready:\n${output}`);
-    try {
-      if ((await fetch(`${command === 'worker' ? `http://127.0.0.1:${adminPort}` : url}/readyz`)).ok) break;
-    } catch {
-      /* not listening yet */
-    }
-    if (Date.now() > deadline) throw new Error(`gatehouse not ready after 60 s:\n${output}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+    return fetch(readyz).then(
+      (response) => response.ok,
+      () => false, // not listening yet
+    );
+  };
+  await until(ready, 60_000, 'readiness (/readyz 200)').catch((error: unknown) => {
+    throw new Error(`${(error as Error).message}:\n${output}`);
+  });
   return {
     url,
     adminUrl: `http://127.0.0.1:${adminPort}`,

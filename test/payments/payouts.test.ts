@@ -4,6 +4,7 @@ import { databaseTargets } from '../helpers/databases.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { createPayoutProcessor } from '../../src/payments/payout-processor.ts';
 import { api, fund, newTenant } from './api.ts';
+import { until } from '../helpers/until.ts';
 
 for (const target of databaseTargets()) {
   describe(`payouts (${target.kind})`, () => {
@@ -211,10 +212,10 @@ describe('the in-process payout processor runs inside serve', () => {
     assert.equal(created.status, 201);
     // The loop ticks every second of real time; wait for its effect, not for a duration.
     let state = 'pending';
-    for (let i = 0; i < 100 && state === 'pending'; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    await until(async () => {
       state = (await api(t, token, 'GET', `/v1/payouts/${created.body.id}`)).body.state;
-    }
+      return state !== 'pending';
+    }, 5_000, 'the payout leaving pending');
     assert.equal(state, 'paid');
   });
 });

@@ -1,13 +1,13 @@
 /**
  * Query helpers of the database layer: integer LIMIT/OFFSET written as literals on SQLite (a
- * bound LIMIT makes SQLite prepare the statement again on every run), and reusable queries
- * compiled once and run with the values of their slots.
+ * bound LIMIT makes SQLite prepare the statement again on every run), and prepared queries
+ * compiled once and run with the values of their placeholders.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { NEEDS_POSTGRES, databaseTargets } from '../helpers/databases.ts';
 import { openDatabase, selectColumn, type Database } from '../../src/platform/db/database.ts';
-import { preparedQuery, querySlot, reusableQuery, type Placeholder } from '../../src/platform/db/prepared.ts';
+import { placeholder, preparedQuery, type Placeholder } from '../../src/platform/db/prepared.ts';
 import { migrateToLatest } from '../../src/platform/db/migrate.ts';
 import { sql } from 'kysely';
 import fs from 'node:fs';
@@ -49,16 +49,15 @@ for (const target of databaseTargets()) {
       }
     });
 
-    it('a reusable query runs with the values of its slots; other parameters keep their compiled values', async () => {
-      const name = querySlot('name');
-      const byName = reusableQuery(
-        database.db.selectFrom('accounts').select('id').where('name', '=', name).where('created_at', '>=', 1001).orderBy('id').limit(10),
-        [name],
-      );
-      assert.deepEqual(await byName(database.db, ['Account b']), [{ id: 'acct_b' }]);
-      assert.deepEqual(await byName(database.db, ['Account a']), [], 'created_at >= 1001 was kept');
-      assert.deepEqual(await byName(database.db, ['Account d']), [{ id: 'acct_d' }]);
-      assert.deepEqual(await byName(database.db, ['Account %']), [], 'a value is compared, never spliced');
+    it('a prepared query runs with the values of its placeholders; other parameters keep their compiled values', async () => {
+      // A placeholder made before the query is built (as a SCIM filter's are) binds as one made in it.
+      const name = placeholder<string>('name');
+      const byName = preparedQuery((db) => db.selectFrom('accounts').select('id').where('name', '=', name).where('created_at', '>=', 1001).orderBy('id').limit(10));
+      const run = async (values: { name: string }) => (await byName.execute(database.db, values)).rows;
+      assert.deepEqual(await run({ name: 'Account b' }), [{ id: 'acct_b' }]);
+      assert.deepEqual(await run({ name: 'Account a' }), [], 'created_at >= 1001 was kept');
+      assert.deepEqual(await run({ name: 'Account d' }), [{ id: 'acct_d' }]);
+      assert.deepEqual(await run({ name: 'Account %' }), [], 'a value is compared, never spliced');
     });
 
     it('selectColumn returns the first column of every row, in the order of the query', async () => {
@@ -79,9 +78,12 @@ for (const target of databaseTargets()) {
       assert.deepEqual(await selectColumn<string>(database.db, query), ['acct_d', 'acct_c', 'acct_b', 'acct_a']);
     });
 
-    it('a slot a query never binds is refused when the query is built', () => {
-      const unused = querySlot('unused');
-      assert.throws(() => reusableQuery(database.db.selectFrom('accounts').select('id').where('id', '=', 'x'), [unused]), /slot 0 is not a parameter/);
+    it('a placeholder a query never binds is refused when the query is compiled', () => {
+      const unused = preparedQuery((db, value: Placeholder<{ unused: string }>) => {
+        value('unused');
+        return db.selectFrom('accounts').select('id').where('id', '=', 'x');
+      });
+      assert.throws(() => unused.bind(database.db, { unused: 'x' }), /placeholder unused is not a parameter/);
     });
   });
 }

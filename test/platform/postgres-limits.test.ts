@@ -11,6 +11,7 @@ import { describeOnDatabase } from '../helpers/databases.ts';
 import { spawnGatehouse, type SpawnedGatehouse } from '../helpers/processes.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { migrations } from '../../src/platform/db/migrations/index.ts';
+import { until } from '../helpers/until.ts';
 
 async function query<R extends pg.QueryResultRow>(url: string, text: string, values: unknown[] = []): Promise<R[]> {
   const client = new pg.Client({ connectionString: url });
@@ -22,13 +23,6 @@ async function query<R extends pg.QueryResultRow>(url: string, text: string, val
   }
 }
 
-async function eventually(what: string, check: () => Promise<boolean>, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) assert.fail(`not within ${ms} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 describeOnDatabase('postgres', 'operations: nodes starting at once on one fresh PostgreSQL database', (postgres) => {
   let database: { url: string; drop(): Promise<void> };
@@ -73,13 +67,13 @@ describeOnDatabase('postgres', 'operations: a node does not listen before its da
     const starting = spawnGatehouse({ databaseUrl: database.url });
     starting.catch(() => {});
     // The node is now waiting for the lock: a condition in the database, not a length of time.
-    await eventually('a session waits for the migration lock', async () => {
+    await until(async () => {
       const waiting = await query<{ n: string }>(
         database.url,
         `select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like '%pg_advisory_lock%'`,
       );
       return Number(waiting[0]!.n) > 0;
-    });
+    }, 20_000, 'a session waiting for the migration lock');
     const tables = await query<{ n: string }>(database.url, `select count(*) as n from information_schema.tables where table_name = 'accounts'`);
     assert.equal(Number(tables[0]!.n), 0, 'nothing migrated yet');
     await holder.end();

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { register as globalRegistry } from 'prom-client';
 import { sql } from 'kysely';
-import { databaseTargets } from '../helpers/databases.ts';
+import { databaseTargets, describeOnDatabase } from '../helpers/databases.ts';
 import { spawnGatehouse, type SpawnedGatehouse } from '../helpers/processes.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { MetricsRegistry, bindCounter, bindHistogram } from '../../src/platform/metrics.ts';
@@ -125,10 +125,7 @@ for (const target of databaseTargets()) {
   });
 }
 
-const pgUrl = process.env.GATEHOUSE_TEST_DATABASE_URL;
-if (pgUrl) {
-  const postgres = databaseTargets().find((d) => d.kind === 'postgres')!;
-
+describeOnDatabase('postgres', 'operations: connection pool gauges on PostgreSQL', (postgres) => {
   describe('operations: the connection pool gauge counts real waits only (postgres)', () => {
     let database: { url: string; drop(): Promise<void> };
     let worker: SpawnedGatehouse | undefined;
@@ -202,4 +199,4 @@ if (pgUrl) {
       assert.equal(sample(await scrape(t.adminUrl), 'gatehouse_db_pool_connections{state="waiting"}'), 0);
     });
   });
-}
+});

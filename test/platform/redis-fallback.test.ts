@@ -13,21 +13,13 @@ import { databaseTargets, describeIf } from '../helpers/databases.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
 import { api, newTenant } from '../payments/api.ts';
+import { until } from '../helpers/until.ts';
 
 const redisUrl = process.env.GATEHOUSE_TEST_REDIS_URL;
 
 async function storeInUse(t: TestApp): Promise<string> {
   const text = await (await fetch(`${t.adminUrl}/metrics`)).text();
   return /^gatehouse_rate_limit_store\{store="redis"\} 1$/m.test(text) ? 'redis' : 'local';
-}
-
-/** Polls `check` until it holds (the client reconnects on its own schedule), failing after `ms`. */
-async function eventually(what: string, check: () => Promise<boolean> | boolean, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) assert.fail(`not within ${ms} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 describeIf(redisUrl, 'set GATEHOUSE_TEST_REDIS_URL to run with Redis', 'operations: Redis goes away and comes back', (redisUrl) => {
@@ -63,7 +55,7 @@ describeIf(redisUrl, 'set GATEHOUSE_TEST_REDIS_URL to run with Redis', 'operatio
     assert.equal((await redis.keys(`${prefix}_api*`)).length, 1, 'the counter lives in Redis');
 
     await proxy.cut();
-    await eventually('the metric reports the local store', async () => (await storeInUse(t)) === 'local');
+    await until(async () => (await storeInUse(t)) === 'local', 10_000, 'the metric reporting the local store');
     assert.ok(t.logs.some((l) => l.includes('Redis unreachable, counting in-process')), 'the fall-back is logged');
     // Still serving, and still limiting: the in-process counter starts afresh and holds at 5.
     const statuses: number[] = [];
@@ -71,7 +63,7 @@ describeIf(redisUrl, 'set GATEHOUSE_TEST_REDIS_URL to run with Redis', 'operatio
     assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429]);
 
     await proxy.restore();
-    await eventually('the metric reports Redis again', async () => (await storeInUse(t)) === 'redis');
+    await until(async () => (await storeInUse(t)) === 'redis', 10_000, 'the metric reporting Redis again');
     assert.ok(t.logs.some((l) => l.includes('Redis reachable again')), 'the return is logged');
     const other = await newTenant(t);
     assert.equal((await api(t, other.token, 'GET', '/v1/invoices')).status, 200);

@@ -2,13 +2,15 @@
  * The keyset condition each database receives (paging/keyset.ts): the position compared as a
  * row value, which both planners turn into an index range, never the OR of two comparisons;
  * the order on both columns; one more row than the page; and, in a compiled read, the scope's
- * parameters first and the position's right after them, where selectKeysetPage fills them in.
+ * parameters first and the position's right after them, bound by name where selectKeysetPage
+ * fills them in.
  */
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DatabaseKind } from '../../src/config.ts';
 import type { Db } from '../../src/platform/db/database.ts';
-import { compileKeysetRead, keysetPage, NEWEST_FIRST } from '../../src/paging/keyset.ts';
+import { keysetPage, keysetRead, NEWEST_FIRST } from '../../src/paging/keyset.ts';
+import type { Placeholder } from '../../src/platform/db/prepared.ts';
 import { compilers } from './compile.ts';
 
 const EXPECTED: Record<DatabaseKind, { after: string; first: string }> = {
@@ -46,13 +48,20 @@ describe('keyset paging: the SQL each database receives', () => {
       });
 
       it('a compiled read: the first page without a position, the next with the position after the scope', () => {
-        const read = compileKeysetRead(db[kind].selectFrom('invoices').select('representation').where('account_id', '=', ''), NEWEST_FIRST);
-        assert.equal(read.scopeSize, 1);
-        const { first, after } = read.queries(21);
+        const read = keysetRead(
+          (scopedDb, value: Placeholder<{ accountId: string }>) => scopedDb.selectFrom('invoices').select('representation').where('account_id', '=', value('accountId')),
+          NEWEST_FIRST,
+        );
+        const queries = read.queries(21);
+        const first = queries.first.bind(db[kind], { accountId: 'acc_1' });
+        const after = queries.after.bind(db[kind], { accountId: 'acc_1', keysetAfterKey: 1_700_000_000_000, keysetAfterId: 'inv_9' });
         assert.equal(first.sql, EXPECTED[kind].first);
         assert.equal(after.sql, EXPECTED[kind].after);
-        assert.equal(read.queries(21).after, after, 'compiled once per page size');
-        assert.notEqual(read.queries(11).after.sql === after.sql && kind === 'sqlite', true, 'SQLite writes the page size into the text');
+        // The one scope value first, the position right after it.
+        assert.deepEqual(after.parameters, kind === 'sqlite' ? ['acc_1', 1_700_000_000_000, 'inv_9'] : ['acc_1', 1_700_000_000_000, 'inv_9', 21]);
+        assert.equal(read.queries(21).after, queries.after, 'compiled once per page size');
+        const smaller = read.queries(11).after.bind(db[kind], { accountId: 'acc_1', keysetAfterKey: 1, keysetAfterId: 'x' });
+        assert.notEqual(smaller.sql === after.sql && kind === 'sqlite', true, 'SQLite writes the page size into the text');
       });
     });
   }

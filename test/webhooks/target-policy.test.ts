@@ -249,25 +249,29 @@ for (const target of databaseTargets()) {
     it('registration and update: every special address, literal or behind a name, → 400 webhook_url_invalid; nothing stored', async () => {
       const who = await tenant(strictApp);
       const kept = await registerEndpoint(who, 'https://93-184-215-14.example.test/hook');
-      for (const [address, what] of REFUSED) {
-        for (const url of [`http://${literal(address)}/hook`, `https://${nameOf(address)}/hook`]) {
-          await assertRefused(await who.call('POST', '/v1/webhook_endpoints', { url, event_types: ['*'] }), /not a globally routable unicast address/, `create ${url} (${what})`);
-          await assertRefused(await who.call('POST', `/v1/webhook_endpoints/${kept.id}`, { url }), /not a globally routable unicast address/, `update ${url} (${what})`);
-        }
-      }
+      // Every refusal is independent of the others: they are asked at once.
+      await Promise.all(
+        REFUSED.flatMap(([address, what]) =>
+          [`http://${literal(address)}/hook`, `https://${nameOf(address)}/hook`].map(async (url) => {
+            await assertRefused(await who.call('POST', '/v1/webhook_endpoints', { url, event_types: ['*'] }), /not a globally routable unicast address/, `create ${url} (${what})`);
+            await assertRefused(await who.call('POST', `/v1/webhook_endpoints/${kept.id}`, { url }), /not a globally routable unicast address/, `update ${url} (${what})`);
+          }),
+        ),
+      );
       assert.deepEqual(await storedUrls(strictApp, who), ['https://93-184-215-14.example.test/hook']);
     });
 
     it('registration: globally routable unicast addresses, literal or behind a name, → 201', async () => {
       const who = await tenant(strictApp);
-      const expected: string[] = [];
-      for (const [address] of ALLOWED) {
-        for (const url of [`http://${literal(address)}/hook`, `https://${nameOf(address)}/hook`]) {
-          const created = await who.call('POST', '/v1/webhook_endpoints', { url, event_types: ['*'] });
-          assert.equal(created.status, 201, url);
-          expected.push(created.body.url);
-        }
-      }
+      const expected: string[] = await Promise.all(
+        ALLOWED.flatMap(([address]) =>
+          [`http://${literal(address)}/hook`, `https://${nameOf(address)}/hook`].map(async (url) => {
+            const created = await who.call('POST', '/v1/webhook_endpoints', { url, event_types: ['*'] });
+            assert.equal(created.status, 201, url);
+            return created.body.url as string;
+          }),
+        ),
+      );
       assert.deepEqual(await storedUrls(strictApp, who), expected.sort());
     });
 
@@ -305,18 +309,20 @@ for (const target of databaseTargets()) {
       try {
         const who = await tenant(app);
         const urlOf = new Map<string, string>();
-        for (const [address] of REFUSED) {
-          const named = await registerEndpoint(who, `http://rebind-${nameOf(address)}:${port}/hooks`);
-          urlOf.set(named.id, address);
-          // An endpoint stored when the policy was laxer: its literal address is judged at delivery.
-          const stored = await registerEndpoint(who, `http://stored.example.test:${port}/hooks`);
-          await app.gatehouse.database.db
-            .updateTable('webhook_endpoints')
-            .set({ url: `http://${literal(address)}:${port}/hooks` })
-            .where('id', '=', stored.id)
-            .execute();
-          urlOf.set(stored.id, address);
-        }
+        await Promise.all(
+          REFUSED.map(async ([address]) => {
+            const named = await registerEndpoint(who, `http://rebind-${nameOf(address)}:${port}/hooks`);
+            urlOf.set(named.id, address);
+            // An endpoint stored when the policy was laxer: its literal address is judged at delivery.
+            const stored = await registerEndpoint(who, `http://stored.example.test:${port}/hooks`);
+            await app.gatehouse.database.db
+              .updateTable('webhook_endpoints')
+              .set({ url: `http://${literal(address)}:${port}/hooks` })
+              .where('id', '=', stored.id)
+              .execute();
+            urlOf.set(stored.id, address);
+          }),
+        );
         rebound = true;
         await raise(app, who.accountId);
         assert.equal(await dispatcher(app).runDue(), REFUSED.length * 2);

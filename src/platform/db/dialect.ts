@@ -21,6 +21,7 @@
  * SQLite's BINARY collation already is), JSON arrays built in SQL (`jsonArray`, `jsonArrayAgg`)
  * and read back (`readJson`: pg parses json columns itself, SQLite returns the text).
  */
+import { postgresCatalog, sqliteCatalog, type Catalog } from './catalog.ts';
 import { PostgresAdapter, sql, type Expression, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 
 export type DatabaseKind = 'sqlite' | 'postgres';
@@ -60,6 +61,8 @@ export interface SqlDialect {
   jsonArrayAgg(element: Expression<unknown>, orderBy: Expression<unknown>): RawBuilder<unknown>;
   /** A JSON value as a query returns it, parsed. */
   readJson(value: unknown): unknown;
+  /** What the database's own catalog says of the schema (tables, keys), for export and import. */
+  readonly catalog: Catalog;
 }
 
 const nothing = sql``;
@@ -82,6 +85,7 @@ export const sqliteDialect: SqlDialect = Object.freeze({
   jsonArray: (...values) => sql`json_array(${sql.join(values)})`,
   jsonArrayAgg: (element, orderBy) => sql`json_group_array(${element} order by ${orderBy})`,
   readJson: (value) => (typeof value === 'string' ? JSON.parse(value) : value),
+  catalog: sqliteCatalog,
 } satisfies SqlDialect);
 
 export const postgresDialect: SqlDialect = Object.freeze({
@@ -102,6 +106,7 @@ export const postgresDialect: SqlDialect = Object.freeze({
   jsonArray: (...values) => sql`json_build_array(${sql.join(values)})`,
   jsonArrayAgg: (element, orderBy) => sql`coalesce(json_agg(${element} order by ${orderBy}), '[]'::json)`,
   readJson: (value) => value,
+  catalog: postgresCatalog,
 } satisfies SqlDialect);
 
 /** The dialect of a database URL: `sqlite:<path>`, or PostgreSQL. */

@@ -1,50 +1,92 @@
 /**
- * Queries built and compiled once. Kysely builds an immutable tree and compiles it to SQL on
- * every call, which on the hot write path costs more than SQLite takes to run the statement.
- * A prepared query is built once per database with named placeholders where its values go;
- * each call binds the values by name and runs the same SQL text (which SQLite's statement
- * cache in database.ts then finds already prepared).
+ * Queries built and compiled once per database, with named placeholders where their values
+ * go. Kysely builds an immutable tree and compiles it to SQL on every call, which on a hot
+ * path costs more than SQLite takes to run the statement. A prepared query is built and
+ * compiled the first time it runs on a database; each call binds its values by name and runs
+ * the same SQL text, which SQLite's statement cache (sqlite.ts) finds already prepared and
+ * PostgreSQL runs as a named statement it parses and plans once per connection
+ * (`nameStatement`).
  *
  * The compiled form is kept per Kysely adapter, which a database and its transactions share,
- * so apps on different databases in one process never mix dialects.
+ * so apps on different databases in one process never mix dialects or statements.
+ *
+ * One placeholder scheme serves every such query: `value('name')` inside the build, or
+ * `placeholder('name')` for a part built beforehand (a SCIM filter's condition). A
+ * placeholder is an object of its own, so no value a caller sends can be taken for one.
  */
 import type { Compilable, CompiledQuery, QueryResult, RawBuilder } from 'kysely';
-import { prepareOnPostgres, type Db } from './database.ts';
+import { nameStatement, type Db } from './database.ts';
 
 /** Stands for the value named `name` in a query being prepared. */
 export type Placeholder<P> = <K extends keyof P & string>(name: K) => P[K];
 
+class Slot {
+  constructor(readonly name: string) {
+    Object.freeze(this);
+  }
+}
+
+/**
+ * A placeholder for the value named `name`, typed as the value it stands for: for a part of a
+ * prepared query built before the query itself.
+ */
+export function placeholder<T = unknown>(name: string): T {
+  return new Slot(name) as unknown as T;
+}
+
 export interface PreparedQuery<P, R> {
   /** Runs the query in `executor` (the database or a transaction of it) with `values`. */
   execute(executor: Db, values: P): Promise<QueryResult<R>>;
+  /** The query as `executor`'s database runs it, with `values` bound: for a runner of its own (`selectColumn`). */
+  bind(executor: Db, values: P): CompiledQuery<R>;
 }
 
-type Slot = { name: string } | { constant: unknown };
+type Parameter = { name: string } | { constant: unknown };
 
-/** Marks a placeholder among the compiled parameters: no value a caller writes starts with NUL. */
-const MARK = '\u0000prepared:';
+export interface PreparedOptions {
+  /**
+   * Whether PostgreSQL keeps the statement prepared on each connection (default true). False
+   * for a query of one shape among many (one per filter a client sends), which would fill
+   * every connection with statements it may never run again.
+   */
+  named?: boolean;
+}
 
-export function preparedQuery<P, R = unknown>(build: (db: Db, value: Placeholder<P>) => Compilable<R>): PreparedQuery<P, R> {
-  const compiledByAdapter = new WeakMap<object, { query: CompiledQuery<R>; slots: Slot[] }>();
+export function preparedQuery<P, R = unknown>(build: (db: Db, value: Placeholder<P>) => Compilable<R>, options: PreparedOptions = {}): PreparedQuery<P, R> {
+  const compiledByAdapter = new WeakMap<object, { query: CompiledQuery<R>; parameters: Parameter[] }>();
 
   function compiledFor(executor: Db) {
     const adapter = executor.getExecutor().adapter;
     let compiled = compiledByAdapter.get(adapter);
     if (compiled === undefined) {
-      const query = build(executor, ((name: string) => `${MARK}${name}`) as Placeholder<P>).compile();
-      const slots = query.parameters.map((p): Slot => (typeof p === 'string' && p.startsWith(MARK) ? { name: p.slice(MARK.length) } : { constant: p }));
-      compiled = { query, slots };
+      const asked = new Set<string>();
+      const value = (name: string) => {
+        asked.add(name);
+        return placeholder(name);
+      };
+      const query = build(executor, value as Placeholder<P>).compile();
+      const parameters = query.parameters.map((p): Parameter => (p instanceof Slot ? { name: p.name } : { constant: p }));
+      // A value asked for but never bound is a query built wrong: refused before it ever runs.
+      for (const name of asked) {
+        if (!parameters.some((p) => 'name' in p && p.name === name)) throw new Error(`placeholder ${name} is not a parameter of: ${query.sql}`);
+      }
+      compiled = { query, parameters };
       compiledByAdapter.set(adapter, compiled);
-      prepareOnPostgres(query.sql);
+      if (options.named !== false) nameStatement(executor, query.sql);
     }
     return compiled;
   }
 
+  function bind(executor: Db, values: P): CompiledQuery<R> {
+    const { query, parameters } = compiledFor(executor);
+    const named = values as Record<string, unknown>;
+    return { ...query, parameters: parameters.map((p) => ('name' in p ? named[p.name] : p.constant)) };
+  }
+
   return {
+    bind,
     execute(executor, values) {
-      const { query, slots } = compiledFor(executor);
-      const named = values as Record<string, unknown>;
-      const compiled: CompiledQuery<R> = { ...query, parameters: slots.map((slot) => ('name' in slot ? named[slot.name] : slot.constant)) };
+      const compiled = bind(executor, values);
       const queries = executor.getExecutor();
       // Straight to the connection (the transaction's, if `executor` is one): Kysely's generic
       // path wraps each query in several more promises, only to run result plugins, and there
@@ -55,43 +97,14 @@ export function preparedQuery<P, R = unknown>(build: (db: Db, value: Placeholder
   };
 }
 
-/*
- * The same, for a query built at run time (per store, or per filter text a client sends): built
- * with `querySlot`s where its values go, compiled at once, then run with the slots' values.
- */
-
-/**
- * A placeholder for a value given each time a reusable query runs. It is an object of its own,
- * so no input value can be mistaken for it.
- */
-export function querySlot<T = string>(name: string): T {
-  return Object.freeze({ slot: name }) as unknown as T;
-}
-
-/**
- * A query of a fixed shape built and compiled once, then run with the values of its `slots`
- * (in that order) put where the slots were bound. Building and compiling with Kysely costs
- * more than running a small indexed query, and the unchanged SQL text finds its prepared
- * statement at once. Parameters other than slots keep the values they were compiled with.
- */
-export function reusableQuery<R>(query: Compilable<R>, slots: readonly unknown[]): (executor: Db, values: readonly unknown[]) => Promise<R[]> {
-  const compiled = query.compile();
-  const positions = compiled.parameters.map((parameter) => slots.indexOf(parameter));
-  slots.forEach((_, i) => {
-    if (!positions.includes(i)) throw new Error(`slot ${i} is not a parameter of: ${compiled.sql}`);
-  });
-  return async (executor, values) => {
-    const parameters = compiled.parameters.map((parameter, i) => (positions[i] === -1 ? parameter : values[positions[i]!]));
-    return (await executor.executeQuery<R>({ ...compiled, parameters })).rows;
-  };
-}
-
 /**
  * Runs `query`, a statement whose SQL text is the same on every run (its values all
- * parameters), as one PostgreSQL keeps prepared on each connection (see `prepareOnPostgres`).
+ * parameters), as one PostgreSQL keeps prepared on each connection of `executor`'s database.
+ * For statements written as SQL text with their values in place, compiled on every run; a
+ * query built with placeholders is a `preparedQuery`, compiled once.
  */
 export function executePrepared<R>(executor: Db, query: RawBuilder<R>): Promise<QueryResult<R>> {
   const compiled = query.compile(executor);
-  prepareOnPostgres(compiled.sql);
+  nameStatement(executor, compiled.sql);
   return executor.executeQuery(compiled);
 }

@@ -41,32 +41,9 @@ export function latestMigration(): string {
 /** The service's tables, parents before children. */
 export async function tablesInDependencyOrder(database: Database): Promise<string[]> {
   const db = database.db as AnyDb;
-  let names: string[];
-  const parents = new Map<string, Set<string>>();
-  if (database.dialect.name === 'sqlite') {
-    const rows = await sql<{ name: string }>`select name from sqlite_master where type = 'table'`.execute(db);
-    names = rows.rows.map((r) => r.name).filter((n) => !BOOKKEEPING.test(n));
-    for (const name of names) {
-      const fks = await sql<{ table: string }>`select "table" from pragma_foreign_key_list(${name})`.execute(db);
-      parents.set(name, new Set(fks.rows.map((f) => f.table)));
-    }
-  } else {
-    const rows = await sql<{ name: string }>`
-      select table_name as name from information_schema.tables
-      where table_schema = ${database.schema} and table_type = 'BASE TABLE'`.execute(db);
-    names = rows.rows.map((r) => r.name).filter((n) => !BOOKKEEPING.test(n));
-    const fks = await sql<{ child: string; parent: string }>`
-      select c.relname as child, p.relname as parent
-      from pg_constraint k
-      join pg_class c on c.oid = k.conrelid
-      join pg_class p on p.oid = k.confrelid
-      join pg_namespace n on n.oid = k.connamespace
-      where k.contype = 'f' and n.nspname = ${database.schema}`.execute(db);
-    for (const fk of fks.rows) {
-      if (!parents.has(fk.child)) parents.set(fk.child, new Set());
-      parents.get(fk.child)!.add(fk.parent);
-    }
-  }
+  const { catalog } = database.dialect;
+  const names = (await catalog.tables(db, database.schema)).filter((n) => !BOOKKEEPING.test(n));
+  const parents = await catalog.parents(db, database.schema, names);
   const ordered: string[] = [];
   const visiting = new Set<string>();
   const visit = (name: string) => {
@@ -78,22 +55,6 @@ export async function tablesInDependencyOrder(database: Database): Promise<strin
   };
   for (const name of [...names].sort()) visit(name);
   return ordered;
-}
-
-async function primaryKey(database: Database, db: AnyDb, table: string): Promise<string[]> {
-  if (database.dialect.name === 'sqlite') {
-    const cols = await sql<{ name: string; pk: number }>`select name, pk from pragma_table_info(${table})`.execute(db);
-    return cols.rows.filter((c) => c.pk > 0).sort((a, b) => a.pk - b.pk).map((c) => c.name);
-  }
-  const cols = await sql<{ name: string }>`
-    select a.attname as name
-    from pg_index i
-    join pg_class c on c.oid = i.indrelid
-    join pg_namespace n on n.oid = c.relnamespace
-    join pg_attribute a on a.attrelid = c.oid and a.attnum = any(i.indkey)
-    where i.indisprimary and c.relname = ${table} and n.nspname = ${database.schema}
-    order by array_position(i.indkey, a.attnum)`.execute(db);
-  return cols.rows.map((c) => c.name);
 }
 
 async function countRows(db: AnyDb, table: string): Promise<number> {
@@ -120,7 +81,7 @@ export interface Progress {
 export async function exportDatabase(database: Database, write: (line: string) => Promise<void>, progress: Progress): Promise<ExportHeader> {
   const tables = await tablesInDependencyOrder(database);
   return (database.db as AnyDb).connection().execute(async (conn) => {
-    await sql.raw(database.dialect.name === 'sqlite' ? 'begin' : 'begin isolation level repeatable read read only').execute(conn);
+    await sql.raw(database.dialect.catalog.beginSnapshot).execute(conn);
     try {
       const header: ExportHeader = {
         format: EXPORT_FORMAT,
@@ -133,7 +94,7 @@ export async function exportDatabase(database: Database, write: (line: string) =
       for (const name of tables) header.tables.push({ name, rows: await countRows(conn, name) });
       await write(JSON.stringify(header));
       for (const { name, rows: total } of header.tables) {
-        const key = await primaryKey(database, conn, name);
+        const key = await database.dialect.catalog.primaryKey(conn, database.schema, name);
         let done = 0;
         let after: unknown;
         for (;;) {
