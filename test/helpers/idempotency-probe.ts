@@ -19,7 +19,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { GatehouseDeps } from '../../src/app.ts';
 import type { Db } from '../../src/platform/db/database.ts';
-import { principalOf, requireBearer } from '../../src/platform/auth.ts';
+import { OAUTH2_SCHEME, principalOf, requireBearer } from '../../src/platform/auth.ts';
 import { problem } from '../../src/platform/errors/catalogue.ts';
 import { errorResponses } from '../../src/platform/http/schemas.ts';
 import { newId } from '../../src/platform/ids.ts';
@@ -77,7 +77,7 @@ export const registerProbeRoutes: NonNullable<GatehouseDeps['extraRoutes']> = as
       schema: {
         tags: ['idempotency probe'],
         summary: 'Test-only write that exercises the idempotency runner',
-        security: [{ bearer: [PROBE_SCOPE] }],
+        security: [{ [OAUTH2_SCHEME]: [PROBE_SCOPE] }],
         params: { type: 'object', required: ['bucket'], properties: { bucket: { type: 'string', pattern: '^[a-z0-9-]{1,40}$' } } },
         body: {
           type: 'object',
