@@ -5,7 +5,8 @@
  * behind the document are kept, in version control, in bench/benchmarks.json; without that file
  * only a run of every scenario writes it).
  * BENCH_SECONDS sets the length of each measurement (default 10);
- * BENCH_DATABASE_URL adds PostgreSQL beside SQLite; --quick: see lib/options.ts.
+ * BENCH_DATABASE_URL adds PostgreSQL beside SQLite; --quick: see lib/options.ts; --render rewrites
+ * docs/BENCHMARKS.md from bench/benchmarks.json without measuring (after a change to its text).
  */
 import { quick, wantedScenarios } from './lib/options.ts';
 import fs from 'node:fs';
@@ -51,6 +52,19 @@ async function dropSchema(url: string, schema: string): Promise<void> {
 }
 
 const SCENARIOS: Scenario[] = [healthz, tokenClientCredentials, listInvoices, payouts, scimFilter, webhookThroughput, loggingCost];
+const store = path.join('bench', 'benchmarks.json');
+
+function publish(runs: ScenarioRun[]): void {
+  const soakFile = path.join('bench', 'results', 'soak.md');
+  const soak = fs.existsSync(soakFile) ? fs.readFileSync(soakFile, 'utf8') : undefined;
+  fs.writeFileSync(path.join('docs', 'BENCHMARKS.md'), renderBenchmarksDoc({ machine: machineLine(), cores: os.cpus().length, runs, soak }));
+  console.log('written to docs/BENCHMARKS.md');
+}
+
+if (process.argv.includes('--render')) {
+  publish(JSON.parse(fs.readFileSync(store, 'utf8')) as ScenarioRun[]);
+  process.exit(0);
+}
 
 const wanted = wantedScenarios;
 const selected = wanted.length ? SCENARIOS.filter((s) => [s.name, ...(s.aliases ?? [])].some((n) => wanted.includes(n))) : SCENARIOS;
@@ -88,7 +102,6 @@ fs.mkdirSync(path.join('bench', 'results'), { recursive: true });
 fs.writeFileSync(path.join('bench', 'results', 'latest.md'), report);
 console.log(`\n${report}`);
 console.log('written to bench/results/latest.md');
-const store = path.join('bench', 'benchmarks.json');
 if (!quick && selected.length < SCENARIOS.length && !fs.existsSync(store)) {
   // Without the figures of the earlier runs, the report would keep only this run's scenarios.
   console.log(`not written to docs/BENCHMARKS.md: ${store} (the earlier runs' figures) is missing; run every scenario once to publish`);
@@ -100,9 +113,6 @@ if (!quick && selected.length < SCENARIOS.length && !fs.existsSync(store)) {
     (a, b) => order.indexOf(a.scenario) - order.indexOf(b.scenario),
   );
   fs.writeFileSync(store, `${JSON.stringify(merged, null, 2)}\n`);
-  const soakFile = path.join('bench', 'results', 'soak.md');
-  const soak = fs.existsSync(soakFile) ? fs.readFileSync(soakFile, 'utf8') : undefined;
-  fs.writeFileSync(path.join('docs', 'BENCHMARKS.md'), renderBenchmarksDoc({ machine: machineLine(), cores: os.cpus().length, runs: merged, soak }));
-  console.log('written to docs/BENCHMARKS.md');
+  publish(merged);
 }
 process.exit(rows.every((r) => r.pass !== false) ? 0 : 1);

@@ -11,7 +11,7 @@ const ABOUT: Record<string, string> = {
   'token-client-credentials':
     'POST /token with grant_type=client_credentials and client_secret_basic, 50 connections, on a Gatehouse at the default log level (info: a request line each, written to a file as a log collector takes it), against oidc-provider (the release named in its row) configured for the same grant (in memory, opaque tokens) and against the fastify ceiling taking the same form POST (the same headers and form body, parsed by @fastify/formbody as Gatehouse parses it). Beside req/s, each row gives the server\'s CPU time per request (from /proc), which moves much less than req/s on a shared machine. Targets on both databases: ≥ 3 × oidc-provider and ≥ 0.4 × the ceiling, no non-2xx.',
   'list-invoices':
-    'GET /v1/invoices?limit=100 with a bearer token over one account holding 1,000,000 invoices: the first page, then a page about a million rows deep reached with a real sealed cursor. Seeding writes the rows, each with its stored representation, straight into the store in one transaction (SQLite: prepared 1,000-row inserts without journal, the keyset index built once at the end from its own definition; PostgreSQL: the keys and indexes set aside and rebuilt once, in bulk); the seeded database is kept in bench/.cache (SQLite file, PostgreSQL schema) and reused by later runs while the schema is unchanged, so the seeding time shown is that of the run that built it. Each database is measured in three rounds of (ceiling, first page, deep page), and each ratio is shown from its median round (every round is listed in the notes). Targets: deep/first p50 ≤ 1.2 on both databases (keyset paging costs the same at any depth; autocannon gives p50 in whole milliseconds, so at a p50 near 10 ms one millisecond moves the ratio by 0.1, and the CPU per request of the two rows is the finer comparison); first page ≥ 0.25 × the ceiling on SQLite.',
+    'GET /v1/invoices?limit=100 with a bearer token over one account holding 1,000,000 invoices: the first page, then a page about a million rows deep reached with a real sealed cursor. Seeding writes the rows, each with its stored representation, straight into the store in one transaction (SQLite: prepared 1,000-row inserts without journal, the keyset index built once at the end from its own definition; PostgreSQL: the keys and indexes set aside and rebuilt once, in bulk); the seeded database is kept in bench/.cache (SQLite file, PostgreSQL schema) and reused by later runs while the schema is unchanged, so the seeding time shown is that of the run that built it. Each database is measured in three rounds of (ceiling, first page, deep page), the ceiling taking the same GET with the same bearer header, and each ratio is shown from its median round (every round is listed in the notes). Targets: deep/first p50 ≤ 1.2 on both databases (keyset paging costs the same at any depth; autocannon gives p50 in whole milliseconds, so at a p50 near 10 ms one millisecond moves the ratio by 0.1, and the CPU per request of the two rows is the finer comparison); first page ≥ 0.25 × the ceiling on SQLite.',
   'create-payout':
     'POST /v1/payouts with a fresh Idempotency-Key per request (claim, balance debit, payout row, ledger posting, outbox event and stored response in one transaction), and with one key repeated (the stored response replayed), beside the fastify hello-world ceiling taking the same POST (the same headers and JSON body, which it parses before answering): reading a request body costs fastify about as much again as answering a GET, so the like-for-like ceiling is about half the GET one (see healthz for that). Each row gives the server\'s CPU time per request. Targets: replay p50 ≤ create p50; create ≥ 0.2 × the ceiling on SQLite; PostgreSQL reported.',
   'scim-filter':
@@ -35,6 +35,34 @@ export interface ScenarioRun {
   notes: string[];
   databases: string[];
 }
+
+/**
+ * Figures measured once, on the way to a decision in docs/DECISIONS.md: kept here with the run they
+ * come from, since each was one run on a shared machine, while the decision states what was chosen.
+ */
+const DECISION_MEASUREMENTS = `## Measurements behind decisions
+
+Each figure is from one run on this kind of shared machine (2 cores, other work beside it); the
+decision it supported is in docs/DECISIONS.md under the name given.
+
+- **Identifiers** (time-ordered ids): on SQLite, create-payout went from 2,975 to 3,297 req/s in one run.
+- **The deliveries still to be attempted are a table of their own** (migration 0505): recording outcomes
+  went from 28 to 20–22 µs of CPU per delivery on PostgreSQL; claiming stayed at 23–27 µs (25–26 when it
+  leased delivery rows); SQLite unchanged at 11–13 µs each. In a 20,000-delivery loop every
+  acknowledgement was a HOT update.
+- **The attempt log's key** (migration 0506): on SQLite, one prepared statement run per attempt instead of
+  one JSON parameter took recording from about 11 to 9 µs per delivery.
+- **Request metrics bound once**: prom-client's label children cost about 1.5 µs of CPU per request, a
+  twentieth of a whole \`/healthz\`.
+- **Attempts are sent from the event loop** (a sender thread, rejected): the main thread's CPU per
+  delivery fell from about 55 to 27 µs, the process's total rose by 10 to 20 µs, and the drain was no
+  faster within the machine's noise.
+- **The loop reference is mostly the kernel's**: in one full run the undici loop cost 26 µs per request
+  and Gatehouse 54 µs per delivery on SQLite (0.50 × the loop; PostgreSQL 0.44); in another, hours later
+  on a slower machine (and after migration 0506 saved Gatehouse about 2 µs), 48 and 70 (0.66; PostgreSQL
+  0.56); in a third, in between, 38 and 61 (0.61; PostgreSQL 0.54).
+
+`;
 
 export function renderBenchmarksDoc(input: { machine: string; cores: number; runs: ScenarioRun[]; soak?: string }): string {
   const { runs } = input;
@@ -72,12 +100,13 @@ ${notes.length ? `## Seeding and notes\n\n${notes.map((n) => `- ${n}`).join('\n'
 
 ${runs.map((r) => r.scenario).map((s) => `### ${s}\n\n${ABOUT[s] ?? 'See its file in bench/scenarios/.'}`).join('\n\n')}
 ${runs.some((r) => r.scenario === 'create-payout') ? '' : '\n### create-payout\n\nNot in this run: the scenario is not registered in bench/run.ts in this build.\n'}
-${input.soak ? `## Soak (the last \`npm run soak\` on this machine)\n\n${input.soak.replace(/^# Soak run\n\n/, '').trim()}\n\n` : ''}## Reproducing
+${input.soak ? `## Soak (the last \`npm run soak\` on this machine)\n\n${input.soak.replace(/^# Soak run\n\n/, '').trim()}\n\n` : ''}${DECISION_MEASUREMENTS}## Reproducing
 
 \`\`\`
 BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench          # full run, writes this file
 BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench -- --quick   # short check, latest.md only
 npm run bench -- list-invoices scim-filter                                          # some scenarios
+npm run bench -- --render                                                           # this file again from bench/benchmarks.json
 \`\`\`
 
 \`BENCH_SECONDS\` sets each measurement's length (default 10); without a PostgreSQL URL only SQLite is measured.

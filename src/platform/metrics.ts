@@ -15,7 +15,7 @@
  */
 import fs from 'node:fs';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type LabelValues } from 'prom-client';
-import type { DatabaseKind } from '../config.ts';
+import type { DatabaseKind } from './db/dialect.ts';
 
 export const LATENCY_BUCKETS_SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 

@@ -7,19 +7,23 @@
  * the lease expire and any worker claims the row again (a new attempt, a new Delivery-Id);
  * a worker that stops gives back at once what it claimed and did not start (`releaseClaims`).
  *
- * One claim, written once for both databases: the due rows in due order (on PostgreSQL
- * `FOR UPDATE SKIP LOCKED`, so concurrent workers take disjoint rows without waiting on each
- * other; SQLite's IMMEDIATE transaction holds the write lock, so claims from several processes
- * are serialised), no more of one endpoint than it has room for, leased in the same statement.
- * Where the database runs writes inside WITH clauses (`writableCtes`), the event body and the
- * endpoint's URL and secrets are read in that statement too, so a claim costs one round trip;
- * elsewhere a second statement reads them. Either way they come back with the claim, read
- * once per claimed delivery and never again for its attempt.
+ * Where writers take rows side by side (PostgreSQL): one statement, `FOR UPDATE SKIP LOCKED` so
+ * concurrent workers take disjoint rows without waiting on each other, the per-endpoint bound
+ * applied in SQL and the lease set in the same statement: a claim costs one round trip. Where
+ * every write transaction holds the database's one write lock (`writesOneAtATime`, SQLite): a
+ * select and an update in one IMMEDIATE transaction, so claims from several processes are
+ * serialised, the per-endpoint bound applied as the rows are read. Either way the event body and
+ * the endpoint's URL and secrets come back with the claim, read once per claimed delivery and
+ * never again for its attempt.
+ *
+ * (One statement for both was measured: SQLite cannot return the joined event and endpoint
+ * from an UPDATE, and the form it can run, with the bound applied by a window over the due rows,
+ * took half as long again per claim as the select and update below.)
  */
-import { sql, type RawBuilder, type Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Db } from '../platform/db/database.ts';
 import type { Tables } from '../platform/db/tables.ts';
-import { dialectOf, postgresDialect, type SqlDialect } from '../platform/db/dialect.ts';
+import { dialectOf, type SqlDialect } from '../platform/db/dialect.ts';
 import { executePrepared } from '../platform/db/prepared.ts';
 
 export interface ClaimedDelivery {
@@ -76,6 +80,11 @@ interface EndpointRow {
   headers_sealed: string | null;
 }
 
+export async function claimDue(db: Db, input: ClaimInput): Promise<ClaimedDelivery[]> {
+  const dialect = dialectOf(db);
+  return dialect.writesOneAtATime ? claimInTurn(db, dialect, input) : claimInOneStatement(db, dialect, input);
+}
+
 /**
  * The claimed delivery, built field by field: a spread of the driver's row object (made by
  * native code, in dictionary mode) costs more per delivery than reading the row from SQLite.
@@ -100,51 +109,22 @@ function claimedDelivery(input: ClaimInput, row: QueueRow, endpoint: EndpointRow
   };
 }
 
-/**
- * What a database's planner is told for the claim's transaction. PostgreSQL: the due index must
- * be walked in order so that the limit stops the scan early, whatever the statistics say: just
- * after a burst they still say almost nothing is pending, and the planner would then fetch and
- * sort the whole backlog on every claim. (Were a plan to need a disabled node after all, its
- * cost would call for JIT compilation: not that.) SQLite needs nothing.
- */
-const PLANNER_SETTINGS = new Map<SqlDialect, RawBuilder<unknown>>([
-  [postgresDialect, sql`select set_config('enable_bitmapscan', 'off', true), set_config('jit', 'off', true)`],
-]);
-
-/** The columns of a claimed delivery, read from the leased queue rows `q`, their events `e` and endpoints `w`. */
-const CLAIMED_COLUMNS = sql`q.delivery_id as id, q.account_id, q.endpoint_id, q.cycle_failures, q.next_attempt_at,
-  w.url, w.secret_sealed, w.previous_secret_sealed, w.previous_secret_expires_at, w.headers_sealed,
-  e.id as event_id, e.type as event_type, e.payload, e.created_at as raised_at`;
-
-export async function claimDue(db: Db, input: ClaimInput): Promise<ClaimedDelivery[]> {
-  const dialect = dialectOf(db);
-  const rows = await db.transaction().execute(async (trx) => {
-    const settings = PLANNER_SETTINGS.get(dialect);
-    if (settings) await settings.execute(trx);
-    const lease = leaseDue(dialect, input);
-    if (dialect.writableCtes) {
-      const { rows } = await executePrepared(trx, sql<QueueRow & EndpointRow>`
-        ${lease.with}, leased as (${lease.update})
-        select ${CLAIMED_COLUMNS}
-        from leased q join events e on e.id = q.event_id join webhook_endpoints w on w.id = q.endpoint_id`);
-      return rows;
-    }
-    const { rows: leased } = await sql<{ delivery_id: string }>`${lease.with} ${lease.update}`.execute(trx);
-    if (leased.length === 0) return [];
-    return readClaimed(trx, dialect, leased.map((row) => row.delivery_id));
+async function claimInOneStatement(db: Db, dialect: SqlDialect, input: ClaimInput): Promise<ClaimedDelivery[]> {
+  return db.transaction().execute(async (trx) => {
+    // The due index must be walked in order so that the limit stops the scan early, whatever
+    // the statistics say: just after a burst they still say almost nothing is pending, and
+    // the planner would then fetch and sort the whole backlog on every claim. (Were a plan
+    // to need a disabled node after all, its cost would call for JIT compilation: not that.)
+    await sql`select set_config('enable_bitmapscan', 'off', true), set_config('jit', 'off', true)`.execute(trx);
+    return leaseDue(trx, dialect, input);
   });
-  // RETURNING has no order; attempts start oldest first.
-  return rows.sort((a, b) => a.next_attempt_at - b.next_attempt_at).map((row) => claimedDelivery(input, row, row));
 }
 
-/**
- * The due rows, oldest first, at most `max`, of no endpoint to skip (`due`); of those, no more
- * of one endpoint than its room (`chosen`: the rooms travel as one JSON object, whose values
- * are read as text and then as integers on both databases); and the update leasing them.
- */
-function leaseDue(dialect: SqlDialect, input: ClaimInput): { with: RawBuilder<unknown>; update: RawBuilder<unknown> } {
-  return {
-    with: sql`
+async function leaseDue(trx: Transaction<Tables>, dialect: SqlDialect, input: ClaimInput): Promise<ClaimedDelivery[]> {
+  const until = input.now + input.leaseMs;
+  const { rows } = await executePrepared(
+    trx,
+    sql<QueueRow & EndpointRow>`
     with due as (
       select delivery_id, endpoint_id, next_attempt_at
       from webhook_queue
@@ -158,24 +138,56 @@ function leaseDue(dialect: SqlDialect, input: ClaimInput): { with: RawBuilder<un
     chosen as (
       select ranked.delivery_id
       from (select delivery_id, endpoint_id, row_number() over (partition by endpoint_id order by next_attempt_at, delivery_id) as place from due) ranked
-      left join json_each(${JSON.stringify(Object.fromEntries(input.room.of))}) as room on room.key = ranked.endpoint_id
-      where ranked.place <= coalesce(cast(cast(room.value as text) as integer), ${input.room.otherwise})
-    )`,
-    update: sql`
-    update webhook_queue
-    set lease_owner = ${input.claim}, lease_until = ${input.now + input.leaseMs}
-    where delivery_id in (select delivery_id from chosen)
-    returning delivery_id, account_id, endpoint_id, cycle_failures, next_attempt_at, event_id`,
-  };
+      left join unnest(${[...input.room.of.keys()]}::text[], ${[...input.room.of.values()]}::int[]) as room(endpoint_id, size)
+        on room.endpoint_id = ranked.endpoint_id
+      where ranked.place <= coalesce(room.size, ${input.room.otherwise})
+    )
+    update webhook_queue q
+    set lease_owner = ${input.claim}, lease_until = ${until}
+    from chosen, events e, webhook_endpoints w
+    where q.delivery_id = chosen.delivery_id and e.id = q.event_id and w.id = q.endpoint_id
+    returning q.delivery_id as id, q.account_id, q.endpoint_id, q.cycle_failures, q.next_attempt_at,
+      w.url, w.secret_sealed, w.previous_secret_sealed, w.previous_secret_expires_at, w.headers_sealed,
+      e.id as event_id, e.type as event_type, e.payload, e.created_at as raised_at`,
+  );
+  // RETURNING has no order; attempts start oldest first.
+  return rows.sort((a, b) => a.next_attempt_at - b.next_attempt_at).map((row) => claimedDelivery(input, row, row));
 }
 
-/** What the attempts of leased deliveries need, read after the lease. */
-async function readClaimed(trx: Transaction<Tables>, dialect: SqlDialect, ids: readonly string[]): Promise<Array<QueueRow & EndpointRow>> {
-  const { rows } = await sql<QueueRow & EndpointRow>`
-    select ${CLAIMED_COLUMNS}
-    from webhook_queue q join events e on e.id = q.event_id join webhook_endpoints w on w.id = q.endpoint_id
-    where ${dialect.inList(sql.ref('q.delivery_id'), ids)}`.execute(trx);
-  return rows;
+async function claimInTurn(db: Db, dialect: SqlDialect, input: ClaimInput): Promise<ClaimedDelivery[]> {
+  return db.transaction().execute(async (trx) => {
+    const { rows: candidates } = await sql<QueueRow>`
+      select q.delivery_id as id, q.account_id, q.endpoint_id, q.cycle_failures, q.next_attempt_at,
+        q.event_id, e.type as event_type, e.payload, e.created_at as raised_at
+      from webhook_queue q
+      join events e on e.id = q.event_id
+      where q.next_attempt_at <= ${input.now}
+        and (q.lease_until is null or q.lease_until <= ${input.now})
+        and ${dialect.notInList(sql.ref('q.endpoint_id'), input.skipEndpoints)}
+      order by q.next_attempt_at
+      limit ${dialect.limit(input.max)}`.execute(trx);
+
+    // Bound concurrency per endpoint: take no more of one endpoint than it has room for.
+    const taken = new Map<string, number>();
+    const chosen = candidates.filter((row) => {
+      const n = taken.get(row.endpoint_id) ?? 0;
+      if (n >= (input.room.of.get(row.endpoint_id) ?? input.room.otherwise)) return false;
+      taken.set(row.endpoint_id, n + 1);
+      return true;
+    });
+    if (chosen.length === 0) return [];
+    await sql`
+      update webhook_queue
+      set lease_owner = ${input.claim}, lease_until = ${input.now + input.leaseMs}
+      where ${dialect.inList(sql.ref('delivery_id'), chosen.map((r) => r.id))}`.execute(trx);
+    // Each endpoint's URL and secrets once per claim, not once per delivery.
+    const { rows: endpoints } = await sql<EndpointRow & { id: string }>`
+      select id, url, secret_sealed, previous_secret_sealed, previous_secret_expires_at, headers_sealed
+      from webhook_endpoints
+      where ${dialect.inList(sql.ref('id'), [...taken.keys()])}`.execute(trx);
+    const byId = new Map(endpoints.map((e) => [e.id, e]));
+    return chosen.map((row) => claimedDelivery(input, row, byId.get(row.endpoint_id)!));
+  });
 }
 
 /**

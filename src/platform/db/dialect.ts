@@ -109,11 +109,6 @@ export const postgresDialect: SqlDialect = Object.freeze({
   catalog: postgresCatalog,
 } satisfies SqlDialect);
 
-/** The dialect of a database URL: `sqlite:<path>`, or PostgreSQL. */
-export function dialectOfUrl(databaseUrl: string): SqlDialect {
-  return databaseUrl.startsWith('sqlite:') ? sqliteDialect : postgresDialect;
-}
-
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any schema: only the adapter is read
 type AnyKysely = Kysely<any>;
 

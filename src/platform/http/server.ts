@@ -250,6 +250,9 @@ export function toHttpError(error: unknown, request: FastifyRequest): HttpError 
     return problem('validation_failed', { detail: summary(errors), extensions: { errors } });
   }
   switch (fe.code) {
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      // No id is that long, so nothing is there: answered as an unmatched route always was.
+      return problem('not_found', { detail: 'A path segment is longer than any identifier: no such resource' });
     case 'FST_ERR_BAD_URL':
       return problem('malformed_request', { detail: 'The path has an invalid percent-escape or is not UTF-8' });
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
