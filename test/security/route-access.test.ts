@@ -17,12 +17,12 @@ import { databaseTargets } from '../helpers/databases.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import type { RegisteredRoute } from '../../src/platform/http/server.ts';
 
-/** Routes anyone may call: health, metadata, documents, and the pages where people sign in. */
+/** Routes anyone may call: health, metadata, documents, and the pages where people sign in and out. */
 const PUBLIC_ROUTES: Record<'public' | 'admin', ReadonlySet<string>> = {
   public: new Set([
     '/healthz', '/readyz', '/openapi.json', '/docs', '/docs/scalar.js', '/docs/reference.js', '/docs/errors',
-    '/.well-known/oauth-authorization-server', '/.well-known/jwks.json',
-    '/authorize', '/authorize/login', '/authorize/consent',
+    '/.well-known/oauth-authorization-server', '/.well-known/openid-configuration', '/.well-known/jwks.json',
+    '/authorize', '/authorize/login', '/authorize/consent', '/logout', '/logout/confirm',
   ]),
   // The admin listener's operational routes: no tenant data, loopback by default (docs/SECURITY.md).
   admin: new Set(['/healthz', '/readyz', '/metrics', '/openapi.json', '/docs', '/docs/scalar.js', '/docs/reference.js', '/docs/errors']),
