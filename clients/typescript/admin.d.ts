@@ -594,18 +594,31 @@ export interface components {
             userName: string;
         };
         UserGrant: {
-            client_id?: string;
-            created_at?: string;
-            expires_at?: string;
-            id?: string;
-            object?: string;
-            scope?: string;
+            /** @example cli_7Rk2pV9sQ1mZ4wX8bN3c */
+            client_id: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            expires_at: string;
+            /** @example grant_9Xc4mQ2rT7vL1pW8bN5k */
+            id: string;
+            /** @constant */
+            object: "grant";
+            /**
+             * @description The scope consented, space-separated
+             * @example openid profile invoices:read
+             */
+            scope: string;
         };
         UserSession: {
-            authenticated_at?: string;
-            expires_at?: string;
-            id?: string;
-            object?: string;
+            /** Format: date-time */
+            authenticated_at: string;
+            /** Format: date-time */
+            expires_at: string;
+            /** @example sess_3Hd8kP1nV6zQ4tY2mR7j */
+            id: string;
+            /** @constant */
+            object: "session";
         };
     };
     responses: never;
@@ -3262,12 +3275,12 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "object": "string",
-                     *           "id": "string",
-                     *           "client_id": "string",
-                     *           "scope": "string",
-                     *           "created_at": "string",
-                     *           "expires_at": "string"
+                     *           "object": "grant",
+                     *           "id": "grant_9Xc4mQ2rT7vL1pW8bN5k",
+                     *           "client_id": "cli_7Rk2pV9sQ1mZ4wX8bN3c",
+                     *           "scope": "openid profile invoices:read",
+                     *           "created_at": "2026-03-14T09:26:53.000Z",
+                     *           "expires_at": "2026-03-14T09:26:53.000Z"
                      *         }
                      *       ]
                      *     }
@@ -3668,10 +3681,10 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
-                     *           "object": "string",
-                     *           "id": "string",
-                     *           "authenticated_at": "string",
-                     *           "expires_at": "string"
+                     *           "object": "session",
+                     *           "id": "sess_3Hd8kP1nV6zQ4tY2mR7j",
+                     *           "authenticated_at": "2026-03-14T09:26:53.000Z",
+                     *           "expires_at": "2026-03-14T09:26:53.000Z"
                      *         }
                      *       ]
                      *     }

@@ -992,7 +992,7 @@ export interface components {
             preferred_username?: string;
             /**
              * @description The subject, as this client sees the person (public or pairwise)
-             * @example usr_4Qm8sT2vX7kN1pR6
+             * @example user_4Qm8sT2vX7kN1pR6aZ3c
              */
             sub: string;
             /**
@@ -5451,7 +5451,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "sub": "usr_4Qm8sT2vX7kN1pR6",
+                     *       "sub": "user_4Qm8sT2vX7kN1pR6aZ3c",
                      *       "name": "Ada Lovelace",
                      *       "given_name": "Ada",
                      *       "family_name": "Lovelace",
@@ -5536,7 +5536,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "sub": "usr_4Qm8sT2vX7kN1pR6",
+                     *       "sub": "user_4Qm8sT2vX7kN1pR6aZ3c",
                      *       "name": "Ada Lovelace",
                      *       "given_name": "Ada",
                      *       "family_name": "Lovelace",

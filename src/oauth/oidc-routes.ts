@@ -99,7 +99,7 @@ const userInfoSchema = component('UserInfo', {
   required: ['sub'],
   additionalProperties: true,
   properties: {
-    sub: { type: 'string', description: 'The subject, as this client sees the person (public or pairwise)', examples: ['usr_4Qm8sT2vX7kN1pR6'] },
+    sub: { type: 'string', description: 'The subject, as this client sees the person (public or pairwise)', examples: ['user_4Qm8sT2vX7kN1pR6aZ3c'] },
     name: { type: 'string', examples: ['Ada Lovelace'] },
     given_name: { type: 'string', examples: ['Ada'] },
     family_name: { type: 'string', examples: ['Lovelace'] },

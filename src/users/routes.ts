@@ -47,11 +47,25 @@ const sessionParams = {
 
 const grantSchema = component('UserGrant', {
   type: 'object',
-  properties: { object: { type: 'string' }, id: { type: 'string' }, client_id: { type: 'string' }, scope: { type: 'string' }, created_at: { type: 'string' }, expires_at: { type: 'string' } },
+  required: ['object', 'id', 'client_id', 'scope', 'created_at', 'expires_at'],
+  properties: {
+    object: { type: 'string', const: 'grant' },
+    id: { type: 'string', examples: ['grant_9Xc4mQ2rT7vL1pW8bN5k'] },
+    client_id: { type: 'string', examples: ['cli_7Rk2pV9sQ1mZ4wX8bN3c'] },
+    scope: { type: 'string', description: 'The scope consented, space-separated', examples: ['openid profile invoices:read'] },
+    created_at: { type: 'string', format: 'date-time' },
+    expires_at: { type: 'string', format: 'date-time' },
+  },
 } as const);
 const sessionSchema = component('UserSession', {
   type: 'object',
-  properties: { object: { type: 'string' }, id: { type: 'string' }, authenticated_at: { type: 'string' }, expires_at: { type: 'string' } },
+  required: ['object', 'id', 'authenticated_at', 'expires_at'],
+  properties: {
+    object: { type: 'string', const: 'session' },
+    id: { type: 'string', examples: ['sess_3Hd8kP1nV6zQ4tY2mR7j'] },
+    authenticated_at: { type: 'string', format: 'date-time' },
+    expires_at: { type: 'string', format: 'date-time' },
+  },
 } as const);
 
 export function registerUserRoutes(app: FastifyInstance, deps: { accounts: Accounts; users: Users; lifecycle: UserLifecycle }): void {
