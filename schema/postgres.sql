@@ -22,6 +22,49 @@ create table accounts (
   constraint accounts_pkey PRIMARY KEY (id)
 );
 
+create table audit_chains (
+  account_id text not null,
+  head_seq bigint not null,
+  head_hash text not null,
+  first_seq bigint not null,
+  first_prev_hash text not null,
+  checkpointed_at bigint not null,
+  updated_at bigint not null,
+  constraint audit_chains_pkey PRIMARY KEY (account_id)
+);
+
+create table audit_checkpoints (
+  account_id text not null,
+  seq bigint not null,
+  hash text not null,
+  signed_at bigint not null,
+  jws text not null,
+  constraint audit_checkpoints_pk PRIMARY KEY (account_id, seq)
+);
+
+create table audit_events (
+  id text not null,
+  account_id text not null,
+  occurred_at bigint not null,
+  action text not null,
+  actor_type text not null,
+  actor_id text not null,
+  actor_client_id text,
+  target_type text not null,
+  target_id text not null,
+  request_id text,
+  idempotency_key text,
+  source_address text,
+  user_agent text,
+  changes text,
+  changes_mac text,
+  seq bigint,
+  prev_hash text,
+  hash text,
+  detached_at bigint,
+  constraint audit_events_pkey PRIMARY KEY (id)
+);
+
 create table balances (
   account_id text not null,
   currency text not null,
@@ -116,6 +159,12 @@ create table oauth_clients (
   secret_digest text,
   secret_rotated_at bigint,
   created_at bigint not null,
+  post_logout_redirect_uris text not null default '[]'::text,
+  id_token_signed_response_alg text not null default 'ES256'::text,
+  subject_type text not null default 'public'::text,
+  backchannel_logout_uri text,
+  require_pkce integer not null default 0,
+  jwks_uri text,
   constraint oauth_clients_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id) ON DELETE CASCADE,
   constraint oauth_clients_pkey PRIMARY KEY (id)
 );
@@ -132,6 +181,10 @@ create table oauth_codes (
   created_at bigint not null,
   expires_at bigint not null,
   consumed_at bigint,
+  nonce text,
+  auth_time bigint,
+  session_id text,
+  claims text,
   constraint oauth_codes_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id) ON DELETE CASCADE,
   constraint oauth_codes_pkey PRIMARY KEY (code_digest)
 );
@@ -155,6 +208,10 @@ create table oauth_grants (
   created_at bigint not null,
   expires_at bigint not null,
   revoked_at bigint,
+  nonce text,
+  auth_time bigint,
+  session_id text,
+  claims text,
   constraint oauth_grants_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id) ON DELETE CASCADE,
   constraint oauth_grants_pkey PRIMARY KEY (id)
 );
@@ -203,6 +260,33 @@ create table oauth_signing_keys (
   retired_at bigint,
   publish_until bigint,
   constraint oauth_signing_keys_pkey PRIMARY KEY (kid)
+);
+
+create table oidc_logout_deliveries (
+  id text not null,
+  account_id text not null,
+  client_id text not null,
+  target_uri text not null,
+  claims text not null,
+  state text not null,
+  failures integer not null default 0,
+  next_attempt_at bigint not null,
+  lease_until bigint,
+  last_error text,
+  created_at bigint not null,
+  delivered_at bigint,
+  constraint oidc_logout_deliveries_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id) ON DELETE CASCADE,
+  constraint oidc_logout_deliveries_pkey PRIMARY KEY (id)
+);
+
+create table oidc_session_clients (
+  session_id text not null,
+  client_id text not null,
+  account_id text not null,
+  user_id text not null,
+  created_at bigint not null,
+  constraint oidc_session_clients_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id) ON DELETE CASCADE,
+  constraint oidc_session_clients_pk PRIMARY KEY (session_id, client_id)
 );
 
 create table payouts (
@@ -385,6 +469,15 @@ CREATE UNIQUE INDEX access_tokens_token_digest_key ON public.access_tokens USING
 CREATE INDEX access_tokens_user ON public.access_tokens USING btree (user_id) WHERE (user_id IS NOT NULL);
 CREATE INDEX accounts_created ON public.accounts USING btree (created_at, id);
 CREATE UNIQUE INDEX accounts_pkey ON public.accounts USING btree (id);
+CREATE UNIQUE INDEX audit_chains_pkey ON public.audit_chains USING btree (account_id);
+CREATE UNIQUE INDEX audit_checkpoints_pk ON public.audit_checkpoints USING btree (account_id, seq);
+CREATE INDEX audit_events_account_time ON public.audit_events USING btree (account_id, occurred_at, id);
+CREATE INDEX audit_events_actor ON public.audit_events USING btree (actor_id, occurred_at);
+CREATE UNIQUE INDEX audit_events_chain ON public.audit_events USING btree (account_id, seq);
+CREATE UNIQUE INDEX audit_events_pkey ON public.audit_events USING btree (id);
+CREATE INDEX audit_events_target ON public.audit_events USING btree (target_id, occurred_at);
+CREATE INDEX audit_events_time ON public.audit_events USING btree (occurred_at, id);
+CREATE INDEX audit_events_unsealed ON public.audit_events USING btree (account_id, occurred_at, id) WHERE (seq IS NULL);
 CREATE UNIQUE INDEX balances_pk ON public.balances USING btree (account_id, currency);
 CREATE INDEX events_account_created ON public.events USING btree (account_id, created_at, id);
 CREATE INDEX events_account_type_created ON public.events USING btree (account_id, type, created_at);
@@ -413,6 +506,10 @@ CREATE UNIQUE INDEX oauth_sessions_pkey ON public.oauth_sessions USING btree (id
 CREATE UNIQUE INDEX oauth_sessions_session_digest_key ON public.oauth_sessions USING btree (session_digest);
 CREATE INDEX oauth_sessions_user ON public.oauth_sessions USING btree (account_id, user_id);
 CREATE UNIQUE INDEX oauth_signing_keys_pkey ON public.oauth_signing_keys USING btree (kid);
+CREATE INDEX oidc_logout_deliveries_due ON public.oidc_logout_deliveries USING btree (state, next_attempt_at);
+CREATE UNIQUE INDEX oidc_logout_deliveries_pkey ON public.oidc_logout_deliveries USING btree (id);
+CREATE UNIQUE INDEX oidc_session_clients_pk ON public.oidc_session_clients USING btree (session_id, client_id);
+CREATE INDEX oidc_session_clients_user ON public.oidc_session_clients USING btree (account_id, user_id);
 CREATE INDEX payouts_account_created ON public.payouts USING btree (account_id, created_at, id);
 CREATE UNIQUE INDEX payouts_pkey ON public.payouts USING btree (id);
 CREATE INDEX payouts_state_due ON public.payouts USING btree (state, due_at);

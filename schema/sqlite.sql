@@ -3,6 +3,12 @@ CREATE TABLE "access_tokens" ("id" text primary key, "token_digest" text not nul
 
 CREATE TABLE "accounts" ("id" text primary key, "name" text not null, "created_at" bigint not null);
 
+CREATE TABLE "audit_chains" ("account_id" text primary key, "head_seq" bigint not null, "head_hash" text not null, "first_seq" bigint not null, "first_prev_hash" text not null, "checkpointed_at" bigint not null, "updated_at" bigint not null);
+
+CREATE TABLE "audit_checkpoints" ("account_id" text not null, "seq" bigint not null, "hash" text not null, "signed_at" bigint not null, "jws" text not null, constraint "audit_checkpoints_pk" primary key ("account_id", "seq"));
+
+CREATE TABLE "audit_events" ("id" text primary key, "account_id" text not null, "occurred_at" bigint not null, "action" text not null, "actor_type" text not null, "actor_id" text not null, "actor_client_id" text, "target_type" text not null, "target_id" text not null, "request_id" text, "idempotency_key" text, "source_address" text, "user_agent" text, "changes" text, "changes_mac" text, "seq" bigint, "prev_hash" text, "hash" text, "detached_at" bigint);
+
 CREATE TABLE "balances" ("account_id" text not null references "accounts" ("id") on delete cascade, "currency" text not null, "available" bigint not null, "updated_at" bigint not null, constraint "balances_pk" primary key ("account_id", "currency"), constraint "balances_available_non_negative" check (available >= 0));
 
 CREATE TABLE "events" ("id" text primary key, "account_id" text not null references "accounts" ("id") on delete cascade, "type" text not null, "object" text not null, "object_id" text not null, "state" text not null, "payload" text not null, "created_at" bigint not null);
@@ -15,13 +21,13 @@ CREATE TABLE "ledger_entries" ("id" text primary key, "account_id" text not null
 
 CREATE TABLE "oauth_assertion_jtis" ("client_id" text not null, "jti" text not null, "expires_at" bigint not null, constraint "oauth_assertion_jtis_pk" primary key ("client_id", "jti"));
 
-CREATE TABLE "oauth_clients" ("id" text primary key, "account_id" text not null references "accounts" ("id") on delete cascade, "client_name" text not null, "redirect_uris" text not null, "grant_types" text not null, "response_types" text not null, "token_endpoint_auth_method" text not null, "scope" text not null, "jwks" text, "secret_digest" text, "secret_rotated_at" bigint, "created_at" bigint not null);
+CREATE TABLE "oauth_clients" ("id" text primary key, "account_id" text not null references "accounts" ("id") on delete cascade, "client_name" text not null, "redirect_uris" text not null, "grant_types" text not null, "response_types" text not null, "token_endpoint_auth_method" text not null, "scope" text not null, "jwks" text, "secret_digest" text, "secret_rotated_at" bigint, "created_at" bigint not null, "post_logout_redirect_uris" text default '[]' not null, "id_token_signed_response_alg" text default 'ES256' not null, "subject_type" text default 'public' not null, "backchannel_logout_uri" text, "require_pkce" integer default 0 not null, "jwks_uri" text);
 
-CREATE TABLE "oauth_codes" ("code_digest" text primary key, "account_id" text not null references "accounts" ("id") on delete cascade, "client_id" text not null, "user_id" text not null, "grant_id" text not null, "redirect_uri" text not null, "scope" text not null, "code_challenge" text, "created_at" bigint not null, "expires_at" bigint not null, "consumed_at" bigint);
+CREATE TABLE "oauth_codes" ("code_digest" text primary key, "account_id" text not null references "accounts" ("id") on delete cascade, "client_id" text not null, "user_id" text not null, "grant_id" text not null, "redirect_uri" text not null, "scope" text not null, "code_challenge" text, "created_at" bigint not null, "expires_at" bigint not null, "consumed_at" bigint, "nonce" text, "auth_time" bigint, "session_id" text, "claims" text);
 
 CREATE TABLE "oauth_consents" ("account_id" text not null references "accounts" ("id") on delete cascade, "user_id" text not null, "client_id" text not null, "scope" text not null, "updated_at" bigint not null, constraint "oauth_consents_pk" primary key ("account_id", "user_id", "client_id"));
 
-CREATE TABLE "oauth_grants" ("id" text primary key, "account_id" text not null references "accounts" ("id") on delete cascade, "client_id" text not null, "user_id" text not null, "scope" text not null, "created_at" bigint not null, "expires_at" bigint not null, "revoked_at" bigint);
+CREATE TABLE "oauth_grants" ("id" text primary key, "account_id" text not null references "accounts" ("id") on delete cascade, "client_id" text not null, "user_id" text not null, "scope" text not null, "created_at" bigint not null, "expires_at" bigint not null, "revoked_at" bigint, "nonce" text, "auth_time" bigint, "session_id" text, "claims" text);
 
 CREATE TABLE "oauth_refresh_tokens" ("id" text primary key, "token_digest" text not null unique, "account_id" text not null references "accounts" ("id") on delete cascade, "client_id" text not null, "user_id" text not null, "grant_id" text not null, "issued_at" bigint not null, "expires_at" bigint not null, "rotated_at" bigint, "revoked_at" bigint);
 
@@ -30,6 +36,10 @@ CREATE TABLE "oauth_revoked_tokens" ("token_id" text primary key, "expires_at" b
 CREATE TABLE "oauth_sessions" ("id" text primary key, "session_digest" text not null unique, "account_id" text not null references "accounts" ("id") on delete cascade, "user_id" text not null, "authenticated_at" bigint not null, "expires_at" bigint not null, "ended_at" bigint);
 
 CREATE TABLE "oauth_signing_keys" ("kid" text primary key, "alg" text not null, "public_jwk" text not null, "private_jwk" text not null, "created_at" bigint not null, "retired_at" bigint, "publish_until" bigint);
+
+CREATE TABLE "oidc_logout_deliveries" ("id" text primary key, "account_id" text not null references "accounts" ("id") on delete cascade, "client_id" text not null, "target_uri" text not null, "claims" text not null, "state" text not null, "failures" integer default 0 not null, "next_attempt_at" bigint not null, "lease_until" bigint, "last_error" text, "created_at" bigint not null, "delivered_at" bigint);
+
+CREATE TABLE "oidc_session_clients" ("session_id" text not null, "client_id" text not null, "account_id" text not null references "accounts" ("id") on delete cascade, "user_id" text not null, "created_at" bigint not null, constraint "oidc_session_clients_pk" primary key ("session_id", "client_id"));
 
 CREATE TABLE "payouts" ("id" text primary key, "account_id" text not null references "accounts" ("id") on delete cascade, "amount" bigint not null, "currency" text not null, "destination" text not null, "state" text not null, "failure_code" text, "created_at" bigint not null, "due_at" bigint not null, "processed_at" bigint, "representation" text default '' not null, constraint "payouts_amount_positive" check (amount > 0));
 
@@ -67,6 +77,18 @@ CREATE INDEX "access_tokens_user" on "access_tokens" ("user_id") where "user_id"
 
 CREATE INDEX "accounts_created" on "accounts" ("created_at", "id");
 
+CREATE INDEX "audit_events_account_time" on "audit_events" ("account_id", "occurred_at", "id");
+
+CREATE INDEX "audit_events_actor" on "audit_events" ("actor_id", "occurred_at");
+
+CREATE UNIQUE INDEX "audit_events_chain" on "audit_events" ("account_id", "seq");
+
+CREATE INDEX "audit_events_target" on "audit_events" ("target_id", "occurred_at");
+
+CREATE INDEX "audit_events_time" on "audit_events" ("occurred_at", "id");
+
+CREATE INDEX "audit_events_unsealed" on "audit_events" ("account_id", "occurred_at", "id") where "seq" is null;
+
 CREATE INDEX "events_account_created" on "events" ("account_id", "created_at", "id");
 
 CREATE INDEX "events_account_type_created" on "events" ("account_id", "type", "created_at");
@@ -90,6 +112,10 @@ CREATE INDEX "oauth_refresh_tokens_grant" on "oauth_refresh_tokens" ("grant_id")
 CREATE INDEX "oauth_refresh_tokens_user" on "oauth_refresh_tokens" ("user_id");
 
 CREATE INDEX "oauth_sessions_user" on "oauth_sessions" ("account_id", "user_id");
+
+CREATE INDEX "oidc_logout_deliveries_due" on "oidc_logout_deliveries" ("state", "next_attempt_at");
+
+CREATE INDEX "oidc_session_clients_user" on "oidc_session_clients" ("account_id", "user_id");
 
 CREATE INDEX "payouts_account_created" on "payouts" ("account_id", "created_at", "id", "representation");
 
