@@ -26,7 +26,6 @@ const SECRETISH = /(secret|digest|token|csrf|signature|password|verifier|challen
 const NOT_SECRETS = [
   /type !== JWT_BEARER_ASSERTION/, // the assertion *type*, a public URN
   /usesCode !== responseTypes\.includes\('code'\)/, // booleans about registration metadata
-  /hint\.sub !== (deps\.)?idTokens\.subjectFor\(/, // the subject an ID token hint names: a public identifier
 ];
 
 function sourceFiles(): Array<{ file: string; text: string }> {
