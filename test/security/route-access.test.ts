@@ -17,12 +17,15 @@ import { databaseTargets } from '../helpers/databases.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import type { RegisteredRoute } from '../../src/platform/http/server.ts';
 
-/** Routes anyone may call: health, metadata, documents, and the pages where people sign in and out. */
+/** Routes anyone may call: health, metadata, documents, and the pages where people sign in. */
 const PUBLIC_ROUTES: Record<'public' | 'admin', ReadonlySet<string>> = {
   public: new Set([
     '/healthz', '/readyz', '/openapi.json', '/docs', '/docs/scalar.js', '/docs/reference.js', '/docs/errors',
-    '/.well-known/oauth-authorization-server', '/.well-known/openid-configuration', '/.well-known/jwks.json',
-    '/authorize', '/authorize/login', '/authorize/consent', '/logout', '/logout/confirm',
+    '/.well-known/oauth-authorization-server', '/.well-known/jwks.json',
+    '/authorize', '/authorize/login', '/authorize/consent',
+    // OpenID Connect: discovery, and RP-initiated logout, whose page asks the person to confirm
+    // unless an id_token_hint names them (the confirmation carries a session-bound token).
+    '/.well-known/openid-configuration', '/logout', '/logout/confirm',
   ]),
   // The admin listener's operational routes: no tenant data, loopback by default (docs/SECURITY.md).
   admin: new Set(['/healthz', '/readyz', '/metrics', '/openapi.json', '/docs', '/docs/scalar.js', '/docs/reference.js', '/docs/errors']),
