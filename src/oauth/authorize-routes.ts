@@ -125,7 +125,8 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
     if (maxAge !== null && deps.clock.now() - session.authenticatedAt > maxAge * 1000) return undefined;
     if (idTokenHint !== null) {
       const hint = await deps.idTokens.readHint(idTokenHint);
-      if (!hint || hint.sub !== deps.idTokens.subjectFor(req.client, session.userId)) return undefined;
+      const subjectOfSession = deps.idTokens.subjectFor(req.client, session.userId);
+      if (!hint || hint.sub !== subjectOfSession) return undefined;
     }
     return session;
   }

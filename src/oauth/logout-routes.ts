@@ -69,7 +69,8 @@ export function registerLogoutRoutes(app: FastifyInstance, deps: { issuer: strin
   /** The hint names this very person (and session, when it carries sid) as this client sees them. */
   function hintMatches(req: LogoutRequest, session: Session): boolean {
     if (!req.hint || !req.client) return false;
-    if (req.hint.sub !== idTokens.subjectFor(req.client, session.userId)) return false;
+    const subjectOfSession = idTokens.subjectFor(req.client, session.userId);
+    if (req.hint.sub !== subjectOfSession) return false;
     return req.hint.sid === undefined || req.hint.sid === session.id;
   }
 
