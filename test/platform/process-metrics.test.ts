@@ -14,6 +14,7 @@ import { sql } from 'kysely';
 import { databaseTargets, describeOnDatabase } from '../helpers/databases.ts';
 import { spawnGatehouse, type SpawnedGatehouse } from '../helpers/processes.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { until } from '../helpers/until.ts';
 import { MetricsRegistry, bindCounter, bindHistogram } from '../../src/platform/metrics.ts';
 import { openDatabase } from '../../src/platform/db/database.ts';
 
@@ -186,7 +187,9 @@ describeOnDatabase('postgres', 'operations: connection pool gauges on PostgreSQL
       );
       try {
         const text = await scrape(t.adminUrl);
-        assert.equal(sample(text, 'gatehouse_db_pool_connections{state="waiting"}'), 1);
+        // At least the queued query: the node's own background work (the audit sealer's tick)
+        // may be queued behind the held connection too.
+        assert.ok((sample(text, 'gatehouse_db_pool_connections{state="waiting"}') ?? 0) >= 1, text);
         assert.equal(sample(text, 'gatehouse_db_pool_connections{state="busy"}'), 1);
         assert.equal(sample(text, 'gatehouse_db_pool_connections{state="idle"}'), 0);
         // The ping asks on its own connection, so a busy pool does not make the database look down.
@@ -196,7 +199,8 @@ describeOnDatabase('postgres', 'operations: connection pool gauges on PostgreSQL
         await transaction;
       }
       assert.equal(await queued, 'timed out');
-      assert.equal(sample(await scrape(t.adminUrl), 'gatehouse_db_pool_connections{state="waiting"}'), 0);
+      // Once the background work queued meanwhile has had its turn, nothing waits.
+      await until(async () => sample(await scrape(t.adminUrl), 'gatehouse_db_pool_connections{state="waiting"}') === 0, 10_000, 'no checkout waiting');
     });
   });
 });

@@ -23,6 +23,9 @@ const PUBLIC_ROUTES: Record<'public' | 'admin', ReadonlySet<string>> = {
     '/healthz', '/readyz', '/openapi.json', '/docs',
     '/.well-known/oauth-authorization-server', '/.well-known/jwks.json',
     '/authorize', '/authorize/login', '/authorize/consent',
+    // OpenID Connect: discovery, and RP-initiated logout, whose page asks the person to confirm
+    // unless an id_token_hint names them (the confirmation carries a session-bound token).
+    '/.well-known/openid-configuration', '/logout', '/logout/confirm',
   ]),
   // The admin listener's operational routes: no tenant data, loopback by default (docs/SECURITY.md).
   admin: new Set(['/healthz', '/readyz', '/metrics', '/openapi.json', '/docs']),
