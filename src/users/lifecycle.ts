@@ -119,7 +119,9 @@ export function createUserLifecycle(deps: {
       const now = clock.now();
       await db.transaction().execute(async (trx) => {
         await revokeGrant(trx, grantId, now);
-        const changes = { client_id: { after: grant.client_id }, revoked: { before: grant.revoked_at !== null, after: true } };
+        // Revoking a grant already revoked changes nothing, so it records nothing.
+        if (grant.revoked_at !== null) return;
+        const changes = { client_id: { after: grant.client_id }, revoked: { before: false, after: true } };
         await recordAudit(trx, by, { accountId, action: 'grant.revoked', target: { type: 'grant', id: grantId }, changes, at: now });
       });
     },
@@ -146,7 +148,8 @@ export function createUserLifecycle(deps: {
       const now = clock.now();
       await db.transaction().execute(async (trx) => {
         await queueLogoutTokens(trx, { accountId, userId, sessionIds: [sessionId], now });
-        await trx.updateTable('oauth_sessions').set({ ended_at: now }).where('id', '=', sessionId).where('ended_at', 'is', null).execute();
+        const ended = await trx.updateTable('oauth_sessions').set({ ended_at: now }).where('id', '=', sessionId).where('ended_at', 'is', null).executeTakeFirst();
+        if (Number(ended.numUpdatedRows) === 0) return;
         await recordAudit(trx, by, { accountId, action: 'session.revoked', target: { type: 'session', id: sessionId }, changes: { ended: { before: false, after: true } }, at: now });
       });
     },
