@@ -359,8 +359,11 @@ export function createClients(deps: { db: Db; clock: Clock; outboundPolicy?: Tar
         await trx.updateTable('oauth_clients').set(values).where('id', '=', clientId).where('account_id', '=', accountId).execute();
         const row = await trx.selectFrom('oauth_clients').selectAll().where('id', '=', clientId).executeTakeFirstOrThrow();
         const after = clientFromRow(row);
-        // What the client shows, never its secret: a secret issued or dropped is recorded only as changed.
-        const changes = changesOf({ ...presentClient(client), client_secret: client.secretDigest === null ? null : 1 }, { ...presentClient(after), client_secret: secretDigest === null ? null : secretDigest === client.secretDigest ? 1 : 2 });
+        // What the client shows, never its secret: a secret issued or dropped is recorded only as
+        // changed (the names stand in for the values, and are redacted all the same).
+        const hadSecret = client.secretDigest === null ? null : 'kept';
+        const hasSecret = secretDigest === null ? null : secret === undefined ? 'kept' : 'issued';
+        const changes = changesOf({ ...presentClient(client), client_secret: hadSecret }, { ...presentClient(after), client_secret: hasSecret });
         await recordAudit(trx, by, { accountId, action: 'client.updated', target: { type: 'client', id: clientId }, changes, at: clock.now() });
         return after;
       });
