@@ -4,8 +4,9 @@ import { auditBy } from '../audit/index.ts';
 import type { Accounts } from './service.ts';
 import { presentAccount } from './service.ts';
 import { errorResponses } from '../platform/http/schemas.ts';
+import { component } from '../platform/http/openapi-components.ts';
 
-const accountSchema = {
+const accountSchema = component('Account', {
   type: 'object',
   required: ['id', 'object', 'name', 'created_at'],
   properties: {
@@ -14,7 +15,7 @@ const accountSchema = {
     name: { type: 'string' },
     created_at: { type: 'string', format: 'date-time' },
   },
-} as const;
+} as const);
 
 export function registerAccountRoutes(app: FastifyInstance, deps: { accounts: Accounts }): void {
   const { accounts } = deps;
@@ -24,6 +25,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: { accounts: Ac
     {
       schema: {
         tags: ['accounts'],
+        operationId: 'createAccount',
         summary: 'Create an account (a tenant)',
         body: {
           type: 'object',
@@ -46,6 +48,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: { accounts: Ac
     {
       schema: {
         tags: ['accounts'],
+        operationId: 'listAccounts',
         summary: 'List accounts, newest first',
         querystring: {
           type: 'object',
@@ -68,6 +71,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: { accounts: Ac
     {
       schema: {
         tags: ['accounts'],
+        operationId: 'getAccount',
         summary: 'Get an account',
         params: { type: 'object', required: ['id'], properties: { id: { type: 'string', maxLength: 64 } } },
         response: { 200: accountSchema, ...errorResponses(401, 404) },

@@ -7,12 +7,13 @@ import type { FastifyInstance } from 'fastify';
 import { bearerAccess, principalOf, protectedRoute, type BearerVerifier } from '../platform/auth.ts';
 import { errorResponses } from '../platform/http/schemas.ts';
 import { pageQueryProperties, pageSchema } from '../paging/page.ts';
+import { component } from '../platform/http/openapi-components.ts';
 import type { AuditFilters, AuditQueries } from './query.ts';
 import type { AuditVerifier } from './verify.ts';
 
 const nullableString = { type: ['string', 'null'] } as const;
 
-export const auditEventSchema = {
+export const auditEventSchema = component('AuditEvent', {
   type: 'object',
   required: ['id', 'object', 'occurred_at', 'account', 'action', 'actor', 'target', 'changes', 'seq', 'detached'],
   properties: {
@@ -40,7 +41,45 @@ export const auditEventSchema = {
     hash: nullableString,
     detached: { type: 'boolean', description: 'The person this record is about was deleted; their details were removed' },
   },
+} as const);
+
+const chainProblemSchema = {
+  type: ['object', 'null'],
+  required: ['kind', 'seq', 'id', 'detail'],
+  description: 'The first thing wrong with the chain; null when it verifies',
+  properties: {
+    kind: { type: 'string', enum: ['altered', 'removed', 'reordered', 'checkpoint'] },
+    seq: { type: 'integer' },
+    id: { ...nullableString, description: 'The record named, when one is there to name' },
+    detail: { type: 'string' },
+  },
 } as const;
+
+const verificationSchema = component('AuditVerification', {
+  type: 'object',
+  required: ['ok', 'chains'],
+  properties: {
+    ok: { type: 'boolean', description: 'Every chain verified' },
+    chains: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['account', 'ok', 'records', 'first_seq', 'head_seq', 'checkpoints', 'pending', 'detached', 'problem'],
+        properties: {
+          account: { type: 'string' },
+          ok: { type: 'boolean' },
+          records: { type: 'integer', description: 'Sealed records checked' },
+          first_seq: { type: 'integer' },
+          head_seq: { type: 'integer' },
+          checkpoints: { type: 'object', required: ['verified', 'unverifiable'], properties: { verified: { type: 'integer' }, unverifiable: { type: 'integer' } } },
+          pending: { type: 'integer', description: 'Records written and not yet sealed (not covered until they are)' },
+          detached: { type: 'integer', description: 'Records whose details were removed when the person they name was deleted' },
+          problem: chainProblemSchema,
+        },
+      },
+    },
+  },
+} as const);
 
 const filterProperties = {
   actor: { type: 'string', maxLength: 200, description: 'Only records by this actor id' },
@@ -66,6 +105,7 @@ export function registerAuditRoutes(app: FastifyInstance, deps: { verifier: Bear
     protectedRoute(bearerAccess(deps.verifier)('audit:read'), {
       schema: {
         tags: ['audit'],
+        operationId: 'listAuditEvents',
         summary: "List the account's audit trail, a page at a time",
         description: ORDER_NOTE,
         querystring: { type: 'object', additionalProperties: false, properties: { ...pageQueryProperties, ...filterProperties } },
@@ -83,6 +123,7 @@ export function registerAuditAdminRoutes(admin: FastifyInstance, deps: { queries
     {
       schema: {
         tags: ['audit'],
+        operationId: 'listAllAuditEvents',
         summary: 'List the audit trail of every account (or of one), a page at a time',
         description: `${ORDER_NOTE} Operator actions that belong to no account are under the account "platform".`,
         querystring: {
@@ -102,10 +143,11 @@ export function registerAuditAdminRoutes(admin: FastifyInstance, deps: { queries
     {
       schema: {
         tags: ['audit'],
+        operationId: 'verifyAuditTrail',
         summary: 'Verify the hash chains of the audit trail',
         description: 'Walks each chain (or one account’s) and names the first record altered, removed or reordered, and checks the signed checkpoints.',
         querystring: { type: 'object', additionalProperties: false, properties: { account: { type: 'string', maxLength: 200 } } },
-        response: { ...errorResponses(400, 401) },
+        response: { 200: verificationSchema, ...errorResponses(400, 401) },
       },
     },
     async (request) => deps.verifier.verify(request.query.account),

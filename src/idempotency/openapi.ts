@@ -62,9 +62,16 @@ function withIdempotencyKey(schema: FastifySchema): FastifySchema {
     headers: {
       ...headers,
       type: 'object',
-      properties: { ...headers.properties, 'Idempotency-Key': IDEMPOTENCY_KEY_PARAMETER },
-      required: [...(headers.required ?? []), 'Idempotency-Key'],
+      // Header names are case-insensitive: a route's own lowercase declaration is this one.
+      properties: { ...withoutKey(headers.properties ?? {}), 'Idempotency-Key': IDEMPOTENCY_KEY_PARAMETER },
+      required: [...(headers.required ?? []).filter((name) => !isKeyHeader(name)), 'Idempotency-Key'],
     },
     response,
   };
+}
+
+const isKeyHeader = (name: string) => name.toLowerCase() === 'idempotency-key';
+
+function withoutKey(properties: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(properties).filter(([name]) => !isKeyHeader(name)));
 }

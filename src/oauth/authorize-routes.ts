@@ -35,6 +35,8 @@ import { grantableToPerson, isSubset } from './scopes.ts';
 import type { UserScopeBound } from './token.ts';
 import type { IdTokens } from './id-token.ts';
 import { logEvent } from '../platform/log-events.ts';
+import { documentedOnly } from '../platform/http/openapi.ts';
+import { AUTHORIZE_DOCS, CONSENT_DOCS, SIGN_IN_DOCS } from './authorize-openapi.ts';
 
 const NOTHING_GRANTABLE = 'None of the requested scopes may be granted to this user (privileged scopes need a role that names them)';
 
@@ -169,7 +171,7 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
 
   const pageConfig = { errorFormat: 'oauth-page' };
 
-  app.get('/authorize', { config: pageConfig, schema: { tags: ['oauth'], summary: 'Authorization endpoint (RFC 6749 §4.1.1): sign-in and consent pages, then a redirect with code, state and iss' } }, async (request, reply) => {
+  app.get('/authorize', { config: { ...pageConfig, ...documentedOnly(AUTHORIZE_DOCS) }, schema: { tags: ['oauth'], operationId: 'authorize', summary: 'Authorization endpoint (RFC 6749 §4.1.1): sign-in and consent pages, then a redirect with code, state and iss' } }, async (request, reply) => {
     const req = await check(request, reply, request.query as Record<string, unknown>, 302);
     if (!req) return reply;
     const session = await usableSession(req, await currentSession(request, req));
@@ -178,7 +180,7 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
     return proceed(reply, req, session, parseCookies(request.headers.cookie)[cookies.session]!, 302);
   });
 
-  app.post('/authorize/login', { config: pageConfig, schema: { tags: ['oauth'], summary: 'Sign-in form of the authorization endpoint' } }, async (request, reply) => {
+  app.post('/authorize/login', { config: { ...pageConfig, ...documentedOnly(SIGN_IN_DOCS) }, schema: { tags: ['oauth'], operationId: 'submitSignIn', summary: 'Sign-in form of the authorization endpoint' } }, async (request, reply) => {
     const body = (request.body ?? {}) as Record<string, unknown>;
     const req = await check(request, reply, body, 303);
     if (!req) return reply;
@@ -219,7 +221,7 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
     return proceed(reply, { ...req, prompt: without(req.prompt, 'login') }, session, secret, 303);
   });
 
-  app.post('/authorize/consent', { config: pageConfig, schema: { tags: ['oauth'], summary: 'Consent form of the authorization endpoint (Allow or Deny)' } }, async (request, reply) => {
+  app.post('/authorize/consent', { config: { ...pageConfig, ...documentedOnly(CONSENT_DOCS) }, schema: { tags: ['oauth'], operationId: 'submitConsent', summary: 'Consent form of the authorization endpoint (Allow or Deny)' } }, async (request, reply) => {
     const body = (request.body ?? {}) as Record<string, unknown>;
     const req = await check(request, reply, body, 303);
     if (!req) return reply;

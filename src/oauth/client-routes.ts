@@ -4,8 +4,9 @@ import { auditBy } from '../audit/index.ts';
 import type { Accounts } from '../accounts/service.ts';
 import { errorResponses } from '../platform/http/schemas.ts';
 import { AUTH_METHODS, GRANT_TYPES, ID_TOKEN_ALGS, SUBJECT_TYPES, presentClient, type ClientMetadata, type Clients } from './clients.ts';
+import { component } from '../platform/http/openapi-components.ts';
 
-const clientSchema = {
+const clientSchema = component('Client', {
   type: 'object',
   required: ['object', 'client_id', 'account_id', 'client_name', 'redirect_uris', 'grant_types', 'response_types', 'token_endpoint_auth_method', 'scope'],
   properties: {
@@ -31,15 +32,17 @@ const clientSchema = {
     require_pkce: { type: 'boolean' },
     created_at: { type: 'string', format: 'date-time' },
   },
-} as const;
+} as const);
 
+/** The account's routes name only the account; a client's name both. */
+const accountParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', maxLength: 64 } } } as const;
 const params = {
   type: 'object',
-  required: ['id'],
+  required: ['id', 'clientId'],
   properties: { id: { type: 'string', maxLength: 64 }, clientId: { type: 'string', maxLength: 64 } },
 } as const;
 
-const metadataBody = {
+const metadataBody = component('ClientMetadata', {
   type: 'object',
   additionalProperties: false,
   properties: {
@@ -61,7 +64,7 @@ const metadataBody = {
     backchannel_logout_uri: { type: 'string', minLength: 1, maxLength: 2000 },
     require_pkce: { type: 'boolean' },
   },
-} as const;
+} as const);
 
 export function registerClientRoutes(app: FastifyInstance, deps: { accounts: Accounts; clients: Clients }): void {
   const { accounts, clients } = deps;
@@ -72,8 +75,9 @@ export function registerClientRoutes(app: FastifyInstance, deps: { accounts: Acc
     {
       schema: {
         tags: ['clients'],
+        operationId: 'createClient',
         summary: 'Register an OAuth client (RFC 7591 metadata); a secret is shown once',
-        params,
+        params: accountParams,
         body: metadataBody,
         response: { 201: clientSchema, ...errorResponses(400, 401, 404, 415) },
       },
@@ -91,8 +95,9 @@ export function registerClientRoutes(app: FastifyInstance, deps: { accounts: Acc
     {
       schema: {
         tags: ['clients'],
+        operationId: 'listClients',
         summary: 'List the clients of an account, newest first',
-        params,
+        params: accountParams,
         response: { 200: { type: 'object', required: ['data'], properties: { data: { type: 'array', items: clientSchema } } }, ...errorResponses(401, 404) },
       },
     },
@@ -105,7 +110,7 @@ export function registerClientRoutes(app: FastifyInstance, deps: { accounts: Acc
   app.get<P>(
     '/admin/v1/accounts/:id/clients/:clientId',
     {
-      schema: { tags: ['clients'], summary: 'Get a client', params, response: { 200: clientSchema, ...errorResponses(401, 404) } },
+      schema: { tags: ['clients'], operationId: 'getClient', summary: 'Get a client', params, response: { 200: clientSchema, ...errorResponses(401, 404) } },
     },
     async (request) => presentClient(await clients.requireInAccount(request.params.id, request.params.clientId)),
   );
@@ -115,8 +120,8 @@ export function registerClientRoutes(app: FastifyInstance, deps: { accounts: Acc
     {
       schema: {
         tags: ['clients'],
+        operationId: 'updateClient',
         summary: 'Update a client in place: the fields given replace the registered ones; a new secret is shown once when one is generated',
-        security: [{ adminToken: [] }],
         params,
         body: metadataBody,
         response: { 200: clientSchema, ...errorResponses(400, 401, 404, 415) },
@@ -134,6 +139,7 @@ export function registerClientRoutes(app: FastifyInstance, deps: { accounts: Acc
     {
       schema: {
         tags: ['clients'],
+        operationId: 'deleteClient',
         summary: 'Delete a client and revoke every token it was issued',
         params,
         response: { 204: { type: 'null', description: 'Deleted' }, ...errorResponses(401, 404) },
@@ -150,6 +156,7 @@ export function registerClientRoutes(app: FastifyInstance, deps: { accounts: Acc
     {
       schema: {
         tags: ['clients'],
+        operationId: 'rotateClientSecret',
         summary: 'Rotate the client secret; the new one is shown once, the old one stops working',
         params,
         response: { 200: clientSchema, ...errorResponses(400, 401, 404) },

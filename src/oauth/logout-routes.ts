@@ -19,6 +19,8 @@ import { redirectWith } from './authorize.ts';
 import { errorPage, logoutConfirmPage, sendPage, signedOutPage } from './pages.ts';
 import { parseCookies, sessionCookies, type Session, type Sessions } from './sessions.ts';
 import { auditBy } from '../audit/record.ts';
+import { documentedOnly } from '../platform/http/openapi.ts';
+import { LOGOUT_DOCS } from './authorize-openapi.ts';
 
 const LOGOUT_PARAMS = ['id_token_hint', 'client_id', 'post_logout_redirect_uri', 'state'] as const;
 type LogoutParams = Partial<Record<(typeof LOGOUT_PARAMS)[number], string>>;
@@ -109,9 +111,13 @@ export function registerLogoutRoutes(app: FastifyInstance, deps: { issuer: strin
 
   const config = { errorFormat: 'oauth-page' };
   const summary = 'End-session endpoint (OpenID Connect RP-Initiated Logout 1.0)';
-  app.get('/logout', { config, schema: { tags: ['oauth'], summary } }, (request, reply) => logout(request, reply, request.query as Record<string, unknown>));
-  app.post('/logout', { config, schema: { tags: ['oauth'], summary } }, (request, reply) => logout(request, reply, (request.body ?? {}) as Record<string, unknown>));
-  app.post('/logout/confirm', { config, schema: { tags: ['oauth'], summary: 'Confirmation form of the end-session endpoint' } }, async (request, reply) => {
+  app.get('/logout', { config: { ...config, ...documentedOnly(LOGOUT_DOCS.query) }, schema: { tags: ['oauth'], operationId: 'logout', summary } }, (request, reply) =>
+    logout(request, reply, request.query as Record<string, unknown>),
+  );
+  app.post('/logout', { config: { ...config, ...documentedOnly(LOGOUT_DOCS.form) }, schema: { tags: ['oauth'], operationId: 'submitLogout', summary: `${summary}, its parameters as a form` } }, (request, reply) =>
+    logout(request, reply, (request.body ?? {}) as Record<string, unknown>),
+  );
+  app.post('/logout/confirm', { config: { ...config, ...documentedOnly(LOGOUT_DOCS.confirm) }, schema: { tags: ['oauth'], operationId: 'confirmLogout', summary: 'Confirmation form of the end-session endpoint' } }, async (request, reply) => {
     const body = (request.body ?? {}) as Record<string, unknown>;
     return withRequest(reply, body, async (req) => {
       const secret = parseCookies(request.headers.cookie)[cookies.session];

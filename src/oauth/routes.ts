@@ -22,6 +22,7 @@ import { logEvent } from '../platform/log-events.ts';
 import type { AccessTokens } from './access-tokens.ts';
 import { registerOidcRoutes } from './oidc-routes.ts';
 import { registerLogoutRoutes } from './logout-routes.ts';
+import { documentedOnly } from '../platform/http/openapi.ts';
 
 export interface OAuthRouteDeps extends AuthorizeDeps {
   /** Client authentication within its rate limits (see client-auth-limits.ts). */
@@ -114,6 +115,7 @@ export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRoute
         config: { errorFormat: 'oauth' },
         schema: {
           tags: ['oauth'],
+          operationId: 'requestToken',
           summary: 'Token endpoint (RFC 6749 §3.2): authorization_code, refresh_token, client_credentials',
           consumes: ['application/x-www-form-urlencoded'],
           body: tokenBody,
@@ -148,6 +150,7 @@ export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRoute
         config: { errorFormat: 'oauth' },
         schema: {
           tags: ['oauth'],
+          operationId: 'revokeToken',
           summary: 'Token revocation (RFC 7009)',
           consumes: ['application/x-www-form-urlencoded'],
           body: tokenTypeBody,
@@ -168,6 +171,7 @@ export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRoute
         config: { errorFormat: 'oauth' },
         schema: {
           tags: ['oauth'],
+          operationId: 'introspectToken',
           summary: 'Token introspection (RFC 7662); Accept: application/token-introspection+jwt for a signed answer (RFC 9701)',
           consumes: ['application/x-www-form-urlencoded'],
           body: tokenTypeBody,
@@ -190,7 +194,7 @@ export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRoute
 
   registerOidcRoutes(app, { issuer, db: deps.db, clients: deps.clients, accessTokens: deps.accessTokens, idTokens: deps.idTokens });
 
-  app.get('/.well-known/jwks.json', { schema: { tags: ['oauth'], summary: 'The JSON Web Key Set of the server (RFC 7517)' } }, async (_request, reply) => {
+  app.get('/.well-known/jwks.json', { config: documentedOnly({ response: { 200: { description: 'RFC 7517 JSON Web Key Set (public keys only)', content: { 'application/json': { schema: { type: 'object', required: ['keys'], properties: { keys: { type: 'array', items: { type: 'object', additionalProperties: true, properties: { kid: { type: 'string' }, kty: { type: 'string' }, alg: { type: 'string' }, use: { type: 'string' } } } } } } } } } } }), schema: { tags: ['oauth'], operationId: 'getJwks', summary: 'The JSON Web Key Set of the server (RFC 7517)' } }, async (_request, reply) => {
     reply.header('cache-control', 'public, max-age=300').type('application/jwk-set+json');
     return deps.keys.jwks();
   });

@@ -54,6 +54,7 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: PaymentRouteDe
     protectedRoute(access('invoices:write'), {
       schema: {
         tags: ['invoices'],
+        operationId: 'createInvoice',
         summary: 'Create an invoice (state open)',
         headers: idempotencyHeader,
         body: newInvoiceSchema,
@@ -74,6 +75,7 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: PaymentRouteDe
     protectedRoute(access('invoices:read'), {
       schema: {
         tags: ['invoices'],
+        operationId: 'listInvoices',
         summary: 'List invoices, a page at a time',
         description: ORDER_NOTE,
         querystring: pageQuery,
@@ -91,6 +93,7 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: PaymentRouteDe
     protectedRoute(access('invoices:read'), {
       schema: {
         tags: ['invoices'],
+        operationId: 'getInvoice',
         summary: 'Get an invoice',
         params: idParams,
         response: { 200: invoiceSchema, ...errorResponses(401, 403, 404, 429) },
@@ -104,6 +107,7 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: PaymentRouteDe
     protectedRoute(access('invoices:write'), {
       schema: {
         tags: ['invoices'],
+        operationId: 'settleInvoice',
         summary: 'Settle an open invoice',
         description: 'Moves the invoice to settled, posts cash/balance ledger entries, credits the available balance and emits invoice.settled. A settled invoice answers 409 invoice_already_settled.',
         headers: idempotencyHeader,
@@ -125,6 +129,7 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: PaymentRouteDe
     protectedRoute(access('payouts:write'), {
       schema: {
         tags: ['payouts'],
+        operationId: 'createPayout',
         summary: 'Create a payout (state pending)',
         description: 'Takes the amount from the available balance in its currency at once; a larger amount answers 422 insufficient_funds.',
         headers: idempotencyHeader,
@@ -149,6 +154,7 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: PaymentRouteDe
     protectedRoute(access('payouts:read'), {
       schema: {
         tags: ['payouts'],
+        operationId: 'listPayouts',
         summary: 'List payouts, a page at a time',
         description: ORDER_NOTE,
         querystring: pageQuery,
@@ -166,6 +172,7 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: PaymentRouteDe
     protectedRoute(access('payouts:read'), {
       schema: {
         tags: ['payouts'],
+        operationId: 'getPayout',
         summary: 'Get a payout',
         params: idParams,
         response: { 200: payoutSchema, ...errorResponses(401, 403, 404, 429) },
@@ -179,6 +186,7 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: PaymentRouteDe
     protectedRoute(access('ledger:read'), {
       schema: {
         tags: ['ledger'],
+        operationId: 'listLedgerEntries',
         summary: 'List ledger entries, a page at a time',
         description: `${ORDER_NOTE} Filters narrow the read; a cursor only continues a read with the same filters.`,
         querystring: {

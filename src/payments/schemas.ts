@@ -1,6 +1,7 @@
 /** JSON schemas of the business objects, shared by validation, serialization and the OpenAPI document. */
 import { amountSchema, currencySchema } from './currencies.ts';
 import { LEDGER_ACCOUNTS } from './ledger-entries.ts';
+import { component } from '../platform/http/openapi-components.ts';
 
 const instant = { type: 'string', format: 'date-time', description: 'RFC 3339 instant, UTC' } as const;
 const nullableInstant = { type: ['string', 'null'], format: 'date-time', description: 'RFC 3339 instant, UTC; null until it happens' } as const;
@@ -13,7 +14,7 @@ export const metadataSchema = {
   additionalProperties: { type: 'string', maxLength: 500 },
 } as const;
 
-export const invoiceSchema = {
+export const invoiceSchema = component('Invoice', {
   type: 'object',
   required: ['id', 'object', 'amount', 'currency', 'description', 'metadata', 'state', 'created_at', 'settled_at'],
   properties: {
@@ -27,9 +28,9 @@ export const invoiceSchema = {
     created_at: instant,
     settled_at: nullableInstant,
   },
-} as const;
+} as const);
 
-export const newInvoiceSchema = {
+export const newInvoiceSchema = component('NewInvoice', {
   type: 'object',
   required: ['amount', 'currency'],
   additionalProperties: false,
@@ -39,9 +40,9 @@ export const newInvoiceSchema = {
     description: { type: 'string', maxLength: 500 },
     metadata: metadataSchema,
   },
-} as const;
+} as const);
 
-export const payoutSchema = {
+export const payoutSchema = component('Payout', {
   type: 'object',
   required: ['id', 'object', 'amount', 'currency', 'destination', 'state', 'failure_code', 'created_at', 'processed_at'],
   properties: {
@@ -55,9 +56,9 @@ export const payoutSchema = {
     created_at: instant,
     processed_at: nullableInstant,
   },
-} as const;
+} as const);
 
-export const newPayoutSchema = {
+export const newPayoutSchema = component('NewPayout', {
   type: 'object',
   required: ['amount', 'currency', 'destination'],
   additionalProperties: false,
@@ -72,9 +73,9 @@ export const newPayoutSchema = {
       description: 'Where the money goes (e.g. a bank account reference); printable ASCII without spaces. Destinations starting with test_fail always fail.',
     },
   },
-} as const;
+} as const);
 
-export const ledgerEntrySchema = {
+export const ledgerEntrySchema = component('LedgerEntry', {
   type: 'object',
   required: ['id', 'object', 'transaction_id', 'ledger_account', 'direction', 'amount', 'currency', 'source', 'created_at'],
   properties: {
@@ -92,7 +93,7 @@ export const ledgerEntrySchema = {
     },
     created_at: instant,
   },
-} as const;
+} as const);
 
 export const idParams = {
   type: 'object',

@@ -7,6 +7,7 @@
  * pattern, status, time) are fixed and hold nothing to redact, so it is one template filled in
  * and handed to the same destination, with the listener's bindings serialised once.
  */
+import fs from 'node:fs';
 import { pino, destination, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 
@@ -83,10 +84,12 @@ type SonicBoom = ReturnType<typeof destination> & { destroyed?: boolean };
  */
 class BatchedOutput {
   readonly #target: SonicBoom;
+  readonly #fd: number;
   #pending = '';
 
-  constructor(target: SonicBoom) {
+  constructor(target: SonicBoom, fd: number) {
     this.#target = target;
+    this.#fd = fd;
     setInterval(() => this.#handOver(), FLUSH_EVERY_MS).unref();
     pendingAtExit.add(this);
   }
@@ -103,10 +106,18 @@ class BatchedOutput {
     this.#target.flush(done);
   }
 
-  /** Writes out everything gathered, synchronously (at exit: no event loop to wait on). */
+  /**
+   * Writes out everything gathered, synchronously (at exit: no event loop to wait on). The
+   * gathered batch is written here, not handed over: handed to sonic-boom it would start an
+   * asynchronous write that the exiting process does not wait for, and its flushSync leaves a
+   * write it has started alone (Node 24 exits before that write lands).
+   */
   flushSync(): void {
-    this.#handOver();
-    if (!this.#target.destroyed) this.#target.flushSync();
+    if (this.#target.destroyed) return;
+    this.#target.flushSync();
+    const batch = this.#pending;
+    this.#pending = '';
+    if (batch !== '') writeAllSync(this.#fd, Buffer.from(batch));
   }
 
   #handOver(): void {
@@ -116,6 +127,21 @@ class BatchedOutput {
     this.#target.write(batch);
   }
 }
+
+/** Writes all of `bytes` to `fd`, waiting out a full non-blocking pipe (EAGAIN) a millisecond at a time. */
+function writeAllSync(fd: number, bytes: Buffer): void {
+  let offset = 0;
+  let waits = 0;
+  while (offset < bytes.length) {
+    try {
+      offset += fs.writeSync(fd, bytes, offset);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN' || ++waits > 2000) throw error;
+      Atomics.wait(EXIT_WAIT, 0, 0, 1);
+    }
+  }
+}
+const EXIT_WAIT = new Int32Array(new SharedArrayBuffer(4));
 
 const pendingAtExit = new Set<BatchedOutput>();
 process.once('exit', () => {
@@ -131,7 +157,7 @@ process.once('exit', () => {
 function standardOutput(): LogDestination {
   // pino.destination, not a SonicBoom of our own: pino ends it cleanly (EPIPE, exit) too. No
   // minLength: the batches are made above.
-  return new BatchedOutput(destination({ fd: 1, sync: false, maxLength: MAX_BUFFERED_BYTES }));
+  return new BatchedOutput(destination({ fd: 1, sync: false, maxLength: MAX_BUFFERED_BYTES }), 1);
 }
 
 export function createLogger(options: { level: string; destination?: LogDestination | undefined }): FastifyBaseLogger {

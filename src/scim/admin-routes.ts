@@ -9,6 +9,7 @@ import { problem } from '../platform/errors/catalogue.ts';
 import { errorResponses } from '../platform/http/schemas.ts';
 import type { ScimTokens } from './tokens.ts';
 import { RoleNameTaken, type RoleInput, type Roles } from './roles.ts';
+import { component } from '../platform/http/openapi-components.ts';
 
 const accountParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', maxLength: 64 } } } as const;
 const itemParams = {
@@ -17,7 +18,7 @@ const itemParams = {
   properties: { id: { type: 'string', maxLength: 64 }, itemId: { type: 'string', maxLength: 64 } },
 } as const;
 
-const tokenSchema = {
+const tokenSchema = component('ScimToken', {
   type: 'object',
   required: ['id', 'object', 'description', 'created_at', 'revoked_at'],
   properties: {
@@ -27,10 +28,10 @@ const tokenSchema = {
     created_at: { type: 'string', format: 'date-time' },
     revoked_at: { type: ['string', 'null'], format: 'date-time' },
   },
-} as const;
+} as const);
 
 const SCOPE = '^[\\x21\\x23-\\x5B\\x5D-\\x7E]+$';
-const roleBody = {
+const roleBody = component('RoleInput', {
   type: 'object',
   required: ['name', 'scopes', 'groups'],
   additionalProperties: false,
@@ -49,8 +50,8 @@ const roleBody = {
       },
     },
   },
-} as const;
-const roleSchema = {
+} as const);
+const roleSchema = component('Role', {
   type: 'object',
   required: ['id', 'object', 'name', 'scopes', 'groups', 'created_at', 'updated_at'],
   properties: {
@@ -62,7 +63,7 @@ const roleSchema = {
     created_at: { type: 'string', format: 'date-time' },
     updated_at: { type: 'string', format: 'date-time' },
   },
-} as const;
+} as const);
 
 export function registerScimAdminRoutes(app: FastifyInstance, deps: { accounts: Accounts; tokens: ScimTokens; roles: Roles }): void {
   const { accounts, tokens, roles } = deps;
@@ -72,6 +73,7 @@ export function registerScimAdminRoutes(app: FastifyInstance, deps: { accounts: 
     {
       schema: {
         tags: ['scim'],
+        operationId: 'createScimToken',
         summary: 'Create a SCIM bearer token for an account (the token is shown only in this response)',
         params: accountParams,
         body: { type: 'object', additionalProperties: false, properties: { description: { type: 'string', maxLength: 200 } } },
@@ -91,6 +93,7 @@ export function registerScimAdminRoutes(app: FastifyInstance, deps: { accounts: 
     {
       schema: {
         tags: ['scim'],
+        operationId: 'listScimTokens',
         summary: "List an account's SCIM tokens (never the tokens themselves)",
         params: accountParams,
         response: { 200: { type: 'object', required: ['data'], properties: { data: { type: 'array', items: tokenSchema } } }, ...errorResponses(401, 404) },
@@ -105,7 +108,7 @@ export function registerScimAdminRoutes(app: FastifyInstance, deps: { accounts: 
   app.delete<{ Params: { id: string; itemId: string } }>(
     '/admin/v1/accounts/:id/scim-tokens/:itemId',
     {
-      schema: { tags: ['scim'], summary: 'Revoke a SCIM token', params: itemParams, response: { 204: { type: 'null' }, ...errorResponses(401, 404) } },
+      schema: { tags: ['scim'], operationId: 'revokeScimToken', summary: 'Revoke a SCIM token', params: itemParams, response: { 204: { type: 'null' }, ...errorResponses(401, 404) } },
     },
     async (request, reply) => {
       await accounts.require(request.params.id);
@@ -128,6 +131,7 @@ export function registerScimAdminRoutes(app: FastifyInstance, deps: { accounts: 
     {
       schema: {
         tags: ['roles'],
+        operationId: 'createRole',
         summary: 'Create a role: the scopes its holders may consent to, and the groups (by displayName or externalId) that confer it',
         params: accountParams,
         body: roleBody,
@@ -147,6 +151,7 @@ export function registerScimAdminRoutes(app: FastifyInstance, deps: { accounts: 
     {
       schema: {
         tags: ['roles'],
+        operationId: 'listRoles',
         summary: "List an account's roles",
         params: accountParams,
         response: { 200: { type: 'object', required: ['data'], properties: { data: { type: 'array', items: roleSchema } } }, ...errorResponses(401, 404) },
@@ -160,7 +165,7 @@ export function registerScimAdminRoutes(app: FastifyInstance, deps: { accounts: 
 
   app.get<{ Params: { id: string; itemId: string } }>(
     '/admin/v1/accounts/:id/roles/:itemId',
-    { schema: { tags: ['roles'], summary: 'Get a role', params: itemParams, response: { 200: roleSchema, ...errorResponses(401, 404) } } },
+    { schema: { tags: ['roles'], operationId: 'getRole', summary: 'Get a role', params: itemParams, response: { 200: roleSchema, ...errorResponses(401, 404) } } },
     async (request) => {
       await accounts.require(request.params.id);
       const role = await roles.get(request.params.id, request.params.itemId);
@@ -172,7 +177,7 @@ export function registerScimAdminRoutes(app: FastifyInstance, deps: { accounts: 
   app.put<{ Params: { id: string; itemId: string }; Body: RoleInput }>(
     '/admin/v1/accounts/:id/roles/:itemId',
     {
-      schema: { tags: ['roles'], summary: 'Replace a role', params: itemParams, body: roleBody, response: { 200: roleSchema, ...errorResponses(400, 401, 404, 409, 415) } },
+      schema: { tags: ['roles'], operationId: 'replaceRole', summary: 'Replace a role', params: itemParams, body: roleBody, response: { 200: roleSchema, ...errorResponses(400, 401, 404, 409, 415) } },
     },
     async (request) => {
       await accounts.require(request.params.id);
@@ -184,7 +189,7 @@ export function registerScimAdminRoutes(app: FastifyInstance, deps: { accounts: 
 
   app.delete<{ Params: { id: string; itemId: string } }>(
     '/admin/v1/accounts/:id/roles/:itemId',
-    { schema: { tags: ['roles'], summary: 'Delete a role', params: itemParams, response: { 204: { type: 'null' }, ...errorResponses(401, 404) } } },
+    { schema: { tags: ['roles'], operationId: 'deleteRole', summary: 'Delete a role', params: itemParams, response: { 204: { type: 'null' }, ...errorResponses(401, 404) } } },
     async (request, reply) => {
       await accounts.require(request.params.id);
       if (!(await roles.delete(request.params.id, request.params.itemId, auditBy(request)))) throw problem('role_not_found');

@@ -7,6 +7,7 @@
 import type { FastifyRequest } from 'fastify';
 import { HttpError } from '../platform/errors/http-error.ts';
 import type { SerializedError } from '../platform/errors/error-formats.ts';
+import { component } from '../platform/http/openapi-components.ts';
 
 export const SCIM_ERROR_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:Error';
 export const SCIM_CONTENT_TYPE = 'application/scim+json; charset=utf-8';
@@ -57,7 +58,7 @@ export function serializeScimError(error: HttpError, _request: FastifyRequest): 
   return { status: error.status, contentType: SCIM_CONTENT_TYPE, headers: error.headers, body };
 }
 
-export const scimErrorSchema = {
+export const scimErrorSchema = component('ScimError', {
   type: 'object',
   description: 'RFC 7644 §3.12 SCIM Error',
   required: ['schemas', 'status'],
@@ -67,7 +68,7 @@ export const scimErrorSchema = {
     scimType: { type: 'string' },
     detail: { type: 'string' },
   },
-} as const;
+} as const);
 
 export function scimErrorResponses(...statuses: number[]): Record<number, unknown> {
   return Object.fromEntries(

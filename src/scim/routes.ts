@@ -8,6 +8,7 @@
  * scope, so no other route changes behaviour.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { emptyOrJson } from '../platform/http/server.ts';
 import { OAUTH2_SCHEME, principalOf, protectedRoute, type RouteAccess } from '../platform/auth.ts';
 import { auditBy } from '../audit/index.ts';
 import type { JsonObject } from './coerce.ts';
@@ -103,10 +104,14 @@ function sendResource(reply: FastifyReply, status: number, body: JsonObject): Js
 export async function registerScimRoutes(app: FastifyInstance, deps: ScimRouteDeps): Promise<void> {
   app.errorFormats.register('scim', serializeScimError, { prefixes: ['/scim/'] });
   await app.register(async (scope) => {
-    scope.addContentTypeParser(['application/scim+json'], { parseAs: 'string' }, scope.getDefaultJsonParser('error', 'error'));
+    scope.addContentTypeParser(['application/scim+json'], { parseAs: 'string' }, emptyOrJson(scope.getDefaultJsonParser('error', 'error')));
     scope.addHook('onRequest', (_request, reply, done) => {
       reply.type(SCIM_CONTENT_TYPE);
       done();
+    });
+    // Every route in here answers SCIM's media type and reads it or plain JSON (RFC 7644 §3.1).
+    scope.addHook('onRoute', (route) => {
+      route.schema = { consumes: ['application/scim+json', 'application/json'], produces: ['application/scim+json'], ...route.schema };
     });
     const config = { errorFormat: 'scim' };
     // A SCIM token, or an OAuth 2.0 access token with the scope scim.
@@ -114,8 +119,8 @@ export async function registerScimRoutes(app: FastifyInstance, deps: ScimRouteDe
     const errors = scimErrorResponses(400, 401, 403, 404, 409, 412, 413, 415);
 
     const kinds = [
-      { path: 'Users', collection: '/scim/v2/Users', search: '/scim/v2/Users/.search', item: '/scim/v2/Users/:id', tag: 'scim', schema: USER_SCHEMA, service: deps.users, name: 'user' },
-      { path: 'Groups', collection: '/scim/v2/Groups', search: '/scim/v2/Groups/.search', item: '/scim/v2/Groups/:id', tag: 'scim', schema: GROUP_SCHEMA, service: deps.groups, name: 'group' },
+      { path: 'Users', singular: 'User', collection: '/scim/v2/Users', search: '/scim/v2/Users/.search', item: '/scim/v2/Users/:id', tag: 'scim', schema: USER_SCHEMA, service: deps.users, name: 'user' },
+      { path: 'Groups', singular: 'Group', collection: '/scim/v2/Groups', search: '/scim/v2/Groups/.search', item: '/scim/v2/Groups/:id', tag: 'scim', schema: GROUP_SCHEMA, service: deps.groups, name: 'group' },
     ] as const;
 
     for (const kind of kinds) {
@@ -132,14 +137,14 @@ export async function registerScimRoutes(app: FastifyInstance, deps: ScimRouteDe
       for (const { path, hide } of collectionPaths(kind.collection)) {
         scope.get<{ Querystring: ListParams }>(
           path,
-          protectedRoute(access, { config, schema: { hide, tags: [kind.tag], summary: `List or filter ${kind.name}s`, querystring: listQuery, response: { 200: listResponse, ...errors } } }),
+          protectedRoute(access, { config, schema: { hide, tags: [kind.tag], operationId: `listScim${kind.path}`, summary: `List or filter ${kind.name}s`, querystring: listQuery, response: { 200: listResponse, ...errors } } }),
           async (request) => list(principalOf(request).accountId, request.query),
         );
       }
 
       scope.post<{ Body: JsonObject }>(
         kind.search,
-        protectedRoute(access, { config, schema: { tags: [kind.tag], summary: `Search ${kind.name}s (POST /.search)`, body: anyBody, response: { 200: listResponse, ...errors } } }),
+        protectedRoute(access, { config, schema: { tags: [kind.tag], operationId: `searchScim${kind.path}`, summary: `Search ${kind.name}s (POST /.search)`, body: anyBody, response: { 200: listResponse, ...errors } } }),
         async (request, reply) => {
           const body = request.body;
           checkSchemas(body, SEARCH_REQUEST);
@@ -160,14 +165,14 @@ export async function registerScimRoutes(app: FastifyInstance, deps: ScimRouteDe
       for (const { path, hide } of collectionPaths(kind.collection)) {
         scope.post<{ Body: JsonObject }>(
           path,
-          protectedRoute(access, { config, schema: { hide, tags: [kind.tag], summary: `Create a ${kind.name}`, body: anyBody, response: { 201: resource, ...errors } } }),
+          protectedRoute(access, { config, schema: { hide, tags: [kind.tag], operationId: `createScim${kind.singular}`, summary: `Create a ${kind.name}`, body: anyBody, response: { 201: resource, ...errors } } }),
           async (request, reply) => sendResource(reply, 201, await kind.service.create(principalOf(request).accountId, request.body, auditBy(request))),
         );
       }
 
       scope.get<{ Params: { id: string }; Querystring: ListParams }>(
         kind.item,
-        protectedRoute(access, { config, schema: { tags: [kind.tag], summary: `Get a ${kind.name}`, params: idParams, querystring: projectionQuery, response: { 200: resource, 304: { type: 'null' }, ...errors } } }),
+        protectedRoute(access, { config, schema: { tags: [kind.tag], operationId: `getScim${kind.singular}`, summary: `Get a ${kind.name}`, params: idParams, querystring: projectionQuery, response: { 200: resource, 304: { type: 'null' }, ...errors } } }),
         async (request, reply) => {
           const projection = parseProjection(request.query.attributes, request.query.excludedAttributes);
           const accountId = principalOf(request).accountId;
@@ -183,14 +188,14 @@ export async function registerScimRoutes(app: FastifyInstance, deps: ScimRouteDe
 
       scope.put<{ Params: { id: string }; Body: JsonObject }>(
         kind.item,
-        protectedRoute(access, { config, schema: { tags: [kind.tag], summary: `Replace a ${kind.name}`, params: idParams, body: anyBody, response: { 200: resource, ...errors } } }),
+        protectedRoute(access, { config, schema: { tags: [kind.tag], operationId: `replaceScim${kind.singular}`, summary: `Replace a ${kind.name}`, params: idParams, body: anyBody, response: { 200: resource, ...errors } } }),
         async (request, reply) =>
           sendResource(reply, 200, await kind.service.replace(principalOf(request).accountId, request.params.id, request.body, ifMatch(request), auditBy(request))),
       );
 
       scope.delete<{ Params: { id: string } }>(
         kind.item,
-        protectedRoute(access, { config, schema: { tags: [kind.tag], summary: `Delete a ${kind.name}`, params: idParams, response: { 204: { type: 'null' }, ...errors } } }),
+        protectedRoute(access, { config, schema: { tags: [kind.tag], operationId: `deleteScim${kind.singular}`, summary: `Delete a ${kind.name}`, params: idParams, response: { 204: { type: 'null' }, ...errors } } }),
         async (request, reply) => {
           await kind.service.delete(principalOf(request).accountId, request.params.id, ifMatch(request), auditBy(request));
           return reply.code(204).removeHeader('content-type').send();
@@ -200,7 +205,7 @@ export async function registerScimRoutes(app: FastifyInstance, deps: ScimRouteDe
 
     scope.patch<{ Params: { id: string }; Body: JsonObject; Querystring: ListParams }>(
       '/scim/v2/Users/:id',
-      protectedRoute(access, { config, schema: { tags: ['scim'], summary: 'Patch a user (RFC 7644 §3.5.2); answers 200 with the user', params: idParams, querystring: projectionQuery, body: anyBody, response: { 200: resource, ...errors } } }),
+      protectedRoute(access, { config, schema: { tags: ['scim'], operationId: 'patchScimUser', summary: 'Patch a user (RFC 7644 §3.5.2); answers 200 with the user', params: idParams, querystring: projectionQuery, body: anyBody, response: { 200: resource, ...errors } } }),
       async (request, reply) => {
         const patched = await deps.users.patch(principalOf(request).accountId, request.params.id, request.body, ifMatch(request), auditBy(request));
         return sendResource(reply, 200, project(USER_SCHEMA, patched, parseProjection(request.query.attributes, request.query.excludedAttributes)));
@@ -213,6 +218,7 @@ export async function registerScimRoutes(app: FastifyInstance, deps: ScimRouteDe
         config,
         schema: {
           tags: ['scim'],
+          operationId: 'patchScimGroup',
           summary: 'Patch a group (RFC 7644 §3.5.2); 204 unless attributes are asked for, so member changes never read the member list',
           params: idParams,
           querystring: projectionQuery,
@@ -234,7 +240,7 @@ export async function registerScimRoutes(app: FastifyInstance, deps: ScimRouteDe
 
     scope.post<{ Body: JsonObject }>(
       '/scim/v2/Bulk',
-      protectedRoute(access, { config, schema: { tags: ['scim'], summary: 'Bulk operations (RFC 7644 §3.7) with bulkId references and failOnErrors', body: anyBody, response: { 200: resource, ...errors } } }),
+      protectedRoute(access, { config, schema: { tags: ['scim'], operationId: 'scimBulk', summary: 'Bulk operations (RFC 7644 §3.7) with bulkId references and failOnErrors', body: anyBody, response: { 200: resource, ...errors } } }),
       async (request, reply) => {
         reply.code(200);
         return runBulk({ users: deps.users, groups: deps.groups, baseUrl: deps.baseUrl }, principalOf(request).accountId, request.body, request);
@@ -242,21 +248,21 @@ export async function registerScimRoutes(app: FastifyInstance, deps: ScimRouteDe
     );
 
     const discovery = protectedRoute(access, { config, schema: { tags: ['scim'], response: { 200: resource, ...scimErrorResponses(401, 404) } } });
-    scope.get('/scim/v2/ServiceProviderConfig', { ...discovery, schema: { ...discovery.schema, summary: 'What this SCIM service supports' } }, async () =>
+    scope.get('/scim/v2/ServiceProviderConfig', { ...discovery, schema: { ...discovery.schema, operationId: 'getScimServiceProviderConfig', summary: 'What this SCIM service supports' } }, async () =>
       serviceProviderConfig(deps.baseUrl, deps.maxPayloadSize),
     );
     for (const { path, hide } of collectionPaths('/scim/v2/ResourceTypes')) {
-      scope.get(path, { ...discovery, schema: { ...discovery.schema, hide, summary: 'Resource types' } }, async () => listOf(resourceTypes(deps.baseUrl)));
+      scope.get(path, { ...discovery, schema: { ...discovery.schema, hide, operationId: 'listScimResourceTypes', summary: 'Resource types' } }, async () => listOf(resourceTypes(deps.baseUrl)));
     }
-    scope.get<{ Params: { id: string } }>('/scim/v2/ResourceTypes/:id', { ...discovery, schema: { ...discovery.schema, summary: 'A resource type', params: idParams } }, async (request) => {
+    scope.get<{ Params: { id: string } }>('/scim/v2/ResourceTypes/:id', { ...discovery, schema: { ...discovery.schema, operationId: 'getScimResourceType', summary: 'A resource type', params: idParams } }, async (request) => {
       const found = resourceTypes(deps.baseUrl).find((r) => r.id === request.params.id);
       if (!found) throw notFound('ResourceType', request.params.id);
       return found;
     });
     for (const { path, hide } of collectionPaths('/scim/v2/Schemas')) {
-      scope.get(path, { ...discovery, schema: { ...discovery.schema, hide, summary: 'Schemas' } }, async () => listOf(schemas(deps.baseUrl)));
+      scope.get(path, { ...discovery, schema: { ...discovery.schema, hide, operationId: 'listScimSchemas', summary: 'Schemas' } }, async () => listOf(schemas(deps.baseUrl)));
     }
-    scope.get<{ Params: { id: string } }>('/scim/v2/Schemas/:id', { ...discovery, schema: { ...discovery.schema, summary: 'A schema', params: idParams } }, async (request) => {
+    scope.get<{ Params: { id: string } }>('/scim/v2/Schemas/:id', { ...discovery, schema: { ...discovery.schema, operationId: 'getScimSchema', summary: 'A schema', params: idParams } }, async (request) => {
       const found = schemas(deps.baseUrl).find((s) => s.id === request.params.id);
       if (!found) throw notFound('Schema', request.params.id);
       return found;

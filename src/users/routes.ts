@@ -10,8 +10,9 @@ import { errorResponses } from '../platform/http/schemas.ts';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './passwords.ts';
 import type { UserLifecycle } from './lifecycle.ts';
 import { pageQueryProperties } from '../paging/page.ts';
+import { component } from '../platform/http/openapi-components.ts';
 
-const userSchema = {
+const userSchema = component('User', {
   type: 'object',
   required: ['object', 'id', 'account_id', 'userName', 'active', 'created_at'],
   properties: {
@@ -23,31 +24,60 @@ const userSchema = {
     active: { type: 'boolean' },
     created_at: { type: 'string', format: 'date-time' },
   },
-} as const;
+} as const);
 
+/** Creating names only the account; reading names the user too. */
+const accountParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', maxLength: 64 } } } as const;
 const params = {
   type: 'object',
-  required: ['id'],
-  properties: { id: { type: 'string', maxLength: 64 }, userId: { type: 'string', maxLength: 64 }, grantId: { type: 'string', maxLength: 64 }, sessionId: { type: 'string', maxLength: 64 } },
+  required: ['id', 'userId'],
+  properties: { id: { type: 'string', maxLength: 64 }, userId: { type: 'string', maxLength: 64 } },
+} as const;
+/** A grant or a session of the person, named in the path beside them. */
+const grantParams = {
+  type: 'object',
+  required: ['id', 'userId', 'grantId'],
+  properties: { ...params.properties, grantId: { type: 'string', maxLength: 64 } },
+} as const;
+const sessionParams = {
+  type: 'object',
+  required: ['id', 'userId', 'sessionId'],
+  properties: { ...params.properties, sessionId: { type: 'string', maxLength: 64 } },
 } as const;
 
-const grantSchema = {
+const grantSchema = component('UserGrant', {
   type: 'object',
-  properties: { object: { type: 'string' }, id: { type: 'string' }, client_id: { type: 'string' }, scope: { type: 'string' }, created_at: { type: 'string' }, expires_at: { type: 'string' } },
-} as const;
-const sessionSchema = {
+  required: ['object', 'id', 'client_id', 'scope', 'created_at', 'expires_at'],
+  properties: {
+    object: { type: 'string', const: 'grant' },
+    id: { type: 'string', examples: ['grant_9Xc4mQ2rT7vL1pW8bN5k'] },
+    client_id: { type: 'string', examples: ['cli_7Rk2pV9sQ1mZ4wX8bN3c'] },
+    scope: { type: 'string', description: 'The scope consented, space-separated', examples: ['openid profile invoices:read'] },
+    created_at: { type: 'string', format: 'date-time' },
+    expires_at: { type: 'string', format: 'date-time' },
+  },
+} as const);
+const sessionSchema = component('UserSession', {
   type: 'object',
-  properties: { object: { type: 'string' }, id: { type: 'string' }, authenticated_at: { type: 'string' }, expires_at: { type: 'string' } },
-} as const;
+  required: ['object', 'id', 'authenticated_at', 'expires_at'],
+  properties: {
+    object: { type: 'string', const: 'session' },
+    id: { type: 'string', examples: ['sess_3Hd8kP1nV6zQ4tY2mR7j'] },
+    authenticated_at: { type: 'string', format: 'date-time' },
+    expires_at: { type: 'string', format: 'date-time' },
+  },
+} as const);
 
 export function registerUserRoutes(app: FastifyInstance, deps: { accounts: Accounts; users: Users; lifecycle: UserLifecycle }): void {
   const { accounts, users, lifecycle } = deps;
   type One = { Params: { id: string; userId: string; grantId: string; sessionId: string } };
-  const admin = (summary: string, extra: Record<string, unknown>) => ({ schema: { tags: ['users'], summary, security: [{ adminToken: [] }], params, ...extra } });
+  // The admin plugin states the admin token as each route's security.
+  const admin = (operationId: string, summary: string, extra: Record<string, unknown>) => ({ schema: { tags: ['users'], operationId, summary, params, ...extra } });
 
   app.get<{ Params: { id: string }; Querystring: { limit?: number; after?: string } }>(
     '/admin/v1/accounts/:id/users',
-    admin('List the people of an account, oldest first, page by page (cursor)', {
+    admin('listUsers', 'List the people of an account, oldest first, page by page (cursor)', {
+      params: accountParams,
       querystring: { type: 'object', additionalProperties: false, properties: pageQueryProperties },
       response: {
         200: { type: 'object', required: ['data', 'next_cursor'], properties: { data: { type: 'array', items: userSchema }, next_cursor: { type: ['string', 'null'] } } },
@@ -62,19 +92,19 @@ export function registerUserRoutes(app: FastifyInstance, deps: { accounts: Accou
 
   app.post<One>(
     '/admin/v1/accounts/:id/users/:userId/deactivate',
-    admin('Deactivate a person: every token, grant and session of theirs ends at once; back-channel logouts go out', { response: { 200: userSchema, ...errorResponses(401, 404) } }),
+    admin('deactivateUser', 'Deactivate a person: every token, grant and session of theirs ends at once; back-channel logouts go out', { response: { 200: userSchema, ...errorResponses(401, 404) } }),
     async (request) => lifecycle.deactivate(request.params.id, request.params.userId, auditBy(request)),
   );
 
   app.post<One>(
     '/admin/v1/accounts/:id/users/:userId/reactivate',
-    admin('Reactivate a person: they may sign in again (nothing that ended comes back)', { response: { 200: userSchema, ...errorResponses(401, 404) } }),
+    admin('reactivateUser', 'Reactivate a person: they may sign in again (nothing that ended comes back)', { response: { 200: userSchema, ...errorResponses(401, 404) } }),
     async (request) => lifecycle.reactivate(request.params.id, request.params.userId, auditBy(request)),
   );
 
   app.delete<One>(
     '/admin/v1/accounts/:id/users/:userId',
-    admin('Delete a person (as SCIM DELETE): access ends, memberships go; deactivation is the usual departure', { response: { 204: { type: 'null', description: 'Deleted' }, ...errorResponses(401, 404) } }),
+    admin('deleteUser', 'Delete a person (as SCIM DELETE): access ends, memberships go; deactivation is the usual departure', { response: { 204: { type: 'null', description: 'Deleted' }, ...errorResponses(401, 404) } }),
     async (request, reply) => {
       await lifecycle.remove(request.params.id, request.params.userId, auditBy(request));
       reply.code(204).send();
@@ -83,7 +113,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: { accounts: Accou
 
   app.post<One & { Body: { password: string } }>(
     '/admin/v1/accounts/:id/users/:userId/password',
-    admin('Set a new password (the password policy applies); every session and token of the person ends', {
+    admin('resetUserPassword', 'Set a new password (the password policy applies); every session and token of the person ends', {
       body: { type: 'object', required: ['password'], additionalProperties: false, properties: { password: { type: 'string' } } },
       response: { 200: userSchema, ...errorResponses(400, 401, 404, 415) },
     }),
@@ -92,7 +122,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: { accounts: Accou
 
   app.get<One>(
     '/admin/v1/accounts/:id/users/:userId/grants',
-    admin("A person's live grants: one per sign-in to a client, with the scope consented", {
+    admin('listUserGrants', "A person's live grants: one per sign-in to a client, with the scope consented", {
       response: { 200: { type: 'object', required: ['data'], properties: { data: { type: 'array', items: grantSchema } } }, ...errorResponses(401, 404) },
     }),
     async (request) => ({ data: await lifecycle.grants(request.params.id, request.params.userId) }),
@@ -100,7 +130,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: { accounts: Accou
 
   app.delete<One>(
     '/admin/v1/accounts/:id/users/:userId/grants/:grantId',
-    admin('Revoke a grant with every refresh and access token issued under it', { response: { 204: { type: 'null', description: 'Revoked' }, ...errorResponses(401, 404) } }),
+    admin('revokeUserGrant', 'Revoke a grant with every refresh and access token issued under it', { params: grantParams, response: { 204: { type: 'null', description: 'Revoked' }, ...errorResponses(401, 404) } }),
     async (request, reply) => {
       await lifecycle.revokeGrant(request.params.id, request.params.userId, request.params.grantId, auditBy(request));
       reply.code(204).send();
@@ -109,7 +139,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: { accounts: Accou
 
   app.get<One>(
     '/admin/v1/accounts/:id/users/:userId/sessions',
-    admin("A person's live sign-in sessions", {
+    admin('listUserSessions', "A person's live sign-in sessions", {
       response: { 200: { type: 'object', required: ['data'], properties: { data: { type: 'array', items: sessionSchema } } }, ...errorResponses(401, 404) },
     }),
     async (request) => ({ data: await lifecycle.sessions(request.params.id, request.params.userId) }),
@@ -117,7 +147,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: { accounts: Accou
 
   app.delete<One>(
     '/admin/v1/accounts/:id/users/:userId/sessions/:sessionId',
-    admin('End a sign-in session; the clients it signed in to get back-channel logouts', { response: { 204: { type: 'null', description: 'Ended' }, ...errorResponses(401, 404) } }),
+    admin('endUserSession', 'End a sign-in session; the clients it signed in to get back-channel logouts', { params: sessionParams, response: { 204: { type: 'null', description: 'Ended' }, ...errorResponses(401, 404) } }),
     async (request, reply) => {
       await lifecycle.endSession(request.params.id, request.params.userId, request.params.sessionId, auditBy(request));
       reply.code(204).send();
@@ -129,8 +159,9 @@ export function registerUserRoutes(app: FastifyInstance, deps: { accounts: Accou
     {
       schema: {
         tags: ['users'],
+        operationId: 'createUser',
         summary: 'Create a user who signs in with a password (argon2id)',
-        params,
+        params: accountParams,
         body: {
           type: 'object',
           required: ['userName', 'password'],
@@ -162,6 +193,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: { accounts: Accou
     {
       schema: {
         tags: ['users'],
+        operationId: 'getUser',
         summary: 'Get a user',
         params,
         response: { 200: userSchema, ...errorResponses(401, 404) },

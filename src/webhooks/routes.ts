@@ -22,6 +22,7 @@ import type { PageOf, WebhookCollections } from './collections.ts';
 import { EVENT_TYPES } from '../events/types.ts';
 import { MAX_HEADERS, WITHHELD } from './endpoint-headers.ts';
 import { pageQueryProperties, pageSchema } from '../paging/page.ts';
+import { component } from '../platform/http/openapi-components.ts';
 
 interface PageQuery {
   limit?: number;
@@ -44,7 +45,7 @@ const headers = {
   description: `Headers added to every delivery (at most ${MAX_HEADERS}); names that carry the delivery's own meaning (signature, ids, framing) are refused. On update the whole set is replaced; {} removes them all.`,
 } as const;
 
-const endpointSchema = {
+const endpointSchema = component('WebhookEndpoint', {
   type: 'object',
   required: ['id', 'object', 'url', 'event_types', 'status', 'created_at'],
   properties: {
@@ -61,9 +62,9 @@ const endpointSchema = {
     updated_at: { type: 'string', format: 'date-time' },
     secret: { type: 'string', description: 'Shown only when created or rotated' },
   },
-} as const;
+} as const);
 
-const eventSchema = {
+const eventSchema = component('Event', {
   type: 'object',
   required: ['id', 'object', 'type', 'created_at', 'data', 'delivery_state'],
   properties: {
@@ -74,9 +75,9 @@ const eventSchema = {
     data: { type: 'object', additionalProperties: true, description: 'The exact webhook body' },
     delivery_state: { type: 'string', enum: ['pending', 'acknowledged', 'parked', 'none'] },
   },
-} as const;
+} as const);
 
-const attemptSchema = {
+const attemptSchema = component('WebhookDeliveryAttempt', {
   type: 'object',
   properties: {
     id: { type: 'string', description: 'The Delivery-Id the attempt carried' },
@@ -90,7 +91,7 @@ const attemptSchema = {
     latency_ms: { type: 'integer' },
     attempted_at: { type: 'string', format: 'date-time' },
   },
-} as const;
+} as const);
 
 export function registerWebhookRoutes(
   app: FastifyInstance,
@@ -110,6 +111,7 @@ export function registerWebhookRoutes(
       config: { responseCarriesSecret: true },
       schema: {
         tags: [TAG],
+        operationId: 'createWebhookEndpoint',
         summary: 'Register a webhook endpoint; the secret is shown only in this response',
         body: {
           type: 'object',
@@ -131,6 +133,7 @@ export function registerWebhookRoutes(
   app.get<{ Querystring: PageQuery }>('/v1/webhook_endpoints', protectedRoute(manage, {
     schema: {
       tags: [TAG],
+      operationId: 'listWebhookEndpoints',
       summary: 'List webhook endpoints, newest first',
       querystring: { type: 'object', additionalProperties: false, properties: pageQueryProperties },
       response: { 200: pageSchema(endpointSchema, 'A page of webhook endpoints'), ...errorResponses(400, 401, 403) },
@@ -138,7 +141,7 @@ export function registerWebhookRoutes(
   }), async (request) => collections.endpoints(pageOf(request)));
 
   app.get<{ Params: { id: string } }>('/v1/webhook_endpoints/:id', protectedRoute(manage, {
-    schema: { tags: [TAG], summary: 'Get a webhook endpoint', params: idParams, response: { 200: endpointSchema, ...errorResponses(401, 403, 404) } },
+    schema: { tags: [TAG], operationId: 'getWebhookEndpoint', summary: 'Get a webhook endpoint', params: idParams, response: { 200: endpointSchema, ...errorResponses(401, 403, 404) } },
   }), async (request) => endpoints.get(principalOf(request).accountId, request.params.id));
 
   app.post<{ Params: { id: string }; Body: { url?: string; event_types?: string[]; description?: string | null; headers?: Record<string, string> } }>(
@@ -146,6 +149,7 @@ export function registerWebhookRoutes(
     protectedRoute(manage, {
       schema: {
         tags: [TAG],
+        operationId: 'updateWebhookEndpoint',
         summary: 'Update a webhook endpoint (url, event types, description, headers)',
         params: idParams,
         body: {
@@ -169,6 +173,7 @@ export function registerWebhookRoutes(
     app.post<{ Params: { id: string } }>(`/v1/webhook_endpoints/:id/${action}`, protectedRoute(manage, {
       schema: {
         tags: [TAG],
+        operationId: action === 'enable' ? 'enableWebhookEndpoint' : 'disableWebhookEndpoint',
         summary: action === 'enable' ? 'Enable a webhook endpoint' : 'Disable a webhook endpoint (its pending deliveries are parked)',
         params: idParams,
         response: { 200: endpointSchema, ...errorResponses(401, 403, 404, 409) },
@@ -184,7 +189,7 @@ export function registerWebhookRoutes(
   }
 
   app.delete<{ Params: { id: string } }>('/v1/webhook_endpoints/:id', protectedRoute(manage, {
-    schema: { tags: [TAG], summary: 'Delete a webhook endpoint and its deliveries', params: idParams, response: { 204: { type: 'null' }, ...errorResponses(401, 403, 404) } },
+    schema: { tags: [TAG], operationId: 'deleteWebhookEndpoint', summary: 'Delete a webhook endpoint and its deliveries', params: idParams, response: { 204: { type: 'null' }, ...errorResponses(401, 403, 404) } },
   }), async (request, reply) => {
     await endpoints.remove(principalOf(request).accountId, request.params.id, auditBy(request));
     return reply.code(204).send();
@@ -194,6 +199,7 @@ export function registerWebhookRoutes(
     config: { responseCarriesSecret: true },
     schema: {
       tags: [TAG],
+      operationId: 'rotateWebhookEndpointSecret',
       summary: 'Rotate the signing secret; the old one keeps signing during the overlap (default 24 h)',
       params: idParams,
       body: { type: 'object', additionalProperties: false, properties: { overlap_seconds: { type: 'integer', minimum: 0, maximum: 7 * 24 * 3600 } } },
@@ -211,6 +217,7 @@ export function registerWebhookRoutes(
   app.get<{ Params: { id: string }; Querystring: PageQuery & { event_id?: string } }>('/v1/webhook_endpoints/:id/deliveries', protectedRoute(manage, {
     schema: {
       tags: [TAG],
+      operationId: 'listWebhookDeliveryAttempts',
       summary: 'The attempt log of an endpoint, newest first',
       params: idParams,
       querystring: { type: 'object', additionalProperties: false, properties: { ...pageQueryProperties, event_id: { type: 'string', maxLength: 64 } } },
@@ -225,6 +232,7 @@ export function registerWebhookRoutes(
   app.post<{ Params: { id: string }; Body: { since: string } }>('/v1/webhook_endpoints/:id/recover', protectedRoute(manage, {
     schema: {
       tags: [TAG],
+      operationId: 'recoverWebhookDeliveries',
       summary: 'Requeue every parked delivery of this endpoint for events raised since a time',
       params: idParams,
       body: { type: 'object', required: ['since'], additionalProperties: false, properties: { since: { type: 'string', format: 'date-time' } } },
@@ -253,6 +261,7 @@ export function registerWebhookRoutes(
   app.get<{ Querystring: PageQuery & { type?: string; delivery_state?: EventDeliveryState } }>('/v1/events', protectedRoute(readEvents, {
     schema: {
       tags: [TAG],
+      operationId: 'listEvents',
       summary: 'Events of the account, newest first',
       querystring: {
         type: 'object',
@@ -264,12 +273,13 @@ export function registerWebhookRoutes(
   }), async (request) => collections.events(pageOf(request), { type: request.query.type, delivery_state: request.query.delivery_state }));
 
   app.get<{ Params: { id: string } }>('/v1/events/:id', protectedRoute(readEvents, {
-    schema: { tags: [TAG], summary: 'Get an event', params: idParams, response: { 200: eventSchema, ...errorResponses(401, 403, 404) } },
+    schema: { tags: [TAG], operationId: 'getEvent', summary: 'Get an event', params: idParams, response: { 200: eventSchema, ...errorResponses(401, 403, 404) } },
   }), async (request) => recovery.getEvent(principalOf(request).accountId, request.params.id));
 
   app.post<{ Params: { id: string } }>('/v1/events/:id/redeliver', protectedRoute(manage, {
     schema: {
       tags: [TAG],
+      operationId: 'redeliverEvent',
       summary: 'Send an event again to every enabled endpoint subscribed to it',
       params: idParams,
       response: { 202: { type: 'object', properties: { object: { type: 'string' }, event_id: { type: 'string' }, requeued: { type: 'integer' } } }, ...errorResponses(401, 403, 404, 409) },

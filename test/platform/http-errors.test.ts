@@ -26,7 +26,7 @@ describe('one error model: RFC 9457 problem+json, never a stack trace', () => {
     assert.equal(body.status, status);
     assert.equal(body.code, code);
     assert.equal(typeof body.title, 'string');
-    assert.match(String(body.type), new RegExp(`/docs#error-${code}$`));
+    assert.match(String(body.type), new RegExp(`/docs/errors#error-${code}$`));
     assert.doesNotMatch(JSON.stringify(body), /at .*\.ts:\d+|node_modules|stack/);
   };
 
@@ -64,7 +64,8 @@ describe('one error model: RFC 9457 problem+json, never a stack trace', () => {
     const r = await post(t, JSON.stringify({ name: 42 }), 'application/json');
     assert.equal(r.status, 400);
     problemShape(r.body, 400, 'validation_failed');
-    assert.match(r.body.detail, /body\.name/);
+    assert.equal(r.body.detail, 'name must be a string');
+    assert.deepEqual(r.body.errors, [{ pointer: '#/name', in: 'body', detail: 'name must be a string' }]);
     const extra = await post(t, JSON.stringify({ name: 'ok', admin: true }), 'application/json');
     assert.equal(extra.status, 400);
     assert.match(extra.body.detail, /admin/);
@@ -94,7 +95,7 @@ describe('one error model: RFC 9457 problem+json, never a stack trace', () => {
     }
   });
 
-  it('/openapi.json is an OpenAPI 3.1 document generated from the routes; /docs renders it', async () => {
+  it('/openapi.json is an OpenAPI 3.1 document generated from the routes; /docs renders it; /docs/errors lists the codes', async () => {
     const doc = await json(await fetch(`${t.publicUrl}/openapi.json`));
     assert.equal(doc.openapi, '3.1.0');
     assert.ok(doc.paths['/healthz']);
@@ -103,8 +104,9 @@ describe('one error model: RFC 9457 problem+json, never a stack trace', () => {
     const page = await fetch(`${t.publicUrl}/docs`);
     assert.equal(page.status, 200);
     assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
-    const html = await page.text();
-    assert.match(html, /id="error-not_found"/);
+    assert.match(await page.text(), /<script src="\/docs\/scalar.js"><\/script>/);
+    const catalogue = await fetch(`${t.publicUrl}/docs/errors`);
+    assert.match(await catalogue.text(), /id="error-not_found"/);
   });
 
   it('logs are JSON lines with a request id and never the admin token', async () => {

@@ -36,7 +36,7 @@ for (const target of databaseTargets()) {
         const body = (await response.json()) as { status: number; code: string; type: string };
         assert.equal(body.status, 400, url);
         assert.equal(body.code, 'malformed_request', url);
-        assert.match(body.type, /\/docs#error-malformed_request$/, url);
+        assert.match(body.type, /\/docs\/errors#error-malformed_request$/, url);
       }
       const logged = t.logs.map((line) => JSON.parse(line) as { reqId?: string; level: string; msg: string; status?: number });
       assert.equal(logged.filter((line) => line.reqId === 'bad-url-1' && line.msg === 'request' && line.status === 400).length, 4);

@@ -20,7 +20,7 @@ import type { RegisteredRoute } from '../../src/platform/http/server.ts';
 /** Routes anyone may call: health, metadata, documents, and the pages where people sign in. */
 const PUBLIC_ROUTES: Record<'public' | 'admin', ReadonlySet<string>> = {
   public: new Set([
-    '/healthz', '/readyz', '/openapi.json', '/docs',
+    '/healthz', '/readyz', '/openapi.json', '/docs', '/docs/scalar.js', '/docs/reference.js', '/docs/errors',
     '/.well-known/oauth-authorization-server', '/.well-known/jwks.json',
     '/authorize', '/authorize/login', '/authorize/consent',
     // OpenID Connect: discovery, and RP-initiated logout, whose page asks the person to confirm
@@ -28,7 +28,7 @@ const PUBLIC_ROUTES: Record<'public' | 'admin', ReadonlySet<string>> = {
     '/.well-known/openid-configuration', '/logout', '/logout/confirm',
   ]),
   // The admin listener's operational routes: no tenant data, loopback by default (docs/SECURITY.md).
-  admin: new Set(['/healthz', '/readyz', '/metrics', '/openapi.json', '/docs']),
+  admin: new Set(['/healthz', '/readyz', '/metrics', '/openapi.json', '/docs', '/docs/scalar.js', '/docs/reference.js', '/docs/errors']),
 };
 
 /** Routes that authenticate the client from the form body (RFC 6749 §2.3) rather than a bearer token. */

@@ -6,12 +6,12 @@ import type { FastifyInstance } from 'fastify';
 
 export function registerHealthRoutes(app: FastifyInstance, deps: { ready: () => Promise<void>; draining?: () => boolean }): void {
   const status = { type: 'object', properties: { status: { type: 'string' } } } as const;
-  app.get('/healthz', { schema: { tags: ['health'], summary: 'Liveness', response: { 200: status } } }, async () => ({
+  app.get('/healthz', { schema: { tags: ['health'], operationId: 'getLiveness', summary: 'Liveness', response: { 200: status } } }, async () => ({
     status: 'ok',
   }));
   app.get(
     '/readyz',
-    { schema: { tags: ['health'], summary: 'Readiness: the database answers and the node is not stopping', response: { 200: status, 503: status } } },
+    { schema: { tags: ['health'], operationId: 'getReadiness', summary: 'Readiness: the database answers and the node is not stopping', response: { 200: status, 503: status } } },
     async (request, reply) => {
       if (deps.draining?.()) {
         reply.code(503);

@@ -1,6 +1,7 @@
 /** Shared pieces of route schemas, so the OpenAPI document describes errors the same way everywhere. */
+import { component } from './openapi-components.ts';
 
-export const problemSchema = {
+export const problemSchema = component('Problem', {
   type: 'object',
   description: 'RFC 9457 problem details with a stable machine-readable code',
   required: ['type', 'title', 'status', 'code'],
@@ -13,11 +14,20 @@ export const problemSchema = {
     instance: { type: 'string' },
     errors: {
       type: 'array',
-      items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } } },
+      description: 'On validation_failed (and limit_out_of_range from the schema): every invalid member at once',
+      items: {
+        type: 'object',
+        required: ['pointer', 'in', 'detail'],
+        properties: {
+          pointer: { type: 'string', description: 'JSON Pointer (RFC 6901, as a URI fragment) into the part named by in', examples: ['#/amount'] },
+          in: { type: 'string', enum: ['body', 'query', 'path', 'header'] },
+          detail: { type: 'string', description: 'What is wrong, in words', examples: ['amount must be at least 1'] },
+        },
+      },
     },
   },
   additionalProperties: true,
-} as const;
+} as const);
 
 const DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid request',

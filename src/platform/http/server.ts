@@ -26,6 +26,7 @@ import { isDatabaseUnavailable, isTransactionConflict } from '../db/database.ts'
 import { bindCounter, bindHistogram, type MetricsRegistry } from '../metrics.ts';
 import { requestLineWriter, requestLoggerFactory } from '../logging.ts';
 import { requestPath } from './request-path.ts';
+import { invalidMembers, summary, type SchemaError } from './validation-errors.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -147,6 +148,8 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
   app.setValidatorCompiler(createValidatorCompiler());
   // Only JSON is accepted unless a capability registers another media type (forms, SCIM).
   app.removeContentTypeParser('text/plain');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, emptyOrJson(app.getDefaultJsonParser('error', 'error')));
 
   // The hooks every request passes are plain callbacks: no promise per hook on the hot path.
   app.addHook('onRequest', (request, reply, done) => {
@@ -237,17 +240,14 @@ function requestMetrics(metrics: HttpServerOptions['metrics']) {
 /** Maps framework and unknown errors to catalogued ones; logs what was unexpected. */
 export function toHttpError(error: unknown, request: FastifyRequest): HttpError {
   if (isHttpError(error)) return error;
-  const fe = error as FastifyError & { validation?: Array<{ instancePath?: string; message?: string; params?: Record<string, unknown> }> };
+  const fe = error as FastifyError & { validation?: SchemaError[] };
   if (fe.validation) {
-    const errors = fe.validation.map((v) => ({
-      path: describePath(fe.validationContext, v.instancePath, v.params),
-      message: v.message ?? 'is invalid',
-    }));
-    const first = errors[0];
-    return problem('validation_failed', {
-      detail: first ? `${first.path} ${first.message}` : 'request is invalid',
-      extensions: { errors },
-    });
+    const errors = invalidMembers(fe.validationContext, fe.validation);
+    // A limit that is not a number is out of range, as the paging documentation promises.
+    if (errors.length > 0 && errors.every((e) => e.in === 'query' && e.pointer === '#/limit')) {
+      return problem('limit_out_of_range', { detail: summary(errors), extensions: { errors } });
+    }
+    return problem('validation_failed', { detail: summary(errors), extensions: { errors } });
   }
   switch (fe.code) {
     case 'FST_ERR_MAX_PARAM_LENGTH':
@@ -333,15 +333,6 @@ function countRefusedConnections(app: FastifyInstance, metrics: HttpServerOption
   app.server.on('drop', () => refused.inc({ listener }));
 }
 
-function describePath(part: string | undefined, instancePath = '', params: Record<string, unknown> = {}): string {
-  const where = part === 'querystring' ? 'query' : (part ?? 'body');
-  const pointer = instancePath.replace(/^\//, '').replace(/\//g, '.');
-  const missing = typeof params.missingProperty === 'string' ? params.missingProperty : undefined;
-  const extra = typeof params.additionalProperty === 'string' ? params.additionalProperty : undefined;
-  const leaf = [pointer, missing ?? extra].filter(Boolean).join('.');
-  return leaf ? `${where}.${leaf}` : where;
-}
-
 function safeMessage(error: Error): string {
   // JSON parser messages name a position, never data worth hiding; keep them short.
   return error.message.slice(0, 200);
@@ -351,4 +342,21 @@ export function sendError(app: FastifyInstance, request: FastifyRequest, reply: 
   const out = app.errorFormats.serializerFor(request)(error, request);
   reply.code(out.status).headers(out.headers).type(out.contentType);
   reply.send(out.body);
+}
+
+type BodyParser = (request: FastifyRequest, body: string, done: (error: Error | null, body?: unknown) => void) => void;
+
+/**
+ * A JSON parser that takes an empty body as no body: many clients and identity-provider
+ * connectors send Content-Type: application/json on every request, DELETE and body-less POSTs
+ * included. A route that needs a body still says so, through its schema.
+ */
+export function emptyOrJson(parse: BodyParser): BodyParser {
+  return (request, body, done) => {
+    if (body.length === 0) {
+      done(null, undefined);
+      return;
+    }
+    parse(request, body, done);
+  };
 }

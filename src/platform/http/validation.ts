@@ -11,7 +11,9 @@ import type { FastifySchemaCompiler } from 'fastify';
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
 const base: Options = {
-  allErrors: false,
+  // Every problem at once, each with the schema it broke (for its description).
+  allErrors: true,
+  verbose: true,
   useDefaults: true,
   removeAdditional: false,
   strict: false,

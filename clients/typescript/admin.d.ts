@@ -1,0 +1,4125 @@
+/* Generated from openapi/ by npm run openapi (openapi-typescript); do not edit. */
+
+export interface paths {
+    "/admin/v1/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List accounts, newest first */
+        get: operations["listAccounts"];
+        put?: never;
+        /** Create an account (a tenant) */
+        post: operations["createAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/accounts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an account */
+        get: operations["getAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/accounts/{id}/clients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the clients of an account, newest first */
+        get: operations["listClients"];
+        put?: never;
+        /** Register an OAuth client (RFC 7591 metadata); a secret is shown once */
+        post: operations["createClient"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/accounts/{id}/clients/{clientId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a client */
+        get: operations["getClient"];
+        put?: never;
+        post?: never;
+        /** Delete a client and revoke every token it was issued */
+        delete: operations["deleteClient"];
+        options?: never;
+        head?: never;
+        /** Update a client in place: the fields given replace the registered ones; a new secret is shown once when one is generated */
+        patch: operations["updateClient"];
+        trace?: never;
+    };
+    "/admin/v1/accounts/{id}/clients/{clientId}/secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rotate the client secret; the new one is shown once, the old one stops working */
+        post: operations["rotateClientSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/accounts/{id}/roles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List an account's roles */
+        get: operations["listRoles"];
+        put?: never;
+        /** Create a role: the scopes its holders may consent to, and the groups (by displayName or externalId) that confer it */
+        post: operations["createRole"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/accounts/{id}/roles/{itemId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a role */
+        get: operations["getRole"];
+        /** Replace a role */
+        put: operations["replaceRole"];
+        post?: never;
+        /** Delete a role */
+        delete: operations["deleteRole"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/accounts/{id}/scim-tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List an account's SCIM tokens (never the tokens themselves) */
+        get: operations["listScimTokens"];
+        put?: never;
+        /** Create a SCIM bearer token for an account (the token is shown only in this response) */
+        post: operations["createScimToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/accounts/{id}/scim-tokens/{itemId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a SCIM token */
+        delete: operations["revokeScimToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/accounts/{id}/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the people of an account, oldest first, page by page (cursor) */
+        get: operations["listUsers"];
+        put?: never;
+        /** Create a user who signs in with a password (argon2id) */
+        post: operations["createUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/accounts/{id}/users/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a user */
+        get: operations["getUser"];
+        put?: never;
+        post?: never;
+        /** Delete a person (as SCIM DELETE): access ends, memberships go; deactivation is the usual departure */
+        delete: operations["deleteUser"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/accounts/{id}/users/{userId}/deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Deactivate a person: every token, grant and session of theirs ends at once; back-channel logouts go out */
+        post: operations["deactivateUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/accounts/{id}/users/{userId}/grants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A person's live grants: one per sign-in to a client, with the scope consented */
+        get: operations["listUserGrants"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/accounts/{id}/users/{userId}/grants/{grantId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a grant with every refresh and access token issued under it */
+        delete: operations["revokeUserGrant"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/accounts/{id}/users/{userId}/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set a new password (the password policy applies); every session and token of the person ends */
+        post: operations["resetUserPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/accounts/{id}/users/{userId}/reactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reactivate a person: they may sign in again (nothing that ended comes back) */
+        post: operations["reactivateUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/accounts/{id}/users/{userId}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A person's live sign-in sessions */
+        get: operations["listUserSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/accounts/{id}/users/{userId}/sessions/{sessionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** End a sign-in session; the clients it signed in to get back-channel logouts */
+        delete: operations["endUserSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/audit-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the audit trail of every account (or of one), a page at a time
+         * @description Newest first by (occurred_at, id). Filters narrow the read; a cursor only continues a read with the same filters. Pass next_cursor as after to read on. Operator actions that belong to no account are under the account "platform".
+         */
+        get: operations["listAllAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/audit-verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Verify the hash chains of the audit trail
+         * @description Walks each chain (or one account’s) and names the first record altered, removed or reordered, and checks the signed checkpoints.
+         */
+        get: operations["verifyAuditTrail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Liveness */
+        get: operations["getLiveness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Readiness: the database answers and the node is not stopping */
+        get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        Account: {
+            /** Format: date-time */
+            created_at: string;
+            /** @example acct_4fJ1tX9v0QmB7dP2sK8r */
+            id: string;
+            name: string;
+            /** @constant */
+            object: "account";
+        };
+        AuditEvent: {
+            account: string;
+            /** @description From the catalogue in docs/AUDIT.md, e.g. payout.created */
+            action: string;
+            actor: {
+                /** @description The client a person acted through */
+                client?: {
+                    display?: string | null;
+                    id?: string;
+                };
+                /** @description Read when the trail is read; null once the person is deleted */
+                display: string | null;
+                id: string;
+                /** @enum {string} */
+                type: "admin" | "client" | "user" | "scim_token" | "system";
+            };
+            /** @description Fields that changed: { field: { before, after } }, secrets redacted; null when none or detached */
+            changes: unknown;
+            /** @description The person this record is about was deleted; their details were removed */
+            detached: boolean;
+            hash?: string | null;
+            id: string;
+            idempotency_key?: string | null;
+            /** @constant */
+            object: "audit_event";
+            /** Format: date-time */
+            occurred_at: string;
+            request_id?: string | null;
+            /** @description Place in the account's hash chain; null until sealed */
+            seq: number | null;
+            source?: {
+                address?: string | null;
+                user_agent?: string | null;
+            };
+            target: {
+                id: string;
+                type: string;
+            };
+        };
+        AuditVerification: {
+            chains: {
+                account: string;
+                checkpoints: {
+                    unverifiable: number;
+                    verified: number;
+                };
+                /** @description Records whose details were removed when the person they name was deleted */
+                detached: number;
+                first_seq: number;
+                head_seq: number;
+                ok: boolean;
+                /** @description Records written and not yet sealed (not covered until they are) */
+                pending: number;
+                /** @description The first thing wrong with the chain; null when it verifies */
+                problem: {
+                    detail: string;
+                    /** @description The record named, when one is there to name */
+                    id: string | null;
+                    /** @enum {string} */
+                    kind: "altered" | "removed" | "reordered" | "checkpoint";
+                    seq: number;
+                } | null;
+                /** @description Sealed records checked */
+                records: number;
+            }[];
+            /** @description Every chain verified */
+            ok: boolean;
+        };
+        Client: {
+            account_id: string;
+            backchannel_logout_session_required?: boolean;
+            backchannel_logout_uri?: string;
+            client_id: string;
+            client_id_issued_at?: number;
+            client_name: string;
+            /** @description Shown only when generated */
+            client_secret?: string;
+            client_secret_expires_at?: number;
+            /** Format: date-time */
+            created_at?: string;
+            grant_types: string[];
+            id_token_signed_response_alg?: string;
+            jwks?: {
+                [key: string]: unknown;
+            };
+            jwks_uri?: string;
+            /** @constant */
+            object: "client";
+            post_logout_redirect_uris?: string[];
+            redirect_uris: string[];
+            require_pkce?: boolean;
+            response_types: string[];
+            scope: string;
+            subject_type?: string;
+            token_endpoint_auth_method: string;
+        };
+        ClientMetadata: {
+            backchannel_logout_uri?: string;
+            client_name?: string;
+            grant_types?: ("authorization_code" | "refresh_token" | "client_credentials")[];
+            /** @enum {string} */
+            id_token_signed_response_alg?: "ES256" | "RS256";
+            jwks?: {
+                keys: Record<string, never>[];
+            };
+            jwks_uri?: string;
+            post_logout_redirect_uris?: string[];
+            redirect_uris?: string[];
+            require_pkce?: boolean;
+            response_types?: string[];
+            scope?: string;
+            /** @enum {string} */
+            subject_type?: "public" | "pairwise";
+            /** @enum {string} */
+            token_endpoint_auth_method?: "client_secret_basic" | "client_secret_post" | "private_key_jwt" | "none";
+        };
+        /** @description RFC 9457 problem details with a stable machine-readable code */
+        Problem: {
+            code: string;
+            detail?: string;
+            /** @description On validation_failed (and limit_out_of_range from the schema): every invalid member at once */
+            errors?: {
+                /**
+                 * @description What is wrong, in words
+                 * @example amount must be at least 1
+                 */
+                detail: string;
+                /** @enum {string} */
+                in: "body" | "query" | "path" | "header";
+                /**
+                 * @description JSON Pointer (RFC 6901, as a URI fragment) into the part named by in
+                 * @example #/amount
+                 */
+                pointer: string;
+            }[];
+            instance?: string;
+            status: number;
+            title: string;
+            type: string;
+        } & {
+            [key: string]: unknown;
+        };
+        Role: {
+            /** Format: date-time */
+            created_at: string;
+            groups: {
+                displayName?: string;
+                externalId?: string;
+            }[];
+            id: string;
+            name: string;
+            /** @constant */
+            object: "role";
+            scopes: string[];
+            /** Format: date-time */
+            updated_at: string;
+        };
+        RoleInput: {
+            groups: {
+                displayName?: string;
+                externalId?: string;
+            }[];
+            name: string;
+            scopes: string[];
+        };
+        ScimToken: {
+            /** Format: date-time */
+            created_at: string;
+            description: string;
+            id: string;
+            /** @constant */
+            object: "scim_token";
+            /** Format: date-time */
+            revoked_at: string | null;
+        };
+        User: {
+            account_id: string;
+            active: boolean;
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            name?: {
+                familyName?: string;
+                givenName?: string;
+            };
+            /** @constant */
+            object: "user";
+            userName: string;
+        };
+        UserGrant: {
+            /** @example cli_7Rk2pV9sQ1mZ4wX8bN3c */
+            client_id: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            expires_at: string;
+            /** @example grant_9Xc4mQ2rT7vL1pW8bN5k */
+            id: string;
+            /** @constant */
+            object: "grant";
+            /**
+             * @description The scope consented, space-separated
+             * @example openid profile invoices:read
+             */
+            scope: string;
+        };
+        UserSession: {
+            /** Format: date-time */
+            authenticated_at: string;
+            /** Format: date-time */
+            expires_at: string;
+            /** @example sess_3Hd8kP1nV6zQ4tY2mR7j */
+            id: string;
+            /** @constant */
+            object: "session";
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    listAccounts: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "acct_4fJ1tX9v0QmB7dP2sK8r",
+                     *           "object": "account",
+                     *           "name": "string",
+                     *           "created_at": "2026-03-14T09:26:53.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Account"][];
+                    };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "string"
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "acct_4fJ1tX9v0QmB7dP2sK8r",
+                     *       "object": "account",
+                     *       "name": "string",
+                     *       "created_at": "2026-03-14T09:26:53.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "acct_4fJ1tX9v0QmB7dP2sK8r",
+                     *       "object": "account",
+                     *       "name": "string",
+                     *       "created_at": "2026-03-14T09:26:53.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for objects of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listClients: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "object": "client",
+                     *           "client_id": "string",
+                     *           "account_id": "string",
+                     *           "client_name": "string",
+                     *           "redirect_uris": [
+                     *             "string"
+                     *           ],
+                     *           "grant_types": [
+                     *             "string"
+                     *           ],
+                     *           "response_types": [
+                     *             "string"
+                     *           ],
+                     *           "token_endpoint_auth_method": "string",
+                     *           "scope": "string",
+                     *           "client_secret": "string",
+                     *           "client_secret_expires_at": 1,
+                     *           "client_id_issued_at": 1,
+                     *           "jwks": {},
+                     *           "jwks_uri": "string",
+                     *           "post_logout_redirect_uris": [
+                     *             "string"
+                     *           ],
+                     *           "id_token_signed_response_alg": "string",
+                     *           "subject_type": "string",
+                     *           "backchannel_logout_uri": "string",
+                     *           "backchannel_logout_session_required": true,
+                     *           "require_pkce": true,
+                     *           "created_at": "2026-03-14T09:26:53.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Client"][];
+                    };
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for objects of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "client_name": "string",
+                 *       "redirect_uris": [
+                 *         "string"
+                 *       ],
+                 *       "grant_types": [
+                 *         "authorization_code"
+                 *       ],
+                 *       "response_types": [
+                 *         "string"
+                 *       ],
+                 *       "token_endpoint_auth_method": "client_secret_basic",
+                 *       "scope": "string",
+                 *       "jwks": {
+                 *         "keys": [
+                 *           {}
+                 *         ]
+                 *       },
+                 *       "jwks_uri": "string",
+                 *       "post_logout_redirect_uris": [
+                 *         "string"
+                 *       ],
+                 *       "id_token_signed_response_alg": "ES256",
+                 *       "subject_type": "public",
+                 *       "backchannel_logout_uri": "string",
+                 *       "require_pkce": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["ClientMetadata"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "client",
+                     *       "client_id": "string",
+                     *       "account_id": "string",
+                     *       "client_name": "string",
+                     *       "redirect_uris": [
+                     *         "string"
+                     *       ],
+                     *       "grant_types": [
+                     *         "string"
+                     *       ],
+                     *       "response_types": [
+                     *         "string"
+                     *       ],
+                     *       "token_endpoint_auth_method": "string",
+                     *       "scope": "string",
+                     *       "client_secret": "string",
+                     *       "client_secret_expires_at": 1,
+                     *       "client_id_issued_at": 1,
+                     *       "jwks": {},
+                     *       "jwks_uri": "string",
+                     *       "post_logout_redirect_uris": [
+                     *         "string"
+                     *       ],
+                     *       "id_token_signed_response_alg": "string",
+                     *       "subject_type": "string",
+                     *       "backchannel_logout_uri": "string",
+                     *       "backchannel_logout_session_required": true,
+                     *       "require_pkce": true,
+                     *       "created_at": "2026-03-14T09:26:53.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Client"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for objects of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "client",
+                     *       "client_id": "string",
+                     *       "account_id": "string",
+                     *       "client_name": "string",
+                     *       "redirect_uris": [
+                     *         "string"
+                     *       ],
+                     *       "grant_types": [
+                     *         "string"
+                     *       ],
+                     *       "response_types": [
+                     *         "string"
+                     *       ],
+                     *       "token_endpoint_auth_method": "string",
+                     *       "scope": "string",
+                     *       "client_secret": "string",
+                     *       "client_secret_expires_at": 1,
+                     *       "client_id_issued_at": 1,
+                     *       "jwks": {},
+                     *       "jwks_uri": "string",
+                     *       "post_logout_redirect_uris": [
+                     *         "string"
+                     *       ],
+                     *       "id_token_signed_response_alg": "string",
+                     *       "subject_type": "string",
+                     *       "backchannel_logout_uri": "string",
+                     *       "backchannel_logout_session_required": true,
+                     *       "require_pkce": true,
+                     *       "created_at": "2026-03-14T09:26:53.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Client"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for objects of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for objects of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "client_name": "string",
+                 *       "redirect_uris": [
+                 *         "string"
+                 *       ],
+                 *       "grant_types": [
+                 *         "authorization_code"
+                 *       ],
+                 *       "response_types": [
+                 *         "string"
+                 *       ],
+                 *       "token_endpoint_auth_method": "client_secret_basic",
+                 *       "scope": "string",
+                 *       "jwks": {
+                 *         "keys": [
+                 *           {}
+                 *         ]
+                 *       },
+                 *       "jwks_uri": "string",
+                 *       "post_logout_redirect_uris": [
+                 *         "string"
+                 *       ],
+                 *       "id_token_signed_response_alg": "ES256",
+                 *       "subject_type": "public",
+                 *       "backchannel_logout_uri": "string",
+                 *       "require_pkce": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["ClientMetadata"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "client",
+                     *       "client_id": "string",
+                     *       "account_id": "string",
+                     *       "client_name": "string",
+                     *       "redirect_uris": [
+                     *         "string"
+                     *       ],
+                     *       "grant_types": [
+                     *         "string"
+                     *       ],
+                     *       "response_types": [
+                     *         "string"
+                     *       ],
+                     *       "token_endpoint_auth_method": "string",
+                     *       "scope": "string",
+                     *       "client_secret": "string",
+                     *       "client_secret_expires_at": 1,
+                     *       "client_id_issued_at": 1,
+                     *       "jwks": {},
+                     *       "jwks_uri": "string",
+                     *       "post_logout_redirect_uris": [
+                     *         "string"
+                     *       ],
+                     *       "id_token_signed_response_alg": "string",
+                     *       "subject_type": "string",
+                     *       "backchannel_logout_uri": "string",
+                     *       "backchannel_logout_session_required": true,
+                     *       "require_pkce": true,
+                     *       "created_at": "2026-03-14T09:26:53.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Client"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for objects of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    rotateClientSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "client",
+                     *       "client_id": "string",
+                     *       "account_id": "string",
+                     *       "client_name": "string",
+                     *       "redirect_uris": [
+                     *         "string"
+                     *       ],
+                     *       "grant_types": [
+                     *         "string"
+                     *       ],
+                     *       "response_types": [
+                     *         "string"
+                     *       ],
+                     *       "token_endpoint_auth_method": "string",
+                     *       "scope": "string",
+                     *       "client_secret": "string",
+                     *       "client_secret_expires_at": 1,
+                     *       "client_id_issued_at": 1,
+                     *       "jwks": {},
+                     *       "jwks_uri": "string",
+                     *       "post_logout_redirect_uris": [
+                     *         "string"
+                     *       ],
+                     *       "id_token_signed_response_alg": "string",
+                     *       "subject_type": "string",
+                     *       "backchannel_logout_uri": "string",
+                     *       "backchannel_logout_session_required": true,
+                     *       "require_pkce": true,
+                     *       "created_at": "2026-03-14T09:26:53.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Client"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for objects of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listRoles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "string",
+                     *           "object": "role",
+                     *           "name": "string",
+                     *           "scopes": [
+                     *             "string"
+                     *           ],
+                     *           "groups": [
+                     *             {
+                     *               "displayName": "string",
+                     *               "externalId": "string"
+                     *             }
+                     *           ],
+                     *           "created_at": "2026-03-14T09:26:53.000Z",
+                     *           "updated_at": "2026-03-14T09:26:53.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Role"][];
+                    };
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for objects of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "string",
+                 *       "scopes": [
+                 *         "string"
+                 *       ],
+                 *       "groups": [
+                 *         {
+                 *           "displayName": "string"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["RoleInput"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "string",
+                     *       "object": "role",
+                     *       "name": "string",
+                     *       "scopes": [
+                     *         "string"
+                     *       ],
+                     *       "groups": [
+                     *         {
+                     *           "displayName": "string",
+                     *           "externalId": "string"
+                     *         }
+                     *       ],
+                     *       "created_at": "2026-03-14T09:26:53.000Z",
+                     *       "updated_at": "2026-03-14T09:26:53.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Role"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for objects of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                itemId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "string",
+                     *       "object": "role",
+                     *       "name": "string",
+                     *       "scopes": [
+                     *         "string"
+                     *       ],
+                     *       "groups": [
+                     *         {
+                     *           "displayName": "string",
+                     *           "externalId": "string"
+                     *         }
+                     *       ],
+                     *       "created_at": "2026-03-14T09:26:53.000Z",
+                     *       "updated_at": "2026-03-14T09:26:53.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Role"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for objects of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    replaceRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                itemId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "string",
+                 *       "scopes": [
+                 *         "string"
+                 *       ],
+                 *       "groups": [
+                 *         {
+                 *           "displayName": "string"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["RoleInput"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "string",
+                     *       "object": "role",
+                     *       "name": "string",
+                     *       "scopes": [
+                     *         "string"
+                     *       ],
+                     *       "groups": [
+                     *         {
+                     *           "displayName": "string",
+                     *           "externalId": "string"
+                     *         }
+                     *       ],
+                     *       "created_at": "2026-03-14T09:26:53.000Z",
+                     *       "updated_at": "2026-03-14T09:26:53.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Role"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for objects of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                itemId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for objects of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listScimTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "string",
+                     *           "object": "scim_token",
+                     *           "description": "string",
+                     *           "created_at": "2026-03-14T09:26:53.000Z",
+                     *           "revoked_at": "2026-03-14T09:26:53.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["ScimToken"][];
+                    };
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for objects of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createScimToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "description": "string"
+                 *     }
+                 */
+                "application/json": {
+                    description?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "string",
+                     *       "object": "scim_token",
+                     *       "description": "string",
+                     *       "created_at": "2026-03-14T09:26:53.000Z",
+                     *       "revoked_at": "2026-03-14T09:26:53.000Z",
+                     *       "token": "string"
+                     *     }
+                     */
+                    "application/json": {
+                        /** Format: date-time */
+                        created_at: string;
+                        description: string;
+                        id: string;
+                        /** @enum {string} */
+                        object: "scim_token";
+                        /** Format: date-time */
+                        revoked_at: string | null;
+                        token: string;
+                    };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for objects of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    revokeScimToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                itemId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for objects of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listUsers: {
+        parameters: {
+            query?: {
+                /** @description The next_cursor of the previous page, passed back unmodified; omitted on the first request */
+                after?: string;
+                /** @description Largest number of rows in the page, 1 to 100 (default 20); out of range → 400 limit_out_of_range */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "object": "user",
+                     *           "id": "string",
+                     *           "account_id": "string",
+                     *           "userName": "string",
+                     *           "active": true,
+                     *           "created_at": "2026-03-14T09:26:53.000Z",
+                     *           "name": {
+                     *             "givenName": "string",
+                     *             "familyName": "string"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "next_cursor": "string"
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["User"][];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for objects of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "userName": "string",
+                 *       "password": "string",
+                 *       "name": {
+                 *         "givenName": "string",
+                 *         "familyName": "string"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    name?: {
+                        familyName?: string;
+                        givenName?: string;
+                    };
+                    /** @description 8 to 1024 characters (the password policy) */
+                    password: string;
+                    userName: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "user",
+                     *       "id": "string",
+                     *       "account_id": "string",
+                     *       "userName": "string",
+                     *       "active": true,
+                     *       "created_at": "2026-03-14T09:26:53.000Z",
+                     *       "name": {
+                     *         "givenName": "string",
+                     *         "familyName": "string"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for objects of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "user",
+                     *       "id": "string",
+                     *       "account_id": "string",
+                     *       "userName": "string",
+                     *       "active": true,
+                     *       "created_at": "2026-03-14T09:26:53.000Z",
+                     *       "name": {
+                     *         "givenName": "string",
+                     *         "familyName": "string"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for objects of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for objects of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deactivateUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "user",
+                     *       "id": "string",
+                     *       "account_id": "string",
+                     *       "userName": "string",
+                     *       "active": true,
+                     *       "created_at": "2026-03-14T09:26:53.000Z",
+                     *       "name": {
+                     *         "givenName": "string",
+                     *         "familyName": "string"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for objects of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listUserGrants: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "object": "grant",
+                     *           "id": "grant_9Xc4mQ2rT7vL1pW8bN5k",
+                     *           "client_id": "cli_7Rk2pV9sQ1mZ4wX8bN3c",
+                     *           "scope": "openid profile invoices:read",
+                     *           "created_at": "2026-03-14T09:26:53.000Z",
+                     *           "expires_at": "2026-03-14T09:26:53.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["UserGrant"][];
+                    };
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for objects of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    revokeUserGrant: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                grantId: string;
+                id: string;
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for objects of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    resetUserPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "password": "string"
+                 *     }
+                 */
+                "application/json": {
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "user",
+                     *       "id": "string",
+                     *       "account_id": "string",
+                     *       "userName": "string",
+                     *       "active": true,
+                     *       "created_at": "2026-03-14T09:26:53.000Z",
+                     *       "name": {
+                     *         "givenName": "string",
+                     *         "familyName": "string"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for objects of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    reactivateUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "user",
+                     *       "id": "string",
+                     *       "account_id": "string",
+                     *       "userName": "string",
+                     *       "active": true,
+                     *       "created_at": "2026-03-14T09:26:53.000Z",
+                     *       "name": {
+                     *         "givenName": "string",
+                     *         "familyName": "string"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for objects of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listUserSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "object": "session",
+                     *           "id": "sess_3Hd8kP1nV6zQ4tY2mR7j",
+                     *           "authenticated_at": "2026-03-14T09:26:53.000Z",
+                     *           "expires_at": "2026-03-14T09:26:53.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["UserSession"][];
+                    };
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for objects of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    endUserSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                sessionId: string;
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ended */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for objects of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listAllAuditEvents: {
+        parameters: {
+            query?: {
+                /** @description Only this account */
+                account?: string;
+                /** @description Only actions starting with this text, e.g. scim.user. or payout */
+                action?: string;
+                /** @description Only records by this actor id */
+                actor?: string;
+                /** @description The next_cursor of the previous page, passed back unmodified; omitted on the first request */
+                after?: string;
+                /** @description Largest number of rows in the page, 1 to 100 (default 20); out of range → 400 limit_out_of_range */
+                limit?: number;
+                /** @description RFC 3339; records at or after this instant */
+                since?: string;
+                /** @description Only records about this object id */
+                target?: string;
+                /** @description RFC 3339; records before this instant */
+                until?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of audit records */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "string",
+                     *           "object": "audit_event",
+                     *           "occurred_at": "2026-03-14T09:26:53.000Z",
+                     *           "account": "string",
+                     *           "action": "string",
+                     *           "actor": {
+                     *             "type": "admin",
+                     *             "id": "string",
+                     *             "display": "string",
+                     *             "client": {
+                     *               "id": "string",
+                     *               "display": "string"
+                     *             }
+                     *           },
+                     *           "target": {
+                     *             "type": "string",
+                     *             "id": "string"
+                     *           },
+                     *           "changes": {},
+                     *           "seq": 1,
+                     *           "detached": true,
+                     *           "request_id": "string",
+                     *           "idempotency_key": "string",
+                     *           "source": {
+                     *             "address": "string",
+                     *             "user_agent": "string"
+                     *           },
+                     *           "hash": "string"
+                     *         }
+                     *       ],
+                     *       "next_cursor": "string"
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["AuditEvent"][];
+                        /** @description Opaque cursor for the next page; null when the read is complete */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    verifyAuditTrail: {
+        parameters: {
+            query?: {
+                account?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "chains": [
+                     *         {
+                     *           "account": "string",
+                     *           "ok": true,
+                     *           "records": 1,
+                     *           "first_seq": 1,
+                     *           "head_seq": 1,
+                     *           "checkpoints": {
+                     *             "verified": 1,
+                     *             "unverifiable": 1
+                     *           },
+                     *           "pending": 1,
+                     *           "detached": 1,
+                     *           "problem": {
+                     *             "kind": "altered",
+                     *             "seq": 1,
+                     *             "id": "string",
+                     *             "detail": "string"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AuditVerification"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getLiveness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "string"
+                     *     }
+                     */
+                    "application/json": {
+                        status?: string;
+                    };
+                };
+            };
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "string"
+                     *     }
+                     */
+                    "application/json": {
+                        status?: string;
+                    };
+                };
+            };
+            /** @description Answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "string"
+                     *     }
+                     */
+                    "application/json": {
+                        status?: string;
+                    };
+                };
+            };
+        };
+    };
+}
