@@ -270,8 +270,8 @@ for (const target of databaseTargets()) {
         ],
       );
       assert.deepEqual(rows[0]!.changes, { client_name: { before: 'Books', after: 'Books v2' }, require_pkce: { before: false, after: true } });
-      // Its name has `token` in it, so the redaction rule (record.ts) hides even this harmless field.
-      assert.deepEqual(rows[1]!.changes.token_endpoint_auth_method, { before: '[redacted]', after: '[redacted]' });
+      // Its name has `token` in it, but it names a method, not a credential: kept in clear.
+      assert.deepEqual(rows[1]!.changes.token_endpoint_auth_method, { before: 'none', after: 'client_secret_basic' });
       assert.deepEqual(rows[1]!.changes.client_secret, { before: null, after: '[redacted]' }, 'a secret issued is recorded as issued, never in clear');
       assert.deepEqual(rows[2]!.changes, { client_id: { after: cid }, revoked: { before: false, after: true } });
       assert.deepEqual(rows[3]!.changes, { ended: { before: false, after: true } });
