@@ -261,7 +261,7 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
         registerUserRoutes(admin, {
           accounts,
           users: userAccounts,
-          lifecycle: createUserLifecycle({ db, clock, paging, revokeUserAccess, deleteUser: (accountId, userId) => scim.users.delete(accountId, userId) }),
+          lifecycle: createUserLifecycle({ db, clock, paging, revokeUserAccess, deleteUser: (accountId, userId, by) => scim.users.delete(accountId, userId, undefined, by, 'user.deleted') }),
         }),
       (admin) => scim.registerAdmin(admin, { accounts }),
       (admin) => registerAuditAdminRoutes(admin, audit),

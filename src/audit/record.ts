@@ -87,9 +87,16 @@ export function auditBy(request: FastifyRequest, fallback?: Actor): AuditBy {
 const SECRET_FIELD = /secret|password|token|digest|private|credential|hash|authorization/i;
 export const REDACTED = '[redacted]';
 
+/**
+ * Registration metadata whose names contain a secret-sounding word but which say how a client
+ * authenticates, never with what (RFC 7591 §2; OpenID Connect Registration §2): kept in clear,
+ * since "which auth method did this client switch to?" is what the trail is read for.
+ */
+const PUBLIC_METADATA = new Set(['token_endpoint_auth_method', 'token_endpoint_auth_signing_alg', 'id_token_signed_response_alg']);
+
 function redact(name: string, value: unknown): unknown {
   if (value === undefined || value === null) return value;
-  return SECRET_FIELD.test(name) ? REDACTED : value;
+  return SECRET_FIELD.test(name) && !PUBLIC_METADATA.has(name) ? REDACTED : value;
 }
 
 /**

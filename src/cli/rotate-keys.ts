@@ -4,6 +4,7 @@ import { openConfiguredDatabase } from '../platform/db/database.ts';
 import { migrateToLatest } from '../platform/db/migrate.ts';
 import { createSigningKeys } from '../oauth/keys.ts';
 import { openKeyVault } from '../platform/secrets-key.ts';
+import { cliActor } from '../audit/record.ts';
 import type { CommandContext } from './commands.ts';
 
 /** `gatehouse rotate-keys`: a new active signing key; the old ones stay in the JWKS until what they signed expires. */
@@ -14,7 +15,7 @@ export async function rotateKeys({ flags, env }: CommandContext): Promise<number
     await migrateToLatest(database);
     const vault = await openKeyVault({ db: database.db, clock: systemClock, configured: config.secretsKey });
     const keys = createSigningKeys({ db: database.db, clock: systemClock, vault, retainSeconds: config.accessTokenTtl });
-    const { kid, retired } = await keys.rotate();
+    const { kid, retired } = await keys.rotate(cliActor);
     console.log(`gatehouse: signing key ${kid} is now active`);
     for (const old of retired) console.log(`  ${old} retired; published for another ${config.accessTokenTtl} s`);
     return 0;

@@ -11,6 +11,9 @@ import { openConfiguredDatabase } from '../platform/db/database.ts';
 import { migrateToLatest } from '../platform/db/migrate.ts';
 import { exportDatabase, importDatabase, ImportRefused, type Progress } from '../platform/db/transfer.ts';
 import { UsageError } from './args.ts';
+import { PLATFORM_ACCOUNT } from '../audit/catalogue.ts';
+import { cliActor, recordAudit } from '../audit/record.ts';
+import { systemClock } from '../platform/clock.ts';
 import type { CommandContext } from './commands.ts';
 
 function progressPrinter(verb: string): Progress {
@@ -54,10 +57,14 @@ export async function importCommand({ flags, env }: CommandContext): Promise<num
     process.stderr.write(`gatehouse: importing into ${database.dialect.name} database at ${database.location}\n`);
     await migrateToLatest(database);
     const lines = readline.createInterface({ input: input === '-' ? process.stdin : fs.createReadStream(input), crlfDelay: Infinity });
-    const result = await importDatabase(database, lines, {
-      replace: flags['--replace'] === 'true',
-      progress: progressPrinter('imported'),
-    });
+    const replace = flags['--replace'] === 'true';
+    const result = await importDatabase(database, lines, { replace, progress: progressPrinter('imported') });
+    // The import is many transactions (one per batch), none of them the whole change, and the
+    // counts above compare the export with what arrived: so the record is written once they are
+    // taken, on its own, rather than in the last batch where it would be one row more than exported.
+    const rows = result.tables.reduce((sum, t) => sum + t.imported, 0);
+    const changes = { tables: { after: result.tables.length }, rows: { after: rows }, replaced: { after: replace }, verified: { after: result.ok } };
+    await recordAudit(database.db, cliActor, { accountId: PLATFORM_ACCOUNT, action: 'data.imported', target: { type: 'database', id: database.dialect.name }, changes, at: systemClock.now() });
     for (const t of result.tables) {
       process.stderr.write(`  ${t.expected === t.imported ? 'ok      ' : 'MISMATCH'} ${t.name}: ${t.imported}/${t.expected}\n`);
     }

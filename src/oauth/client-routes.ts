@@ -130,7 +130,7 @@ export function registerClientRoutes(app: FastifyInstance, deps: { accounts: Acc
     async (request, reply) => {
       await accounts.require(request.params.id);
       reply.header('cache-control', 'no-store');
-      return clients.update(request.params.id, request.params.clientId, request.body);
+      return clients.update(request.params.id, request.params.clientId, request.body, auditBy(request));
     },
   );
 

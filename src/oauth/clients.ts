@@ -338,7 +338,7 @@ export function createClients(deps: { db: Db; clock: Clock; outboundPolicy?: Tar
      * registration is checked again. Moving to a secret method generates a secret (shown once);
      * moving away from one forgets it. Tokens already issued stay valid.
      */
-    async update(accountId: string, clientId: string, patch: ClientMetadata) {
+    async update(accountId: string, clientId: string, patch: ClientMetadata, by?: AuditBy) {
       const client = await requireInAccount(accountId, clientId);
       const merged: ClientMetadata = { ...metadataOf(client), ...patch };
       // Switching to private_key_jwt with a jwks_uri drops inline keys, and the other way round.
@@ -355,9 +355,20 @@ export function createClients(deps: { db: Db; clock: Clock; outboundPolicy?: Tar
       const secretDigest = wantsSecret ? (secret === undefined ? client.secretDigest : sha256Hex(secret)) : null;
       const values = { client_name: merged.client_name?.trim() || client.name, ...metadataColumns(m), secret_digest: secretDigest };
       cache.delete(clientId);
-      await db.updateTable('oauth_clients').set(values).where('id', '=', clientId).where('account_id', '=', accountId).execute();
+      const updated = await db.transaction().execute(async (trx) => {
+        await trx.updateTable('oauth_clients').set(values).where('id', '=', clientId).where('account_id', '=', accountId).execute();
+        const row = await trx.selectFrom('oauth_clients').selectAll().where('id', '=', clientId).executeTakeFirstOrThrow();
+        const after = clientFromRow(row);
+        // What the client shows, never its secret: a secret issued or dropped is recorded only as
+        // changed (the names stand in for the values, and are redacted all the same).
+        const hadSecret = client.secretDigest === null ? null : 'kept';
+        const hasSecret = secretDigest === null ? null : secret === undefined ? 'kept' : 'issued';
+        const changes = changesOf({ ...presentClient(client), client_secret: hadSecret }, { ...presentClient(after), client_secret: hasSecret });
+        await recordAudit(trx, by, { accountId, action: 'client.updated', target: { type: 'client', id: clientId }, changes, at: clock.now() });
+        return after;
+      });
       cache.delete(clientId);
-      return presentClient(clientFromRow({ ...(await db.selectFrom('oauth_clients').selectAll().where('id', '=', clientId).executeTakeFirstOrThrow()) }), secret);
+      return presentClient(updated, secret);
     },
 
     /** A new secret replaces the old one at once; the old one stops authenticating. */

@@ -14,6 +14,8 @@ import type { Db } from '../platform/db/database.ts';
 import type { Clock } from '../platform/clock.ts';
 import { newId } from '../platform/ids.ts';
 import type { KeyVault } from '../platform/secrets-key.ts';
+import { PLATFORM_ACCOUNT } from '../audit/catalogue.ts';
+import { recordAudit, type AuditBy } from '../audit/record.ts';
 import { MAC_ALG, createMacKey } from './token-sealing.ts';
 
 const ALG = 'ES256';
@@ -27,12 +29,12 @@ export function createSigningKeys(deps: { db: Db; clock: Clock; vault: KeyVault;
   // Imported private keys by kid: a key never changes under its kid.
   const imported = new Map<string, CryptoKey>();
 
-  async function create(alg: SigningAlg = ALG): Promise<string> {
+  async function create(alg: SigningAlg = ALG, into: Db = db): Promise<string> {
     const { publicKey, privateKey } = await generateKeyPair(alg, { extractable: true, ...(alg === 'RS256' ? { modulusLength: 2048 } : {}) });
     const kid = newId('key');
     const publicJwk = { ...(await exportJWK(publicKey)), kid, alg, use: 'sig' };
     const privateJwk = { ...(await exportJWK(privateKey)), kid, alg };
-    await db
+    await into
       .insertInto('oauth_signing_keys')
       .values({ kid, alg, public_jwk: JSON.stringify(publicJwk), private_jwk: vault.seal(JSON.stringify(privateJwk), kid), created_at: clock.now(), retired_at: null, publish_until: null })
       .execute();
@@ -52,21 +54,30 @@ export function createSigningKeys(deps: { db: Db; clock: Clock; vault: KeyVault;
       for (const row of [await active(), await active(MAC_ALG)]) if (row) vault.open(row.private_jwk, row.kid);
     },
 
-    /** A new active key; the previous ones stay published for `retainSeconds`. Returns the new kid. */
-    async rotate(): Promise<{ kid: string; retired: string[] }> {
+    /**
+     * A new active key; the previous ones stay published for `retainSeconds`. Returns the new kid.
+     * One transaction: the rotation and its audit record (the kids, never key material) commit
+     * together, and no reader ever sees the old keys retired before the new ones exist.
+     */
+    async rotate(by?: AuditBy): Promise<{ kid: string; retired: string[] }> {
       const now = clock.now();
-      const retiring = await db.selectFrom('oauth_signing_keys').select(['kid', 'alg']).where('retired_at', 'is', null).where('alg', 'in', [...SIGNING_ALGS]).execute();
-      await db
-        .updateTable('oauth_signing_keys')
-        .set({ retired_at: now, publish_until: now + deps.retainSeconds * 1000 })
-        .where('retired_at', 'is', null)
-        .execute();
-      await db.deleteFrom('oauth_signing_keys').where('publish_until', '<=', now).execute();
-      await createMacKey(db, vault, now);
-      const kid = await create();
-      // An RS256 key in use is replaced too; one never used is still made only when needed.
-      if (retiring.some((r) => r.alg === 'RS256')) await create('RS256');
-      return { kid, retired: retiring.map((r) => r.kid) };
+      return db.transaction().execute(async (trx) => {
+        const retiring = await trx.selectFrom('oauth_signing_keys').select(['kid', 'alg']).where('retired_at', 'is', null).where('alg', 'in', [...SIGNING_ALGS]).execute();
+        await trx
+          .updateTable('oauth_signing_keys')
+          .set({ retired_at: now, publish_until: now + deps.retainSeconds * 1000 })
+          .where('retired_at', 'is', null)
+          .execute();
+        await trx.deleteFrom('oauth_signing_keys').where('publish_until', '<=', now).execute();
+        const macKid = await createMacKey(trx, vault, now);
+        const kid = await create(ALG, trx);
+        // An RS256 key in use is replaced too; one never used is still made only when needed.
+        const rsKid = retiring.some((r) => r.alg === 'RS256') ? await create('RS256', trx) : undefined;
+        const retired = retiring.map((r) => r.kid);
+        const changes = { active_kids: { before: retired, after: [kid, ...(rsKid ? [rsKid] : [])] }, mac_kid: { after: macKid } };
+        await recordAudit(trx, by, { accountId: PLATFORM_ACCOUNT, action: 'signing_keys.rotated', target: { type: 'signing_keys', id: 'jwks' }, changes, at: now });
+        return { kid, retired };
+      });
     },
 
     async jwks(): Promise<{ keys: JWK[] }> {

@@ -18,6 +18,7 @@ import type { IdTokens } from './id-token.ts';
 import { redirectWith } from './authorize.ts';
 import { errorPage, logoutConfirmPage, sendPage, signedOutPage } from './pages.ts';
 import { parseCookies, sessionCookies, type Session, type Sessions } from './sessions.ts';
+import { auditBy } from '../audit/record.ts';
 import { documentedOnly } from '../platform/http/openapi.ts';
 import { LOGOUT_DOCS } from './authorize-openapi.ts';
 
@@ -100,7 +101,7 @@ export function registerLogoutRoutes(app: FastifyInstance, deps: { issuer: strin
       const session = await sessions.find(secret);
       if (!session) return finish(reply, req, true);
       if (hintMatches(req, session)) {
-        await sessions.end(session);
+        await sessions.end(session, auditBy(request, { type: 'user', id: session.userId, clientId: req.client?.id ?? null }));
         return finish(reply, req, true);
       }
       const target = req.redirectUri === undefined ? undefined : new URL(req.redirectUri).origin;
@@ -125,7 +126,7 @@ export function registerLogoutRoutes(app: FastifyInstance, deps: { issuer: strin
       const token = body.csrf_token;
       if (typeof token !== 'string' || !safeEqual(token, confirmToken(secret!))) return sendPage(reply, 403, errorPage('The form expired. Go back to the application and start again.'));
       if (body.decision !== 'sign_out') return finish(reply, req, false);
-      await sessions.end(session);
+      await sessions.end(session, auditBy(request, { type: 'user', id: session.userId, clientId: req.client?.id ?? null }));
       return finish(reply, req, true);
     });
   });

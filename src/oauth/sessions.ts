@@ -122,11 +122,14 @@ export function createSessions(deps: { db: Db; clock: Clock }) {
      * Signs out (RP-initiated logout): ends the session and, in the same transaction, queues a
      * back-channel logout to each client it signed in to.
      */
-    async end(session: Session): Promise<void> {
+    async end(session: Session, by?: AuditBy): Promise<void> {
       const now = clock.now();
       await db.transaction().execute(async (trx) => {
         await queueLogoutTokens(trx, { accountId: session.accountId, userId: session.userId, sessionIds: [session.id], now });
-        await trx.updateTable('oauth_sessions').set({ ended_at: now }).where('id', '=', session.id).where('ended_at', 'is', null).execute();
+        const ended = await trx.updateTable('oauth_sessions').set({ ended_at: now }).where('id', '=', session.id).where('ended_at', 'is', null).executeTakeFirst();
+        // A second sign-out racing this one changed nothing, so it records nothing.
+        if (Number(ended.numUpdatedRows) === 0) return;
+        await recordAudit(trx, by, { accountId: session.accountId, action: 'session.ended', target: { type: 'session', id: session.id }, changes: { ended: { before: false, after: true } }, at: now });
       });
     },
 

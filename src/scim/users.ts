@@ -216,13 +216,14 @@ export function createScimUsers(deps: ScimUsersDeps) {
       });
     },
 
-    async delete(accountId: string, id: string, ifMatch?: string, by?: AuditBy): Promise<void> {
+    /** `action` names who deleted: the directory (SCIM) or the operator (admin API); both detach alike. */
+    async delete(accountId: string, id: string, ifMatch?: string, by?: AuditBy, action: 'scim.user.deleted' | 'user.deleted' = 'scim.user.deleted'): Promise<void> {
       await transactWithRetry(db, async (trx) => {
         await locked(trx, accountId, id, ifMatch);
         const now = clock.now();
         // What the trail recorded about the person goes with them (audit/detach.ts).
         await detachPerson(trx, accountId, id, now);
-        await recordAudit(trx, by, { accountId, action: 'scim.user.deleted', target: { type: 'user', id }, at: now });
+        await recordAudit(trx, by, { accountId, action, target: { type: 'user', id }, at: now });
         await deps.revokeUserAccess(trx, accountId, id, now);
         // Its groups lose it from `members`.
         await deps.groups.leaveAllGroups(trx, accountId, id, now);

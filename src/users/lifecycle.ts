@@ -11,6 +11,7 @@
  * The version column moves with every change, so SCIM ETags stay true.
  */
 import type { Db } from '../platform/db/database.ts';
+import { changesOf, recordAudit, type AuditBy } from '../audit/index.ts';
 import type { Clock } from '../platform/clock.ts';
 import { toRfc3339 } from '../platform/clock.ts';
 import { problem } from '../platform/errors/catalogue.ts';
@@ -27,8 +28,8 @@ export function createUserLifecycle(deps: {
   clock: Clock;
   paging: Paging;
   revokeUserAccess: RevokeUserAccess;
-  /** Deletes as SCIM DELETE does. */
-  deleteUser: (accountId: string, userId: string) => Promise<void>;
+  /** Deletes as SCIM DELETE does, attribution detached the same way, recorded as `user.deleted`. */
+  deleteUser: (accountId: string, userId: string, by?: AuditBy) => Promise<void>;
 }) {
   const { db, clock } = deps;
 
@@ -38,7 +39,7 @@ export function createUserLifecycle(deps: {
     return row;
   }
 
-  async function setActive(accountId: string, userId: string, active: boolean) {
+  async function setActive(accountId: string, userId: string, active: boolean, by?: AuditBy) {
     await requireUser(accountId, userId);
     const now = clock.now();
     await db.transaction().execute(async (trx) => {
@@ -46,6 +47,7 @@ export function createUserLifecycle(deps: {
       if ((row.active === 1) === active) return;
       await trx.updateTable('users').set({ active: active ? 1 : 0, version: row.version + 1, updated_at: now }).where('account_id', '=', accountId).where('id', '=', userId).execute();
       if (!active) await deps.revokeUserAccess(trx, accountId, userId, now);
+      await recordAudit(trx, by, { accountId, action: active ? 'user.reactivated' : 'user.deactivated', target: { type: 'user', id: userId }, changes: { active: { before: !active, after: active } }, at: now });
     });
     return presentUser(await requireUser(accountId, userId));
   }
@@ -72,15 +74,15 @@ export function createUserLifecycle(deps: {
       return { data: page.rows.map(presentUser), next_cursor: page.nextCursor };
     },
 
-    deactivate: (accountId: string, userId: string) => setActive(accountId, userId, false),
-    reactivate: (accountId: string, userId: string) => setActive(accountId, userId, true),
+    deactivate: (accountId: string, userId: string, by?: AuditBy) => setActive(accountId, userId, false, by),
+    reactivate: (accountId: string, userId: string, by?: AuditBy) => setActive(accountId, userId, true, by),
 
-    async remove(accountId: string, userId: string): Promise<void> {
+    async remove(accountId: string, userId: string, by?: AuditBy): Promise<void> {
       await requireUser(accountId, userId);
-      await deps.deleteUser(accountId, userId);
+      await deps.deleteUser(accountId, userId, by);
     },
 
-    async resetPassword(accountId: string, userId: string, password: string) {
+    async resetPassword(accountId: string, userId: string, password: string, by?: AuditBy) {
       const violation = passwordPolicyViolation(password);
       if (violation !== undefined) throw problem('weak_password', { detail: violation });
       const row = await requireUser(accountId, userId);
@@ -89,6 +91,9 @@ export function createUserLifecycle(deps: {
       await db.transaction().execute(async (trx) => {
         await trx.updateTable('users').set({ password_hash: hash, version: row.version + 1, updated_at: now }).where('account_id', '=', accountId).where('id', '=', userId).execute();
         await deps.revokeUserAccess(trx, accountId, userId, now);
+        // That the password changed, never what it is (both sides are redacted).
+        const changes = changesOf({ password: row.password_hash === null ? null : 1 }, { password: 2 });
+        await recordAudit(trx, by, { accountId, action: 'user.password_reset', target: { type: 'user', id: userId }, changes, at: now });
       });
       return presentUser(await requireUser(accountId, userId));
     },
@@ -108,10 +113,17 @@ export function createUserLifecycle(deps: {
       return rows.map((r) => ({ object: 'grant' as const, id: r.id, client_id: r.client_id, scope: r.scope, created_at: toRfc3339(Number(r.created_at)), expires_at: toRfc3339(Number(r.expires_at)) }));
     },
 
-    async revokeGrant(accountId: string, userId: string, grantId: string): Promise<void> {
-      const grant = await db.selectFrom('oauth_grants').select('id').where('account_id', '=', accountId).where('user_id', '=', userId).where('id', '=', grantId).executeTakeFirst();
+    async revokeGrant(accountId: string, userId: string, grantId: string, by?: AuditBy): Promise<void> {
+      const grant = await db.selectFrom('oauth_grants').select(['id', 'client_id', 'revoked_at']).where('account_id', '=', accountId).where('user_id', '=', userId).where('id', '=', grantId).executeTakeFirst();
       if (!grant) throw problem('not_found', { detail: `No grant ${grantId} of this user` });
-      await db.transaction().execute((trx) => revokeGrant(trx, grantId, clock.now()));
+      const now = clock.now();
+      await db.transaction().execute(async (trx) => {
+        await revokeGrant(trx, grantId, now);
+        // Revoking a grant already revoked changes nothing, so it records nothing.
+        if (grant.revoked_at !== null) return;
+        const changes = { client_id: { after: grant.client_id }, revoked: { before: false, after: true } };
+        await recordAudit(trx, by, { accountId, action: 'grant.revoked', target: { type: 'grant', id: grantId }, changes, at: now });
+      });
     },
 
     async sessions(accountId: string, userId: string) {
@@ -130,13 +142,15 @@ export function createUserLifecycle(deps: {
     },
 
     /** Ends one sign-in session; the clients it signed in to get back-channel logouts. */
-    async endSession(accountId: string, userId: string, sessionId: string): Promise<void> {
+    async endSession(accountId: string, userId: string, sessionId: string, by?: AuditBy): Promise<void> {
       const session = await db.selectFrom('oauth_sessions').select('id').where('account_id', '=', accountId).where('user_id', '=', userId).where('id', '=', sessionId).executeTakeFirst();
       if (!session) throw problem('not_found', { detail: `No session ${sessionId} of this user` });
       const now = clock.now();
       await db.transaction().execute(async (trx) => {
         await queueLogoutTokens(trx, { accountId, userId, sessionIds: [sessionId], now });
-        await trx.updateTable('oauth_sessions').set({ ended_at: now }).where('id', '=', sessionId).where('ended_at', 'is', null).execute();
+        const ended = await trx.updateTable('oauth_sessions').set({ ended_at: now }).where('id', '=', sessionId).where('ended_at', 'is', null).executeTakeFirst();
+        if (Number(ended.numUpdatedRows) === 0) return;
+        await recordAudit(trx, by, { accountId, action: 'session.revoked', target: { type: 'session', id: sessionId }, changes: { ended: { before: false, after: true } }, at: now });
       });
     },
   };

@@ -93,20 +93,20 @@ export function registerUserRoutes(app: FastifyInstance, deps: { accounts: Accou
   app.post<One>(
     '/admin/v1/accounts/:id/users/:userId/deactivate',
     admin('deactivateUser', 'Deactivate a person: every token, grant and session of theirs ends at once; back-channel logouts go out', { response: { 200: userSchema, ...errorResponses(401, 404) } }),
-    async (request) => lifecycle.deactivate(request.params.id, request.params.userId),
+    async (request) => lifecycle.deactivate(request.params.id, request.params.userId, auditBy(request)),
   );
 
   app.post<One>(
     '/admin/v1/accounts/:id/users/:userId/reactivate',
     admin('reactivateUser', 'Reactivate a person: they may sign in again (nothing that ended comes back)', { response: { 200: userSchema, ...errorResponses(401, 404) } }),
-    async (request) => lifecycle.reactivate(request.params.id, request.params.userId),
+    async (request) => lifecycle.reactivate(request.params.id, request.params.userId, auditBy(request)),
   );
 
   app.delete<One>(
     '/admin/v1/accounts/:id/users/:userId',
     admin('deleteUser', 'Delete a person (as SCIM DELETE): access ends, memberships go; deactivation is the usual departure', { response: { 204: { type: 'null', description: 'Deleted' }, ...errorResponses(401, 404) } }),
     async (request, reply) => {
-      await lifecycle.remove(request.params.id, request.params.userId);
+      await lifecycle.remove(request.params.id, request.params.userId, auditBy(request));
       reply.code(204).send();
     },
   );
@@ -117,7 +117,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: { accounts: Accou
       body: { type: 'object', required: ['password'], additionalProperties: false, properties: { password: { type: 'string' } } },
       response: { 200: userSchema, ...errorResponses(400, 401, 404, 415) },
     }),
-    async (request) => lifecycle.resetPassword(request.params.id, request.params.userId, request.body.password),
+    async (request) => lifecycle.resetPassword(request.params.id, request.params.userId, request.body.password, auditBy(request)),
   );
 
   app.get<One>(
@@ -132,7 +132,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: { accounts: Accou
     '/admin/v1/accounts/:id/users/:userId/grants/:grantId',
     admin('revokeUserGrant', 'Revoke a grant with every refresh and access token issued under it', { params: grantParams, response: { 204: { type: 'null', description: 'Revoked' }, ...errorResponses(401, 404) } }),
     async (request, reply) => {
-      await lifecycle.revokeGrant(request.params.id, request.params.userId, request.params.grantId);
+      await lifecycle.revokeGrant(request.params.id, request.params.userId, request.params.grantId, auditBy(request));
       reply.code(204).send();
     },
   );
@@ -149,7 +149,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: { accounts: Accou
     '/admin/v1/accounts/:id/users/:userId/sessions/:sessionId',
     admin('endUserSession', 'End a sign-in session; the clients it signed in to get back-channel logouts', { params: sessionParams, response: { 204: { type: 'null', description: 'Ended' }, ...errorResponses(401, 404) } }),
     async (request, reply) => {
-      await lifecycle.endSession(request.params.id, request.params.userId, request.params.sessionId);
+      await lifecycle.endSession(request.params.id, request.params.userId, request.params.sessionId, auditBy(request));
       reply.code(204).send();
     },
   );

@@ -2,14 +2,16 @@
  * Each category of action writes its audit record with the right actor, target and changes:
  * the operator, OAuth sign-in, consent, replays and revocation, SCIM users and groups (with the
  * interface's attribution rule: deactivation keeps the person's name on their history, deletion
- * detaches it) and webhook endpoints; on each database.
+ * detaches it), webhook endpoints, client updates and a person's lifecycle on the admin API
+ * (sign-out included); on each database.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { databaseTargets } from '../helpers/databases.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { createAccount, mintAccessToken } from '../helpers/fixtures.ts';
-import { Browser, authorizePath, basic, consent, createUser, postForm, redirectParams, registerClient, signIn } from '../oauth/helpers.ts';
+import { Browser, authorizePath, basic, consent, createUser, hiddenFields, postForm, redirectParams, registerClient, signIn } from '../oauth/helpers.ts';
+import { sha256Hex } from '../../src/platform/crypto.ts';
 import { scimClient, USER, PATCH, GROUP } from '../scim/scim-client.ts';
 import { api } from '../payments/api.ts';
 import type { Json } from '../helpers/http.ts';
@@ -196,6 +198,106 @@ for (const target of databaseTargets()) {
       assert.deepEqual(rows[0]!.changes.header_names, { after: ['X-Api-Key'] });
       assert.ok(!JSON.stringify(rows).includes('receiver-credential'));
       assert.ok(!JSON.stringify(rows).includes(created.body.secret));
+    });
+
+    it('client PATCH (no secret, even one issued) and the person on the admin API: grant and session revoked, sign-out, password reset, deactivate, reactivate, delete; the chain verifies', async () => {
+      const accountId = await createAccount(t, 'Lifecycle');
+      const client = await registerClient(t, accountId, { client_name: 'Books', redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], scope: 'openid invoices:read' });
+      const cid = client.client_id as string;
+      step();
+      const renamed = await t.admin('PATCH', `/admin/v1/accounts/${accountId}/clients/${cid}`, { client_name: 'Books v2', require_pkce: true });
+      assert.equal(renamed.status, 200, JSON.stringify(renamed.body));
+      assert.equal(renamed.body.client_secret, undefined);
+      step();
+      const open = await registerClient(t, accountId, { client_name: 'Native', redirect_uris: [REDIRECT], grant_types: ['authorization_code'], token_endpoint_auth_method: 'none', scope: 'invoices:read' });
+      step();
+      const confidential = await t.admin('PATCH', `/admin/v1/accounts/${accountId}/clients/${open.client_id}`, { token_endpoint_auth_method: 'client_secret_basic' });
+      assert.equal(confidential.status, 200, JSON.stringify(confidential.body));
+      const issued = confidential.body.client_secret as string;
+      assert.ok(issued, 'moving to a secret method issues a secret, shown once');
+      step();
+      const ada = await createUser(t, accountId, 'ada', PASSWORD);
+      const userId = ada.id as string;
+      const verifier = 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk';
+      async function signedIn() {
+        const browser = new Browser(t.publicUrl);
+        let page = await browser.get(authorizePath({ response_type: 'code', client_id: cid, redirect_uri: REDIRECT, scope: 'openid invoices:read', state: 's', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256' }));
+        page = await signIn(browser, page, 'ada', PASSWORD);
+        if (page.status === 200) page = await consent(browser, page);
+        assert.equal(page.status, 303, page.html);
+        const token = await postForm(`${t.publicUrl}/token`, { grant_type: 'authorization_code', code: redirectParams(page).get('code')!, redirect_uri: REDIRECT, code_verifier: verifier }, { authorization: basic(cid, client.client_secret) });
+        assert.equal(token.status, 200, JSON.stringify(token.body));
+        step();
+        return { browser, accessToken: token.body.access_token as string };
+      }
+      const first = await signedIn();
+      const second = await signedIn();
+      const grant = await db().selectFrom('access_tokens').select('grant_id').where('token_digest', '=', sha256Hex(first.accessToken)).executeTakeFirstOrThrow();
+      assert.equal((await t.admin('DELETE', `/admin/v1/accounts/${accountId}/users/${userId}/grants/${grant.grant_id}`)).status, 204);
+      step();
+      const sessions = (await t.admin('GET', `/admin/v1/accounts/${accountId}/users/${userId}/sessions`)).body.data as Array<{ id: string }>;
+      assert.equal(sessions.length, 2);
+      const [revokedSession, signedOutSession] = [sessions[0]!.id, sessions[1]!.id];
+      assert.equal((await t.admin('DELETE', `/admin/v1/accounts/${accountId}/users/${userId}/sessions/${revokedSession}`)).status, 204);
+      step();
+      // RP-initiated logout without a hint: Ada confirms on the page.
+      const page = await second.browser.get(`/logout?${new URLSearchParams({ client_id: cid })}`);
+      assert.equal(page.status, 200, page.html);
+      const out = await second.browser.post('/logout/confirm', { ...hiddenFields(page.html), decision: 'sign_out' });
+      assert.equal(out.status, 200, out.html);
+      step();
+      const reset = await t.admin('POST', `/admin/v1/accounts/${accountId}/users/${userId}/password`, { password: 'a much better passphrase' });
+      assert.equal(reset.status, 200);
+      step();
+      assert.equal((await t.admin('POST', `/admin/v1/accounts/${accountId}/users/${userId}/deactivate`)).status, 200);
+      step();
+      assert.equal((await t.admin('POST', `/admin/v1/accounts/${accountId}/users/${userId}/reactivate`)).status, 200);
+      step();
+
+      const wired = ['client.updated', 'grant.revoked', 'session.revoked', 'session.ended', 'user.password_reset', 'user.deactivated', 'user.reactivated', 'user.deleted'];
+      let rows = (await trail(accountId)).reverse().filter((r) => wired.includes(r.action));
+      assert.deepEqual(
+        rows.map((r) => [r.action, r.actor.type, r.actor.id, r.target.type, r.target.id]),
+        [
+          ['client.updated', 'admin', 'admin_api', 'client', cid],
+          ['client.updated', 'admin', 'admin_api', 'client', open.client_id],
+          ['grant.revoked', 'admin', 'admin_api', 'grant', grant.grant_id],
+          ['session.revoked', 'admin', 'admin_api', 'session', revokedSession],
+          ['session.ended', 'user', userId, 'session', signedOutSession],
+          ['user.password_reset', 'admin', 'admin_api', 'user', userId],
+          ['user.deactivated', 'admin', 'admin_api', 'user', userId],
+          ['user.reactivated', 'admin', 'admin_api', 'user', userId],
+        ],
+      );
+      assert.deepEqual(rows[0]!.changes, { client_name: { before: 'Books', after: 'Books v2' }, require_pkce: { before: false, after: true } });
+      // Its name has `token` in it, but it names a method, not a credential: kept in clear.
+      assert.deepEqual(rows[1]!.changes.token_endpoint_auth_method, { before: 'none', after: 'client_secret_basic' });
+      assert.deepEqual(rows[1]!.changes.client_secret, { before: null, after: '[redacted]' }, 'a secret issued is recorded as issued, never in clear');
+      assert.deepEqual(rows[2]!.changes, { client_id: { after: cid }, revoked: { before: false, after: true } });
+      assert.deepEqual(rows[3]!.changes, { ended: { before: false, after: true } });
+      assert.deepEqual(rows[4]!.actor.client, { id: cid, display: 'Books v2' });
+      assert.deepEqual(rows[5]!.changes, { password: { before: '[redacted]', after: '[redacted]' } });
+      assert.deepEqual(rows[6]!.changes, { active: { before: true, after: false } });
+      assert.deepEqual(rows[7]!.changes, { active: { before: false, after: true } });
+      const stored = JSON.stringify(await records(accountId));
+      for (const secret of [issued, client.client_secret as string, PASSWORD, 'a much better passphrase']) assert.ok(!stored.includes(secret), 'no secret reaches the trail');
+      await t.gatehouse.services.audit.sealer.sealPending({ forceCheckpoint: true });
+
+      // Deleting on the admin API detaches exactly as SCIM DELETE does.
+      assert.equal((await t.admin('DELETE', `/admin/v1/accounts/${accountId}/users/${userId}`)).status, 204);
+      rows = await trail(accountId);
+      assert.deepEqual([rows[0]!.action, rows[0]!.actor.type, rows[0]!.target.id, rows[0]!.changes], ['user.deleted', 'admin', userId, null]);
+      const aboutAda = rows.filter((r) => r.target.id === userId && r.action !== 'user.deleted');
+      assert.ok(aboutAda.length >= 5);
+      for (const r of aboutAda) {
+        assert.equal(r.changes, null, r.action);
+        assert.equal(r.detached, true, r.action);
+      }
+      assert.equal(rows.find((r) => r.action === 'session.ended')!.actor.display, null, 'her sign-out no longer names her');
+      await t.gatehouse.services.audit.sealer.sealPending();
+      const report = await t.gatehouse.services.audit.verifier.verify(accountId);
+      assert.equal(report.ok, true, JSON.stringify(report));
+      assert.ok(report.chains[0]!.detached >= 5);
     });
   });
 }

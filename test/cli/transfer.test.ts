@@ -12,6 +12,7 @@ import path from 'node:path';
 import { databaseTargets, type DatabaseTarget } from '../helpers/databases.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { scimClient, GROUP, USER } from '../scim/scim-client.ts';
+import { PLATFORM_ACCOUNT } from '../../src/audit/catalogue.ts';
 
 const BIN = path.resolve('bin/gatehouse.js');
 
@@ -95,12 +96,22 @@ describe('export from SQLite, import into another database', () => {
     assert.deepEqual((await t.admin('GET', `/admin/v1/accounts/${scim.accountId}`)).body, before.account);
     assert.deepEqual((await on.call('GET', '/Users?sortBy=userName')).body, before.users);
     assert.deepEqual((await on.call('GET', `/Groups/${group.body.id}`)).body, before.group);
+    // The import is on the platform's trail, written after the counts, so they still match.
+    const importRecords = () => t.gatehouse.database.db.selectFrom('audit_events').selectAll().where('account_id', '=', PLATFORM_ACCOUNT).where('action', '=', 'data.imported').orderBy('occurred_at').execute();
+    const [record] = await importRecords();
+    assert.deepEqual([record!.actor_type, record!.actor_id, record!.target_type, record!.target_id], ['admin', 'cli', 'database', destinationTarget.kind]);
+    const rows = header.tables.reduce((sum: number, x: { rows: number }) => sum + x.rows, 0);
+    assert.deepEqual(JSON.parse(record!.changes!), { tables: { after: header.tables.length }, rows: { after: rows }, replaced: { after: false }, verified: { after: true } });
+    await t.gatehouse.services.audit.sealer.sealPending();
+    const report = await t.gatehouse.services.audit.verifier.verify(PLATFORM_ACCOUNT);
+    assert.equal(report.ok, true, JSON.stringify(report));
 
     const again = gatehouse(['import', '--in', file], destination.url);
     assert.equal(again.status, 3);
     assert.match(again.stderr, /import refused: the target database is not empty .*--replace/);
     const replaced = gatehouse(['import', '--in', file, '--replace'], destination.url);
     assert.equal(replaced.status, 0, replaced.stderr);
+    assert.deepEqual((await importRecords()).map((r) => JSON.parse(r.changes!).replaced.after), [true], 'the replaced contents held the first record; the second import records itself');
     assert.deepEqual((await on.call('GET', '/Users?sortBy=userName')).body, before.users);
   });
 });

@@ -8,6 +8,7 @@ import { json } from '../helpers/http.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { createAccount } from '../helpers/fixtures.ts';
 import { basic, postForm, registerClient } from './helpers.ts';
+import { PLATFORM_ACCOUNT } from '../../src/audit/catalogue.ts';
 
 for (const target of databaseTargets()) {
   describe(`signing keys and JWKS (${target.kind})`, () => {
@@ -49,6 +50,21 @@ for (const target of databaseTargets()) {
       assert.equal(after.length, 2);
       assert.equal(after[1].kid, before[0].kid);
       assert.notEqual(after[0].kid, before[0].kid);
+      // The operator's rotation is on the platform's trail: the kids, never key material.
+      const db = t.gatehouse.database.db;
+      const records = await db.selectFrom('audit_events').selectAll().where('account_id', '=', PLATFORM_ACCOUNT).where('action', '=', 'signing_keys.rotated').execute();
+      assert.equal(records.length, 1);
+      const record = records[0]!;
+      assert.deepEqual([record.actor_type, record.actor_id, record.target_type, record.target_id], ['admin', 'cli', 'signing_keys', 'jwks']);
+      const changes = JSON.parse(record.changes!);
+      assert.deepEqual(changes.active_kids, { before: [before[0].kid], after: [after[0].kid] });
+      assert.match(changes.mac_kid.after, /^mac_/);
+      const material = await db.selectFrom('oauth_signing_keys').select(['private_jwk']).execute();
+      for (const key of material) assert.ok(!record.changes!.includes(key.private_jwk));
+      assert.ok(!/"(d|k)"\s*:/.test(record.changes!), 'no JWK private member');
+      await t.gatehouse.services.audit.sealer.sealPending();
+      const report = await t.gatehouse.services.audit.verifier.verify(PLATFORM_ACCOUNT);
+      assert.equal(report.ok, true, JSON.stringify(report));
       t.clock.set(Date.now() + (t.config.accessTokenTtl + 60) * 1000);
       const later = (await json(await fetch(`${t.publicUrl}/.well-known/jwks.json`))).keys;
       assert.deepEqual(later.map((k: { kid: string }) => k.kid), [after[0].kid]);
