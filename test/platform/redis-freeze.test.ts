@@ -36,7 +36,9 @@ for (const target of databaseTargets()) {
     before(async () => {
       redis = await startThrowawayRedis();
       t = await startTestApp(target, {
-        env: { GATEHOUSE_REDIS_URL: redis.url, GATEHOUSE_RATE_LIMIT_API: '1000/60', GATEHOUSE_RATE_LIMIT_TOKEN: '1000/60' },
+        // Far above what two seconds of traffic can reach (a fast runtime sends over a thousand):
+        // this is about answering while Redis is away, not about the limit itself.
+        env: { GATEHOUSE_REDIS_URL: redis.url, GATEHOUSE_RATE_LIMIT_API: '100000/60', GATEHOUSE_RATE_LIMIT_TOKEN: '100000/60' },
       });
     });
     after(async () => {
@@ -80,7 +82,7 @@ for (const target of databaseTargets()) {
       assert.ok(t.logs.some((l) => l.includes('Redis unreachable, counting in-process')), 'the fall-back is logged');
       // Still limiting: the in-process counter counts what Redis no longer does.
       const remaining = Number((await fetch(`${t.publicUrl}/v1/invoices`, { headers: { authorization: `Bearer ${token}` } })).headers.get('ratelimit-remaining'));
-      assert.ok(remaining < 1000, `in-process remaining: ${remaining}`);
+      assert.ok(remaining < 100000, `in-process remaining: ${remaining}`);
 
       redis.thaw();
       const thawedAt = performance.now();

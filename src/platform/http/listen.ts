@@ -9,6 +9,13 @@ import type { FastifyInstance } from 'fastify';
 
 export class ListenError extends Error {
   override name = 'ListenError';
+  /** The system's code (EADDRINUSE, EACCES...), so a caller may still tell the causes apart. */
+  readonly code: string | undefined;
+
+  constructor(message: string, options: { cause: unknown }) {
+    super(message, options);
+    this.code = (options.cause as { code?: string } | undefined)?.code;
+  }
 }
 
 export interface ListenTarget {
