@@ -48,10 +48,19 @@ export function spawnedNodeEnv(node: { databaseUrl: string; dataDir: string; por
   };
 }
 
-export async function spawnGatehouse(options: { databaseUrl: string; env?: Record<string, string>; command?: 'serve' | 'worker' }): Promise<SpawnedGatehouse> {
+/**
+ * `env` is laid over the test environment; a variable given as undefined is left unset. `ports`
+ * keeps a restarted node on the addresses its clients already use.
+ */
+export async function spawnGatehouse(options: {
+  databaseUrl: string;
+  env?: Record<string, string | undefined>;
+  command?: 'serve' | 'worker';
+  ports?: { port: number; adminPort: number };
+}): Promise<SpawnedGatehouse> {
   const command = options.command ?? 'serve';
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-node-'));
-  const [port, adminPort] = [await freePort(), await freePort()];
+  const { port, adminPort } = options.ports ?? { port: await freePort(), adminPort: await freePort() };
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [BIN, command], {
     env: {
