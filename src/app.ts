@@ -53,6 +53,7 @@ import { createLedgerEntries, type LedgerEntries } from './payments/ledger-entri
 import type { PayoutProcessor } from './payments/payout-processor.ts';
 import { registerPaymentRoutes } from './payments/routes.ts';
 import { createRateLimits, limitApiRequests, type RateLimits } from './platform/rate-limit.ts';
+import { documentAnswers } from './platform/http/openapi-answers.ts';
 import { createUsers, type Users } from './users/service.ts';
 import { registerUserRoutes } from './users/routes.ts';
 import { createUserLifecycle } from './users/lifecycle.ts';
@@ -289,6 +290,7 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
   };
   await publicServer.register(async function businessApi(api) {
     if (rateLimits.enabled) api.addHook('onRequest', limitApiRequests(rateLimits));
+    documentAnswers(api, [429]);
     registerPaymentRoutes(api, { verifier: accessTokens, writes, invoices, payouts, ledgerEntries, metrics });
     webhooks.register(api, { accessTokens, writes, paging });
     await scim.registerPublic(api);

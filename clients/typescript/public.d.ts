@@ -129,7 +129,15 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Token introspection (RFC 7662); Accept: application/token-introspection+jwt for a signed answer (RFC 9701) */
+        /**
+         * Token introspection (RFC 7662); Accept: application/token-introspection+jwt for a signed answer (RFC 9701)
+         * @description The client authenticates with the method it was registered with (`token_endpoint_auth_method`):
+         *     - `client_secret_basic`: `Authorization: Basic` of `client_id:client_secret`, each form-urlencoded first (RFC 6749 §2.3.1);
+         *     - `client_secret_post`: `client_id` and `client_secret` in the form;
+         *     - `private_key_jwt`: `client_assertion_type=urn:ietf:params:oauth:client-assertion-type:jwt-bearer` and `client_assertion`, a JWT signed with a key of the registered `jwks` or `jwks_uri`, with `iss` = `sub` = the client_id, `aud` = the issuer, `exp` at most ten minutes away and a `jti` used once (RFC 7523);
+         *     - `none` (a public client, PKCE): `client_id` in the form only.
+         *     One method per request: credentials in two places are refused. A failed authentication is 401 `invalid_client` with `WWW-Authenticate: Basic`.
+         */
         post: operations["introspectToken"];
         delete?: never;
         options?: never;
@@ -198,7 +206,15 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Token revocation (RFC 7009) */
+        /**
+         * Token revocation (RFC 7009)
+         * @description The client authenticates with the method it was registered with (`token_endpoint_auth_method`):
+         *     - `client_secret_basic`: `Authorization: Basic` of `client_id:client_secret`, each form-urlencoded first (RFC 6749 §2.3.1);
+         *     - `client_secret_post`: `client_id` and `client_secret` in the form;
+         *     - `private_key_jwt`: `client_assertion_type=urn:ietf:params:oauth:client-assertion-type:jwt-bearer` and `client_assertion`, a JWT signed with a key of the registered `jwks` or `jwks_uri`, with `iss` = `sub` = the client_id, `aud` = the issuer, `exp` at most ten minutes away and a `jti` used once (RFC 7523);
+         *     - `none` (a public client, PKCE): `client_id` in the form only.
+         *     One method per request: credentials in two places are refused. A failed authentication is 401 `invalid_client` with `WWW-Authenticate: Basic`.
+         */
         post: operations["revokeToken"];
         delete?: never;
         options?: never;
@@ -427,7 +443,15 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Token endpoint (RFC 6749 §3.2): authorization_code, refresh_token, client_credentials */
+        /**
+         * Token endpoint (RFC 6749 §3.2): authorization_code, refresh_token, client_credentials
+         * @description The client authenticates with the method it was registered with (`token_endpoint_auth_method`):
+         *     - `client_secret_basic`: `Authorization: Basic` of `client_id:client_secret`, each form-urlencoded first (RFC 6749 §2.3.1);
+         *     - `client_secret_post`: `client_id` and `client_secret` in the form;
+         *     - `private_key_jwt`: `client_assertion_type=urn:ietf:params:oauth:client-assertion-type:jwt-bearer` and `client_assertion`, a JWT signed with a key of the registered `jwks` or `jwks_uri`, with `iss` = `sub` = the client_id, `aud` = the issuer, `exp` at most ten minutes away and a `jti` used once (RFC 7523);
+         *     - `none` (a public client, PKCE): `client_id` in the form only.
+         *     One method per request: credentials in two places are refused. A failed authentication is 401 `invalid_client` with `WWW-Authenticate: Basic`.
+         */
         post: operations["requestToken"];
         delete?: never;
         options?: never;
@@ -1092,6 +1116,93 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-malformed_request",
+                     *       "title": "Request could not be parsed",
+                     *       "status": 400,
+                     *       "code": "malformed_request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-request_timeout",
+                     *       "title": "Request was not received in time",
+                     *       "status": 408,
+                     *       "code": "request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request headers too large; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-headers_too_large",
+                     *       "title": "Request headers too large",
+                     *       "status": 431,
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the answer names the request id, which the log records */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-internal_error",
+                     *       "title": "Internal error",
+                     *       "status": 500,
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-service_unavailable",
+                     *       "title": "Service temporarily unavailable",
+                     *       "status": 503,
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     getAuthorizationServerMetadata: {
@@ -1155,6 +1266,93 @@ export interface operations {
                     } & {
                         [key: string]: unknown;
                     };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-malformed_request",
+                     *       "title": "Request could not be parsed",
+                     *       "status": 400,
+                     *       "code": "malformed_request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-request_timeout",
+                     *       "title": "Request was not received in time",
+                     *       "status": 408,
+                     *       "code": "request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request headers too large; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-headers_too_large",
+                     *       "title": "Request headers too large",
+                     *       "status": 431,
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the answer names the request id, which the log records */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-internal_error",
+                     *       "title": "Internal error",
+                     *       "status": 500,
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-service_unavailable",
+                     *       "title": "Service temporarily unavailable",
+                     *       "status": 503,
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1222,6 +1420,93 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-malformed_request",
+                     *       "title": "Request could not be parsed",
+                     *       "status": 400,
+                     *       "code": "malformed_request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-request_timeout",
+                     *       "title": "Request was not received in time",
+                     *       "status": 408,
+                     *       "code": "request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request headers too large; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-headers_too_large",
+                     *       "title": "Request headers too large",
+                     *       "status": 431,
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the answer names the request id, which the log records */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-internal_error",
+                     *       "title": "Internal error",
+                     *       "status": 500,
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-service_unavailable",
+                     *       "title": "Service temporarily unavailable",
+                     *       "status": 503,
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     authorize: {
@@ -1280,6 +1565,62 @@ export interface operations {
             /** @description Unknown client, or a redirect URI that is not registered: an error page, never a redirect (RFC 6749 §4.1.2.1) */
             400: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <!doctype html><html lang="en">…</html> */
+                    "text/html": string;
+                };
+            };
+            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-request_timeout",
+                     *       "title": "Request was not received in time",
+                     *       "status": 408,
+                     *       "code": "request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request headers too large; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-headers_too_large",
+                     *       "title": "Request headers too large",
+                     *       "status": 431,
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the answer names the request id, which the log records */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <!doctype html><html lang="en">…</html> */
+                    "text/html": string;
+                };
+            };
+            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1384,6 +1725,82 @@ export interface operations {
             /** @description The form expired (CSRF token missing or stale) */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <!doctype html><html lang="en">…</html> */
+                    "text/html": string;
+                };
+            };
+            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-request_timeout",
+                     *       "title": "Request was not received in time",
+                     *       "status": 408,
+                     *       "code": "request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large (GATEHOUSE_BODY_LIMIT) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <!doctype html><html lang="en">…</html> */
+                    "text/html": string;
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <!doctype html><html lang="en">…</html> */
+                    "text/html": string;
+                };
+            };
+            /** @description Request headers too large; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-headers_too_large",
+                     *       "title": "Request headers too large",
+                     *       "status": 431,
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the answer names the request id, which the log records */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <!doctype html><html lang="en">…</html> */
+                    "text/html": string;
+                };
+            };
+            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1508,9 +1925,87 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-request_timeout",
+                     *       "title": "Request was not received in time",
+                     *       "status": 408,
+                     *       "code": "request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large (GATEHOUSE_BODY_LIMIT) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <!doctype html><html lang="en">…</html> */
+                    "text/html": string;
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <!doctype html><html lang="en">…</html> */
+                    "text/html": string;
+                };
+            };
             /** @description Too many sign-in attempts for this name or address; Retry-After says when to try again */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <!doctype html><html lang="en">…</html> */
+                    "text/html": string;
+                };
+            };
+            /** @description Request headers too large; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-headers_too_large",
+                     *       "title": "Request headers too large",
+                     *       "status": 431,
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the answer names the request id, which the log records */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <!doctype html><html lang="en">…</html> */
+                    "text/html": string;
+                };
+            };
+            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1543,6 +2038,57 @@ export interface operations {
                     "application/json": {
                         status?: string;
                     };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-malformed_request",
+                     *       "title": "Request could not be parsed",
+                     *       "status": 400,
+                     *       "code": "malformed_request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-request_timeout",
+                     *       "title": "Request was not received in time",
+                     *       "status": 408,
+                     *       "code": "request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request headers too large; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-headers_too_large",
+                     *       "title": "Request headers too large",
+                     *       "status": 431,
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
         };
@@ -1631,9 +2177,83 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-request_timeout",
+                     *       "title": "Request was not received in time",
+                     *       "status": 408,
+                     *       "code": "request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Rate limited */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "string",
+                     *       "error_description": "string"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description?: string;
+                    };
+                };
+            };
+            /** @description Request headers too large; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-headers_too_large",
+                     *       "title": "Request headers too large",
+                     *       "status": 431,
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the answer names the request id, which the log records */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "string",
+                     *       "error_description": "string"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description?: string;
+                    };
+                };
+            };
+            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1704,6 +2324,62 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-request_timeout",
+                     *       "title": "Request was not received in time",
+                     *       "status": 408,
+                     *       "code": "request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request headers too large; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-headers_too_large",
+                     *       "title": "Request headers too large",
+                     *       "status": 431,
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the answer names the request id, which the log records */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <!doctype html><html lang="en">…</html> */
+                    "text/html": string;
+                };
+            };
+            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <!doctype html><html lang="en">…</html> */
+                    "text/html": string;
+                };
+            };
         };
     };
     submitLogout: {
@@ -1767,6 +2443,82 @@ export interface operations {
             /** @description A parameter given twice, an id_token_hint this server did not issue, or a redirect URI not registered: an error page, never a redirect */
             400: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <!doctype html><html lang="en">…</html> */
+                    "text/html": string;
+                };
+            };
+            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-request_timeout",
+                     *       "title": "Request was not received in time",
+                     *       "status": 408,
+                     *       "code": "request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large (GATEHOUSE_BODY_LIMIT) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <!doctype html><html lang="en">…</html> */
+                    "text/html": string;
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <!doctype html><html lang="en">…</html> */
+                    "text/html": string;
+                };
+            };
+            /** @description Request headers too large; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-headers_too_large",
+                     *       "title": "Request headers too large",
+                     *       "status": 431,
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the answer names the request id, which the log records */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <!doctype html><html lang="en">…</html> */
+                    "text/html": string;
+                };
+            };
+            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1863,6 +2615,82 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-request_timeout",
+                     *       "title": "Request was not received in time",
+                     *       "status": 408,
+                     *       "code": "request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large (GATEHOUSE_BODY_LIMIT) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <!doctype html><html lang="en">…</html> */
+                    "text/html": string;
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <!doctype html><html lang="en">…</html> */
+                    "text/html": string;
+                };
+            };
+            /** @description Request headers too large; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-headers_too_large",
+                     *       "title": "Request headers too large",
+                     *       "status": 431,
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the answer names the request id, which the log records */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <!doctype html><html lang="en">…</html> */
+                    "text/html": string;
+                };
+            };
+            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <!doctype html><html lang="en">…</html> */
+                    "text/html": string;
+                };
+            };
         };
     };
     getReadiness: {
@@ -1890,9 +2718,79 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-malformed_request",
+                     *       "title": "Request could not be parsed",
+                     *       "status": 400,
+                     *       "code": "malformed_request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-request_timeout",
+                     *       "title": "Request was not received in time",
+                     *       "status": 408,
+                     *       "code": "request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request headers too large; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-headers_too_large",
+                     *       "title": "Request headers too large",
+                     *       "status": 431,
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the answer names the request id, which the log records */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-internal_error",
+                     *       "title": "Internal error",
+                     *       "status": 500,
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Answer */
             503: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1981,9 +2879,83 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-request_timeout",
+                     *       "title": "Request was not received in time",
+                     *       "status": 408,
+                     *       "code": "request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Rate limited */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "string",
+                     *       "error_description": "string"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description?: string;
+                    };
+                };
+            };
+            /** @description Request headers too large; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-headers_too_large",
+                     *       "title": "Request headers too large",
+                     *       "status": 431,
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the answer names the request id, which the log records */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "string",
+                     *       "error_description": "string"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description?: string;
+                    };
+                };
+            };
+            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2119,6 +3091,23 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
+            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-request_timeout",
+                     *       "title": "Request was not received in time",
+                     *       "status": 408,
+                     *       "code": "request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description SCIM Error (409) */
             409: {
                 headers: {
@@ -2179,6 +3168,84 @@ export interface operations {
             /** @description SCIM Error (415) */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Request headers too large; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-headers_too_large",
+                     *       "title": "Request headers too large",
+                     *       "status": 431,
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the answer names the request id, which the log records */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2324,6 +3391,23 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
+            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-request_timeout",
+                     *       "title": "Request was not received in time",
+                     *       "status": 408,
+                     *       "code": "request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description SCIM Error (409) */
             409: {
                 headers: {
@@ -2384,6 +3468,84 @@ export interface operations {
             /** @description SCIM Error (415) */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Request headers too large; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-headers_too_large",
+                     *       "title": "Request headers too large",
+                     *       "status": 431,
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the answer names the request id, which the log records */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2520,6 +3682,23 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
+            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-request_timeout",
+                     *       "title": "Request was not received in time",
+                     *       "status": 408,
+                     *       "code": "request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description SCIM Error (409) */
             409: {
                 headers: {
@@ -2580,6 +3759,84 @@ export interface operations {
             /** @description SCIM Error (415) */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Request headers too large; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-headers_too_large",
+                     *       "title": "Request headers too large",
+                     *       "status": 431,
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the answer names the request id, which the log records */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2726,6 +3983,23 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
+            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-request_timeout",
+                     *       "title": "Request was not received in time",
+                     *       "status": 408,
+                     *       "code": "request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description SCIM Error (409) */
             409: {
                 headers: {
@@ -2786,6 +4060,84 @@ export interface operations {
             /** @description SCIM Error (415) */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Request headers too large; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-headers_too_large",
+                     *       "title": "Request headers too large",
+                     *       "status": 431,
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the answer names the request id, which the log records */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2923,6 +4275,23 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
+            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-request_timeout",
+                     *       "title": "Request was not received in time",
+                     *       "status": 408,
+                     *       "code": "request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description SCIM Error (409) */
             409: {
                 headers: {
@@ -2983,6 +4352,84 @@ export interface operations {
             /** @description SCIM Error (415) */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Request headers too large; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-headers_too_large",
+                     *       "title": "Request headers too large",
+                     *       "status": 431,
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the answer names the request id, which the log records */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3121,6 +4568,23 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
+            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-request_timeout",
+                     *       "title": "Request was not received in time",
+                     *       "status": 408,
+                     *       "code": "request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description SCIM Error (409) */
             409: {
                 headers: {
@@ -3181,6 +4645,84 @@ export interface operations {
             /** @description SCIM Error (415) */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Request headers too large; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-headers_too_large",
+                     *       "title": "Request headers too large",
+                     *       "status": 431,
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the answer names the request id, which the log records */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3293,6 +4835,23 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
+            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-request_timeout",
+                     *       "title": "Request was not received in time",
+                     *       "status": 408,
+                     *       "code": "request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description SCIM Error (409) */
             409: {
                 headers: {
@@ -3353,6 +4912,84 @@ export interface operations {
             /** @description SCIM Error (415) */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Request headers too large; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-headers_too_large",
+                     *       "title": "Request headers too large",
+                     *       "status": 431,
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the answer names the request id, which the log records */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3501,6 +5138,23 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
+            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-request_timeout",
+                     *       "title": "Request was not received in time",
+                     *       "status": 408,
+                     *       "code": "request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description SCIM Error (409) */
             409: {
                 headers: {
@@ -3577,6 +5231,84 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
+            /** @description Rate limited; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Request headers too large; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-headers_too_large",
+                     *       "title": "Request headers too large",
+                     *       "status": 431,
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the answer names the request id, which the log records */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
         };
     };
     listScimResourceTypes: {
@@ -3610,6 +5342,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
             /** @description SCIM Error (401) */
             401: {
                 headers: {
@@ -3632,6 +5383,101 @@ export interface operations {
             /** @description SCIM Error (404) */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-request_timeout",
+                     *       "title": "Request was not received in time",
+                     *       "status": 408,
+                     *       "code": "request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Request headers too large; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-headers_too_large",
+                     *       "title": "Request headers too large",
+                     *       "status": 431,
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the answer names the request id, which the log records */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3683,6 +5529,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
             /** @description SCIM Error (401) */
             401: {
                 headers: {
@@ -3705,6 +5570,101 @@ export interface operations {
             /** @description SCIM Error (404) */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-request_timeout",
+                     *       "title": "Request was not received in time",
+                     *       "status": 408,
+                     *       "code": "request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Request headers too large; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-headers_too_large",
+                     *       "title": "Request headers too large",
+                     *       "status": 431,
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the answer names the request id, which the log records */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3754,6 +5714,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
             /** @description SCIM Error (401) */
             401: {
                 headers: {
@@ -3776,6 +5755,101 @@ export interface operations {
             /** @description SCIM Error (404) */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-request_timeout",
+                     *       "title": "Request was not received in time",
+                     *       "status": 408,
+                     *       "code": "request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Request headers too large; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-headers_too_large",
+                     *       "title": "Request headers too large",
+                     *       "status": 431,
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the answer names the request id, which the log records */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3827,6 +5901,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
             /** @description SCIM Error (401) */
             401: {
                 headers: {
@@ -3849,6 +5942,101 @@ export interface operations {
             /** @description SCIM Error (404) */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-request_timeout",
+                     *       "title": "Request was not received in time",
+                     *       "status": 408,
+                     *       "code": "request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Request headers too large; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-headers_too_large",
+                     *       "title": "Request headers too large",
+                     *       "status": 431,
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the answer names the request id, which the log records */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3898,6 +6086,25 @@ export interface operations {
                     };
                 };
             };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
             /** @description SCIM Error (401) */
             401: {
                 headers: {
@@ -3920,6 +6127,101 @@ export interface operations {
             /** @description SCIM Error (404) */
             404: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-request_timeout",
+                     *       "title": "Request was not received in time",
+                     *       "status": 408,
+                     *       "code": "request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Request headers too large; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-headers_too_large",
+                     *       "title": "Request headers too large",
+                     *       "status": 431,
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the answer names the request id, which the log records */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4065,6 +6367,23 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
+            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-request_timeout",
+                     *       "title": "Request was not received in time",
+                     *       "status": 408,
+                     *       "code": "request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description SCIM Error (409) */
             409: {
                 headers: {
@@ -4125,6 +6444,84 @@ export interface operations {
             /** @description SCIM Error (415) */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Request headers too large; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-headers_too_large",
+                     *       "title": "Request headers too large",
+                     *       "status": 431,
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the answer names the request id, which the log records */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4261,6 +6658,23 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
+            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-request_timeout",
+                     *       "title": "Request was not received in time",
+                     *       "status": 408,
+                     *       "code": "request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description SCIM Error (409) */
             409: {
                 headers: {
@@ -4321,6 +6735,84 @@ export interface operations {
             /** @description SCIM Error (415) */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Request headers too large; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-headers_too_large",
+                     *       "title": "Request headers too large",
+                     *       "status": 431,
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the answer names the request id, which the log records */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4467,6 +6959,23 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
+            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-request_timeout",
+                     *       "title": "Request was not received in time",
+                     *       "status": 408,
+                     *       "code": "request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description SCIM Error (409) */
             409: {
                 headers: {
@@ -4527,6 +7036,84 @@ export interface operations {
             /** @description SCIM Error (415) */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Request headers too large; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-headers_too_large",
+                     *       "title": "Request headers too large",
+                     *       "status": 431,
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the answer names the request id, which the log records */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4664,6 +7251,23 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
+            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-request_timeout",
+                     *       "title": "Request was not received in time",
+                     *       "status": 408,
+                     *       "code": "request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description SCIM Error (409) */
             409: {
                 headers: {
@@ -4724,6 +7328,84 @@ export interface operations {
             /** @description SCIM Error (415) */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Request headers too large; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-headers_too_large",
+                     *       "title": "Request headers too large",
+                     *       "status": 431,
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the answer names the request id, which the log records */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4862,6 +7544,23 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
+            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-request_timeout",
+                     *       "title": "Request was not received in time",
+                     *       "status": 408,
+                     *       "code": "request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description SCIM Error (409) */
             409: {
                 headers: {
@@ -4922,6 +7621,84 @@ export interface operations {
             /** @description SCIM Error (415) */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Request headers too large; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-headers_too_large",
+                     *       "title": "Request headers too large",
+                     *       "status": 431,
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the answer names the request id, which the log records */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5034,6 +7811,23 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
+            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-request_timeout",
+                     *       "title": "Request was not received in time",
+                     *       "status": 408,
+                     *       "code": "request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description SCIM Error (409) */
             409: {
                 headers: {
@@ -5094,6 +7888,84 @@ export interface operations {
             /** @description SCIM Error (415) */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Request headers too large; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-headers_too_large",
+                     *       "title": "Request headers too large",
+                     *       "status": 431,
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the answer names the request id, which the log records */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5235,6 +8107,23 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
+            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-request_timeout",
+                     *       "title": "Request was not received in time",
+                     *       "status": 408,
+                     *       "code": "request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description SCIM Error (409) */
             409: {
                 headers: {
@@ -5295,6 +8184,84 @@ export interface operations {
             /** @description SCIM Error (415) */
             415: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Request headers too large; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-headers_too_large",
+                     *       "title": "Request headers too large",
+                     *       "status": 431,
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the answer names the request id, which the log records */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "schemas": [
+                     *         "string"
+                     *       ],
+                     *       "status": "string",
+                     *       "scimType": "string",
+                     *       "detail": "string"
+                     *     }
+                     */
+                    "application/scim+json": components["schemas"]["ScimError"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5414,9 +8381,83 @@ export interface operations {
                     };
                 };
             };
+            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-request_timeout",
+                     *       "title": "Request was not received in time",
+                     *       "status": 408,
+                     *       "code": "request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Rate limited */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "string",
+                     *       "error_description": "string"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description?: string;
+                    };
+                };
+            };
+            /** @description Request headers too large; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-headers_too_large",
+                     *       "title": "Request headers too large",
+                     *       "status": 431,
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the answer names the request id, which the log records */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "string",
+                     *       "error_description": "string"
+                     *     }
+                     */
+                    "application/json": {
+                        error: string;
+                        error_description?: string;
+                    };
+                };
+            };
+            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5465,6 +8506,23 @@ export interface operations {
                     "application/json": components["schemas"]["UserInfo"];
                 };
             };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-malformed_request",
+                     *       "title": "Request could not be parsed",
+                     *       "status": 400,
+                     *       "code": "malformed_request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing or invalid credential */
             401: {
                 headers: {
@@ -5512,6 +8570,76 @@ export interface operations {
                      *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-request_timeout",
+                     *       "title": "Request was not received in time",
+                     *       "status": 408,
+                     *       "code": "request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request headers too large; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-headers_too_large",
+                     *       "title": "Request headers too large",
+                     *       "status": 431,
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the answer names the request id, which the log records */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-internal_error",
+                     *       "title": "Internal error",
+                     *       "status": 500,
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-service_unavailable",
+                     *       "title": "Service temporarily unavailable",
+                     *       "status": 503,
+                     *       "code": "service_unavailable"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -5550,6 +8678,23 @@ export interface operations {
                     "application/json": components["schemas"]["UserInfo"];
                 };
             };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-malformed_request",
+                     *       "title": "Request could not be parsed",
+                     *       "status": 400,
+                     *       "code": "malformed_request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing or invalid credential */
             401: {
                 headers: {
@@ -5597,6 +8742,110 @@ export interface operations {
                      *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-request_timeout",
+                     *       "title": "Request was not received in time",
+                     *       "status": 408,
+                     *       "code": "request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large (GATEHOUSE_BODY_LIMIT) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-payload_too_large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-unsupported_media_type",
+                     *       "title": "Unsupported content type",
+                     *       "status": 415,
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request headers too large; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-headers_too_large",
+                     *       "title": "Request headers too large",
+                     *       "status": 431,
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the answer names the request id, which the log records */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-internal_error",
+                     *       "title": "Internal error",
+                     *       "status": 500,
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-service_unavailable",
+                     *       "title": "Service temporarily unavailable",
+                     *       "status": 503,
+                     *       "code": "service_unavailable"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -5756,9 +9005,28 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited */
+            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-request_timeout",
+                     *       "title": "Request was not received in time",
+                     *       "status": 408,
+                     *       "code": "request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5777,6 +9045,59 @@ export interface operations {
                      *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request headers too large; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-headers_too_large",
+                     *       "title": "Request headers too large",
+                     *       "status": 431,
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the answer names the request id, which the log records */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-internal_error",
+                     *       "title": "Internal error",
+                     *       "status": 500,
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-service_unavailable",
+                     *       "title": "Service temporarily unavailable",
+                     *       "status": 503,
+                     *       "code": "service_unavailable"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -5906,6 +9227,95 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-request_timeout",
+                     *       "title": "Request was not received in time",
+                     *       "status": 408,
+                     *       "code": "request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-rate_limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request headers too large; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-headers_too_large",
+                     *       "title": "Request headers too large",
+                     *       "status": 431,
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the answer names the request id, which the log records */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-internal_error",
+                     *       "title": "Internal error",
+                     *       "status": 500,
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-service_unavailable",
+                     *       "title": "Service temporarily unavailable",
+                     *       "status": 503,
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     getEvent: {
@@ -5936,6 +9346,23 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Event"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-malformed_request",
+                     *       "title": "Request could not be parsed",
+                     *       "status": 400,
+                     *       "code": "malformed_request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid credential */
@@ -6011,6 +9438,95 @@ export interface operations {
                      *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-request_timeout",
+                     *       "title": "Request was not received in time",
+                     *       "status": 408,
+                     *       "code": "request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-rate_limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request headers too large; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-headers_too_large",
+                     *       "title": "Request headers too large",
+                     *       "status": 431,
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the answer names the request id, which the log records */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-internal_error",
+                     *       "title": "Internal error",
+                     *       "status": 500,
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-service_unavailable",
+                     *       "title": "Service temporarily unavailable",
+                     *       "status": 503,
+                     *       "code": "service_unavailable"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -6158,6 +9674,23 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-request_timeout",
+                     *       "title": "Request was not received in time",
+                     *       "status": 408,
+                     *       "code": "request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Conflict */
             409: {
                 headers: {
@@ -6179,6 +9712,112 @@ export interface operations {
                      *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large (GATEHOUSE_BODY_LIMIT) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-payload_too_large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-unsupported_media_type",
+                     *       "title": "Unsupported content type",
+                     *       "status": 415,
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-rate_limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request headers too large; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-headers_too_large",
+                     *       "title": "Request headers too large",
+                     *       "status": 431,
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the answer names the request id, which the log records */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-internal_error",
+                     *       "title": "Internal error",
+                     *       "status": 500,
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-service_unavailable",
+                     *       "title": "Service temporarily unavailable",
+                     *       "status": 503,
+                     *       "code": "service_unavailable"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -6309,9 +9948,28 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited */
+            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-request_timeout",
+                     *       "title": "Request was not received in time",
+                     *       "status": 408,
+                     *       "code": "request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6330,6 +9988,59 @@ export interface operations {
                      *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request headers too large; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-headers_too_large",
+                     *       "title": "Request headers too large",
+                     *       "status": 431,
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the answer names the request id, which the log records */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-internal_error",
+                     *       "title": "Internal error",
+                     *       "status": 500,
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-service_unavailable",
+                     *       "title": "Service temporarily unavailable",
+                     *       "status": 503,
+                     *       "code": "service_unavailable"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -6463,6 +10174,23 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-request_timeout",
+                     *       "title": "Request was not received in time",
+                     *       "status": 408,
+                     *       "code": "request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Conflict */
             409: {
                 headers: {
@@ -6484,6 +10212,23 @@ export interface operations {
                      *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large (GATEHOUSE_BODY_LIMIT) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-payload_too_large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "code": "payload_too_large"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -6515,9 +10260,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited */
+            /** @description Rate limited; Retry-After says when to try again */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6536,6 +10283,59 @@ export interface operations {
                      *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request headers too large; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-headers_too_large",
+                     *       "title": "Request headers too large",
+                     *       "status": 431,
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the answer names the request id, which the log records */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-internal_error",
+                     *       "title": "Internal error",
+                     *       "status": 500,
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-service_unavailable",
+                     *       "title": "Service temporarily unavailable",
+                     *       "status": 503,
+                     *       "code": "service_unavailable"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -6574,6 +10374,23 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Invoice"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-malformed_request",
+                     *       "title": "Request could not be parsed",
+                     *       "status": 400,
+                     *       "code": "malformed_request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid credential */
@@ -6654,9 +10471,28 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited */
+            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-request_timeout",
+                     *       "title": "Request was not received in time",
+                     *       "status": 408,
+                     *       "code": "request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6675,6 +10511,59 @@ export interface operations {
                      *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request headers too large; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-headers_too_large",
+                     *       "title": "Request headers too large",
+                     *       "status": 431,
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the answer names the request id, which the log records */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-internal_error",
+                     *       "title": "Internal error",
+                     *       "status": 500,
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-service_unavailable",
+                     *       "title": "Service temporarily unavailable",
+                     *       "status": 503,
+                     *       "code": "service_unavailable"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -6824,6 +10713,23 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-request_timeout",
+                     *       "title": "Request was not received in time",
+                     *       "status": 408,
+                     *       "code": "request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Conflict */
             409: {
                 headers: {
@@ -6850,9 +10756,45 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited */
+            /** @description Body too large (GATEHOUSE_BODY_LIMIT) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-payload_too_large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-unsupported_media_type",
+                     *       "title": "Unsupported content type",
+                     *       "status": 415,
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6871,6 +10813,59 @@ export interface operations {
                      *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request headers too large; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-headers_too_large",
+                     *       "title": "Request headers too large",
+                     *       "status": 431,
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the answer names the request id, which the log records */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-internal_error",
+                     *       "title": "Internal error",
+                     *       "status": 500,
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-service_unavailable",
+                     *       "title": "Service temporarily unavailable",
+                     *       "status": 503,
+                     *       "code": "service_unavailable"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -7013,9 +11008,28 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited */
+            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-request_timeout",
+                     *       "title": "Request was not received in time",
+                     *       "status": 408,
+                     *       "code": "request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7034,6 +11048,59 @@ export interface operations {
                      *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request headers too large; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-headers_too_large",
+                     *       "title": "Request headers too large",
+                     *       "status": 431,
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the answer names the request id, which the log records */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-internal_error",
+                     *       "title": "Internal error",
+                     *       "status": 500,
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-service_unavailable",
+                     *       "title": "Service temporarily unavailable",
+                     *       "status": 503,
+                     *       "code": "service_unavailable"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -7164,9 +11231,28 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited */
+            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-request_timeout",
+                     *       "title": "Request was not received in time",
+                     *       "status": 408,
+                     *       "code": "request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7185,6 +11271,59 @@ export interface operations {
                      *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request headers too large; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-headers_too_large",
+                     *       "title": "Request headers too large",
+                     *       "status": 431,
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the answer names the request id, which the log records */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-internal_error",
+                     *       "title": "Internal error",
+                     *       "status": 500,
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-service_unavailable",
+                     *       "title": "Service temporarily unavailable",
+                     *       "status": 503,
+                     *       "code": "service_unavailable"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -7317,6 +11456,23 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-request_timeout",
+                     *       "title": "Request was not received in time",
+                     *       "status": 408,
+                     *       "code": "request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Conflict */
             409: {
                 headers: {
@@ -7338,6 +11494,23 @@ export interface operations {
                      *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large (GATEHOUSE_BODY_LIMIT) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-payload_too_large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "code": "payload_too_large"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -7395,9 +11568,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited */
+            /** @description Rate limited; Retry-After says when to try again */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7416,6 +11591,59 @@ export interface operations {
                      *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request headers too large; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-headers_too_large",
+                     *       "title": "Request headers too large",
+                     *       "status": 431,
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the answer names the request id, which the log records */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-internal_error",
+                     *       "title": "Internal error",
+                     *       "status": 500,
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-service_unavailable",
+                     *       "title": "Service temporarily unavailable",
+                     *       "status": 503,
+                     *       "code": "service_unavailable"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -7454,6 +11682,23 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Payout"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-malformed_request",
+                     *       "title": "Request could not be parsed",
+                     *       "status": 400,
+                     *       "code": "malformed_request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid credential */
@@ -7534,9 +11779,28 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited */
+            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-request_timeout",
+                     *       "title": "Request was not received in time",
+                     *       "status": 408,
+                     *       "code": "request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
             429: {
                 headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7555,6 +11819,59 @@ export interface operations {
                      *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request headers too large; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-headers_too_large",
+                     *       "title": "Request headers too large",
+                     *       "status": 431,
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the answer names the request id, which the log records */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-internal_error",
+                     *       "title": "Internal error",
+                     *       "status": 500,
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-service_unavailable",
+                     *       "title": "Service temporarily unavailable",
+                     *       "status": 503,
+                     *       "code": "service_unavailable"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -7685,6 +12002,95 @@ export interface operations {
                      *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-request_timeout",
+                     *       "title": "Request was not received in time",
+                     *       "status": 408,
+                     *       "code": "request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-rate_limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request headers too large; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-headers_too_large",
+                     *       "title": "Request headers too large",
+                     *       "status": 431,
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the answer names the request id, which the log records */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-internal_error",
+                     *       "title": "Internal error",
+                     *       "status": 500,
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-service_unavailable",
+                     *       "title": "Service temporarily unavailable",
+                     *       "status": 503,
+                     *       "code": "service_unavailable"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -7833,6 +12239,23 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-request_timeout",
+                     *       "title": "Request was not received in time",
+                     *       "status": 408,
+                     *       "code": "request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Conflict */
             409: {
                 headers: {
@@ -7859,6 +12282,23 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Body too large (GATEHOUSE_BODY_LIMIT) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-payload_too_large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Unsupported content type */
             415: {
                 headers: {
@@ -7880,6 +12320,78 @@ export interface operations {
                      *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-rate_limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request headers too large; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-headers_too_large",
+                     *       "title": "Request headers too large",
+                     *       "status": 431,
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the answer names the request id, which the log records */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-internal_error",
+                     *       "title": "Internal error",
+                     *       "status": 500,
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-service_unavailable",
+                     *       "title": "Service temporarily unavailable",
+                     *       "status": 503,
+                     *       "code": "service_unavailable"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -7923,6 +12435,23 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-malformed_request",
+                     *       "title": "Request could not be parsed",
+                     *       "status": 400,
+                     *       "code": "malformed_request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid credential */
@@ -7998,6 +12527,95 @@ export interface operations {
                      *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-request_timeout",
+                     *       "title": "Request was not received in time",
+                     *       "status": 408,
+                     *       "code": "request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-rate_limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request headers too large; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-headers_too_large",
+                     *       "title": "Request headers too large",
+                     *       "status": 431,
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the answer names the request id, which the log records */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-internal_error",
+                     *       "title": "Internal error",
+                     *       "status": 500,
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-service_unavailable",
+                     *       "title": "Service temporarily unavailable",
+                     *       "status": 503,
+                     *       "code": "service_unavailable"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -8174,6 +12792,23 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-request_timeout",
+                     *       "title": "Request was not received in time",
+                     *       "status": 408,
+                     *       "code": "request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Conflict */
             409: {
                 headers: {
@@ -8195,6 +12830,23 @@ export interface operations {
                      *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large (GATEHOUSE_BODY_LIMIT) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-payload_too_large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "code": "payload_too_large"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -8226,6 +12878,78 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Rate limited; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-rate_limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request headers too large; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-headers_too_large",
+                     *       "title": "Request headers too large",
+                     *       "status": 431,
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the answer names the request id, which the log records */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-internal_error",
+                     *       "title": "Internal error",
+                     *       "status": 500,
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-service_unavailable",
+                     *       "title": "Service temporarily unavailable",
+                     *       "status": 503,
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     deleteWebhookEndpoint: {
@@ -8245,6 +12969,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-malformed_request",
+                     *       "title": "Request could not be parsed",
+                     *       "status": 400,
+                     *       "code": "malformed_request"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
             };
             /** @description Missing or invalid credential */
             401: {
@@ -8319,6 +13060,129 @@ export interface operations {
                      *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-request_timeout",
+                     *       "title": "Request was not received in time",
+                     *       "status": 408,
+                     *       "code": "request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large (GATEHOUSE_BODY_LIMIT) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-payload_too_large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-unsupported_media_type",
+                     *       "title": "Unsupported content type",
+                     *       "status": 415,
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-rate_limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request headers too large; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-headers_too_large",
+                     *       "title": "Request headers too large",
+                     *       "status": 431,
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the answer names the request id, which the log records */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-internal_error",
+                     *       "title": "Internal error",
+                     *       "status": 500,
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-service_unavailable",
+                     *       "title": "Service temporarily unavailable",
+                     *       "status": 503,
+                     *       "code": "service_unavailable"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -8479,6 +13343,95 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-request_timeout",
+                     *       "title": "Request was not received in time",
+                     *       "status": 408,
+                     *       "code": "request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-rate_limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request headers too large; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-headers_too_large",
+                     *       "title": "Request headers too large",
+                     *       "status": 431,
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the answer names the request id, which the log records */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-internal_error",
+                     *       "title": "Internal error",
+                     *       "status": 500,
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-service_unavailable",
+                     *       "title": "Service temporarily unavailable",
+                     *       "status": 503,
+                     *       "code": "service_unavailable"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     disableWebhookEndpoint: {
@@ -8628,6 +13581,23 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-request_timeout",
+                     *       "title": "Request was not received in time",
+                     *       "status": 408,
+                     *       "code": "request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Conflict */
             409: {
                 headers: {
@@ -8649,6 +13619,112 @@ export interface operations {
                      *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large (GATEHOUSE_BODY_LIMIT) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-payload_too_large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-unsupported_media_type",
+                     *       "title": "Unsupported content type",
+                     *       "status": 415,
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-rate_limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request headers too large; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-headers_too_large",
+                     *       "title": "Request headers too large",
+                     *       "status": 431,
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the answer names the request id, which the log records */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-internal_error",
+                     *       "title": "Internal error",
+                     *       "status": 500,
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-service_unavailable",
+                     *       "title": "Service temporarily unavailable",
+                     *       "status": 503,
+                     *       "code": "service_unavailable"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -8803,6 +13879,23 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-request_timeout",
+                     *       "title": "Request was not received in time",
+                     *       "status": 408,
+                     *       "code": "request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Conflict */
             409: {
                 headers: {
@@ -8824,6 +13917,112 @@ export interface operations {
                      *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Body too large (GATEHOUSE_BODY_LIMIT) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-payload_too_large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-unsupported_media_type",
+                     *       "title": "Unsupported content type",
+                     *       "status": 415,
+                     *       "code": "unsupported_media_type"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-rate_limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request headers too large; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-headers_too_large",
+                     *       "title": "Request headers too large",
+                     *       "status": 431,
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the answer names the request id, which the log records */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-internal_error",
+                     *       "title": "Internal error",
+                     *       "status": 500,
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-service_unavailable",
+                     *       "title": "Service temporarily unavailable",
+                     *       "status": 503,
+                     *       "code": "service_unavailable"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -8985,6 +14184,23 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-request_timeout",
+                     *       "title": "Request was not received in time",
+                     *       "status": 408,
+                     *       "code": "request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Conflict */
             409: {
                 headers: {
@@ -9011,6 +14227,23 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Body too large (GATEHOUSE_BODY_LIMIT) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-payload_too_large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Unsupported content type */
             415: {
                 headers: {
@@ -9032,6 +14265,78 @@ export interface operations {
                      *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-rate_limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request headers too large; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-headers_too_large",
+                     *       "title": "Request headers too large",
+                     *       "status": 431,
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the answer names the request id, which the log records */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-internal_error",
+                     *       "title": "Internal error",
+                     *       "status": 500,
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-service_unavailable",
+                     *       "title": "Service temporarily unavailable",
+                     *       "status": 503,
+                     *       "code": "service_unavailable"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -9197,6 +14502,23 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-request_timeout",
+                     *       "title": "Request was not received in time",
+                     *       "status": 408,
+                     *       "code": "request_timeout"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Conflict */
             409: {
                 headers: {
@@ -9223,6 +14545,23 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Body too large (GATEHOUSE_BODY_LIMIT) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-payload_too_large",
+                     *       "title": "Request body too large",
+                     *       "status": 413,
+                     *       "code": "payload_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Unsupported content type */
             415: {
                 headers: {
@@ -9244,6 +14583,78 @@ export interface operations {
                      *           "detail": "amount must be at least 1"
                      *         }
                      *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Rate limited; Retry-After says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-rate_limited",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Request headers too large; the connection is closed */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-headers_too_large",
+                     *       "title": "Request headers too large",
+                     *       "status": 431,
+                     *       "code": "headers_too_large"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Unexpected failure; the answer names the request id, which the log records */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-internal_error",
+                     *       "title": "Internal error",
+                     *       "status": 500,
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "/docs/errors#error-service_unavailable",
+                     *       "title": "Service temporarily unavailable",
+                     *       "status": 503,
+                     *       "code": "service_unavailable"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];

@@ -23,6 +23,7 @@ import type { AccessTokens } from './access-tokens.ts';
 import { registerOidcRoutes } from './oidc-routes.ts';
 import { registerLogoutRoutes } from './logout-routes.ts';
 import { documentedOnly } from '../platform/http/openapi.ts';
+import { CLIENT_AUTHENTICATION, CLIENT_AUTHENTICATION_SECURITY } from './openapi.ts';
 
 export interface OAuthRouteDeps extends AuthorizeDeps {
   /** Client authentication within its rate limits (see client-auth-limits.ts). */
@@ -81,7 +82,7 @@ export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRoute
     return client;
   }
 
-  app.errorFormats.register('oauth', serializeOAuthError, { prefixes: ['/token', '/revoke', '/introspect'] });
+  app.errorFormats.register('oauth', serializeOAuthError, { prefixes: ['/token', '/revoke', '/introspect'], answersAs: { 413: 400, 415: 400 } });
   app.errorFormats.register('oauth-page', (error) => ({
     status: error.status,
     contentType: 'text/html; charset=utf-8',
@@ -116,6 +117,8 @@ export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRoute
         schema: {
           tags: ['oauth'],
           operationId: 'requestToken',
+          description: CLIENT_AUTHENTICATION,
+          security: CLIENT_AUTHENTICATION_SECURITY,
           summary: 'Token endpoint (RFC 6749 §3.2): authorization_code, refresh_token, client_credentials',
           consumes: ['application/x-www-form-urlencoded'],
           body: tokenBody,
@@ -151,6 +154,8 @@ export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRoute
         schema: {
           tags: ['oauth'],
           operationId: 'revokeToken',
+          description: CLIENT_AUTHENTICATION,
+          security: CLIENT_AUTHENTICATION_SECURITY,
           summary: 'Token revocation (RFC 7009)',
           consumes: ['application/x-www-form-urlencoded'],
           body: tokenTypeBody,
@@ -172,6 +177,8 @@ export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRoute
         schema: {
           tags: ['oauth'],
           operationId: 'introspectToken',
+          description: CLIENT_AUTHENTICATION,
+          security: CLIENT_AUTHENTICATION_SECURITY,
           summary: 'Token introspection (RFC 7662); Accept: application/token-introspection+jwt for a signed answer (RFC 9701)',
           consumes: ['application/x-www-form-urlencoded'],
           body: tokenTypeBody,

@@ -10,7 +10,7 @@
  * docs/OPERATIONS.md is not among them: its blocks deploy onto other hosts (db, node1…) and
  * are checked by the tests of each command instead.
  */
-import { after, before, describe, it } from 'node:test';
+import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium, type Browser } from 'playwright-core';
 import { chromiumExecutable, findChromium, skipWithoutChromium } from '../helpers/browser.ts';

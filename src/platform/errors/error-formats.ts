@@ -20,17 +20,25 @@ export type ErrorSerializer = (error: HttpError, request: FastifyRequest) => Ser
 export class ErrorFormats {
   readonly #byName = new Map<string, ErrorSerializer>();
   readonly #byPrefix: Array<{ prefix: string; name: string }> = [];
+  readonly #answersAs = new Map<string, Record<number, number>>();
 
   constructor(readonly fallback: string) {}
 
-  register(name: string, serializer: ErrorSerializer, options: { prefixes?: string[] } = {}): void {
+  /** `answersAs`: statuses the protocol has no answer for and answers as another (RFC 6749: a 415 is a 400). */
+  register(name: string, serializer: ErrorSerializer, options: { prefixes?: string[]; answersAs?: Record<number, number> } = {}): void {
     this.#byName.set(name, serializer);
+    if (options.answersAs) this.#answersAs.set(name, options.answersAs);
     for (const prefix of options.prefixes ?? []) this.#byPrefix.push({ prefix, name });
     this.#byPrefix.sort((a, b) => b.prefix.length - a.prefix.length);
   }
 
   #formatByPath(path: string): string {
     return this.#byPrefix.find((p) => path.startsWith(p.prefix))?.name ?? this.fallback;
+  }
+
+  /** The status an error of `status` is answered with under `path` (for the API documents). */
+  answeredStatus(path: string, status: number): number {
+    return this.#answersAs.get(this.#formatByPath(path))?.[status] ?? status;
   }
 
   serializerFor(request: FastifyRequest): ErrorSerializer {

@@ -2,10 +2,12 @@
  * Finishes the document @fastify/swagger generates from the route schemas, so that it reads
  * as a reference and generates clients: named schemas become `components/schemas` with `$ref`s,
  * every request and response body carries an example, every operation states its security
- * (an empty list for the open ones), and answers get a description that says what they are.
+ * (an empty list for the open ones), answers get a description that says what they are, and
+ * every operation lists the answers the server gives itself (openapi-answers.ts).
  * It only rewrites the document: validation and serialization keep the routes' own schemas.
  */
 import { canonical, namedSchemas } from './openapi-components.ts';
+import { addServerAnswers } from './openapi-answers.ts';
 
 type Json = Record<string, unknown>;
 interface MediaType {
@@ -24,7 +26,8 @@ const STATUS_TEXT: Record<string, string> = {
   304: 'Not modified (the If-None-Match version is current)',
 };
 
-export function finishDocument(document: Json): Json {
+export function finishDocument(document: Json, answeredStatus?: (path: string, status: number) => number): Json {
+  addServerAnswers(document, answeredStatus);
   const named = namedSchemas();
   const used = new Map<string, object>();
   const nameOf = (schema: unknown) => {

@@ -27,7 +27,8 @@ export async function registerOpenApi(app: FastifyInstance, info: OpenApiInfo): 
       components: { securitySchemes: info.securitySchemes as never },
     },
     hideUntagged: true,
-    transformObject: (generated) => finishDocument((generated as { openapiObject: Record<string, unknown> }).openapiObject) as never,
+    transformObject: (generated) =>
+      finishDocument((generated as { openapiObject: Record<string, unknown> }).openapiObject, (path, status) => app.errorFormats.answeredStatus(path, status)) as never,
   });
   app.get('/openapi.json', { schema: { hide: true } }, async (_request, reply) => {
     reply.header('cache-control', 'no-cache');

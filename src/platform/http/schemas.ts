@@ -29,22 +29,26 @@ export const problemSchema = component('Problem', {
   additionalProperties: true,
 } as const);
 
-const DESCRIPTIONS: Record<number, string> = {
+export const STATUS_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid request',
   401: 'Missing or invalid credential',
   403: 'Credential lacks the required scope',
   404: 'Not found (also for objects of another account)',
+  408: 'The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed',
   409: 'Conflict',
   412: 'Precondition failed',
-  413: 'Body too large',
+  413: 'Body too large (GATEHOUSE_BODY_LIMIT)',
   415: 'Unsupported content type',
   422: 'Business rule refused the request',
-  429: 'Rate limited',
+  429: 'Rate limited; Retry-After says when to try again',
+  431: 'Request headers too large; the connection is closed',
+  500: 'Unexpected failure; the answer names the request id, which the log records',
+  503: 'Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After',
 };
 
 /** `response` schema entries for the given error statuses, all problem+json. */
 export function errorResponses(...statuses: number[]): Record<number, unknown> {
   return Object.fromEntries(
-    statuses.map((s) => [s, { description: DESCRIPTIONS[s] ?? 'Error', content: { 'application/problem+json': { schema: problemSchema } } }]),
+    statuses.map((s) => [s, { description: STATUS_DESCRIPTIONS[s] ?? 'Error', content: { 'application/problem+json': { schema: problemSchema } } }]),
   );
 }

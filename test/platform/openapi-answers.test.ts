@@ -1,0 +1,103 @@
+/**
+ * Every status a route answers is in the API document, in the shape it is answered: the
+ * answers the server gives itself (a body too large or of the wrong type, headers too large, the
+ * API rate limit) are answered on sample routes of each protocol and looked up in /openapi.json.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { databaseTargets } from '../helpers/databases.ts';
+import { json, type Json } from '../helpers/http.ts';
+import { createAccount, mintAccessToken } from '../helpers/fixtures.ts';
+import { startTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../helpers/test-app.ts';
+
+const [sqlite] = databaseTargets();
+
+describe('the API documents name every status the routes answer, in the shape answered', () => {
+  let t: TestApp;
+  let doc: Json;
+  let adminDoc: Json;
+  let token: string;
+  let scimToken: string;
+  before(async () => {
+    t = await startTestApp(sqlite!, { env: { GATEHOUSE_BODY_LIMIT: '2048', GATEHOUSE_RATE_LIMIT_API: '3/60' } });
+    doc = await json(await fetch(`${t.publicUrl}/openapi.json`));
+    adminDoc = await json(await fetch(`${t.adminUrl}/openapi.json`));
+    const accountId = await createAccount(t);
+    token = await mintAccessToken(t, { accountId, scopes: ['invoices:write', 'webhooks:manage', 'events:read'] });
+    scimToken = (await t.admin('POST', `/admin/v1/accounts/${accountId}/scim-tokens`, { description: 'IdP' })).body.token;
+  });
+  after(() => t.close());
+
+  /** Asserts the answer's status and media type are documented for the operation. */
+  async function documented(document: Json, method: string, route: string, response: Response): Promise<void> {
+    const responses = document.paths[route][method].responses;
+    const entry = responses[String(response.status)];
+    assert.ok(entry, `${method.toUpperCase()} ${route} answered ${response.status}, documented: ${Object.keys(responses).join(', ')}`);
+    const type = (response.headers.get('content-type') ?? '').split(';')[0]!;
+    assert.ok(type in (entry.content ?? {}), `${method.toUpperCase()} ${route} ${response.status} is ${type}, documented as ${Object.keys(entry.content ?? {}).join(', ')}`);
+    await response.arrayBuffer();
+  }
+
+  it('413 and 415 from the body parsers: problem+json on /v1 and the admin API, SCIM on /scim/v2, 400 invalid_request at /token', async () => {
+    const bearer = { authorization: `Bearer ${token}` };
+    const big = JSON.stringify({ amount: 1, currency: 'EUR', description: 'x'.repeat(4000) });
+    const tooLarge = await fetch(`${t.publicUrl}/v1/invoices`, { method: 'POST', headers: { ...bearer, 'content-type': 'application/json', 'idempotency-key': 'k1' }, body: big });
+    assert.equal(tooLarge.status, 413);
+    await documented(doc, 'post', '/v1/invoices', tooLarge);
+    const deletion = await fetch(`${t.publicUrl}/v1/webhook_endpoints/we_x`, { method: 'DELETE', headers: { ...bearer, 'content-type': 'text/plain' }, body: 'x' });
+    assert.equal(deletion.status, 415);
+    await documented(doc, 'delete', '/v1/webhook_endpoints/{id}', deletion);
+    const scim = await fetch(`${t.publicUrl}/scim/v2/Users`, { method: 'POST', headers: { authorization: `Bearer ${scimToken}`, 'content-type': 'text/plain' }, body: 'x' });
+    assert.equal(scim.status, 415);
+    await documented(doc, 'post', '/scim/v2/Users', scim);
+    const admin = await fetch(`${t.adminUrl}/admin/v1/accounts`, { method: 'POST', headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'text/plain' }, body: 'x' });
+    assert.equal(admin.status, 415);
+    await documented(adminDoc, 'post', '/admin/v1/accounts', admin);
+
+    // RFC 6749 has no 415: the token endpoint answers 400 invalid_request, and says so.
+    const form = await fetch(`${t.publicUrl}/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    assert.equal(form.status, 400);
+    await documented(doc, 'post', '/token', form);
+    assert.equal(doc.paths['/token'].post.responses['415'], undefined);
+    assert.equal(doc.paths['/token'].post.responses['413'], undefined);
+  });
+
+  it('431 before routing, in problem+json on every route', async () => {
+    await documented(doc, 'get', '/v1/events', await fetch(`${t.publicUrl}/v1/events`, { headers: { authorization: `Bearer ${token}`, 'x-big': 'x'.repeat(20_000) } }));
+    await documented(doc, 'get', '/authorize', await fetch(`${t.publicUrl}/authorize`, { headers: { 'x-big': 'x'.repeat(20_000) } }));
+  });
+
+  it('429 from the API rate limit on /v1 and /scim/v2 routes that declare nothing of it', async () => {
+    let limited: Response | undefined;
+    for (let i = 0; i < 5 && !limited; i++) {
+      const response = await fetch(`${t.publicUrl}/v1/events`, { headers: { authorization: `Bearer ${token}` } });
+      if (response.status === 429) limited = response;
+      else await response.arrayBuffer();
+    }
+    assert.ok(limited, 'the limit was reached');
+    await documented(doc, 'get', '/v1/events', limited);
+    assert.ok(doc.paths['/v1/events/{id}/redeliver'].post.responses['429'].headers['Retry-After']);
+    for (const [route, operations] of Object.entries(doc.paths as Record<string, Record<string, Json>>)) {
+      if (!route.startsWith('/v1/') && !route.startsWith('/scim/v2/')) continue;
+      for (const [method, operation] of Object.entries(operations)) assert.ok(operation.responses['429'], `${method} ${route} documents 429`);
+    }
+  });
+
+  it('every operation that needs a credential documents 401; /token, /revoke and /introspect describe client authentication', () => {
+    for (const document of [doc, adminDoc]) {
+      for (const [route, operations] of Object.entries(document.paths as Record<string, Record<string, Json>>)) {
+        for (const [method, operation] of Object.entries(operations)) {
+          const needs = operation.security.length > 0 && operation.security.every((r: Json) => Object.keys(r).length > 0);
+          if (needs) assert.ok(operation.responses['401'], `${method} ${route} documents 401`);
+          for (const status of ['400', '408', '431']) assert.ok(operation.responses[status], `${method} ${route} documents ${status}`);
+        }
+      }
+    }
+    assert.equal(doc.components.securitySchemes.clientSecretBasic.scheme, 'basic');
+    for (const route of ['/token', '/revoke', '/introspect']) {
+      const operation = doc.paths[route].post;
+      assert.deepEqual(operation.security, [{ clientSecretBasic: [] }, {}]);
+      for (const method of ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none']) assert.match(operation.description, new RegExp(`\`${method}\``));
+    }
+  });
+});
