@@ -62,14 +62,14 @@ describe('the API reference at /docs, in a browser', () => {
     await page.getByText('Create an invoice (state open)').first().click();
     await page.getByText('Idempotency-Key').first().waitFor({ timeout: 10_000 });
     await page.getByText('currency').first().waitFor();
-    if (screenshots) await page.screenshot({ path: 'docs/images/api-reference.png' });
+    if (screenshots) await page.screenshot({ path: 'docs/images/api-reference.png', animations: 'disabled' });
 
     // The request client opens (try it).
     const tryIt = page.getByRole('button', { name: /test request/i }).first();
     await tryIt.waitFor({ timeout: 10_000 });
     await tryIt.click();
     await page.getByRole('button', { name: /send/i }).first().waitFor({ timeout: 10_000 });
-    if (screenshots) await page.screenshot({ path: 'docs/images/api-reference-try-it.png' });
+    if (screenshots) await page.screenshot({ path: 'docs/images/api-reference-try-it.png', animations: 'disabled' });
 
     assert.deepEqual(offOrigin, []);
     assert.deepEqual(errors.filter((e) => /content security policy|refused to/i.test(e)), []);
@@ -81,7 +81,7 @@ describe('the API reference at /docs, in a browser', () => {
     await page.getByRole('heading', { name: 'Gatehouse admin API' }).first().waitFor({ timeout: 30_000 });
     await page.getByText('accounts', { exact: true }).first().click();
     await page.getByText('Create an account (a tenant)').first().waitFor({ timeout: 10_000 });
-    if (screenshots) await page.screenshot({ path: 'docs/images/admin-api-reference.png' });
+    if (screenshots) await page.screenshot({ path: 'docs/images/admin-api-reference.png', animations: 'disabled' });
     assert.deepEqual(offOrigin, []);
     assert.deepEqual(errors.filter((e) => /content security policy|refused to/i.test(e)), []);
     await page.close();
