@@ -71,7 +71,10 @@ function watchReceiverStep(after: RegExp, count: number): PersonStep {
       await until(() => receiverLines(walk).length >= count, 30_000, `the receiver to print event ${count}`);
       // The receiver prints as it answers; the delivery is recorded acknowledged just after.
       await until(
-        async () => JSON.parse(await walk.shell(`curl -s "http://localhost:8080/v1/events?delivery_state=acknowledged" -H "Authorization: Bearer $TOKEN"`.replace('http://localhost:8080', walk.gatehouse.url), 'acknowledged?')).data.length >= count,
+        async () => {
+          const acknowledged = await walk.shell(walk.localise(`curl -s "http://localhost:8080/v1/events?delivery_state=acknowledged" -H "Authorization: Bearer $TOKEN"`), 'acknowledged?');
+          return (JSON.parse(acknowledged) as { data: unknown[] }).data.length >= count;
+        },
         30_000,
         `event ${count} recorded as acknowledged`,
       );
@@ -148,11 +151,12 @@ function walkthroughSuite(target: DatabaseTarget): void {
     assert.match(await walk.variable('WEBHOOK_SECRET'), /^whsec_/);
     assert.match(walk.output('WEBHOOKS.md', 'settle_invoice()'), /^inv_\S+ settled$/m);
     const outage = walk.output('WEBHOOKS.md', 'kill $RECEIVER');
-    const [parked, attempts] = jsonValues(outage) as Array<{ data: Array<{ outcome: string; error: string | null }> }>;
+    const [parked, attempts] = jsonValues(outage) as Array<{ data: Array<{ id: string; event_id: string; outcome: string; error: string | null }> }>;
     assert.equal(parked!.data.length, 1, outage);
-    const failed = attempts!.data.filter((a) => a.outcome === 'failed');
+    const failed = attempts!.data.filter((a) => a.event_id === parked!.data[0]!.id && a.outcome === 'failed');
     assert.equal(failed.length, 4, `the first attempt and three retries: ${outage}`);
     assert.ok(failed.every((a) => String(a.error).includes('ECONNREFUSED')), JSON.stringify(failed));
+    assert.equal(new Set(failed.map((a) => a.id)).size, 4, 'every attempt has its own Delivery-Id');
     assert.match(walk.output('WEBHOOKS.md', '/recover"'), /"object":"recovery"[^\n]*"requeued":1/);
     assert.deepEqual(
       receiverLines(walk).map((l) => l.split(' ').slice(0, 2).join(' ')),
