@@ -1069,7 +1069,304 @@ export interface components {
             url: string;
         };
     };
-    responses: never;
+    responses: {
+        /** @description Invalid request */
+        BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "/docs/errors#error-malformed_request",
+                 *       "title": "Request could not be parsed",
+                 *       "status": 400,
+                 *       "code": "malformed_request"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Invalid request */
+        BadRequestScim: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "schemas": [
+                 *         "string"
+                 *       ],
+                 *       "status": "400",
+                 *       "detail": "Invalid request"
+                 *     }
+                 */
+                "application/scim+json": components["schemas"]["ScimError"];
+            };
+        };
+        /** @description Request headers too large; the connection is closed */
+        HeadersTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "/docs/errors#error-headers_too_large",
+                 *       "title": "Request headers too large",
+                 *       "status": 431,
+                 *       "code": "headers_too_large"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Unexpected failure; the answer names the request id, which the log records */
+        InternalError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "/docs/errors#error-internal_error",
+                 *       "title": "Internal error",
+                 *       "status": 500,
+                 *       "code": "internal_error"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Unexpected failure; the answer names the request id, which the log records */
+        InternalErrorJson: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "server_error",
+                 *       "error_description": "Unexpected failure; the answer names the request id, which the log records"
+                 *     }
+                 */
+                "application/json": {
+                    error: string;
+                    error_description?: string;
+                };
+            };
+        };
+        /** @description Unexpected failure; the answer names the request id, which the log records */
+        InternalErrorPage: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /** @example <!doctype html><html lang="en">…</html> */
+                "text/html": string;
+            };
+        };
+        /** @description Unexpected failure; the answer names the request id, which the log records */
+        InternalErrorScim: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "schemas": [
+                 *         "string"
+                 *       ],
+                 *       "status": "500",
+                 *       "detail": "Unexpected failure; the answer names the request id, which the log records"
+                 *     }
+                 */
+                "application/scim+json": components["schemas"]["ScimError"];
+            };
+        };
+        /** @description Body too large (GATEHOUSE_BODY_LIMIT) */
+        PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "/docs/errors#error-payload_too_large",
+                 *       "title": "Request body too large",
+                 *       "status": 413,
+                 *       "code": "payload_too_large"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Body too large (GATEHOUSE_BODY_LIMIT) */
+        PayloadTooLargePage: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /** @example <!doctype html><html lang="en">…</html> */
+                "text/html": string;
+            };
+        };
+        /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
+        RequestTimeout: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "/docs/errors#error-request_timeout",
+                 *       "title": "Request was not received in time",
+                 *       "status": 408,
+                 *       "code": "request_timeout"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+        ServiceUnavailable: {
+            headers: {
+                /** @description Seconds to wait before trying again */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "/docs/errors#error-service_unavailable",
+                 *       "title": "Service temporarily unavailable",
+                 *       "status": 503,
+                 *       "code": "service_unavailable"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+        ServiceUnavailableJson: {
+            headers: {
+                /** @description Seconds to wait before trying again */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "temporarily_unavailable",
+                 *       "error_description": "Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After"
+                 *     }
+                 */
+                "application/json": {
+                    error: string;
+                    error_description?: string;
+                };
+            };
+        };
+        /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+        ServiceUnavailablePage: {
+            headers: {
+                /** @description Seconds to wait before trying again */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                /** @example <!doctype html><html lang="en">…</html> */
+                "text/html": string;
+            };
+        };
+        /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
+        ServiceUnavailableScim: {
+            headers: {
+                /** @description Seconds to wait before trying again */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "schemas": [
+                 *         "string"
+                 *       ],
+                 *       "status": "503",
+                 *       "detail": "Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After"
+                 *     }
+                 */
+                "application/scim+json": components["schemas"]["ScimError"];
+            };
+        };
+        /** @description Rate limited; Retry-After says when to try again */
+        TooManyRequests: {
+            headers: {
+                /** @description Seconds to wait before trying again */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "/docs/errors#error-rate_limited",
+                 *       "title": "Too many requests",
+                 *       "status": 429,
+                 *       "code": "rate_limited"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Rate limited; Retry-After says when to try again */
+        TooManyRequestsScim: {
+            headers: {
+                /** @description Seconds to wait before trying again */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "schemas": [
+                 *         "string"
+                 *       ],
+                 *       "status": "429",
+                 *       "detail": "Rate limited; Retry-After says when to try again"
+                 *     }
+                 */
+                "application/scim+json": components["schemas"]["ScimError"];
+            };
+        };
+        /** @description Unsupported content type */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "type": "/docs/errors#error-unsupported_media_type",
+                 *       "title": "Unsupported content type",
+                 *       "status": 415,
+                 *       "code": "unsupported_media_type"
+                 *     }
+                 */
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Unsupported content type */
+        UnsupportedMediaTypePage: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /** @example <!doctype html><html lang="en">…</html> */
+                "text/html": string;
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
     headers: never;
@@ -1116,93 +1413,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-malformed_request",
-                     *       "title": "Request could not be parsed",
-                     *       "status": 400,
-                     *       "code": "malformed_request"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-request_timeout",
-                     *       "title": "Request was not received in time",
-                     *       "status": 408,
-                     *       "code": "request_timeout"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Request headers too large; the connection is closed */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-headers_too_large",
-                     *       "title": "Request headers too large",
-                     *       "status": 431,
-                     *       "code": "headers_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected failure; the answer names the request id, which the log records */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-internal_error",
-                     *       "title": "Internal error",
-                     *       "status": 500,
-                     *       "code": "internal_error"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-service_unavailable",
-                     *       "title": "Service temporarily unavailable",
-                     *       "status": 503,
-                     *       "code": "service_unavailable"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getAuthorizationServerMetadata: {
@@ -1268,93 +1483,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-malformed_request",
-                     *       "title": "Request could not be parsed",
-                     *       "status": 400,
-                     *       "code": "malformed_request"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-request_timeout",
-                     *       "title": "Request was not received in time",
-                     *       "status": 408,
-                     *       "code": "request_timeout"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Request headers too large; the connection is closed */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-headers_too_large",
-                     *       "title": "Request headers too large",
-                     *       "status": 431,
-                     *       "code": "headers_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected failure; the answer names the request id, which the log records */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-internal_error",
-                     *       "title": "Internal error",
-                     *       "status": 500,
-                     *       "code": "internal_error"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-service_unavailable",
-                     *       "title": "Service temporarily unavailable",
-                     *       "status": 503,
-                     *       "code": "service_unavailable"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getOpenIdConfiguration: {
@@ -1420,93 +1553,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-malformed_request",
-                     *       "title": "Request could not be parsed",
-                     *       "status": 400,
-                     *       "code": "malformed_request"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-request_timeout",
-                     *       "title": "Request was not received in time",
-                     *       "status": 408,
-                     *       "code": "request_timeout"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Request headers too large; the connection is closed */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-headers_too_large",
-                     *       "title": "Request headers too large",
-                     *       "status": 431,
-                     *       "code": "headers_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected failure; the answer names the request id, which the log records */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-internal_error",
-                     *       "title": "Internal error",
-                     *       "status": 500,
-                     *       "code": "internal_error"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-service_unavailable",
-                     *       "title": "Service temporarily unavailable",
-                     *       "status": 503,
-                     *       "code": "service_unavailable"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     authorize: {
@@ -1572,62 +1623,10 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-request_timeout",
-                     *       "title": "Request was not received in time",
-                     *       "status": 408,
-                     *       "code": "request_timeout"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Request headers too large; the connection is closed */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-headers_too_large",
-                     *       "title": "Request headers too large",
-                     *       "status": 431,
-                     *       "code": "headers_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected failure; the answer names the request id, which the log records */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /** @example <!doctype html><html lang="en">…</html> */
-                    "text/html": string;
-                };
-            };
-            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /** @example <!doctype html><html lang="en">…</html> */
-                    "text/html": string;
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalErrorPage"];
+            503: components["responses"]["ServiceUnavailablePage"];
         };
     };
     submitConsent: {
@@ -1732,82 +1731,12 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-request_timeout",
-                     *       "title": "Request was not received in time",
-                     *       "status": 408,
-                     *       "code": "request_timeout"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Body too large (GATEHOUSE_BODY_LIMIT) */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /** @example <!doctype html><html lang="en">…</html> */
-                    "text/html": string;
-                };
-            };
-            /** @description Unsupported content type */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /** @example <!doctype html><html lang="en">…</html> */
-                    "text/html": string;
-                };
-            };
-            /** @description Request headers too large; the connection is closed */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-headers_too_large",
-                     *       "title": "Request headers too large",
-                     *       "status": 431,
-                     *       "code": "headers_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected failure; the answer names the request id, which the log records */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /** @example <!doctype html><html lang="en">…</html> */
-                    "text/html": string;
-                };
-            };
-            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /** @example <!doctype html><html lang="en">…</html> */
-                    "text/html": string;
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLargePage"];
+            415: components["responses"]["UnsupportedMediaTypePage"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalErrorPage"];
+            503: components["responses"]["ServiceUnavailablePage"];
         };
     };
     submitSignIn: {
@@ -1925,48 +1854,12 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-request_timeout",
-                     *       "title": "Request was not received in time",
-                     *       "status": 408,
-                     *       "code": "request_timeout"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Body too large (GATEHOUSE_BODY_LIMIT) */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /** @example <!doctype html><html lang="en">…</html> */
-                    "text/html": string;
-                };
-            };
-            /** @description Unsupported content type */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /** @example <!doctype html><html lang="en">…</html> */
-                    "text/html": string;
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLargePage"];
+            415: components["responses"]["UnsupportedMediaTypePage"];
             /** @description Too many sign-in attempts for this name or address; Retry-After says when to try again */
             429: {
                 headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1974,45 +1867,9 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Request headers too large; the connection is closed */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-headers_too_large",
-                     *       "title": "Request headers too large",
-                     *       "status": 431,
-                     *       "code": "headers_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected failure; the answer names the request id, which the log records */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /** @example <!doctype html><html lang="en">…</html> */
-                    "text/html": string;
-                };
-            };
-            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /** @example <!doctype html><html lang="en">…</html> */
-                    "text/html": string;
-                };
-            };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalErrorPage"];
+            503: components["responses"]["ServiceUnavailablePage"];
         };
     };
     getLiveness: {
@@ -2040,57 +1897,9 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-malformed_request",
-                     *       "title": "Request could not be parsed",
-                     *       "status": 400,
-                     *       "code": "malformed_request"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-request_timeout",
-                     *       "title": "Request was not received in time",
-                     *       "status": 408,
-                     *       "code": "request_timeout"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Request headers too large; the connection is closed */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-headers_too_large",
-                     *       "title": "Request headers too large",
-                     *       "status": 431,
-                     *       "code": "headers_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["HeadersTooLarge"];
         };
     };
     introspectToken: {
@@ -2177,28 +1986,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-request_timeout",
-                     *       "title": "Request was not received in time",
-                     *       "status": 408,
-                     *       "code": "request_timeout"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
             /** @description Rate limited */
             429: {
                 headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2214,61 +2005,9 @@ export interface operations {
                     };
                 };
             };
-            /** @description Request headers too large; the connection is closed */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-headers_too_large",
-                     *       "title": "Request headers too large",
-                     *       "status": 431,
-                     *       "code": "headers_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected failure; the answer names the request id, which the log records */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "string",
-                     *       "error_description": "string"
-                     *     }
-                     */
-                    "application/json": {
-                        error: string;
-                        error_description?: string;
-                    };
-                };
-            };
-            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "string",
-                     *       "error_description": "string"
-                     *     }
-                     */
-                    "application/json": {
-                        error: string;
-                        error_description?: string;
-                    };
-                };
-            };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalErrorJson"];
+            503: components["responses"]["ServiceUnavailableJson"];
         };
     };
     logout: {
@@ -2324,62 +2063,10 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-request_timeout",
-                     *       "title": "Request was not received in time",
-                     *       "status": 408,
-                     *       "code": "request_timeout"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Request headers too large; the connection is closed */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-headers_too_large",
-                     *       "title": "Request headers too large",
-                     *       "status": 431,
-                     *       "code": "headers_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected failure; the answer names the request id, which the log records */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /** @example <!doctype html><html lang="en">…</html> */
-                    "text/html": string;
-                };
-            };
-            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /** @example <!doctype html><html lang="en">…</html> */
-                    "text/html": string;
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalErrorPage"];
+            503: components["responses"]["ServiceUnavailablePage"];
         };
     };
     submitLogout: {
@@ -2450,82 +2137,12 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-request_timeout",
-                     *       "title": "Request was not received in time",
-                     *       "status": 408,
-                     *       "code": "request_timeout"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Body too large (GATEHOUSE_BODY_LIMIT) */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /** @example <!doctype html><html lang="en">…</html> */
-                    "text/html": string;
-                };
-            };
-            /** @description Unsupported content type */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /** @example <!doctype html><html lang="en">…</html> */
-                    "text/html": string;
-                };
-            };
-            /** @description Request headers too large; the connection is closed */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-headers_too_large",
-                     *       "title": "Request headers too large",
-                     *       "status": 431,
-                     *       "code": "headers_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected failure; the answer names the request id, which the log records */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /** @example <!doctype html><html lang="en">…</html> */
-                    "text/html": string;
-                };
-            };
-            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /** @example <!doctype html><html lang="en">…</html> */
-                    "text/html": string;
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLargePage"];
+            415: components["responses"]["UnsupportedMediaTypePage"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalErrorPage"];
+            503: components["responses"]["ServiceUnavailablePage"];
         };
     };
     confirmLogout: {
@@ -2615,82 +2232,12 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-request_timeout",
-                     *       "title": "Request was not received in time",
-                     *       "status": 408,
-                     *       "code": "request_timeout"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Body too large (GATEHOUSE_BODY_LIMIT) */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /** @example <!doctype html><html lang="en">…</html> */
-                    "text/html": string;
-                };
-            };
-            /** @description Unsupported content type */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /** @example <!doctype html><html lang="en">…</html> */
-                    "text/html": string;
-                };
-            };
-            /** @description Request headers too large; the connection is closed */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-headers_too_large",
-                     *       "title": "Request headers too large",
-                     *       "status": 431,
-                     *       "code": "headers_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected failure; the answer names the request id, which the log records */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /** @example <!doctype html><html lang="en">…</html> */
-                    "text/html": string;
-                };
-            };
-            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /** @example <!doctype html><html lang="en">…</html> */
-                    "text/html": string;
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLargePage"];
+            415: components["responses"]["UnsupportedMediaTypePage"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalErrorPage"];
+            503: components["responses"]["ServiceUnavailablePage"];
         };
     };
     getReadiness: {
@@ -2718,79 +2265,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-malformed_request",
-                     *       "title": "Request could not be parsed",
-                     *       "status": 400,
-                     *       "code": "malformed_request"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-request_timeout",
-                     *       "title": "Request was not received in time",
-                     *       "status": 408,
-                     *       "code": "request_timeout"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Request headers too large; the connection is closed */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-headers_too_large",
-                     *       "title": "Request headers too large",
-                     *       "status": 431,
-                     *       "code": "headers_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected failure; the answer names the request id, which the log records */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-internal_error",
-                     *       "title": "Internal error",
-                     *       "status": 500,
-                     *       "code": "internal_error"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
             /** @description Answer */
             503: {
                 headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2879,28 +2360,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-request_timeout",
-                     *       "title": "Request was not received in time",
-                     *       "status": 408,
-                     *       "code": "request_timeout"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
             /** @description Rate limited */
             429: {
                 headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2916,61 +2379,9 @@ export interface operations {
                     };
                 };
             };
-            /** @description Request headers too large; the connection is closed */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-headers_too_large",
-                     *       "title": "Request headers too large",
-                     *       "status": 431,
-                     *       "code": "headers_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected failure; the answer names the request id, which the log records */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "string",
-                     *       "error_description": "string"
-                     *     }
-                     */
-                    "application/json": {
-                        error: string;
-                        error_description?: string;
-                    };
-                };
-            };
-            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "string",
-                     *       "error_description": "string"
-                     *     }
-                     */
-                    "application/json": {
-                        error: string;
-                        error_description?: string;
-                    };
-                };
-            };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalErrorJson"];
+            503: components["responses"]["ServiceUnavailableJson"];
         };
     };
     scimBulk: {
@@ -3091,23 +2502,7 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
-            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-request_timeout",
-                     *       "title": "Request was not received in time",
-                     *       "status": 408,
-                     *       "code": "request_timeout"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
             /** @description SCIM Error (409) */
             409: {
                 headers: {
@@ -3184,84 +2579,10 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
-            /** @description Rate limited; Retry-After says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
-            /** @description Request headers too large; the connection is closed */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-headers_too_large",
-                     *       "title": "Request headers too large",
-                     *       "status": 431,
-                     *       "code": "headers_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected failure; the answer names the request id, which the log records */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
-            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
+            429: components["responses"]["TooManyRequestsScim"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalErrorScim"];
+            503: components["responses"]["ServiceUnavailableScim"];
         };
     };
     listScimGroups: {
@@ -3391,23 +2712,7 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
-            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-request_timeout",
-                     *       "title": "Request was not received in time",
-                     *       "status": 408,
-                     *       "code": "request_timeout"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
             /** @description SCIM Error (409) */
             409: {
                 headers: {
@@ -3484,84 +2789,10 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
-            /** @description Rate limited; Retry-After says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
-            /** @description Request headers too large; the connection is closed */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-headers_too_large",
-                     *       "title": "Request headers too large",
-                     *       "status": 431,
-                     *       "code": "headers_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected failure; the answer names the request id, which the log records */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
-            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
+            429: components["responses"]["TooManyRequestsScim"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalErrorScim"];
+            503: components["responses"]["ServiceUnavailableScim"];
         };
     };
     createScimGroup: {
@@ -3682,23 +2913,7 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
-            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-request_timeout",
-                     *       "title": "Request was not received in time",
-                     *       "status": 408,
-                     *       "code": "request_timeout"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
             /** @description SCIM Error (409) */
             409: {
                 headers: {
@@ -3775,84 +2990,10 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
-            /** @description Rate limited; Retry-After says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
-            /** @description Request headers too large; the connection is closed */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-headers_too_large",
-                     *       "title": "Request headers too large",
-                     *       "status": 431,
-                     *       "code": "headers_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected failure; the answer names the request id, which the log records */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
-            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
+            429: components["responses"]["TooManyRequestsScim"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalErrorScim"];
+            503: components["responses"]["ServiceUnavailableScim"];
         };
     };
     searchScimGroups: {
@@ -3983,23 +3124,7 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
-            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-request_timeout",
-                     *       "title": "Request was not received in time",
-                     *       "status": 408,
-                     *       "code": "request_timeout"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
             /** @description SCIM Error (409) */
             409: {
                 headers: {
@@ -4076,84 +3201,10 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
-            /** @description Rate limited; Retry-After says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
-            /** @description Request headers too large; the connection is closed */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-headers_too_large",
-                     *       "title": "Request headers too large",
-                     *       "status": 431,
-                     *       "code": "headers_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected failure; the answer names the request id, which the log records */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
-            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
+            429: components["responses"]["TooManyRequestsScim"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalErrorScim"];
+            503: components["responses"]["ServiceUnavailableScim"];
         };
     };
     getScimGroup: {
@@ -4275,23 +3326,7 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
-            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-request_timeout",
-                     *       "title": "Request was not received in time",
-                     *       "status": 408,
-                     *       "code": "request_timeout"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
             /** @description SCIM Error (409) */
             409: {
                 headers: {
@@ -4368,84 +3403,10 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
-            /** @description Rate limited; Retry-After says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
-            /** @description Request headers too large; the connection is closed */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-headers_too_large",
-                     *       "title": "Request headers too large",
-                     *       "status": 431,
-                     *       "code": "headers_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected failure; the answer names the request id, which the log records */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
-            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
+            429: components["responses"]["TooManyRequestsScim"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalErrorScim"];
+            503: components["responses"]["ServiceUnavailableScim"];
         };
     };
     replaceScimGroup: {
@@ -4568,23 +3529,7 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
-            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-request_timeout",
-                     *       "title": "Request was not received in time",
-                     *       "status": 408,
-                     *       "code": "request_timeout"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
             /** @description SCIM Error (409) */
             409: {
                 headers: {
@@ -4661,84 +3606,10 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
-            /** @description Rate limited; Retry-After says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
-            /** @description Request headers too large; the connection is closed */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-headers_too_large",
-                     *       "title": "Request headers too large",
-                     *       "status": 431,
-                     *       "code": "headers_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected failure; the answer names the request id, which the log records */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
-            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
+            429: components["responses"]["TooManyRequestsScim"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalErrorScim"];
+            503: components["responses"]["ServiceUnavailableScim"];
         };
     };
     deleteScimGroup: {
@@ -4835,23 +3706,7 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
-            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-request_timeout",
-                     *       "title": "Request was not received in time",
-                     *       "status": 408,
-                     *       "code": "request_timeout"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
             /** @description SCIM Error (409) */
             409: {
                 headers: {
@@ -4928,84 +3783,10 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
-            /** @description Rate limited; Retry-After says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
-            /** @description Request headers too large; the connection is closed */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-headers_too_large",
-                     *       "title": "Request headers too large",
-                     *       "status": 431,
-                     *       "code": "headers_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected failure; the answer names the request id, which the log records */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
-            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
+            429: components["responses"]["TooManyRequestsScim"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalErrorScim"];
+            503: components["responses"]["ServiceUnavailableScim"];
         };
     };
     patchScimGroup: {
@@ -5138,23 +3919,7 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
-            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-request_timeout",
-                     *       "title": "Request was not received in time",
-                     *       "status": 408,
-                     *       "code": "request_timeout"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
             /** @description SCIM Error (409) */
             409: {
                 headers: {
@@ -5231,84 +3996,10 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
-            /** @description Rate limited; Retry-After says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
-            /** @description Request headers too large; the connection is closed */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-headers_too_large",
-                     *       "title": "Request headers too large",
-                     *       "status": 431,
-                     *       "code": "headers_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected failure; the answer names the request id, which the log records */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
-            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
+            429: components["responses"]["TooManyRequestsScim"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalErrorScim"];
+            503: components["responses"]["ServiceUnavailableScim"];
         };
     };
     listScimResourceTypes: {
@@ -5342,25 +4033,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
+            400: components["responses"]["BadRequestScim"];
             /** @description SCIM Error (401) */
             401: {
                 headers: {
@@ -5399,101 +4072,11 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
-            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-request_timeout",
-                     *       "title": "Request was not received in time",
-                     *       "status": 408,
-                     *       "code": "request_timeout"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Rate limited; Retry-After says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
-            /** @description Request headers too large; the connection is closed */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-headers_too_large",
-                     *       "title": "Request headers too large",
-                     *       "status": 431,
-                     *       "code": "headers_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected failure; the answer names the request id, which the log records */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
-            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequestsScim"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalErrorScim"];
+            503: components["responses"]["ServiceUnavailableScim"];
         };
     };
     getScimResourceType: {
@@ -5529,25 +4112,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
+            400: components["responses"]["BadRequestScim"];
             /** @description SCIM Error (401) */
             401: {
                 headers: {
@@ -5586,101 +4151,11 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
-            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-request_timeout",
-                     *       "title": "Request was not received in time",
-                     *       "status": 408,
-                     *       "code": "request_timeout"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Rate limited; Retry-After says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
-            /** @description Request headers too large; the connection is closed */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-headers_too_large",
-                     *       "title": "Request headers too large",
-                     *       "status": 431,
-                     *       "code": "headers_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected failure; the answer names the request id, which the log records */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
-            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequestsScim"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalErrorScim"];
+            503: components["responses"]["ServiceUnavailableScim"];
         };
     };
     listScimSchemas: {
@@ -5714,25 +4189,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
+            400: components["responses"]["BadRequestScim"];
             /** @description SCIM Error (401) */
             401: {
                 headers: {
@@ -5771,101 +4228,11 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
-            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-request_timeout",
-                     *       "title": "Request was not received in time",
-                     *       "status": 408,
-                     *       "code": "request_timeout"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Rate limited; Retry-After says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
-            /** @description Request headers too large; the connection is closed */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-headers_too_large",
-                     *       "title": "Request headers too large",
-                     *       "status": 431,
-                     *       "code": "headers_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected failure; the answer names the request id, which the log records */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
-            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequestsScim"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalErrorScim"];
+            503: components["responses"]["ServiceUnavailableScim"];
         };
     };
     getScimSchema: {
@@ -5901,25 +4268,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
+            400: components["responses"]["BadRequestScim"];
             /** @description SCIM Error (401) */
             401: {
                 headers: {
@@ -5958,101 +4307,11 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
-            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-request_timeout",
-                     *       "title": "Request was not received in time",
-                     *       "status": 408,
-                     *       "code": "request_timeout"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Rate limited; Retry-After says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
-            /** @description Request headers too large; the connection is closed */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-headers_too_large",
-                     *       "title": "Request headers too large",
-                     *       "status": 431,
-                     *       "code": "headers_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected failure; the answer names the request id, which the log records */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
-            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequestsScim"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalErrorScim"];
+            503: components["responses"]["ServiceUnavailableScim"];
         };
     };
     getScimServiceProviderConfig: {
@@ -6086,25 +4345,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
+            400: components["responses"]["BadRequestScim"];
             /** @description SCIM Error (401) */
             401: {
                 headers: {
@@ -6143,101 +4384,11 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
-            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-request_timeout",
-                     *       "title": "Request was not received in time",
-                     *       "status": 408,
-                     *       "code": "request_timeout"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Rate limited; Retry-After says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
-            /** @description Request headers too large; the connection is closed */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-headers_too_large",
-                     *       "title": "Request headers too large",
-                     *       "status": 431,
-                     *       "code": "headers_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected failure; the answer names the request id, which the log records */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
-            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequestsScim"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalErrorScim"];
+            503: components["responses"]["ServiceUnavailableScim"];
         };
     };
     listScimUsers: {
@@ -6367,23 +4518,7 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
-            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-request_timeout",
-                     *       "title": "Request was not received in time",
-                     *       "status": 408,
-                     *       "code": "request_timeout"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
             /** @description SCIM Error (409) */
             409: {
                 headers: {
@@ -6460,84 +4595,10 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
-            /** @description Rate limited; Retry-After says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
-            /** @description Request headers too large; the connection is closed */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-headers_too_large",
-                     *       "title": "Request headers too large",
-                     *       "status": 431,
-                     *       "code": "headers_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected failure; the answer names the request id, which the log records */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
-            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
+            429: components["responses"]["TooManyRequestsScim"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalErrorScim"];
+            503: components["responses"]["ServiceUnavailableScim"];
         };
     };
     createScimUser: {
@@ -6658,23 +4719,7 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
-            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-request_timeout",
-                     *       "title": "Request was not received in time",
-                     *       "status": 408,
-                     *       "code": "request_timeout"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
             /** @description SCIM Error (409) */
             409: {
                 headers: {
@@ -6751,84 +4796,10 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
-            /** @description Rate limited; Retry-After says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
-            /** @description Request headers too large; the connection is closed */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-headers_too_large",
-                     *       "title": "Request headers too large",
-                     *       "status": 431,
-                     *       "code": "headers_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected failure; the answer names the request id, which the log records */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
-            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
+            429: components["responses"]["TooManyRequestsScim"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalErrorScim"];
+            503: components["responses"]["ServiceUnavailableScim"];
         };
     };
     searchScimUsers: {
@@ -6959,23 +4930,7 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
-            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-request_timeout",
-                     *       "title": "Request was not received in time",
-                     *       "status": 408,
-                     *       "code": "request_timeout"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
             /** @description SCIM Error (409) */
             409: {
                 headers: {
@@ -7052,84 +5007,10 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
-            /** @description Rate limited; Retry-After says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
-            /** @description Request headers too large; the connection is closed */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-headers_too_large",
-                     *       "title": "Request headers too large",
-                     *       "status": 431,
-                     *       "code": "headers_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected failure; the answer names the request id, which the log records */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
-            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
+            429: components["responses"]["TooManyRequestsScim"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalErrorScim"];
+            503: components["responses"]["ServiceUnavailableScim"];
         };
     };
     getScimUser: {
@@ -7251,23 +5132,7 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
-            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-request_timeout",
-                     *       "title": "Request was not received in time",
-                     *       "status": 408,
-                     *       "code": "request_timeout"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
             /** @description SCIM Error (409) */
             409: {
                 headers: {
@@ -7344,84 +5209,10 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
-            /** @description Rate limited; Retry-After says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
-            /** @description Request headers too large; the connection is closed */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-headers_too_large",
-                     *       "title": "Request headers too large",
-                     *       "status": 431,
-                     *       "code": "headers_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected failure; the answer names the request id, which the log records */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
-            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
+            429: components["responses"]["TooManyRequestsScim"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalErrorScim"];
+            503: components["responses"]["ServiceUnavailableScim"];
         };
     };
     replaceScimUser: {
@@ -7544,23 +5335,7 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
-            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-request_timeout",
-                     *       "title": "Request was not received in time",
-                     *       "status": 408,
-                     *       "code": "request_timeout"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
             /** @description SCIM Error (409) */
             409: {
                 headers: {
@@ -7637,84 +5412,10 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
-            /** @description Rate limited; Retry-After says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
-            /** @description Request headers too large; the connection is closed */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-headers_too_large",
-                     *       "title": "Request headers too large",
-                     *       "status": 431,
-                     *       "code": "headers_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected failure; the answer names the request id, which the log records */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
-            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
+            429: components["responses"]["TooManyRequestsScim"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalErrorScim"];
+            503: components["responses"]["ServiceUnavailableScim"];
         };
     };
     deleteScimUser: {
@@ -7811,23 +5512,7 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
-            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-request_timeout",
-                     *       "title": "Request was not received in time",
-                     *       "status": 408,
-                     *       "code": "request_timeout"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
             /** @description SCIM Error (409) */
             409: {
                 headers: {
@@ -7904,84 +5589,10 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
-            /** @description Rate limited; Retry-After says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
-            /** @description Request headers too large; the connection is closed */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-headers_too_large",
-                     *       "title": "Request headers too large",
-                     *       "status": 431,
-                     *       "code": "headers_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected failure; the answer names the request id, which the log records */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
-            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
+            429: components["responses"]["TooManyRequestsScim"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalErrorScim"];
+            503: components["responses"]["ServiceUnavailableScim"];
         };
     };
     patchScimUser: {
@@ -8107,23 +5718,7 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
-            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-request_timeout",
-                     *       "title": "Request was not received in time",
-                     *       "status": 408,
-                     *       "code": "request_timeout"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
             /** @description SCIM Error (409) */
             409: {
                 headers: {
@@ -8200,84 +5795,10 @@ export interface operations {
                     "application/scim+json": components["schemas"]["ScimError"];
                 };
             };
-            /** @description Rate limited; Retry-After says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
-            /** @description Request headers too large; the connection is closed */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-headers_too_large",
-                     *       "title": "Request headers too large",
-                     *       "status": 431,
-                     *       "code": "headers_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected failure; the answer names the request id, which the log records */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
-            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "schemas": [
-                     *         "string"
-                     *       ],
-                     *       "status": "string",
-                     *       "scimType": "string",
-                     *       "detail": "string"
-                     *     }
-                     */
-                    "application/scim+json": components["schemas"]["ScimError"];
-                };
-            };
+            429: components["responses"]["TooManyRequestsScim"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalErrorScim"];
+            503: components["responses"]["ServiceUnavailableScim"];
         };
     };
     requestToken: {
@@ -8381,28 +5902,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-request_timeout",
-                     *       "title": "Request was not received in time",
-                     *       "status": 408,
-                     *       "code": "request_timeout"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
             /** @description Rate limited */
             429: {
                 headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8418,61 +5921,9 @@ export interface operations {
                     };
                 };
             };
-            /** @description Request headers too large; the connection is closed */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-headers_too_large",
-                     *       "title": "Request headers too large",
-                     *       "status": 431,
-                     *       "code": "headers_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected failure; the answer names the request id, which the log records */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "string",
-                     *       "error_description": "string"
-                     *     }
-                     */
-                    "application/json": {
-                        error: string;
-                        error_description?: string;
-                    };
-                };
-            };
-            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": "string",
-                     *       "error_description": "string"
-                     *     }
-                     */
-                    "application/json": {
-                        error: string;
-                        error_description?: string;
-                    };
-                };
-            };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalErrorJson"];
+            503: components["responses"]["ServiceUnavailableJson"];
         };
     };
     getUserInfo: {
@@ -8506,23 +5957,7 @@ export interface operations {
                     "application/json": components["schemas"]["UserInfo"];
                 };
             };
-            /** @description Invalid request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-malformed_request",
-                     *       "title": "Request could not be parsed",
-                     *       "status": 400,
-                     *       "code": "malformed_request"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
             /** @description Missing or invalid credential */
             401: {
                 headers: {
@@ -8575,76 +6010,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-request_timeout",
-                     *       "title": "Request was not received in time",
-                     *       "status": 408,
-                     *       "code": "request_timeout"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Request headers too large; the connection is closed */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-headers_too_large",
-                     *       "title": "Request headers too large",
-                     *       "status": 431,
-                     *       "code": "headers_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected failure; the answer names the request id, which the log records */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-internal_error",
-                     *       "title": "Internal error",
-                     *       "status": 500,
-                     *       "code": "internal_error"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-service_unavailable",
-                     *       "title": "Service temporarily unavailable",
-                     *       "status": 503,
-                     *       "code": "service_unavailable"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     postUserInfo: {
@@ -8678,23 +6047,7 @@ export interface operations {
                     "application/json": components["schemas"]["UserInfo"];
                 };
             };
-            /** @description Invalid request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-malformed_request",
-                     *       "title": "Request could not be parsed",
-                     *       "status": 400,
-                     *       "code": "malformed_request"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
             /** @description Missing or invalid credential */
             401: {
                 headers: {
@@ -8747,110 +6100,12 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-request_timeout",
-                     *       "title": "Request was not received in time",
-                     *       "status": 408,
-                     *       "code": "request_timeout"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Body too large (GATEHOUSE_BODY_LIMIT) */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-payload_too_large",
-                     *       "title": "Request body too large",
-                     *       "status": 413,
-                     *       "code": "payload_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unsupported content type */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-unsupported_media_type",
-                     *       "title": "Unsupported content type",
-                     *       "status": 415,
-                     *       "code": "unsupported_media_type"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Request headers too large; the connection is closed */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-headers_too_large",
-                     *       "title": "Request headers too large",
-                     *       "status": 431,
-                     *       "code": "headers_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected failure; the answer names the request id, which the log records */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-internal_error",
-                     *       "title": "Internal error",
-                     *       "status": 500,
-                     *       "code": "internal_error"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-service_unavailable",
-                     *       "title": "Service temporarily unavailable",
-                     *       "status": 503,
-                     *       "code": "service_unavailable"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listAuditEvents: {
@@ -9005,28 +6260,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-request_timeout",
-                     *       "title": "Request was not received in time",
-                     *       "status": 408,
-                     *       "code": "request_timeout"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
             /** @description Rate limited; Retry-After says when to try again */
             429: {
                 headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9050,59 +6287,9 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Request headers too large; the connection is closed */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-headers_too_large",
-                     *       "title": "Request headers too large",
-                     *       "status": 431,
-                     *       "code": "headers_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected failure; the answer names the request id, which the log records */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-internal_error",
-                     *       "title": "Internal error",
-                     *       "status": 500,
-                     *       "code": "internal_error"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-service_unavailable",
-                     *       "title": "Service temporarily unavailable",
-                     *       "status": 503,
-                     *       "code": "service_unavailable"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listEvents: {
@@ -9227,95 +6414,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-request_timeout",
-                     *       "title": "Request was not received in time",
-                     *       "status": 408,
-                     *       "code": "request_timeout"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Rate limited; Retry-After says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-rate_limited",
-                     *       "title": "Too many requests",
-                     *       "status": 429,
-                     *       "code": "rate_limited"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Request headers too large; the connection is closed */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-headers_too_large",
-                     *       "title": "Request headers too large",
-                     *       "status": 431,
-                     *       "code": "headers_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected failure; the answer names the request id, which the log records */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-internal_error",
-                     *       "title": "Internal error",
-                     *       "status": 500,
-                     *       "code": "internal_error"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-service_unavailable",
-                     *       "title": "Service temporarily unavailable",
-                     *       "status": 503,
-                     *       "code": "service_unavailable"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getEvent: {
@@ -9348,23 +6451,7 @@ export interface operations {
                     "application/json": components["schemas"]["Event"];
                 };
             };
-            /** @description Invalid request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-malformed_request",
-                     *       "title": "Request could not be parsed",
-                     *       "status": 400,
-                     *       "code": "malformed_request"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
             /** @description Missing or invalid credential */
             401: {
                 headers: {
@@ -9443,95 +6530,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-request_timeout",
-                     *       "title": "Request was not received in time",
-                     *       "status": 408,
-                     *       "code": "request_timeout"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Rate limited; Retry-After says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-rate_limited",
-                     *       "title": "Too many requests",
-                     *       "status": 429,
-                     *       "code": "rate_limited"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Request headers too large; the connection is closed */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-headers_too_large",
-                     *       "title": "Request headers too large",
-                     *       "status": 431,
-                     *       "code": "headers_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected failure; the answer names the request id, which the log records */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-internal_error",
-                     *       "title": "Internal error",
-                     *       "status": 500,
-                     *       "code": "internal_error"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-service_unavailable",
-                     *       "title": "Service temporarily unavailable",
-                     *       "status": 503,
-                     *       "code": "service_unavailable"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     redeliverEvent: {
@@ -9674,23 +6677,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-request_timeout",
-                     *       "title": "Request was not received in time",
-                     *       "status": 408,
-                     *       "code": "request_timeout"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
             /** @description Conflict */
             409: {
                 headers: {
@@ -9717,112 +6704,12 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body too large (GATEHOUSE_BODY_LIMIT) */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-payload_too_large",
-                     *       "title": "Request body too large",
-                     *       "status": 413,
-                     *       "code": "payload_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unsupported content type */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-unsupported_media_type",
-                     *       "title": "Unsupported content type",
-                     *       "status": 415,
-                     *       "code": "unsupported_media_type"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Rate limited; Retry-After says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-rate_limited",
-                     *       "title": "Too many requests",
-                     *       "status": 429,
-                     *       "code": "rate_limited"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Request headers too large; the connection is closed */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-headers_too_large",
-                     *       "title": "Request headers too large",
-                     *       "status": 431,
-                     *       "code": "headers_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected failure; the answer names the request id, which the log records */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-internal_error",
-                     *       "title": "Internal error",
-                     *       "status": 500,
-                     *       "code": "internal_error"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-service_unavailable",
-                     *       "title": "Service temporarily unavailable",
-                     *       "status": 503,
-                     *       "code": "service_unavailable"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listInvoices: {
@@ -9948,28 +6835,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-request_timeout",
-                     *       "title": "Request was not received in time",
-                     *       "status": 408,
-                     *       "code": "request_timeout"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
             /** @description Rate limited; Retry-After says when to try again */
             429: {
                 headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9993,59 +6862,9 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Request headers too large; the connection is closed */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-headers_too_large",
-                     *       "title": "Request headers too large",
-                     *       "status": 431,
-                     *       "code": "headers_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected failure; the answer names the request id, which the log records */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-internal_error",
-                     *       "title": "Internal error",
-                     *       "status": 500,
-                     *       "code": "internal_error"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-service_unavailable",
-                     *       "title": "Service temporarily unavailable",
-                     *       "status": 503,
-                     *       "code": "service_unavailable"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createInvoice: {
@@ -10174,23 +6993,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-request_timeout",
-                     *       "title": "Request was not received in time",
-                     *       "status": 408,
-                     *       "code": "request_timeout"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
             /** @description Conflict */
             409: {
                 headers: {
@@ -10217,23 +7020,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body too large (GATEHOUSE_BODY_LIMIT) */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-payload_too_large",
-                     *       "title": "Request body too large",
-                     *       "status": 413,
-                     *       "code": "payload_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
             /** @description Unsupported content type */
             415: {
                 headers: {
@@ -10263,8 +7050,6 @@ export interface operations {
             /** @description Rate limited; Retry-After says when to try again */
             429: {
                 headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10288,59 +7073,9 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Request headers too large; the connection is closed */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-headers_too_large",
-                     *       "title": "Request headers too large",
-                     *       "status": 431,
-                     *       "code": "headers_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected failure; the answer names the request id, which the log records */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-internal_error",
-                     *       "title": "Internal error",
-                     *       "status": 500,
-                     *       "code": "internal_error"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-service_unavailable",
-                     *       "title": "Service temporarily unavailable",
-                     *       "status": 503,
-                     *       "code": "service_unavailable"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getInvoice: {
@@ -10376,23 +7111,7 @@ export interface operations {
                     "application/json": components["schemas"]["Invoice"];
                 };
             };
-            /** @description Invalid request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-malformed_request",
-                     *       "title": "Request could not be parsed",
-                     *       "status": 400,
-                     *       "code": "malformed_request"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
             /** @description Missing or invalid credential */
             401: {
                 headers: {
@@ -10471,28 +7190,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-request_timeout",
-                     *       "title": "Request was not received in time",
-                     *       "status": 408,
-                     *       "code": "request_timeout"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
             /** @description Rate limited; Retry-After says when to try again */
             429: {
                 headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10516,59 +7217,9 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Request headers too large; the connection is closed */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-headers_too_large",
-                     *       "title": "Request headers too large",
-                     *       "status": 431,
-                     *       "code": "headers_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected failure; the answer names the request id, which the log records */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-internal_error",
-                     *       "title": "Internal error",
-                     *       "status": 500,
-                     *       "code": "internal_error"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-service_unavailable",
-                     *       "title": "Service temporarily unavailable",
-                     *       "status": 503,
-                     *       "code": "service_unavailable"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     settleInvoice: {
@@ -10713,23 +7364,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-request_timeout",
-                     *       "title": "Request was not received in time",
-                     *       "status": 408,
-                     *       "code": "request_timeout"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
             /** @description Conflict */
             409: {
                 headers: {
@@ -10756,45 +7391,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body too large (GATEHOUSE_BODY_LIMIT) */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-payload_too_large",
-                     *       "title": "Request body too large",
-                     *       "status": 413,
-                     *       "code": "payload_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unsupported content type */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-unsupported_media_type",
-                     *       "title": "Unsupported content type",
-                     *       "status": 415,
-                     *       "code": "unsupported_media_type"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             /** @description Rate limited; Retry-After says when to try again */
             429: {
                 headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10818,59 +7419,9 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Request headers too large; the connection is closed */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-headers_too_large",
-                     *       "title": "Request headers too large",
-                     *       "status": 431,
-                     *       "code": "headers_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected failure; the answer names the request id, which the log records */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-internal_error",
-                     *       "title": "Internal error",
-                     *       "status": 500,
-                     *       "code": "internal_error"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-service_unavailable",
-                     *       "title": "Service temporarily unavailable",
-                     *       "status": 503,
-                     *       "code": "service_unavailable"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listLedgerEntries: {
@@ -11008,28 +7559,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-request_timeout",
-                     *       "title": "Request was not received in time",
-                     *       "status": 408,
-                     *       "code": "request_timeout"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
             /** @description Rate limited; Retry-After says when to try again */
             429: {
                 headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11053,59 +7586,9 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Request headers too large; the connection is closed */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-headers_too_large",
-                     *       "title": "Request headers too large",
-                     *       "status": 431,
-                     *       "code": "headers_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected failure; the answer names the request id, which the log records */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-internal_error",
-                     *       "title": "Internal error",
-                     *       "status": 500,
-                     *       "code": "internal_error"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-service_unavailable",
-                     *       "title": "Service temporarily unavailable",
-                     *       "status": 503,
-                     *       "code": "service_unavailable"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listPayouts: {
@@ -11231,28 +7714,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-request_timeout",
-                     *       "title": "Request was not received in time",
-                     *       "status": 408,
-                     *       "code": "request_timeout"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
             /** @description Rate limited; Retry-After says when to try again */
             429: {
                 headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11276,59 +7741,9 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Request headers too large; the connection is closed */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-headers_too_large",
-                     *       "title": "Request headers too large",
-                     *       "status": 431,
-                     *       "code": "headers_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected failure; the answer names the request id, which the log records */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-internal_error",
-                     *       "title": "Internal error",
-                     *       "status": 500,
-                     *       "code": "internal_error"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-service_unavailable",
-                     *       "title": "Service temporarily unavailable",
-                     *       "status": 503,
-                     *       "code": "service_unavailable"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createPayout: {
@@ -11456,23 +7871,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-request_timeout",
-                     *       "title": "Request was not received in time",
-                     *       "status": 408,
-                     *       "code": "request_timeout"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
             /** @description Conflict */
             409: {
                 headers: {
@@ -11499,23 +7898,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body too large (GATEHOUSE_BODY_LIMIT) */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-payload_too_large",
-                     *       "title": "Request body too large",
-                     *       "status": 413,
-                     *       "code": "payload_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
             /** @description Unsupported content type */
             415: {
                 headers: {
@@ -11571,8 +7954,6 @@ export interface operations {
             /** @description Rate limited; Retry-After says when to try again */
             429: {
                 headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11596,59 +7977,9 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Request headers too large; the connection is closed */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-headers_too_large",
-                     *       "title": "Request headers too large",
-                     *       "status": 431,
-                     *       "code": "headers_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected failure; the answer names the request id, which the log records */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-internal_error",
-                     *       "title": "Internal error",
-                     *       "status": 500,
-                     *       "code": "internal_error"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-service_unavailable",
-                     *       "title": "Service temporarily unavailable",
-                     *       "status": 503,
-                     *       "code": "service_unavailable"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getPayout: {
@@ -11684,23 +8015,7 @@ export interface operations {
                     "application/json": components["schemas"]["Payout"];
                 };
             };
-            /** @description Invalid request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-malformed_request",
-                     *       "title": "Request could not be parsed",
-                     *       "status": 400,
-                     *       "code": "malformed_request"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
             /** @description Missing or invalid credential */
             401: {
                 headers: {
@@ -11779,28 +8094,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-request_timeout",
-                     *       "title": "Request was not received in time",
-                     *       "status": 408,
-                     *       "code": "request_timeout"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
             /** @description Rate limited; Retry-After says when to try again */
             429: {
                 headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11824,59 +8121,9 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Request headers too large; the connection is closed */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-headers_too_large",
-                     *       "title": "Request headers too large",
-                     *       "status": 431,
-                     *       "code": "headers_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected failure; the answer names the request id, which the log records */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-internal_error",
-                     *       "title": "Internal error",
-                     *       "status": 500,
-                     *       "code": "internal_error"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-service_unavailable",
-                     *       "title": "Service temporarily unavailable",
-                     *       "status": 503,
-                     *       "code": "service_unavailable"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listWebhookEndpoints: {
@@ -12007,95 +8254,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-request_timeout",
-                     *       "title": "Request was not received in time",
-                     *       "status": 408,
-                     *       "code": "request_timeout"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Rate limited; Retry-After says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-rate_limited",
-                     *       "title": "Too many requests",
-                     *       "status": 429,
-                     *       "code": "rate_limited"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Request headers too large; the connection is closed */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-headers_too_large",
-                     *       "title": "Request headers too large",
-                     *       "status": 431,
-                     *       "code": "headers_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected failure; the answer names the request id, which the log records */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-internal_error",
-                     *       "title": "Internal error",
-                     *       "status": 500,
-                     *       "code": "internal_error"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-service_unavailable",
-                     *       "title": "Service temporarily unavailable",
-                     *       "status": 503,
-                     *       "code": "service_unavailable"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createWebhookEndpoint: {
@@ -12239,23 +8402,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-request_timeout",
-                     *       "title": "Request was not received in time",
-                     *       "status": 408,
-                     *       "code": "request_timeout"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
             /** @description Conflict */
             409: {
                 headers: {
@@ -12282,23 +8429,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body too large (GATEHOUSE_BODY_LIMIT) */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-payload_too_large",
-                     *       "title": "Request body too large",
-                     *       "status": 413,
-                     *       "code": "payload_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
             /** @description Unsupported content type */
             415: {
                 headers: {
@@ -12325,78 +8456,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited; Retry-After says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-rate_limited",
-                     *       "title": "Too many requests",
-                     *       "status": 429,
-                     *       "code": "rate_limited"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Request headers too large; the connection is closed */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-headers_too_large",
-                     *       "title": "Request headers too large",
-                     *       "status": 431,
-                     *       "code": "headers_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected failure; the answer names the request id, which the log records */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-internal_error",
-                     *       "title": "Internal error",
-                     *       "status": 500,
-                     *       "code": "internal_error"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-service_unavailable",
-                     *       "title": "Service temporarily unavailable",
-                     *       "status": 503,
-                     *       "code": "service_unavailable"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getWebhookEndpoint: {
@@ -12437,23 +8500,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            /** @description Invalid request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-malformed_request",
-                     *       "title": "Request could not be parsed",
-                     *       "status": 400,
-                     *       "code": "malformed_request"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
             /** @description Missing or invalid credential */
             401: {
                 headers: {
@@ -12532,95 +8579,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-request_timeout",
-                     *       "title": "Request was not received in time",
-                     *       "status": 408,
-                     *       "code": "request_timeout"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Rate limited; Retry-After says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-rate_limited",
-                     *       "title": "Too many requests",
-                     *       "status": 429,
-                     *       "code": "rate_limited"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Request headers too large; the connection is closed */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-headers_too_large",
-                     *       "title": "Request headers too large",
-                     *       "status": 431,
-                     *       "code": "headers_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected failure; the answer names the request id, which the log records */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-internal_error",
-                     *       "title": "Internal error",
-                     *       "status": 500,
-                     *       "code": "internal_error"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-service_unavailable",
-                     *       "title": "Service temporarily unavailable",
-                     *       "status": 503,
-                     *       "code": "service_unavailable"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     updateWebhookEndpoint: {
@@ -12792,23 +8755,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-request_timeout",
-                     *       "title": "Request was not received in time",
-                     *       "status": 408,
-                     *       "code": "request_timeout"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
             /** @description Conflict */
             409: {
                 headers: {
@@ -12835,23 +8782,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body too large (GATEHOUSE_BODY_LIMIT) */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-payload_too_large",
-                     *       "title": "Request body too large",
-                     *       "status": 413,
-                     *       "code": "payload_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
             /** @description Unsupported content type */
             415: {
                 headers: {
@@ -12878,78 +8809,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited; Retry-After says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-rate_limited",
-                     *       "title": "Too many requests",
-                     *       "status": 429,
-                     *       "code": "rate_limited"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Request headers too large; the connection is closed */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-headers_too_large",
-                     *       "title": "Request headers too large",
-                     *       "status": 431,
-                     *       "code": "headers_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected failure; the answer names the request id, which the log records */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-internal_error",
-                     *       "title": "Internal error",
-                     *       "status": 500,
-                     *       "code": "internal_error"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-service_unavailable",
-                     *       "title": "Service temporarily unavailable",
-                     *       "status": 503,
-                     *       "code": "service_unavailable"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteWebhookEndpoint: {
@@ -12970,23 +8833,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Invalid request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-malformed_request",
-                     *       "title": "Request could not be parsed",
-                     *       "status": 400,
-                     *       "code": "malformed_request"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
             /** @description Missing or invalid credential */
             401: {
                 headers: {
@@ -13065,129 +8912,13 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-request_timeout",
-                     *       "title": "Request was not received in time",
-                     *       "status": 408,
-                     *       "code": "request_timeout"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Body too large (GATEHOUSE_BODY_LIMIT) */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-payload_too_large",
-                     *       "title": "Request body too large",
-                     *       "status": 413,
-                     *       "code": "payload_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unsupported content type */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-unsupported_media_type",
-                     *       "title": "Unsupported content type",
-                     *       "status": 415,
-                     *       "code": "unsupported_media_type"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Rate limited; Retry-After says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-rate_limited",
-                     *       "title": "Too many requests",
-                     *       "status": 429,
-                     *       "code": "rate_limited"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Request headers too large; the connection is closed */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-headers_too_large",
-                     *       "title": "Request headers too large",
-                     *       "status": 431,
-                     *       "code": "headers_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected failure; the answer names the request id, which the log records */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-internal_error",
-                     *       "title": "Internal error",
-                     *       "status": 500,
-                     *       "code": "internal_error"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-service_unavailable",
-                     *       "title": "Service temporarily unavailable",
-                     *       "status": 503,
-                     *       "code": "service_unavailable"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listWebhookDeliveryAttempts: {
@@ -13343,95 +9074,11 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-request_timeout",
-                     *       "title": "Request was not received in time",
-                     *       "status": 408,
-                     *       "code": "request_timeout"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Rate limited; Retry-After says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-rate_limited",
-                     *       "title": "Too many requests",
-                     *       "status": 429,
-                     *       "code": "rate_limited"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Request headers too large; the connection is closed */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-headers_too_large",
-                     *       "title": "Request headers too large",
-                     *       "status": 431,
-                     *       "code": "headers_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected failure; the answer names the request id, which the log records */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-internal_error",
-                     *       "title": "Internal error",
-                     *       "status": 500,
-                     *       "code": "internal_error"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-service_unavailable",
-                     *       "title": "Service temporarily unavailable",
-                     *       "status": 503,
-                     *       "code": "service_unavailable"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     disableWebhookEndpoint: {
@@ -13581,23 +9228,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-request_timeout",
-                     *       "title": "Request was not received in time",
-                     *       "status": 408,
-                     *       "code": "request_timeout"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
             /** @description Conflict */
             409: {
                 headers: {
@@ -13624,112 +9255,12 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body too large (GATEHOUSE_BODY_LIMIT) */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-payload_too_large",
-                     *       "title": "Request body too large",
-                     *       "status": 413,
-                     *       "code": "payload_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unsupported content type */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-unsupported_media_type",
-                     *       "title": "Unsupported content type",
-                     *       "status": 415,
-                     *       "code": "unsupported_media_type"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Rate limited; Retry-After says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-rate_limited",
-                     *       "title": "Too many requests",
-                     *       "status": 429,
-                     *       "code": "rate_limited"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Request headers too large; the connection is closed */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-headers_too_large",
-                     *       "title": "Request headers too large",
-                     *       "status": 431,
-                     *       "code": "headers_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected failure; the answer names the request id, which the log records */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-internal_error",
-                     *       "title": "Internal error",
-                     *       "status": 500,
-                     *       "code": "internal_error"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-service_unavailable",
-                     *       "title": "Service temporarily unavailable",
-                     *       "status": 503,
-                     *       "code": "service_unavailable"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     enableWebhookEndpoint: {
@@ -13879,23 +9410,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-request_timeout",
-                     *       "title": "Request was not received in time",
-                     *       "status": 408,
-                     *       "code": "request_timeout"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
             /** @description Conflict */
             409: {
                 headers: {
@@ -13922,112 +9437,12 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body too large (GATEHOUSE_BODY_LIMIT) */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-payload_too_large",
-                     *       "title": "Request body too large",
-                     *       "status": 413,
-                     *       "code": "payload_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unsupported content type */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-unsupported_media_type",
-                     *       "title": "Unsupported content type",
-                     *       "status": 415,
-                     *       "code": "unsupported_media_type"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Rate limited; Retry-After says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-rate_limited",
-                     *       "title": "Too many requests",
-                     *       "status": 429,
-                     *       "code": "rate_limited"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Request headers too large; the connection is closed */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-headers_too_large",
-                     *       "title": "Request headers too large",
-                     *       "status": 431,
-                     *       "code": "headers_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected failure; the answer names the request id, which the log records */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-internal_error",
-                     *       "title": "Internal error",
-                     *       "status": 500,
-                     *       "code": "internal_error"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-service_unavailable",
-                     *       "title": "Service temporarily unavailable",
-                     *       "status": 503,
-                     *       "code": "service_unavailable"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     recoverWebhookDeliveries: {
@@ -14184,23 +9599,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-request_timeout",
-                     *       "title": "Request was not received in time",
-                     *       "status": 408,
-                     *       "code": "request_timeout"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
             /** @description Conflict */
             409: {
                 headers: {
@@ -14227,23 +9626,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body too large (GATEHOUSE_BODY_LIMIT) */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-payload_too_large",
-                     *       "title": "Request body too large",
-                     *       "status": 413,
-                     *       "code": "payload_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
             /** @description Unsupported content type */
             415: {
                 headers: {
@@ -14270,78 +9653,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited; Retry-After says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-rate_limited",
-                     *       "title": "Too many requests",
-                     *       "status": 429,
-                     *       "code": "rate_limited"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Request headers too large; the connection is closed */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-headers_too_large",
-                     *       "title": "Request headers too large",
-                     *       "status": 431,
-                     *       "code": "headers_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected failure; the answer names the request id, which the log records */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-internal_error",
-                     *       "title": "Internal error",
-                     *       "status": 500,
-                     *       "code": "internal_error"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-service_unavailable",
-                     *       "title": "Service temporarily unavailable",
-                     *       "status": 503,
-                     *       "code": "service_unavailable"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     rotateWebhookEndpointSecret: {
@@ -14502,23 +9817,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The request did not arrive whole in time (GATEHOUSE_HTTP_REQUEST_TIMEOUT); the connection is closed */
-            408: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-request_timeout",
-                     *       "title": "Request was not received in time",
-                     *       "status": 408,
-                     *       "code": "request_timeout"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            408: components["responses"]["RequestTimeout"];
             /** @description Conflict */
             409: {
                 headers: {
@@ -14545,23 +9844,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Body too large (GATEHOUSE_BODY_LIMIT) */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-payload_too_large",
-                     *       "title": "Request body too large",
-                     *       "status": 413,
-                     *       "code": "payload_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
             /** @description Unsupported content type */
             415: {
                 headers: {
@@ -14588,78 +9871,10 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Rate limited; Retry-After says when to try again */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-rate_limited",
-                     *       "title": "Too many requests",
-                     *       "status": 429,
-                     *       "code": "rate_limited"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Request headers too large; the connection is closed */
-            431: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-headers_too_large",
-                     *       "title": "Request headers too large",
-                     *       "status": 431,
-                     *       "code": "headers_too_large"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Unexpected failure; the answer names the request id, which the log records */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-internal_error",
-                     *       "title": "Internal error",
-                     *       "status": 500,
-                     *       "code": "internal_error"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After */
-            503: {
-                headers: {
-                    /** @description Seconds to wait before trying again */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "type": "/docs/errors#error-service_unavailable",
-                     *       "title": "Service temporarily unavailable",
-                     *       "status": 503,
-                     *       "code": "service_unavailable"
-                     *     }
-                     */
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
 }

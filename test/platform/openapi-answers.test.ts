@@ -28,10 +28,13 @@ describe('the API documents name every status the routes answer, in the shape an
   });
   after(() => t.close());
 
+  /** A response, or the shared one it refers to. */
+  const resolve = (document: Json, response: Json) => (response?.$ref ? document.components.responses[response.$ref.replace('#/components/responses/', '')] : response);
+
   /** Asserts the answer's status and media type are documented for the operation. */
   async function documented(document: Json, method: string, route: string, response: Response): Promise<void> {
     const responses = document.paths[route][method].responses;
-    const entry = responses[String(response.status)];
+    const entry = resolve(document, responses[String(response.status)]);
     assert.ok(entry, `${method.toUpperCase()} ${route} answered ${response.status}, documented: ${Object.keys(responses).join(', ')}`);
     const type = (response.headers.get('content-type') ?? '').split(';')[0]!;
     assert.ok(type in (entry.content ?? {}), `${method.toUpperCase()} ${route} ${response.status} is ${type}, documented as ${Object.keys(entry.content ?? {}).join(', ')}`);
@@ -76,7 +79,7 @@ describe('the API documents name every status the routes answer, in the shape an
     }
     assert.ok(limited, 'the limit was reached');
     await documented(doc, 'get', '/v1/events', limited);
-    assert.ok(doc.paths['/v1/events/{id}/redeliver'].post.responses['429'].headers['Retry-After']);
+    assert.ok(resolve(doc, doc.paths['/v1/events/{id}/redeliver'].post.responses['429']).headers['Retry-After']);
     for (const [route, operations] of Object.entries(doc.paths as Record<string, Record<string, Json>>)) {
       if (!route.startsWith('/v1/') && !route.startsWith('/scim/v2/')) continue;
       for (const [method, operation] of Object.entries(operations)) assert.ok(operation.responses['429'], `${method} ${route} documents 429`);
