@@ -62,7 +62,7 @@ function signInStep(browser: () => Browser): PersonStep {
   };
 }
 
-/** WEBHOOKS.md §4 and §6: the person watches the receiver print before going on. */
+/** WEBHOOKS.md §4: the person watches the receiver print (and the delivery be recorded) before going on. */
 function watchReceiverStep(after: RegExp, count: number): PersonStep {
   return {
     page: 'WEBHOOKS.md',
@@ -124,7 +124,7 @@ function walkthroughSuite(target: DatabaseTarget): void {
   it('every page, every block, in order: each step answers as its page says', { skip, timeout: 200_000 }, async () => {
     await walk.start();
     await walk.runPages(PAGES, [
-      watchReceiverStep(/^settle_invoice$/m, 1),
+      watchReceiverStep(/^settle_invoice\(\) \{/m, 1),
       // After the recovery: the parked event arrives once.
       { page: 'WEBHOOKS.md', after: /\/recover"/, run: (w) => until(() => receiverLines(w).length >= 2, 30_000, 'the recovered event') },
       signInStep(() => browser!),
