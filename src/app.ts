@@ -255,15 +255,15 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
   await registerAdminApi(adminServer, {
     check: adminToken.check,
     routes: [
-      (admin) => registerAccountRoutes(admin, { accounts }),
-      (admin) => registerClientRoutes(admin, { accounts, clients: oauth.clients }),
+      (admin) => registerAccountRoutes(admin, { accounts, paging }),
+      (admin) => registerClientRoutes(admin, { accounts, clients: oauth.clients, paging }),
       (admin) =>
         registerUserRoutes(admin, {
           accounts,
           users: userAccounts,
           lifecycle: createUserLifecycle({ db, clock, paging, revokeUserAccess, deleteUser: (accountId, userId, by) => scim.users.delete(accountId, userId, undefined, by, 'user.deleted') }),
         }),
-      (admin) => scim.registerAdmin(admin, { accounts }),
+      (admin) => scim.registerAdmin(admin, { accounts, paging }),
       (admin) => registerAuditAdminRoutes(admin, audit),
     ],
   });
