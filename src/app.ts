@@ -30,6 +30,8 @@ import { registerHealthRoutes } from './platform/http/health.ts';
 import { registerOpenApi } from './platform/http/openapi.ts';
 import { publicSecuritySchemes } from './oauth/openapi.ts';
 import { createAccountStore } from './accounts/store.ts';
+import { registerLogoutDeliveryRoutes } from './oauth/logout-delivery-routes.ts';
+import { createLogoutRecovery } from './oauth/logout-recovery.ts';
 import { createAccounts, type Accounts } from './accounts/service.ts';
 import { setUpAdminToken, type AdminTokenSetup } from './admin/admin-token.ts';
 import { ADMIN_TOKEN_SCHEME, registerAdminApi } from './admin/routes.ts';
@@ -264,6 +266,7 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
           lifecycle: createUserLifecycle({ db, clock, paging, revokeUserAccess, deleteUser: (accountId, userId, by) => scim.users.delete(accountId, userId, undefined, by, 'user.deleted') }),
         }),
       (admin) => scim.registerAdmin(admin, { accounts, paging }),
+      (admin) => registerLogoutDeliveryRoutes(admin, { accounts, recovery: createLogoutRecovery({ db, clock, paging }) }),
       (admin) => registerAuditAdminRoutes(admin, audit),
     ],
   });

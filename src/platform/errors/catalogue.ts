@@ -30,6 +30,7 @@ export const PROBLEMS = {
   account_holds_funds: { status: 409, title: 'Account still holds an available balance' },
   account_has_pending_payouts: { status: 409, title: 'Account has payouts still pending' },
   logout_delivery_not_found: { status: 404, title: 'Back-channel logout delivery not found' },
+  logout_delivery_not_parked: { status: 409, title: 'Back-channel logout delivery is not parked' },
 
   // Paging
   limit_out_of_range: { status: 400, title: 'limit is out of range' },
