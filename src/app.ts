@@ -203,6 +203,7 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
     pairwiseKey: Buffer.from(hkdfSync('sha256', secretsKey, Buffer.alloc(0), 'gatehouse pairwise subject', 32)),
     outboundPolicy: createTargetPolicy({ allowNetworks: config.webhookAllowNetworks, requireHttps: isProductionMode(config), resolve: deps.webhookResolve }),
     log: log.child({ component: 'oidc' }),
+    branding: accounts.branding,
   });
   const audit = createAudit({
     db,

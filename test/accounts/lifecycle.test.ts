@@ -9,13 +9,10 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { databaseTargets } from '../helpers/databases.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
-import { createAccount, mintAccessToken } from '../helpers/fixtures.ts';
+import { createAccount, mintAccessToken, PNG_PIXEL } from '../helpers/fixtures.ts';
 import { api, fund, ALL_SCOPES } from '../payments/api.ts';
 import { basic, postForm, registerClient } from '../oauth/helpers.ts';
 import { scimClient, USER } from '../scim/scim-client.ts';
-
-/** The smallest PNG: a 1×1 transparent pixel. */
-export const PNG_PIXEL = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 
 for (const target of databaseTargets()) {
   describe(`Accounts: paging, update and closing (${target.kind})`, () => {
