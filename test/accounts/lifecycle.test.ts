@@ -18,7 +18,7 @@ for (const target of databaseTargets()) {
   describe(`Accounts: paging, update and closing (${target.kind})`, () => {
     let t: TestApp;
     before(async () => {
-      t = await startTestApp(target);
+      t = await startTestApp(target, { env: { GATEHOUSE_WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8' } });
     });
     after(() => t?.close());
 
@@ -164,6 +164,9 @@ for (const target of databaseTargets()) {
       const userToken = await mintAccessToken(t, { accountId, scopes: ['invoices:read'], clientId: client.client_id as string, userId: person.body.id as string });
       assert.equal((await api(t, accessToken, 'GET', '/v1/invoices')).status, 200);
       assert.equal((await api(t, userToken, 'GET', '/v1/invoices')).status, 200);
+      const hooks = await mintAccessToken(t, { accountId, scopes: ['webhooks:manage'] });
+      const endpoint = await api(t, hooks, 'POST', '/v1/webhook_endpoints', { url: 'http://127.0.0.1:9/hooks', event_types: ['invoice.settled'] });
+      assert.equal(endpoint.status, 201, JSON.stringify(endpoint.body));
       const other = await createAccount(t, 'Bystander');
       const otherToken = await mintAccessToken(t, { accountId: other, scopes: ['invoices:read'] });
 
@@ -192,6 +195,8 @@ for (const target of databaseTargets()) {
       assert.equal((await db.selectFrom('oauth_clients').select('id').where('account_id', '=', accountId).execute()).length, 0);
       assert.equal((await db.selectFrom('access_tokens').select('id').where('account_id', '=', accountId).where('revoked_at', 'is', null).execute()).length, 0);
       assert.equal((await db.selectFrom('scim_tokens').select('id').where('account_id', '=', accountId).where('revoked_at', 'is', null).execute()).length, 0);
+      const disabled = await db.selectFrom('webhook_endpoints').select(['enabled', 'disabled_reason']).where('id', '=', endpoint.body.id).executeTakeFirstOrThrow();
+      assert.deepEqual(disabled, { enabled: 0, disabled_reason: 'manual' });
       const tombstone = await db.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirstOrThrow();
       assert.equal(typeof tombstone.deleted_at, 'number');
       assert.equal((await api(t, otherToken, 'GET', '/v1/invoices')).status, 200, 'other accounts are untouched');
@@ -206,7 +211,7 @@ for (const target of databaseTargets()) {
         clients_removed: { before: 1 },
         people_removed: { before: 1 },
         scim_access_revoked: { before: 1 },
-        webhook_endpoints_disabled: { before: 0 },
+        webhook_endpoints_disabled: { before: 1 },
       });
       const created = trail.body.data.find((e: { action: string }) => e.action === 'scim.user.created');
       assert.equal(created.changes, null, "the deleted person's details are detached");
