@@ -275,7 +275,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A person's live grants: one per sign-in to a client, with the scope consented */
+        /** A person's live grants (one per sign-in to a client, with the scope consented), oldest first, page by page (cursor) */
         get: operations["listUserGrants"];
         put?: never;
         post?: never;
@@ -343,7 +343,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A person's live sign-in sessions */
+        /** A person's live sign-in sessions, oldest first, page by page (cursor) */
         get: operations["listUserSessions"];
         put?: never;
         post?: never;
@@ -4132,7 +4132,12 @@ export interface operations {
     };
     listUserGrants: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The next_cursor of the previous page, passed back unmodified; omitted on the first request */
+                after?: string;
+                /** @description Largest number of rows in the page, 1 to 100 (default 20); out of range → 400 limit_out_of_range */
+                limit?: number;
+            };
             header?: never;
             path: {
                 id: string;
@@ -4142,7 +4147,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description A page of grants */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4159,12 +4164,41 @@ export interface operations {
                      *           "created_at": "2026-03-14T09:26:53.000Z",
                      *           "expires_at": "2026-03-14T09:26:53.000Z"
                      *         }
-                     *       ]
+                     *       ],
+                     *       "next_cursor": "string"
                      *     }
                      */
                     "application/json": {
                         data: components["schemas"]["UserGrant"][];
+                        /** @description Opaque cursor for the next page; null when the read is complete */
+                        next_cursor: string | null;
                     };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid credential */
@@ -4538,7 +4572,12 @@ export interface operations {
     };
     listUserSessions: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The next_cursor of the previous page, passed back unmodified; omitted on the first request */
+                after?: string;
+                /** @description Largest number of rows in the page, 1 to 100 (default 20); out of range → 400 limit_out_of_range */
+                limit?: number;
+            };
             header?: never;
             path: {
                 id: string;
@@ -4548,7 +4587,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description A page of sign-in sessions */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4563,12 +4602,41 @@ export interface operations {
                      *           "authenticated_at": "2026-03-14T09:26:53.000Z",
                      *           "expires_at": "2026-03-14T09:26:53.000Z"
                      *         }
-                     *       ]
+                     *       ],
+                     *       "next_cursor": "string"
                      *     }
                      */
                     "application/json": {
                         data: components["schemas"]["UserSession"][];
+                        /** @description Opaque cursor for the next page; null when the read is complete */
+                        next_cursor: string | null;
                     };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Missing or invalid credential */
