@@ -19,6 +19,10 @@ create table accounts (
   id text not null,
   name text not null,
   created_at bigint not null,
+  brand_color text,
+  logo text,
+  updated_at bigint,
+  deleted_at bigint,
   constraint accounts_pkey PRIMARY KEY (id)
 );
 

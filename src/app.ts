@@ -30,6 +30,8 @@ import { registerHealthRoutes } from './platform/http/health.ts';
 import { registerOpenApi } from './platform/http/openapi.ts';
 import { publicSecuritySchemes } from './oauth/openapi.ts';
 import { createAccountStore } from './accounts/store.ts';
+import { registerLogoutDeliveryRoutes } from './oauth/logout-delivery-routes.ts';
+import { createLogoutRecovery } from './oauth/logout-recovery.ts';
 import { createAccounts, type Accounts } from './accounts/service.ts';
 import { setUpAdminToken, type AdminTokenSetup } from './admin/admin-token.ts';
 import { ADMIN_TOKEN_SCHEME, registerAdminApi } from './admin/routes.ts';
@@ -202,6 +204,7 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
     pairwiseKey: Buffer.from(hkdfSync('sha256', secretsKey, Buffer.alloc(0), 'gatehouse pairwise subject', 32)),
     outboundPolicy: createTargetPolicy({ allowNetworks: config.webhookAllowNetworks, requireHttps: isProductionMode(config), resolve: deps.webhookResolve }),
     log: log.child({ component: 'oidc' }),
+    branding: accounts.branding,
   });
   const audit = createAudit({
     db,
@@ -256,15 +259,16 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
   await registerAdminApi(adminServer, {
     check: adminToken.check,
     routes: [
-      (admin) => registerAccountRoutes(admin, { accounts }),
-      (admin) => registerClientRoutes(admin, { accounts, clients: oauth.clients }),
+      (admin) => registerAccountRoutes(admin, { accounts, paging }),
+      (admin) => registerClientRoutes(admin, { accounts, clients: oauth.clients, paging }),
       (admin) =>
         registerUserRoutes(admin, {
           accounts,
           users: userAccounts,
           lifecycle: createUserLifecycle({ db, clock, paging, revokeUserAccess, deleteUser: (accountId, userId, by) => scim.users.delete(accountId, userId, undefined, by, 'user.deleted') }),
         }),
-      (admin) => scim.registerAdmin(admin, { accounts }),
+      (admin) => scim.registerAdmin(admin, { accounts, paging }),
+      (admin) => registerLogoutDeliveryRoutes(admin, { accounts, recovery: createLogoutRecovery({ db, clock, paging }) }),
       (admin) => registerAuditAdminRoutes(admin, audit),
     ],
   });

@@ -8,7 +8,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List accounts, newest first */
+        /** List the open accounts, newest first, page by page (cursor) */
         get: operations["listAccounts"];
         put?: never;
         /** Create an account (a tenant) */
@@ -30,10 +30,12 @@ export interface paths {
         get: operations["getAccount"];
         put?: never;
         post?: never;
-        delete?: never;
+        /** Close an account: refused (409) while it holds an available balance or pending payouts; otherwise its clients, tokens, sessions, people and SCIM tokens go, its webhook endpoints are disabled, and its ledger, payouts, invoices, events and audit trail are kept */
+        delete: operations["deleteAccount"];
         options?: never;
         head?: never;
-        patch?: never;
+        /** Change an account's name or the branding of its sign-in pages (the fields given; null removes the colour or logo) */
+        patch: operations["updateAccount"];
         trace?: never;
     };
     "/admin/v1/accounts/{id}/clients": {
@@ -43,7 +45,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the clients of an account, newest first */
+        /** List the clients of an account, newest first, page by page (cursor) */
         get: operations["listClients"];
         put?: never;
         /** Register an OAuth client (RFC 7591 metadata); a secret is shown once */
@@ -90,6 +92,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/accounts/{id}/logout-deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the back-channel logout deliveries of an account, newest first, page by page (cursor); state=parked lists those that gave up */
+        get: operations["listLogoutDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/accounts/{id}/logout-deliveries/{deliveryId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Retry a parked back-channel logout delivery: a new retry cycle, due now, with a freshly signed logout token */
+        post: operations["retryLogoutDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/accounts/{id}/logout-deliveries/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Retry every parked back-channel logout delivery of the account queued at or after `since` (of one client, if named) */
+        post: operations["retryParkedLogoutDeliveries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/accounts/{id}/roles": {
         parameters: {
             query?: never;
@@ -97,7 +150,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List an account's roles */
+        /** List an account's roles by name, page by page (cursor) */
         get: operations["listRoles"];
         put?: never;
         /** Create a role: the scopes its holders may consent to, and the groups (by displayName or externalId) that confer it */
@@ -134,7 +187,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List an account's SCIM tokens (never the tokens themselves) */
+        /** List an account's SCIM tokens (never the tokens themselves), newest first, page by page (cursor) */
         get: operations["listScimTokens"];
         put?: never;
         /** Create a SCIM bearer token for an account (the token is shown only in this response) */
@@ -222,7 +275,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A person's live grants: one per sign-in to a client, with the scope consented */
+        /** A person's live grants (one per sign-in to a client, with the scope consented), oldest first, page by page (cursor) */
         get: operations["listUserGrants"];
         put?: never;
         post?: never;
@@ -290,7 +343,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A person's live sign-in sessions */
+        /** A person's live sign-in sessions, oldest first, page by page (cursor) */
         get: operations["listUserSessions"];
         put?: never;
         post?: never;
@@ -396,13 +449,26 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         Account: {
+            /**
+             * @description The sign-in pages' brand colour, #rrggbb (buttons and the top bar; their text is black or white, whichever contrasts more); null for the default
+             * @example #0b5fff
+             */
+            brand_color: string | null;
             /** Format: date-time */
             created_at: string;
             /** @example acct_4fJ1tX9v0QmB7dP2sK8r */
             id: string;
+            /**
+             * @description The logo shown on the sign-in pages, as a data: URI (image/png, image/jpeg, image/gif, image/webp; at most 32768 bytes of image), carried by the page itself so the browser fetches nothing from elsewhere; null for none
+             * @example data:image/png;base64,iVBORw0KGgo…
+             */
+            logo: string | null;
+            /** @description Shown on the sign-in, consent and sign-out pages */
             name: string;
             /** @constant */
             object: "account";
+            /** Format: date-time */
+            updated_at: string | null;
         };
         AuditEvent: {
             account: string;
@@ -519,6 +585,38 @@ export interface components {
             subject_type?: "public" | "pairwise";
             /** @enum {string} */
             token_endpoint_auth_method?: "client_secret_basic" | "client_secret_post" | "private_key_jwt" | "none";
+        };
+        LogoutDelivery: {
+            /** @description The client the logout token is for */
+            client_id: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            delivered_at: string | null;
+            /** @description Failed attempts in the current cycle */
+            failures: number;
+            /** @example blo_0Jd8K2mQ4rT7vL1pW8bN5k */
+            id: string;
+            /** @description What the last failed attempt met, e.g. status 500 */
+            last_error: string | null;
+            /**
+             * Format: date-time
+             * @description When a pending delivery is tried next
+             */
+            next_attempt_at: string | null;
+            /** @constant */
+            object: "logout_delivery";
+            /** @description The session that ended (the token's sid) */
+            sid: string;
+            /**
+             * @description pending (being retried), delivered (a 2xx came back), parked (the retry schedule ran out)
+             * @enum {string}
+             */
+            state: "pending" | "delivered" | "parked";
+            /** @description The client's backchannel_logout_uri when the logout was queued */
+            target_uri: string;
+            /** @description The person who was signed out */
+            user_id: string;
         };
         /** @description RFC 9457 problem details with a stable machine-readable code */
         Problem: {
@@ -754,6 +852,9 @@ export interface operations {
     listAccounts: {
         parameters: {
             query?: {
+                /** @description The next_cursor of the previous page, passed back unmodified; omitted on the first request */
+                after?: string;
+                /** @description Largest number of rows in the page, 1 to 100 (default 20); out of range → 400 limit_out_of_range */
                 limit?: number;
             };
             header?: never;
@@ -762,7 +863,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description A page of accounts */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -775,13 +876,19 @@ export interface operations {
                      *           "id": "acct_4fJ1tX9v0QmB7dP2sK8r",
                      *           "object": "account",
                      *           "name": "string",
-                     *           "created_at": "2026-03-14T09:26:53.000Z"
+                     *           "brand_color": "#0b5fff",
+                     *           "logo": "data:image/png;base64,iVBORw0KGgo…",
+                     *           "created_at": "2026-03-14T09:26:53.000Z",
+                     *           "updated_at": "2026-03-14T09:26:53.000Z"
                      *         }
-                     *       ]
+                     *       ],
+                     *       "next_cursor": "string"
                      *     }
                      */
                     "application/json": {
                         data: components["schemas"]["Account"][];
+                        /** @description Opaque cursor for the next page; null when the read is complete */
+                        next_cursor: string | null;
                     };
                 };
             };
@@ -874,7 +981,10 @@ export interface operations {
                      *       "id": "acct_4fJ1tX9v0QmB7dP2sK8r",
                      *       "object": "account",
                      *       "name": "string",
-                     *       "created_at": "2026-03-14T09:26:53.000Z"
+                     *       "brand_color": "#0b5fff",
+                     *       "logo": "data:image/png;base64,iVBORw0KGgo…",
+                     *       "created_at": "2026-03-14T09:26:53.000Z",
+                     *       "updated_at": "2026-03-14T09:26:53.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Account"];
@@ -987,7 +1097,10 @@ export interface operations {
                      *       "id": "acct_4fJ1tX9v0QmB7dP2sK8r",
                      *       "object": "account",
                      *       "name": "string",
-                     *       "created_at": "2026-03-14T09:26:53.000Z"
+                     *       "brand_color": "#0b5fff",
+                     *       "logo": "data:image/png;base64,iVBORw0KGgo…",
+                     *       "created_at": "2026-03-14T09:26:53.000Z",
+                     *       "updated_at": "2026-03-14T09:26:53.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Account"];
@@ -1052,7 +1165,7 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    listClients: {
+    deleteAccount: {
         parameters: {
             query?: never;
             header?: never;
@@ -1063,7 +1176,282 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Closed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for objects of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "string",
+                 *       "brand_color": "#0b5fff",
+                 *       "logo": "data:image/png;base64,iVBORw0KGgo…"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The sign-in pages' brand colour, #rrggbb (buttons and the top bar; their text is black or white, whichever contrasts more); null for the default
+                     * @example #0b5fff
+                     */
+                    brand_color?: string | null;
+                    /**
+                     * @description The logo shown on the sign-in pages, as a data: URI (image/png, image/jpeg, image/gif, image/webp; at most 32768 bytes of image), carried by the page itself so the browser fetches nothing from elsewhere; null for none
+                     * @example data:image/png;base64,iVBORw0KGgo…
+                     */
+                    logo?: string | null;
+                    name?: string;
+                };
+            };
+        };
+        responses: {
             /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "acct_4fJ1tX9v0QmB7dP2sK8r",
+                     *       "object": "account",
+                     *       "name": "string",
+                     *       "brand_color": "#0b5fff",
+                     *       "logo": "data:image/png;base64,iVBORw0KGgo…",
+                     *       "created_at": "2026-03-14T09:26:53.000Z",
+                     *       "updated_at": "2026-03-14T09:26:53.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for objects of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listClients: {
+        parameters: {
+            query?: {
+                /** @description The next_cursor of the previous page, passed back unmodified; omitted on the first request */
+                after?: string;
+                /** @description Largest number of rows in the page, 1 to 100 (default 20); out of range → 400 limit_out_of_range */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of clients */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1103,15 +1491,43 @@ export interface operations {
                      *           "require_pkce": true,
                      *           "created_at": "2026-03-14T09:26:53.000Z"
                      *         }
-                     *       ]
+                     *       ],
+                     *       "next_cursor": "string"
                      *     }
                      */
                     "application/json": {
                         data: components["schemas"]["Client"][];
+                        /** @description Opaque cursor for the next page; null when the read is complete */
+                        next_cursor: string | null;
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing or invalid credential */
             401: {
                 headers: {
@@ -1898,9 +2314,16 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    listRoles: {
+    listLogoutDeliveries: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The next_cursor of the previous page, passed back unmodified; omitted on the first request */
+                after?: string;
+                client_id?: string;
+                /** @description Largest number of rows in the page, 1 to 100 (default 20); out of range → 400 limit_out_of_range */
+                limit?: number;
+                state?: "pending" | "delivered" | "parked";
+            };
             header?: never;
             path: {
                 id: string;
@@ -1909,7 +2332,425 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description A page of back-channel logout deliveries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "object": "logout_delivery",
+                     *           "id": "blo_0Jd8K2mQ4rT7vL1pW8bN5k",
+                     *           "client_id": "string",
+                     *           "user_id": "string",
+                     *           "sid": "string",
+                     *           "target_uri": "string",
+                     *           "state": "pending",
+                     *           "failures": 1,
+                     *           "last_error": "string",
+                     *           "created_at": "2026-03-14T09:26:53.000Z",
+                     *           "next_attempt_at": "2026-03-14T09:26:53.000Z",
+                     *           "delivered_at": "2026-03-14T09:26:53.000Z"
+                     *         }
+                     *       ],
+                     *       "next_cursor": "string"
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["LogoutDelivery"][];
+                        /** @description Opaque cursor for the next page; null when the read is complete */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for objects of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retryLogoutDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                deliveryId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
             /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "logout_delivery",
+                     *       "id": "blo_0Jd8K2mQ4rT7vL1pW8bN5k",
+                     *       "client_id": "string",
+                     *       "user_id": "string",
+                     *       "sid": "string",
+                     *       "target_uri": "string",
+                     *       "state": "pending",
+                     *       "failures": 1,
+                     *       "last_error": "string",
+                     *       "created_at": "2026-03-14T09:26:53.000Z",
+                     *       "next_attempt_at": "2026-03-14T09:26:53.000Z",
+                     *       "delivered_at": "2026-03-14T09:26:53.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["LogoutDelivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for objects of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retryParkedLogoutDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "since": "2026-03-14T09:26:53.000Z",
+                 *       "client_id": "string"
+                 *     }
+                 */
+                "application/json": {
+                    client_id?: string;
+                    /** Format: date-time */
+                    since: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "logout_retry",
+                     *       "since": "2026-03-14T09:26:53.000Z",
+                     *       "requeued": 1,
+                     *       "client_id": "string"
+                     *     }
+                     */
+                    "application/json": {
+                        client_id?: string;
+                        /** @enum {string} */
+                        object: "logout_retry";
+                        requeued: number;
+                        /** Format: date-time */
+                        since: string;
+                    };
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for objects of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listRoles: {
+        parameters: {
+            query?: {
+                /** @description The next_cursor of the previous page, passed back unmodified; omitted on the first request */
+                after?: string;
+                /** @description Largest number of rows in the page, 1 to 100 (default 20); out of range → 400 limit_out_of_range */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of roles */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1934,15 +2775,43 @@ export interface operations {
                      *           "created_at": "2026-03-14T09:26:53.000Z",
                      *           "updated_at": "2026-03-14T09:26:53.000Z"
                      *         }
-                     *       ]
+                     *       ],
+                     *       "next_cursor": "string"
                      *     }
                      */
                     "application/json": {
                         data: components["schemas"]["Role"][];
+                        /** @description Opaque cursor for the next page; null when the read is complete */
+                        next_cursor: string | null;
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing or invalid credential */
             401: {
                 headers: {
@@ -2566,7 +3435,12 @@ export interface operations {
     };
     listScimTokens: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The next_cursor of the previous page, passed back unmodified; omitted on the first request */
+                after?: string;
+                /** @description Largest number of rows in the page, 1 to 100 (default 20); out of range → 400 limit_out_of_range */
+                limit?: number;
+            };
             header?: never;
             path: {
                 id: string;
@@ -2575,7 +3449,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description A page of SCIM tokens */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2591,15 +3465,43 @@ export interface operations {
                      *           "created_at": "2026-03-14T09:26:53.000Z",
                      *           "revoked_at": "2026-03-14T09:26:53.000Z"
                      *         }
-                     *       ]
+                     *       ],
+                     *       "next_cursor": "string"
                      *     }
                      */
                     "application/json": {
                         data: components["schemas"]["ScimToken"][];
+                        /** @description Opaque cursor for the next page; null when the read is complete */
+                        next_cursor: string | null;
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing or invalid credential */
             401: {
                 headers: {
@@ -3496,7 +4398,12 @@ export interface operations {
     };
     listUserGrants: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The next_cursor of the previous page, passed back unmodified; omitted on the first request */
+                after?: string;
+                /** @description Largest number of rows in the page, 1 to 100 (default 20); out of range → 400 limit_out_of_range */
+                limit?: number;
+            };
             header?: never;
             path: {
                 id: string;
@@ -3506,7 +4413,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description A page of grants */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3523,15 +4430,43 @@ export interface operations {
                      *           "created_at": "2026-03-14T09:26:53.000Z",
                      *           "expires_at": "2026-03-14T09:26:53.000Z"
                      *         }
-                     *       ]
+                     *       ],
+                     *       "next_cursor": "string"
                      *     }
                      */
                     "application/json": {
                         data: components["schemas"]["UserGrant"][];
+                        /** @description Opaque cursor for the next page; null when the read is complete */
+                        next_cursor: string | null;
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing or invalid credential */
             401: {
                 headers: {
@@ -3926,7 +4861,12 @@ export interface operations {
     };
     listUserSessions: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The next_cursor of the previous page, passed back unmodified; omitted on the first request */
+                after?: string;
+                /** @description Largest number of rows in the page, 1 to 100 (default 20); out of range → 400 limit_out_of_range */
+                limit?: number;
+            };
             header?: never;
             path: {
                 id: string;
@@ -3936,7 +4876,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description A page of sign-in sessions */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3951,15 +4891,43 @@ export interface operations {
                      *           "authenticated_at": "2026-03-14T09:26:53.000Z",
                      *           "expires_at": "2026-03-14T09:26:53.000Z"
                      *         }
-                     *       ]
+                     *       ],
+                     *       "next_cursor": "string"
                      *     }
                      */
                     "application/json": {
                         data: components["schemas"]["UserSession"][];
+                        /** @description Opaque cursor for the next page; null when the read is complete */
+                        next_cursor: string | null;
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 1,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Missing or invalid credential */
             401: {
                 headers: {

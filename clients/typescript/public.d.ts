@@ -103,6 +103,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/authorize/switch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** "Not you? Sign out" on the sign-in and consent pages: ends the session, then the same authorization request again */
+        post: operations["switchPerson"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -1867,6 +1884,103 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalErrorPage"];
+            503: components["responses"]["ServiceUnavailablePage"];
+        };
+    };
+    switchPerson: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "client_id": "cli_7Rk2pV9sQ1mZ4wX8bN3c",
+                 *       "redirect_uri": "https://merchant.example.org/hooks/gatehouse",
+                 *       "csrf_token": "string",
+                 *       "response_type": "code",
+                 *       "scope": "invoices:read payouts:read",
+                 *       "state": "string",
+                 *       "code_challenge": "string",
+                 *       "code_challenge_method": "S256",
+                 *       "prompt": "string"
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * @description The client making the request
+                     * @example cli_7Rk2pV9sQ1mZ4wX8bN3c
+                     */
+                    client_id: string;
+                    /** @description PKCE (RFC 7636): BASE64URL(SHA256(code_verifier)); required */
+                    code_challenge?: string;
+                    /** @enum {string} */
+                    code_challenge_method?: "S256";
+                    /** @description From the sign-in or consent page (bound to the session) */
+                    csrf_token: string;
+                    /** @description none, login or consent (OpenID Connect Core §3.1.2.1) */
+                    prompt?: string;
+                    /**
+                     * Format: uri
+                     * @description One of the client’s registered redirect URIs, exactly
+                     */
+                    redirect_uri: string;
+                    /**
+                     * @description Always code (RFC 6749 §4.1.1)
+                     * @enum {string}
+                     */
+                    response_type?: "code";
+                    /**
+                     * @description Space-separated scopes
+                     * @example invoices:read payouts:read
+                     */
+                    scope?: string;
+                    /** @description Opaque value returned unchanged in the redirect */
+                    state?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description /authorize with the same authorization request, now without a session: the sign-in page */
+            303: {
+                headers: {
+                    /** @description The redirect URI with the answer in its query */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example {} */
+                    "application/json": unknown;
+                };
+            };
+            /** @description Unknown client, or a redirect URI that is not registered: an error page, never a redirect (RFC 6749 §4.1.2.1) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <!doctype html><html lang="en">…</html> */
+                    "text/html": string;
+                };
+            };
+            /** @description The form expired (its token does not match the session) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <!doctype html><html lang="en">…</html> */
+                    "text/html": string;
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLargePage"];
+            415: components["responses"]["UnsupportedMediaTypePage"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalErrorPage"];
             503: components["responses"]["ServiceUnavailablePage"];

@@ -1,10 +1,15 @@
-/** Accounts: the tenant every other object belongs to. */
+/** Accounts: the tenant every other object belongs to. A closed account stays as a tombstone (`deleted_at`). */
 import type { Db } from '../platform/db/database.ts';
+import type { CursorPosition } from '../paging/cursor.ts';
+import { keysetPage } from '../paging/keyset.ts';
 import type { AccountRow } from './tables.ts';
 
+/** Newest first by (created_at, id): the order of the account list and its cursors. */
+export const ACCOUNTS_ORDER = { name: 'accounts:created_at.desc,id.desc', columns: { sortColumn: 'created_at', idColumn: 'id', direction: 'desc' } } as const;
 
 export function createAccountStore(db: Db) {
   return {
+    db,
     /** Inserts the account; `alongside` writes in the same transaction (its audit record). */
     async insert(row: AccountRow, alongside?: (trx: Db) => Promise<unknown>): Promise<void> {
       await db.transaction().execute(async (trx) => {
@@ -12,22 +17,13 @@ export function createAccountStore(db: Db) {
         await alongside?.(trx);
       });
     },
+    /** The open account `id` (a closed one is not found). */
     async find(id: string): Promise<AccountRow | undefined> {
-      return db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+      return db.selectFrom('accounts').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
     },
-    /** Newest first by (created_at, id), after an optional keyset position. */
-    async list(options: { limit: number; before?: { created_at: number; id: string } }): Promise<AccountRow[]> {
-      let query = db.selectFrom('accounts').selectAll();
-      const before = options.before;
-      if (before) {
-        query = query.where((eb) =>
-          eb.or([
-            eb('created_at', '<', before.created_at),
-            eb.and([eb('created_at', '=', before.created_at), eb('id', '<', before.id)]),
-          ]),
-        );
-      }
-      return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(options.limit).execute();
+    /** Open accounts after `after` in ACCOUNTS_ORDER, at most `take`. */
+    async list(after: CursorPosition | undefined, take: number): Promise<AccountRow[]> {
+      return keysetPage(db.selectFrom('accounts').selectAll().where('deleted_at', 'is', null), ACCOUNTS_ORDER.columns, after, take).execute();
     },
   };
 }

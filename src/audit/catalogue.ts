@@ -6,6 +6,8 @@
 export const AUDIT_ACTIONS = {
   // Operator (admin API and CLI)
   'account.created': 'An account was created',
+  'account.updated': 'An account’s name or sign-in page branding was changed',
+  'account.deleted': 'An account was closed: its credentials, clients and people removed; its records kept',
   'client.created': 'An OAuth client was registered',
   'client.updated': 'An OAuth client’s metadata was replaced',
   'client.deleted': 'An OAuth client was deleted',
@@ -32,6 +34,7 @@ export const AUDIT_ACTIONS = {
   'consent.withdrawn': 'A person’s grant to a client was withdrawn',
   'token.revoked': 'An access or refresh token was revoked (RFC 7009)',
   'session.ended': 'A person signed out (RP-initiated logout); back-channel logouts were queued',
+  'logout_delivery.retried': 'Parked back-channel logout deliveries were queued again by the operator',
   'grant.replay_revoked': 'A code or refresh token was presented again; its grant was revoked',
   // SCIM
   'scim.user.created': 'A person was provisioned',

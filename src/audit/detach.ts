@@ -19,3 +19,15 @@ export async function detachPerson(trx: Db, accountId: string, userId: string, a
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
+
+/** `detachPerson` for every person of the account at once (closing the account). */
+export async function detachPeople(trx: Db, accountId: string, at: number): Promise<number> {
+  const result = await trx
+    .updateTable('audit_events')
+    .set({ changes: null, detached_at: at })
+    .where('account_id', '=', accountId)
+    .where('target_id', 'in', trx.selectFrom('users').select('id').where('account_id', '=', accountId))
+    .where('detached_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

@@ -75,6 +75,15 @@ export const CONSENT_DOCS = {
   },
 };
 
+export const SWITCH_DOCS = {
+  ...form({ csrf_token: { type: 'string', description: 'From the sign-in or consent page (bound to the session)' } }, ['csrf_token', 'client_id', 'redirect_uri']),
+  response: {
+    303: location('/authorize with the same authorization request, now without a session: the sign-in page'),
+    400: html(NO_REDIRECT),
+    403: html('The form expired (its token does not match the session)'),
+  },
+};
+
 const LOGOUT_PARAMETERS = {
   id_token_hint: { type: 'string', description: 'An ID token this server issued to the client (expired is fine); names the person and session to sign out' },
   client_id: { type: 'string', description: 'The client asking; must be an audience of id_token_hint when both are given', examples: ['cli_7Rk2pV9sQ1mZ4wX8bN3c'] },

@@ -18,6 +18,12 @@
  * one of another person than `id_token_hint` names; `login_hint` fills in the userName; the
  * code remembers the nonce, the sign-in time, the session and the `claims` request for the ID
  * token, and the session remembers the client (back-channel logout goes to those).
+ *
+ * The pages carry the account's branding (pages.ts), read only when a page is shown and kept
+ * for a few seconds (accounts/service.ts `branding`): a redirect reads nothing more. While a
+ * session exists the pages offer "Not you? Sign out" (POST /authorize/switch): its form token is
+ * bound to the session as the consent form's is; it ends the session (back-channel logouts
+ * queued) and sends the browser back to /authorize with the same request, to sign in afresh.
  */
 import { auditBy, recordAudit } from '../audit/record.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -28,7 +34,8 @@ import type { RateLimits } from '../platform/rate-limit.ts';
 import type { Users } from '../users/service.ts';
 import type { Clients } from './clients.ts';
 import { checkAuthorizationRequest, redirectWith, RedirectError, UnsafeRedirect, type AuthorizationRequest } from './authorize.ts';
-import { consentPage, errorPage, sendPage, signInPage } from './pages.ts';
+import { consentPage, errorPage, sendPage, signInPage, type SignedInAs } from './pages.ts';
+import type { Branding } from '../accounts/branding.ts';
 import { parseCookies, sessionCookies, type Session, type Sessions } from './sessions.ts';
 import { issueCode } from './grants.ts';
 import { grantableToPerson, isSubset } from './scopes.ts';
@@ -36,7 +43,7 @@ import type { UserScopeBound } from './token.ts';
 import type { IdTokens } from './id-token.ts';
 import { logEvent } from '../platform/log-events.ts';
 import { documentedOnly } from '../platform/http/openapi.ts';
-import { AUTHORIZE_DOCS, CONSENT_DOCS, SIGN_IN_DOCS } from './authorize-openapi.ts';
+import { AUTHORIZE_DOCS, CONSENT_DOCS, SIGN_IN_DOCS, SWITCH_DOCS } from './authorize-openapi.ts';
 
 const NOTHING_GRANTABLE = 'None of the requested scopes may be granted to this user (privileged scopes need a role that names them)';
 
@@ -51,6 +58,8 @@ export interface AuthorizeDeps {
   issuer: string;
   codeTtl: number;
   idTokens: IdTokens;
+  /** What the pages show of an account (cached; undefined shows the default look). */
+  branding?: (accountId: string) => Promise<Branding | undefined>;
 }
 
 function redirectTarget(redirectUri: string): string {
@@ -87,6 +96,17 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
     const fromForm = body.csrf_token;
     return typeof sessionSecret === 'string' && sessionSecret.length > 0 && typeof fromForm === 'string' && safeEqual(fromForm, consentToken(sessionSecret));
   }
+
+  /** The "Not you? Sign out" form's token: bound to the session, as the consent form's. */
+  function switchToken(sessionSecret: string): string {
+    return sha256Base64Url(`gatehouse switch form\n${sessionSecret}`);
+  }
+
+  function signedInAs(session: Session | undefined, sessionSecret: string | undefined): SignedInAs | undefined {
+    return session && sessionSecret ? { userName: session.userName, switchToken: switchToken(sessionSecret) } : undefined;
+  }
+
+  const brandingOf = (accountId: string) => deps.branding?.(accountId) ?? Promise.resolve(undefined);
 
   function redirect(reply: FastifyReply, status: 302 | 303, location: string) {
     return reply.code(status).header('location', location).header('cache-control', 'no-store').send();
@@ -143,7 +163,9 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
     if (needsConsent) {
       if (req.prompt.has('none')) return fail('consent_required', 'The user has not consented to these scopes');
       const csrf = consentToken(sessionSecret);
-      return sendPage(reply, 200, consentPage({ clientName: req.client.name, userName: session.userName, scopes: offered, params: withoutPrompt(req, 'login'), csrf }), redirectTarget(req.redirectUri));
+      const brand = await brandingOf(req.client.accountId);
+      const page = consentPage({ clientName: req.client.name, userName: session.userName, scopes: offered, params: withoutPrompt(req, 'login'), csrf, brand, switchToken: switchToken(sessionSecret) });
+      return sendPage(reply, 200, page, redirectTarget(req.redirectUri));
     }
     return issue(reply, req, session, offered, status);
   }
@@ -164,9 +186,11 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
     return redirect(reply, status, redirectWith(req.redirectUri, { code, state: req.state, iss: issuer }));
   }
 
-  function showSignIn(request: FastifyRequest, reply: FastifyReply, req: AuthorizationRequest, status: number, error?: string, userName?: string) {
+  async function showSignIn(request: FastifyRequest, reply: FastifyReply, req: AuthorizationRequest, status: number, error?: string, userName?: string, signedIn?: SignedInAs) {
     const csrf = signInToken(request, reply);
-    return sendPage(reply, status, signInPage({ clientName: req.client.name, params: req.params, csrf, error, userName: userName ?? req.oidc?.loginHint ?? undefined }), redirectTarget(req.redirectUri));
+    const brand = await brandingOf(req.client.accountId);
+    const page = signInPage({ clientName: req.client.name, params: req.params, csrf, error, userName: userName ?? req.oidc?.loginHint ?? undefined, brand, signedIn });
+    return sendPage(reply, status, page, redirectTarget(req.redirectUri));
   }
 
   const pageConfig = { errorFormat: 'oauth-page' };
@@ -174,10 +198,28 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
   app.get('/authorize', { config: { ...pageConfig, ...documentedOnly(AUTHORIZE_DOCS) }, schema: { tags: ['oauth'], operationId: 'authorize', summary: 'Authorization endpoint (RFC 6749 §4.1.1): sign-in and consent pages, then a redirect with code, state and iss' } }, async (request, reply) => {
     const req = await check(request, reply, request.query as Record<string, unknown>, 302);
     if (!req) return reply;
-    const session = await usableSession(req, await currentSession(request, req));
+    const existing = await currentSession(request, req);
+    const session = await usableSession(req, existing);
     if (req.prompt.has('none') && !session) return redirectError(reply, 302, new RedirectError('login_required', 'The user is not signed in', req.redirectUri, req.state));
-    if (!session || req.prompt.has('login')) return showSignIn(request, reply, req, 200);
-    return proceed(reply, req, session, parseCookies(request.headers.cookie)[cookies.session]!, 302);
+    const sessionSecret = parseCookies(request.headers.cookie)[cookies.session];
+    if (!session || req.prompt.has('login')) return showSignIn(request, reply, req, 200, undefined, undefined, signedInAs(existing, sessionSecret));
+    return proceed(reply, req, session, sessionSecret!, 302);
+  });
+
+  app.post('/authorize/switch', { config: { ...pageConfig, ...documentedOnly(SWITCH_DOCS) }, schema: { tags: ['oauth'], operationId: 'switchPerson', summary: '"Not you? Sign out" on the sign-in and consent pages: ends the session, then the same authorization request again' } }, async (request, reply) => {
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const req = await check(request, reply, body, 303);
+    if (!req) return reply;
+    const sessionSecret = parseCookies(request.headers.cookie)[cookies.session];
+    const session = await currentSession(request, req);
+    if (session) {
+      const token = body.csrf_token;
+      if (typeof token !== 'string' || !safeEqual(token, switchToken(sessionSecret!))) return sendPage(reply, 403, errorPage('The form expired. Go back to the application and start again.'));
+      await sessions.end(session, auditBy(request, { type: 'user', id: session.userId, clientId: req.client.id }));
+      reply.header('set-cookie', cookies.clearSession());
+    }
+    const again = new URLSearchParams(Object.entries(req.params).filter((e): e is [string, string] => e[1] !== undefined));
+    return redirect(reply, 303, `/authorize?${again}`);
   });
 
   app.post('/authorize/login', { config: { ...pageConfig, ...documentedOnly(SIGN_IN_DOCS) }, schema: { tags: ['oauth'], operationId: 'submitSignIn', summary: 'Sign-in form of the authorization endpoint' } }, async (request, reply) => {

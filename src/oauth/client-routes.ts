@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { auditBy } from '../audit/index.ts';
 import type { Accounts } from '../accounts/service.ts';
 import { errorResponses } from '../platform/http/schemas.ts';
+import { pageQueryProperties, pageSchema, type Paging } from '../paging/page.ts';
 import { AUTH_METHODS, GRANT_TYPES, ID_TOKEN_ALGS, SUBJECT_TYPES, presentClient, type ClientMetadata, type Clients } from './clients.ts';
 import { component } from '../platform/http/openapi-components.ts';
 
@@ -66,8 +67,8 @@ const metadataBody = component('ClientMetadata', {
   },
 } as const);
 
-export function registerClientRoutes(app: FastifyInstance, deps: { accounts: Accounts; clients: Clients }): void {
-  const { accounts, clients } = deps;
+export function registerClientRoutes(app: FastifyInstance, deps: { accounts: Accounts; clients: Clients; paging: Paging }): void {
+  const { accounts, clients, paging } = deps;
   type P = { Params: { id: string; clientId: string } };
 
   app.post<{ Params: { id: string }; Body: ClientMetadata }>(
@@ -90,20 +91,21 @@ export function registerClientRoutes(app: FastifyInstance, deps: { accounts: Acc
     },
   );
 
-  app.get<{ Params: { id: string } }>(
+  app.get<{ Params: { id: string }; Querystring: { limit?: number; after?: string } }>(
     '/admin/v1/accounts/:id/clients',
     {
       schema: {
         tags: ['clients'],
         operationId: 'listClients',
-        summary: 'List the clients of an account, newest first',
+        summary: 'List the clients of an account, newest first, page by page (cursor)',
         params: accountParams,
-        response: { 200: { type: 'object', required: ['data'], properties: { data: { type: 'array', items: clientSchema } } }, ...errorResponses(401, 404) },
+        querystring: { type: 'object', additionalProperties: false, properties: pageQueryProperties },
+        response: { 200: pageSchema(clientSchema, 'A page of clients'), ...errorResponses(400, 401, 404) },
       },
     },
     async (request) => {
       await accounts.require(request.params.id);
-      return { data: await clients.list(request.params.id) };
+      return clients.list(paging, request.params.id, request.query);
     },
   );
 

@@ -25,6 +25,8 @@ import { newId } from '../platform/ids.ts';
 import { randomSecret, sha256Hex } from '../platform/crypto.ts';
 import { problem } from '../platform/errors/catalogue.ts';
 import type { ClientRow } from './tables.ts';
+import type { Paging } from '../paging/page.ts';
+import { keysetPage, NEWEST_FIRST } from '../paging/keyset.ts';
 import { RefusedTarget, type TargetPolicy } from '../webhooks/target-policy.ts';
 import { SCOPE_NAMES, formatScope, parseScope } from './scopes.ts';
 
@@ -322,15 +324,17 @@ export function createClients(deps: { db: Db; clock: Clock; outboundPolicy?: Tar
       return presentClient(clientFromRow(row), secret);
     },
 
-    async list(accountId: string) {
-      const rows = await db
-        .selectFrom('oauth_clients')
-        .selectAll()
-        .where('account_id', '=', accountId)
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .execute();
-      return rows.map((r) => presentClient(clientFromRow(r)));
+    /** A page of the account's clients, newest first (sealed cursors, paging/page.ts). */
+    async list(paging: Paging, accountId: string, request: { limit?: number; after?: string }) {
+      const page = await paging.read(
+        { accountId, limit: request.limit, after: request.after },
+        {
+          orderName: 'clients:created_at.desc,id.desc',
+          fetch: (after, take) => keysetPage(db.selectFrom('oauth_clients').selectAll().where('account_id', '=', accountId), NEWEST_FIRST, after, take).execute(),
+          position: (row) => ({ key: Number(row.created_at), id: row.id }),
+        },
+      );
+      return { data: page.rows.map((r) => presentClient(clientFromRow(r))), next_cursor: page.nextCursor };
     },
 
     /**

@@ -21,6 +21,7 @@ import { parseCookies, sessionCookies, type Session, type Sessions } from './ses
 import { auditBy } from '../audit/record.ts';
 import { documentedOnly } from '../platform/http/openapi.ts';
 import { LOGOUT_DOCS } from './authorize-openapi.ts';
+import type { Branding } from '../accounts/branding.ts';
 
 const LOGOUT_PARAMS = ['id_token_hint', 'client_id', 'post_logout_redirect_uri', 'state'] as const;
 type LogoutParams = Partial<Record<(typeof LOGOUT_PARAMS)[number], string>>;
@@ -34,7 +35,7 @@ interface LogoutRequest {
 
 class LogoutRefused extends Error {}
 
-export function registerLogoutRoutes(app: FastifyInstance, deps: { issuer: string; clients: Clients; sessions: Sessions; idTokens: IdTokens }): void {
+export function registerLogoutRoutes(app: FastifyInstance, deps: { issuer: string; clients: Clients; sessions: Sessions; idTokens: IdTokens; branding?: (accountId: string) => Promise<Branding | undefined> }): void {
   const { clients, sessions, idTokens } = deps;
   const cookies = sessionCookies(deps.issuer);
 
@@ -105,7 +106,8 @@ export function registerLogoutRoutes(app: FastifyInstance, deps: { issuer: strin
         return finish(reply, req, true);
       }
       const target = req.redirectUri === undefined ? undefined : new URL(req.redirectUri).origin;
-      return sendPage(reply, 200, logoutConfirmPage({ userName: session.userName, clientName: req.client?.name, params: req.params, csrf: confirmToken(secret!) }), target);
+      const brand = await deps.branding?.(session.accountId);
+      return sendPage(reply, 200, logoutConfirmPage({ userName: session.userName, clientName: req.client?.name, params: req.params, csrf: confirmToken(secret!), brand }), target);
     });
   }
 

@@ -108,7 +108,7 @@ export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRoute
       done();
     });
     registerAuthorizeRoutes(scope, deps);
-    registerLogoutRoutes(scope, { issuer, clients: deps.clients, sessions: deps.sessions, idTokens: deps.idTokens });
+    registerLogoutRoutes(scope, { issuer, clients: deps.clients, sessions: deps.sessions, idTokens: deps.idTokens, branding: deps.branding });
 
     scope.post<{ Body: TokenRequest }>(
       '/token',

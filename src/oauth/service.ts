@@ -26,6 +26,7 @@ import type { KeyVault } from '../platform/secrets-key.ts';
 import { createSessions } from './sessions.ts';
 import { registerOAuthRoutes } from './routes.ts';
 import { createIdTokens } from './id-token.ts';
+import type { Branding } from '../accounts/branding.ts';
 
 export interface OAuthDeps {
   db: Db;
@@ -44,6 +45,8 @@ export interface OAuthDeps {
   /** Where Gatehouse may call out to (back-channel logout, jwks_uri): the webhooks' guard. */
   outboundPolicy: TargetPolicy;
   log?: FastifyBaseLogger;
+  /** What the sign-in pages show of an account (accounts/service.ts `branding`). */
+  branding?: (accountId: string) => Promise<Branding | undefined>;
 }
 
 export function createOAuth(deps: OAuthDeps) {
@@ -109,6 +112,7 @@ export function createOAuth(deps: OAuthDeps) {
         keys,
         idTokens,
         accessTokens: deps.accessTokens,
+        branding: deps.branding,
       });
     },
   };

@@ -44,3 +44,24 @@ export const revokeUserAccess: RevokeUserAccess = async (trx, accountId, userId,
     .execute();
   await trx.deleteFrom('oauth_codes').where('account_id', '=', accountId).where('user_id', '=', userId).execute();
 };
+
+/**
+ * Ends everything of the account at once (closing the account, accounts/closing.ts): every
+ * token, grant, code, consent and sign-in session, and its clients, so nothing of it can
+ * authenticate at the token endpoint, and no token of it (opaque or sealed, which names its
+ * client) passes a bearer check. No back-channel logouts: the clients they would tell are the
+ * account's own and go in the same transaction. Returns how many clients were removed.
+ */
+export async function endAccountAccess(trx: Transaction<Tables>, accountId: string, at: number): Promise<number> {
+  for (const table of ['access_tokens', 'oauth_refresh_tokens', 'oauth_grants'] as const) {
+    await trx.updateTable(table).set({ revoked_at: at }).where('account_id', '=', accountId).where('revoked_at', 'is', null).execute();
+  }
+  await trx.updateTable('oauth_sessions').set({ ended_at: at }).where('account_id', '=', accountId).where('ended_at', 'is', null).execute();
+  await trx.deleteFrom('oauth_codes').where('account_id', '=', accountId).execute();
+  await trx.deleteFrom('oauth_consents').where('account_id', '=', accountId).execute();
+  await trx.deleteFrom('oidc_session_clients').where('account_id', '=', accountId).execute();
+  // Logout tokens not yet sent would be signed for clients that no longer exist.
+  await trx.deleteFrom('oidc_logout_deliveries').where('account_id', '=', accountId).where('state', '!=', 'delivered').execute();
+  const removed = await trx.deleteFrom('oauth_clients').where('account_id', '=', accountId).executeTakeFirst();
+  return Number(removed.numDeletedRows);
+}

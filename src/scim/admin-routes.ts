@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Accounts } from '../accounts/service.ts';
 import { problem } from '../platform/errors/catalogue.ts';
 import { errorResponses } from '../platform/http/schemas.ts';
+import { pageQueryProperties, pageSchema, type Paging } from '../paging/page.ts';
 import type { ScimTokens } from './tokens.ts';
 import { RoleNameTaken, type RoleInput, type Roles } from './roles.ts';
 import { component } from '../platform/http/openapi-components.ts';
@@ -65,8 +66,8 @@ const roleSchema = component('Role', {
   },
 } as const);
 
-export function registerScimAdminRoutes(app: FastifyInstance, deps: { accounts: Accounts; tokens: ScimTokens; roles: Roles }): void {
-  const { accounts, tokens, roles } = deps;
+export function registerScimAdminRoutes(app: FastifyInstance, deps: { accounts: Accounts; tokens: ScimTokens; roles: Roles; paging: Paging }): void {
+  const { accounts, tokens, roles, paging } = deps;
 
   app.post<{ Params: { id: string }; Body: { description?: string } }>(
     '/admin/v1/accounts/:id/scim-tokens',
@@ -88,20 +89,21 @@ export function registerScimAdminRoutes(app: FastifyInstance, deps: { accounts: 
     },
   );
 
-  app.get<{ Params: { id: string } }>(
+  app.get<{ Params: { id: string }; Querystring: { limit?: number; after?: string } }>(
     '/admin/v1/accounts/:id/scim-tokens',
     {
       schema: {
         tags: ['scim'],
         operationId: 'listScimTokens',
-        summary: "List an account's SCIM tokens (never the tokens themselves)",
+        summary: "List an account's SCIM tokens (never the tokens themselves), newest first, page by page (cursor)",
         params: accountParams,
-        response: { 200: { type: 'object', required: ['data'], properties: { data: { type: 'array', items: tokenSchema } } }, ...errorResponses(401, 404) },
+        querystring: { type: 'object', additionalProperties: false, properties: pageQueryProperties },
+        response: { 200: pageSchema(tokenSchema, 'A page of SCIM tokens'), ...errorResponses(400, 401, 404) },
       },
     },
     async (request) => {
       await accounts.require(request.params.id);
-      return { data: await tokens.list(request.params.id) };
+      return tokens.list(paging, request.params.id, request.query);
     },
   );
 
@@ -146,20 +148,21 @@ export function registerScimAdminRoutes(app: FastifyInstance, deps: { accounts: 
     },
   );
 
-  app.get<{ Params: { id: string } }>(
+  app.get<{ Params: { id: string }; Querystring: { limit?: number; after?: string } }>(
     '/admin/v1/accounts/:id/roles',
     {
       schema: {
         tags: ['roles'],
         operationId: 'listRoles',
-        summary: "List an account's roles",
+        summary: "List an account's roles by name, page by page (cursor)",
         params: accountParams,
-        response: { 200: { type: 'object', required: ['data'], properties: { data: { type: 'array', items: roleSchema } } }, ...errorResponses(401, 404) },
+        querystring: { type: 'object', additionalProperties: false, properties: pageQueryProperties },
+        response: { 200: pageSchema(roleSchema, 'A page of roles'), ...errorResponses(400, 401, 404) },
       },
     },
     async (request) => {
       await accounts.require(request.params.id);
-      return { data: await roles.list(request.params.id) };
+      return roles.list(paging, request.params.id, request.query);
     },
   );
 

@@ -7,6 +7,7 @@ import type { Db } from '../platform/db/database.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { SqlDialect } from '../platform/db/dialect.ts';
 import type { AccessTokens } from '../oauth/access-tokens.ts';
+import type { Paging } from '../paging/page.ts';
 import type { RevokeUserAccess } from '../oauth/user-access.ts';
 import type { Accounts } from '../accounts/service.ts';
 import { createScimUserStore } from './users-store.ts';
@@ -55,7 +56,7 @@ export function createScim(deps: ScimDeps) {
         baseUrl,
         maxPayloadSize: deps.maxPayloadSize,
       }),
-    registerAdmin: (app: FastifyInstance, adminDeps: { accounts: Accounts }) => registerScimAdminRoutes(app, { accounts: adminDeps.accounts, tokens, roles }),
+    registerAdmin: (app: FastifyInstance, adminDeps: { accounts: Accounts; paging: Paging }) => registerScimAdminRoutes(app, { ...adminDeps, tokens, roles }),
   };
 }
 

@@ -5,6 +5,8 @@
  * or issues/refreshes a user's token, so a membership change takes effect at the next token.
  * An account without any mapping answers null: OAuth then gives people no privileged scope.
  */
+import type { Paging } from '../paging/page.ts';
+import { keysetPage, type KeysetColumns } from '../paging/keyset.ts';
 import { changesOf, recordAudit, type AuditBy } from '../audit/record.ts';
 import { sql } from 'kysely';
 import type { Db } from '../platform/db/database.ts';
@@ -64,6 +66,9 @@ export function createUserScopeBound(deps: { db: Db }): UserScopeBound {
 }
 
 export class RoleNameTaken extends Error {}
+
+/** Roles are listed by name, then id. */
+const BY_NAME: KeysetColumns = { sortColumn: 'name', idColumn: 'id', direction: 'asc' };
 
 export function createRoles(deps: { db: Db; clock: Clock }) {
   const { db, clock } = deps;
@@ -125,9 +130,18 @@ export function createRoles(deps: { db: Db; clock: Clock }) {
       const found = await db.selectFrom('roles').select('id').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
       return found ? view(found.id) : undefined;
     },
-    async list(accountId: string): Promise<RoleView[]> {
-      const ids = await db.selectFrom('roles').select('id').where('account_id', '=', accountId).orderBy('name').execute();
-      return (await Promise.all(ids.map((r) => view(r.id)))).filter((r): r is RoleView => r !== undefined);
+    /** A page of the account's roles by name (names are unique in an account), with sealed cursors. */
+    async list(paging: Paging, accountId: string, request: { limit?: number; after?: string }) {
+      const page = await paging.read(
+        { accountId, limit: request.limit, after: request.after },
+        {
+          orderName: 'roles:name.asc,id.asc',
+          fetch: (after, take) => keysetPage(db.selectFrom('roles').select(['id', 'name']).where('account_id', '=', accountId), BY_NAME, after, take).execute(),
+          position: (row) => ({ key: row.name, id: row.id }),
+        },
+      );
+      const data = (await Promise.all(page.rows.map((r) => view(r.id)))).filter((r): r is RoleView => r !== undefined);
+      return { data, next_cursor: page.nextCursor };
     },
     async delete(accountId: string, id: string, by?: AuditBy): Promise<boolean> {
       return db.transaction().execute(async (trx) => {

@@ -4,6 +4,8 @@
  * carrying the `scim` scope. A missing or bad credential answers 401 with a SCIM Error
  * (RFC 7644 §2, RFC 6750 challenge); everything the principal reaches is its account's.
  */
+import type { Paging } from '../paging/page.ts';
+import { keysetPage, NEWEST_FIRST } from '../paging/keyset.ts';
 import { changesOf, recordAudit, type AuditBy } from '../audit/record.ts';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../platform/db/database.ts';
@@ -51,9 +53,17 @@ export function createScimTokens(deps: { db: Db; clock: Clock }) {
       });
       return { ...view(row), token };
     },
-    async list(accountId: string): Promise<ScimTokenView[]> {
-      const rows = await db.selectFrom('scim_tokens').selectAll().where('account_id', '=', accountId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
-      return rows.map(view);
+    /** A page of the account's tokens, newest first (sealed cursors, paging/page.ts). */
+    async list(paging: Paging, accountId: string, request: { limit?: number; after?: string }) {
+      const page = await paging.read(
+        { accountId, limit: request.limit, after: request.after },
+        {
+          orderName: 'scim-tokens:created_at.desc,id.desc',
+          fetch: (after, take) => keysetPage(db.selectFrom('scim_tokens').selectAll().where('account_id', '=', accountId), NEWEST_FIRST, after, take).execute(),
+          position: (row) => ({ key: Number(row.created_at), id: row.id }),
+        },
+      );
+      return { data: page.rows.map(view), next_cursor: page.nextCursor };
     },
     /** Revokes a token; false when the account has no such token. */
     async revoke(accountId: string, id: string, by?: AuditBy): Promise<boolean> {

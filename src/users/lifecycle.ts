@@ -16,12 +16,16 @@ import type { Clock } from '../platform/clock.ts';
 import { toRfc3339 } from '../platform/clock.ts';
 import { problem } from '../platform/errors/catalogue.ts';
 import type { Paging } from '../paging/page.ts';
+import { keysetPage, type KeysetColumns } from '../paging/keyset.ts';
 import type { RevokeUserAccess } from '../oauth/user-access.ts';
 import { revokeGrant } from '../oauth/grants.ts';
 import { queueLogoutTokens } from '../oauth/backchannel-logout.ts';
 import { presentUser } from './service.ts';
 import { hashPassword, passwordPolicyViolation } from './passwords.ts';
 import type { UserRow } from './tables.ts';
+
+/** Oldest first by (created_at, id). */
+const OLDEST_FIRST: KeysetColumns = { sortColumn: 'created_at', idColumn: 'id', direction: 'asc' };
 
 export function createUserLifecycle(deps: {
   db: Db;
@@ -98,19 +102,28 @@ export function createUserLifecycle(deps: {
       return presentUser(await requireUser(accountId, userId));
     },
 
-    async grants(accountId: string, userId: string) {
+    /** The person's live grants, oldest first, a page at a time (cursors bound to the person). */
+    async grants(accountId: string, userId: string, request: { limit?: number; after?: string } = {}) {
       await requireUser(accountId, userId);
-      const rows = await db
-        .selectFrom('oauth_grants')
-        .select(['id', 'client_id', 'scope', 'created_at', 'expires_at'])
-        .where('account_id', '=', accountId)
-        .where('user_id', '=', userId)
-        .where('revoked_at', 'is', null)
-        .where('expires_at', '>', clock.now())
-        .orderBy('created_at', 'asc')
-        .orderBy('id', 'asc')
-        .execute();
-      return rows.map((r) => ({ object: 'grant' as const, id: r.id, client_id: r.client_id, scope: r.scope, created_at: toRfc3339(Number(r.created_at)), expires_at: toRfc3339(Number(r.expires_at)) }));
+      const page = await deps.paging.read(
+        { accountId, limit: request.limit, after: request.after, filters: { user: userId } },
+        {
+          orderName: 'user-grants:created_at.asc,id.asc',
+          fetch: (after, take) => {
+            const live = db
+              .selectFrom('oauth_grants')
+              .select(['id', 'client_id', 'scope', 'created_at', 'expires_at'])
+              .where('account_id', '=', accountId)
+              .where('user_id', '=', userId)
+              .where('revoked_at', 'is', null)
+              .where('expires_at', '>', clock.now());
+            return keysetPage(live, OLDEST_FIRST, after, take).execute();
+          },
+          position: (row) => ({ key: Number(row.created_at), id: row.id }),
+        },
+      );
+      const data = page.rows.map((r) => ({ object: 'grant' as const, id: r.id, client_id: r.client_id, scope: r.scope, created_at: toRfc3339(Number(r.created_at)), expires_at: toRfc3339(Number(r.expires_at)) }));
+      return { data, next_cursor: page.nextCursor };
     },
 
     async revokeGrant(accountId: string, userId: string, grantId: string, by?: AuditBy): Promise<void> {
@@ -126,19 +139,28 @@ export function createUserLifecycle(deps: {
       });
     },
 
-    async sessions(accountId: string, userId: string) {
+    /** The person's live sign-in sessions, oldest first, a page at a time (cursors bound to the person). */
+    async sessions(accountId: string, userId: string, request: { limit?: number; after?: string } = {}) {
       await requireUser(accountId, userId);
-      const rows = await db
-        .selectFrom('oauth_sessions')
-        .select(['id', 'authenticated_at', 'expires_at'])
-        .where('account_id', '=', accountId)
-        .where('user_id', '=', userId)
-        .where('ended_at', 'is', null)
-        .where('expires_at', '>', clock.now())
-        .orderBy('authenticated_at', 'asc')
-        .orderBy('id', 'asc')
-        .execute();
-      return rows.map((r) => ({ object: 'session' as const, id: r.id, authenticated_at: toRfc3339(Number(r.authenticated_at)), expires_at: toRfc3339(Number(r.expires_at)) }));
+      const page = await deps.paging.read(
+        { accountId, limit: request.limit, after: request.after, filters: { user: userId } },
+        {
+          orderName: 'user-sessions:authenticated_at.asc,id.asc',
+          fetch: (after, take) => {
+            const live = db
+              .selectFrom('oauth_sessions')
+              .select(['id', 'authenticated_at', 'expires_at'])
+              .where('account_id', '=', accountId)
+              .where('user_id', '=', userId)
+              .where('ended_at', 'is', null)
+              .where('expires_at', '>', clock.now());
+            return keysetPage(live, { ...OLDEST_FIRST, sortColumn: 'authenticated_at' }, after, take).execute();
+          },
+          position: (row) => ({ key: Number(row.authenticated_at), id: row.id }),
+        },
+      );
+      const data = page.rows.map((r) => ({ object: 'session' as const, id: r.id, authenticated_at: toRfc3339(Number(r.authenticated_at)), expires_at: toRfc3339(Number(r.expires_at)) }));
+      return { data, next_cursor: page.nextCursor };
     },
 
     /** Ends one sign-in session; the clients it signed in to get back-channel logouts. */

@@ -9,7 +9,7 @@ import type { Users } from './service.ts';
 import { errorResponses } from '../platform/http/schemas.ts';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './passwords.ts';
 import type { UserLifecycle } from './lifecycle.ts';
-import { pageQueryProperties } from '../paging/page.ts';
+import { pageQueryProperties, pageSchema } from '../paging/page.ts';
 import { component } from '../platform/http/openapi-components.ts';
 
 const userSchema = component('User', {
@@ -120,12 +120,13 @@ export function registerUserRoutes(app: FastifyInstance, deps: { accounts: Accou
     async (request) => lifecycle.resetPassword(request.params.id, request.params.userId, request.body.password, auditBy(request)),
   );
 
-  app.get<One>(
+  app.get<One & { Querystring: { limit?: number; after?: string } }>(
     '/admin/v1/accounts/:id/users/:userId/grants',
-    admin('listUserGrants', "A person's live grants: one per sign-in to a client, with the scope consented", {
-      response: { 200: { type: 'object', required: ['data'], properties: { data: { type: 'array', items: grantSchema } } }, ...errorResponses(401, 404) },
+    admin('listUserGrants', "A person's live grants (one per sign-in to a client, with the scope consented), oldest first, page by page (cursor)", {
+      querystring: { type: 'object', additionalProperties: false, properties: pageQueryProperties },
+      response: { 200: pageSchema(grantSchema, 'A page of grants'), ...errorResponses(400, 401, 404) },
     }),
-    async (request) => ({ data: await lifecycle.grants(request.params.id, request.params.userId) }),
+    async (request) => lifecycle.grants(request.params.id, request.params.userId, request.query),
   );
 
   app.delete<One>(
@@ -137,12 +138,13 @@ export function registerUserRoutes(app: FastifyInstance, deps: { accounts: Accou
     },
   );
 
-  app.get<One>(
+  app.get<One & { Querystring: { limit?: number; after?: string } }>(
     '/admin/v1/accounts/:id/users/:userId/sessions',
-    admin('listUserSessions', "A person's live sign-in sessions", {
-      response: { 200: { type: 'object', required: ['data'], properties: { data: { type: 'array', items: sessionSchema } } }, ...errorResponses(401, 404) },
+    admin('listUserSessions', "A person's live sign-in sessions, oldest first, page by page (cursor)", {
+      querystring: { type: 'object', additionalProperties: false, properties: pageQueryProperties },
+      response: { 200: pageSchema(sessionSchema, 'A page of sign-in sessions'), ...errorResponses(400, 401, 404) },
     }),
-    async (request) => ({ data: await lifecycle.sessions(request.params.id, request.params.userId) }),
+    async (request) => lifecycle.sessions(request.params.id, request.params.userId, request.query),
   );
 
   app.delete<One>(

@@ -6,6 +6,8 @@
  *   RP-initiated logout from the end-session URL it builds;
  * - oauth4webapi in OIDC mode: a public client with RS256 ID tokens and a pairwise `sub`.
  * The person is provisioned through SCIM, so the claims come from their SCIM profile.
+ * The pages carry the account's branding (name, logo, colour), pass axe-core with no violation,
+ * fetch nothing from anyone but Gatehouse, and "Not you? Sign out" ends the session.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -20,6 +22,32 @@ import { databaseTargets } from '../helpers/databases.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { scimClient, USER } from '../scim/scim-client.ts';
 import { registerClient } from '../oauth/helpers.ts';
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import { PNG_PIXEL } from '../helpers/fixtures.ts';
+
+/** axe-core's source, injected into the page under test as it is served (its CSP stays in force). */
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+interface AxeViolation {
+  id: string;
+  impact: string;
+  help: string;
+  nodes: Array<{ target: string[] }>;
+}
+
+/** Runs axe-core (WCAG 2.x A and AA, and best practices) on the page; returns the violations. */
+async function axeViolations(page: Page): Promise<AxeViolation[]> {
+  await page.evaluate(AXE_SOURCE);
+  const result = await page.evaluate(async () => {
+    const { axe, document } = globalThis as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: AxeViolation[]; passes: unknown[] }> }; document: unknown };
+    const outcome = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
+    return { passes: outcome.passes.length, violations: outcome.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) })) };
+  });
+  // Rules that passed show that axe ran on the page (contrast, labels, landmarks, headings…).
+  assert.ok(result.passes >= 10, `axe-core checked the page (${result.passes} rules passed)`);
+  return result.violations;
+}
 
 /** The application's callback: records each URL the browser was sent to. */
 async function startCallback(): Promise<{ origin: string; next(path: string): Promise<URL>; close(): Promise<void> }> {
@@ -162,6 +190,54 @@ for (const target of databaseTargets()) {
       const session = await t.gatehouse.database.db.selectFrom('oauth_sessions').select('ended_at').where('id', '=', claims.sid as string).executeTakeFirstOrThrow();
       assert.notEqual(session.ended_at, null);
       await context.close();
+    });
+
+    it("the account's branding: name, logo and colour on the pages, axe-core clean, nothing fetched from elsewhere; Not you? signs out", { skip }, async () => {
+      const patched = await t.admin('PATCH', `/admin/v1/accounts/${accountId}`, { name: 'Acme Payments', brand_color: '#ffd400', logo: PNG_PIXEL });
+      assert.equal(patched.status, 200, JSON.stringify(patched.body));
+      const redirectUri = `${app.origin}/callback`;
+      const reg = await registerClient(t, accountId, { client_name: 'Branded app', redirect_uris: [redirectUri], grant_types: ['authorization_code'], scope: 'openid profile' });
+      const url = new URL(`${t.config.issuer}/authorize`);
+      url.search = new URLSearchParams({ response_type: 'code', client_id: reg.client_id as string, redirect_uri: redirectUri, scope: 'openid profile', state: 'st', nonce: 'nn' }).toString();
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      const requested: string[] = [];
+      page.on('request', (request) => requested.push(request.url()));
+      await page.goto(url.href);
+
+      assert.equal(await page.title(), 'Sign in · Gatehouse');
+      assert.equal(await page.locator('header p').textContent(), 'Acme Payments');
+      const logo = page.getByRole('img', { name: 'Acme Payments logo' });
+      assert.equal(await logo.getAttribute('src'), PNG_PIXEL);
+      assert.equal(await logo.evaluate((img) => (img as unknown as { complete: boolean; naturalWidth: number }).complete && (img as unknown as { naturalWidth: number }).naturalWidth), 1, 'the logo loaded under the CSP');
+      const button = page.getByRole('button', { name: 'Sign in' });
+      const colours = await button.evaluate((b) => {
+        const style = (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string; color: string } }).getComputedStyle(b);
+        return { background: style.backgroundColor, text: style.color };
+      });
+      assert.deepEqual(colours, { background: 'rgb(255, 212, 0)', text: 'rgb(0, 0, 0)' }, 'black text on the yellow brand colour');
+      assert.deepEqual(await axeViolations(page), [], 'the sign-in page');
+
+      await page.getByLabel('Username').fill('ada@example.com');
+      await page.getByLabel('Password').fill(PASSWORD);
+      await button.click();
+      await page.getByRole('heading', { name: 'Allow access?' }).waitFor();
+      assert.equal(await page.locator('header p').textContent(), 'Acme Payments');
+      assert.match((await page.locator('.who').textContent()) ?? '', /Signed in as ada@example\.com\. Not you\?/);
+      assert.deepEqual(await axeViolations(page), [], 'the consent page');
+      const sessionId = (await t.gatehouse.database.db.selectFrom('oauth_sessions').select(['id', 'ended_at']).where('user_id', '=', userId).orderBy('authenticated_at', 'desc').orderBy('id', 'desc').executeTakeFirstOrThrow()).id;
+
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+      assert.equal(await page.locator('.who').count(), 0, 'no one is signed in any more');
+      const ended = await t.gatehouse.database.db.selectFrom('oauth_sessions').select('ended_at').where('id', '=', sessionId).executeTakeFirstOrThrow();
+      assert.notEqual(ended.ended_at, null, 'the session ended');
+      assert.ok(!(await context.cookies()).some((c) => c.name.includes('session')), 'the session cookie is gone');
+
+      const origins = new Set(requested.map((r) => (r.startsWith('data:') ? 'data:' : new URL(r).origin)));
+      assert.deepEqual([...origins].filter((o) => o !== new URL(t.config.issuer).origin && o !== 'data:'), [], 'no third-party request');
+      await context.close();
+      await t.admin('PATCH', `/admin/v1/accounts/${accountId}`, { brand_color: null, logo: null });
     });
 
     it('oauth4webapi in OIDC mode: public client, RS256 ID token, pairwise sub, nonce and userinfo checked', { skip }, async () => {

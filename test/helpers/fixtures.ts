@@ -24,3 +24,6 @@ export async function mintAccessToken(
   });
   return issued.token;
 }
+
+/** A logo for an account's sign-in pages: the smallest PNG, one transparent pixel, as a data: URI. */
+export const PNG_PIXEL = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';

@@ -80,10 +80,11 @@ export class Browser {
 
 const unescapeHtml = (s: string) => s.replace(/&(amp|lt|gt|quot|#39);/g, (_m, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[e]!);
 
-/** The hidden fields of the page's form, as the browser would post them. */
-export function hiddenFields(html: string): Record<string, string> {
+/** The hidden fields of the page's `index`th form (its main one by default), as the browser would post them. */
+export function hiddenFields(html: string, index = 0): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const m of html.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)) out[unescapeHtml(m[1]!)] = unescapeHtml(m[2]!);
+  const form = html.split('<form').slice(1)[index]?.split('</form>')[0] ?? '';
+  for (const m of form.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)) out[unescapeHtml(m[1]!)] = unescapeHtml(m[2]!);
   return out;
 }
 

@@ -23,6 +23,8 @@ const PUBLIC_ROUTES: Record<'public' | 'admin', ReadonlySet<string>> = {
     '/healthz', '/readyz', '/openapi.json', '/docs', '/docs/scalar.js', '/docs/reference.js', '/docs/errors',
     '/.well-known/oauth-authorization-server', '/.well-known/jwks.json',
     '/authorize', '/authorize/login', '/authorize/consent',
+    // "Not you? Sign out" on those pages: its form carries a session-bound token.
+    '/authorize/switch',
     // OpenID Connect: discovery, and RP-initiated logout, whose page asks the person to confirm
     // unless an id_token_hint names them (the confirmation carries a session-bound token).
     '/.well-known/openid-configuration', '/logout', '/logout/confirm',

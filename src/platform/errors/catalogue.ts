@@ -26,6 +26,11 @@ export const PROBLEMS = {
   // Admin API
   admin_unauthorized: { status: 401, title: 'Admin token required' },
   account_not_found: { status: 404, title: 'Account not found' },
+  invalid_branding: { status: 400, title: 'The logo or brand colour is not acceptable' },
+  account_holds_funds: { status: 409, title: 'Account still holds an available balance' },
+  account_has_pending_payouts: { status: 409, title: 'Account has payouts still pending' },
+  logout_delivery_not_found: { status: 404, title: 'Back-channel logout delivery not found' },
+  logout_delivery_not_parked: { status: 409, title: 'Back-channel logout delivery is not parked' },
 
   // Paging
   limit_out_of_range: { status: 400, title: 'limit is out of range' },

@@ -2,6 +2,7 @@
  * 03xx idempotency, 04xx SCIM, 05xx webhooks, 06xx audit, 07xx OpenID Connect. */
 import type { Migration } from 'kysely';
 import * as m0001 from './0001_platform.ts';
+import * as m0002 from './0002_account_lifecycle.ts';
 import * as m0100 from './0100_oauth.ts';
 import * as m0200 from './0200_payments.ts';
 import * as m0201 from './0201_ledger_without_transaction_index.ts';
@@ -21,6 +22,7 @@ import * as m0700 from './0700_oidc.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform': m0001,
+  '0002_account_lifecycle': m0002,
   '0100_oauth': m0100,
   '0200_payments': m0200,
   '0201_ledger_without_transaction_index': m0201,
