@@ -3,9 +3,11 @@
  * transaction, so the record and the change it describes commit together or not at all. A
  * replay of an Idempotency-Key never runs its handler, so it writes no second record.
  *
- * The write is one prepared INSERT and nothing else: no lock, no read. Its place in the
- * account's hash chain is given later by the sealer (sealer.ts), so concurrent writers of an
- * account never queue behind one another for the chain's head.
+ * The write is one prepared INSERT, no lock: its place in the account's hash chain is given
+ * later by the sealer (sealer.ts), so concurrent writers of an account never queue behind one
+ * another for the chain's head. Then, in the same transaction, the record is offered to the
+ * events outbox as `audit.<action>` (docs/AUDIT.md "Streaming"): one indexed read of the
+ * account's endpoints, and an event with the record as the API presents it when one subscribes.
  *
  * `by` says who acted and from where (`auditBy(request)` on the HTTP path, `cliActor` and
  * `systemActor` elsewhere). A person acting through a client is recorded as the person, with
@@ -18,6 +20,9 @@ import { newTimeOrderedId } from '../platform/ids.ts';
 import { preparedQuery, type Placeholder } from '../platform/db/prepared.ts';
 import type { ActorType, AuditAction } from './catalogue.ts';
 import type { AuditEventRow } from './tables.ts';
+import { recordEventIfSubscribed } from '../events/outbox.ts';
+import { auditEventType } from '../events/types.ts';
+import { presentAuditRecords } from './query.ts';
 
 export interface Actor {
   type: ActorType;
@@ -142,7 +147,7 @@ export async function recordAudit(trx: Db, by: AuditBy | undefined, entry: Audit
   const who = by ?? systemActor('gatehouse');
   const id = newTimeOrderedId('aud', entry.at);
   const changes = entry.changes && Object.keys(entry.changes).length > 0 ? JSON.stringify(entry.changes) : null;
-  await insertRecord.execute(trx, {
+  const row: AuditEventRow = {
     id,
     account_id: entry.accountId,
     occurred_at: entry.at,
@@ -157,6 +162,22 @@ export async function recordAudit(trx: Db, by: AuditBy | undefined, entry: Audit
     source_address: who.sourceAddress ?? null,
     user_agent: who.userAgent ?? null,
     changes,
-  } as AuditEventRow);
+    changes_mac: null,
+    seq: null,
+    prev_hash: null,
+    hash: null,
+    detached_at: null,
+  };
+  await insertRecord.execute(trx, row);
+  await streamRecord(trx, row);
   return id;
+}
+
+/** The record as an `audit.<action>` event, for the account's endpoints that subscribe to it. */
+async function streamRecord(trx: Db, row: AuditEventRow): Promise<void> {
+  await recordEventIfSubscribed(
+    trx,
+    { accountId: row.account_id, type: auditEventType(row.action), object: 'audit_event', objectId: row.id, state: 'recorded', at: row.occurred_at },
+    async () => (await presentAuditRecords(trx, [row]))[0]!,
+  );
 }

@@ -95,7 +95,7 @@ export function createPayouts(deps: { db: Db; clock: Clock; paging: Paging; dela
       const payout = presentPayout(row);
       await insertPayout.execute(trx, { ...row, representation: JSON.stringify(payout) });
       await post(trx, { ...money, debit: 'balance', credit: 'payouts_pending', source: { object: 'payout', id: row.id } });
-      await recordEvent(trx, { accountId, type: 'payout.created', object: 'payout', objectId: row.id, state: 'pending', at: now });
+      await recordEvent(trx, { accountId, type: 'payout.created', object: 'payout', objectId: row.id, state: 'pending', data: payout, at: now });
       await recordAudit(trx, by, { accountId, action: 'payout.created', target: { type: 'payout', id: row.id }, changes: changesOf(null, { ...input, state: 'pending' }), at: now });
       // Last, so that concurrent payouts of one account queue on its balance row (locked until
       // commit on PostgreSQL) for as short a time as possible; a refusal rolls back the rest.
