@@ -254,7 +254,7 @@ for (const target of databaseTargets()) {
       assert.equal((await t.admin('POST', `/admin/v1/accounts/${accountId}/users/${userId}/reactivate`)).status, 200);
       step();
 
-      const wired = ['client.updated', 'grant.revoked', 'session.revoked', 'session.ended', 'user.password_reset', 'user.deactivated', 'user.reactivated', 'user.deleted'];
+      const wired = ['client.updated', 'grant.revoked', 'consent.withdrawn', 'session.revoked', 'session.ended', 'user.password_reset', 'user.deactivated', 'user.reactivated', 'user.deleted'];
       let rows = (await trail(accountId)).reverse().filter((r) => wired.includes(r.action));
       assert.deepEqual(
         rows.map((r) => [r.action, r.actor.type, r.actor.id, r.target.type, r.target.id]),
@@ -262,6 +262,7 @@ for (const target of databaseTargets()) {
           ['client.updated', 'admin', 'admin_api', 'client', cid],
           ['client.updated', 'admin', 'admin_api', 'client', open.client_id],
           ['grant.revoked', 'admin', 'admin_api', 'grant', grant.grant_id],
+          ['consent.withdrawn', 'admin', 'admin_api', 'client', cid],
           ['session.revoked', 'admin', 'admin_api', 'session', revokedSession],
           ['session.ended', 'user', userId, 'session', signedOutSession],
           ['user.password_reset', 'admin', 'admin_api', 'user', userId],
@@ -274,11 +275,14 @@ for (const target of databaseTargets()) {
       assert.deepEqual(rows[1]!.changes.token_endpoint_auth_method, { before: 'none', after: 'client_secret_basic' });
       assert.deepEqual(rows[1]!.changes.client_secret, { before: null, after: '[redacted]' }, 'a secret issued is recorded as issued, never in clear');
       assert.deepEqual(rows[2]!.changes, { client_id: { after: cid }, revoked: { before: false, after: true } });
-      assert.deepEqual(rows[3]!.changes, { ended: { before: false, after: true } });
-      assert.deepEqual(rows[4]!.actor.client, { id: cid, display: 'Books v2' });
-      assert.deepEqual(rows[5]!.changes, { password: { before: '[redacted]', after: '[redacted]' } });
-      assert.deepEqual(rows[6]!.changes, { active: { before: true, after: false } });
-      assert.deepEqual(rows[7]!.changes, { active: { before: false, after: true } });
+      assert.deepEqual(rows[3]!.changes, { user_id: { after: userId }, scope: { before: 'openid invoices:read', after: null } }, 'the consent the grant was given under');
+      assert.deepEqual(rows[4]!.changes, { ended: { before: false, after: true } });
+      assert.deepEqual(rows[5]!.actor.client, { id: cid, display: 'Books v2' });
+      assert.deepEqual(rows[6]!.changes, { password: { before: '[redacted]', after: '[redacted]' } });
+      assert.deepEqual(rows[7]!.changes, { active: { before: true, after: false } });
+      assert.deepEqual(rows[8]!.changes, { active: { before: false, after: true } });
+      const remembered = await db().selectFrom('oauth_consents').selectAll().where('user_id', '=', userId).where('client_id', '=', cid).execute();
+      assert.deepEqual(remembered, [], 'withdrawn: the next authorization asks her again');
       const stored = JSON.stringify(await records(accountId));
       for (const secret of [issued, client.client_secret as string, PASSWORD, 'a much better passphrase']) assert.ok(!stored.includes(secret), 'no secret reaches the trail');
       await t.gatehouse.services.audit.sealer.sealPending({ forceCheckpoint: true });
