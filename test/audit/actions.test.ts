@@ -275,7 +275,7 @@ for (const target of databaseTargets()) {
       assert.deepEqual(rows[1]!.changes.token_endpoint_auth_method, { before: 'none', after: 'client_secret_basic' });
       assert.deepEqual(rows[1]!.changes.client_secret, { before: null, after: '[redacted]' }, 'a secret issued is recorded as issued, never in clear');
       assert.deepEqual(rows[2]!.changes, { client_id: { after: cid }, revoked: { before: false, after: true } });
-      assert.deepEqual(rows[3]!.changes, { user_id: { after: userId }, scope: { before: 'openid invoices:read', after: null } }, 'the consent the grant was given under');
+      assert.deepEqual(rows[3]!.changes, { user_id: { after: userId }, scope: { before: 'invoices:read openid', after: null } }, 'the consent the grant was given under');
       assert.deepEqual(rows[4]!.changes, { ended: { before: false, after: true } });
       assert.deepEqual(rows[5]!.actor.client, { id: cid, display: 'Books v2' });
       assert.deepEqual(rows[6]!.changes, { password: { before: '[redacted]', after: '[redacted]' } });
