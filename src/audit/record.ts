@@ -3,11 +3,10 @@
  * transaction, so the record and the change it describes commit together or not at all. A
  * replay of an Idempotency-Key never runs its handler, so it writes no second record.
  *
- * The write is one prepared INSERT, no lock: its place in the account's hash chain is given
- * later by the sealer (sealer.ts), so concurrent writers of an account never queue behind one
- * another for the chain's head. Then, in the same transaction, the record is offered to the
- * events outbox as `audit.<action>` (docs/AUDIT.md "Streaming"): one indexed read of the
- * account's endpoints, and an event with the record as the API presents it when one subscribes.
+ * The write is one prepared INSERT and nothing else: no lock, no read. Its place in the
+ * account's hash chain is given later by the sealer (sealer.ts), so concurrent writers of an
+ * account never queue behind one another for the chain's head; the sealer also hands the
+ * record, chained, to the account's webhook endpoints that subscribe to it (stream.ts).
  *
  * `by` says who acted and from where (`auditBy(request)` on the HTTP path, `cliActor` and
  * `systemActor` elsewhere). A person acting through a client is recorded as the person, with
@@ -20,9 +19,6 @@ import { newTimeOrderedId } from '../platform/ids.ts';
 import { preparedQuery, type Placeholder } from '../platform/db/prepared.ts';
 import type { ActorType, AuditAction } from './catalogue.ts';
 import type { AuditEventRow } from './tables.ts';
-import { recordEventIfSubscribed } from '../events/outbox.ts';
-import { auditEventType } from '../events/types.ts';
-import { presentAuditRecords } from './query.ts';
 
 export interface Actor {
   type: ActorType;
@@ -147,7 +143,7 @@ export async function recordAudit(trx: Db, by: AuditBy | undefined, entry: Audit
   const who = by ?? systemActor('gatehouse');
   const id = newTimeOrderedId('aud', entry.at);
   const changes = entry.changes && Object.keys(entry.changes).length > 0 ? JSON.stringify(entry.changes) : null;
-  const row: AuditEventRow = {
+  await insertRecord.execute(trx, {
     id,
     account_id: entry.accountId,
     occurred_at: entry.at,
@@ -162,22 +158,13 @@ export async function recordAudit(trx: Db, by: AuditBy | undefined, entry: Audit
     source_address: who.sourceAddress ?? null,
     user_agent: who.userAgent ?? null,
     changes,
-    changes_mac: null,
-    seq: null,
-    prev_hash: null,
-    hash: null,
-    detached_at: null,
-  };
-  await insertRecord.execute(trx, row);
-  await streamRecord(trx, row);
+  } as AuditEventRow);
   return id;
 }
 
-/** The record as an `audit.<action>` event, for the account's endpoints that subscribe to it. */
-async function streamRecord(trx: Db, row: AuditEventRow): Promise<void> {
-  await recordEventIfSubscribed(
-    trx,
-    { accountId: row.account_id, type: auditEventType(row.action), object: 'audit_event', objectId: row.id, state: 'recorded', at: row.occurred_at },
-    async () => (await presentAuditRecords(trx, [row]))[0]!,
-  );
-}
+/**
+ * What capabilities write records with, a dependency like any other: the services that take it
+ * (payouts, SCIM users) default to `recordAudit`; the audit-cost benchmark passes one that
+ * writes nothing, for the reference the trail's cost is measured against.
+ */
+export type RecordAudit = typeof recordAudit;

@@ -20,7 +20,7 @@ import { newTimeOrderedId } from '../platform/ids.ts';
 import { preparedQuery, type Placeholder } from '../platform/db/prepared.ts';
 import { toRfc3339 } from '../platform/clock.ts';
 import type { EventRow } from './tables.ts';
-import { fanOut, subscribedEndpoints, type SubscribedEndpoint } from '../webhooks/fan-out.ts';
+import { fanOut, type SubscribedEndpoint } from '../webhooks/fan-out.ts';
 
 export interface EventInput {
   accountId: string;
@@ -68,7 +68,7 @@ export function eventBody(input: EventInput): string {
 
 /**
  * Writes the event and its deliveries in `trx`; the caller's commit publishes them. `endpoints`,
- * when the caller has already read who subscribes (recordEventIfSubscribed), saves reading it again.
+ * when the caller has already read who subscribes (audit/stream.ts), saves reading it again.
  */
 export async function recordEvent(trx: Transaction<Tables> | Db, input: EventInput, endpoints?: readonly SubscribedEndpoint[]): Promise<RecordedEvent> {
   const id = newTimeOrderedId('evt', input.at);
@@ -85,19 +85,4 @@ export async function recordEvent(trx: Transaction<Tables> | Db, input: EventInp
   });
   await fanOut(trx, { eventId: id, accountId: input.accountId, type: input.type, at: input.at }, endpoints);
   return { id, type: input.type, payload, createdAt: input.at };
-}
-
-/**
- * Records the event only when an enabled endpoint of the account subscribes to its type, with
- * its `data` made only then (`present`). For kinds whose every occurrence is kept elsewhere
- * anyway (audit records, docs/AUDIT.md "Streaming"): nobody listening costs one indexed read.
- */
-export async function recordEventIfSubscribed(
-  trx: Transaction<Tables> | Db,
-  input: Omit<EventInput, 'data'>,
-  present: () => Promise<object>,
-): Promise<RecordedEvent | undefined> {
-  const endpoints = await subscribedEndpoints(trx, input.accountId, input.type);
-  if (endpoints.length === 0) return undefined;
-  return recordEvent(trx, { ...input, data: await present() }, endpoints);
 }

@@ -24,10 +24,15 @@ export interface SubscribedEndpoint {
   event_types: string;
 }
 
+/** The account's enabled endpoints, with what each subscribes to. */
+export async function enabledEndpointsOf(trx: Transaction<Tables> | Db, accountId: string): Promise<SubscribedEndpoint[]> {
+  const { rows } = await enabledEndpoints.execute(trx, { accountId });
+  return rows;
+}
+
 /** The account's enabled endpoints subscribed to `type`. */
 export async function subscribedEndpoints(trx: Transaction<Tables> | Db, accountId: string, type: string): Promise<SubscribedEndpoint[]> {
-  const { rows } = await enabledEndpoints.execute(trx, { accountId });
-  return rows.filter((e) => subscribes(e.event_types, type));
+  return (await enabledEndpointsOf(trx, accountId)).filter((e) => subscribes(e.event_types, type));
 }
 
 /**

@@ -1,9 +1,9 @@
 /**
  * Audit records streamed to webhooks (docs/AUDIT.md "Streaming"), on each database: an endpoint
  * subscribes with `audit.*` or `audit.<action>` (anything else under `audit.` is refused);
- * `*` stays the business events; a record becomes an `audit.<action>` event in its own
- * transaction only while an endpoint subscribes; its deliveries are retried, parked and
- * recovered like every other event's.
+ * `*` stays the business events; a record becomes an `audit.<action>` event when it is chained
+ * (by the sealer, in that transaction), only while an endpoint subscribes; its deliveries are
+ * retried, parked and recovered like every other event's.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -29,6 +29,7 @@ for (const target of databaseTargets()) {
       receivers.push(r);
       return r;
     }
+    const seal = () => t.gatehouse.services.audit.sealer.sealPending();
     const auditEventsOf = (accountId: string) =>
       t.gatehouse.database.db.selectFrom('events').select(['type', 'object']).where('account_id', '=', accountId).where('type', 'like', 'audit.%').execute();
 
@@ -51,6 +52,7 @@ for (const target of databaseTargets()) {
       const all_ = await registerEndpoint(who, all.url, ['*']);
       all.secrets = [all_.secret];
       await registerClient(t, who.accountId, { client_name: 'Quiet', grant_types: ['client_credentials'], scope: 'invoices:read' });
+      await seal();
       assert.deepEqual(await auditEventsOf(who.accountId), [], 'nobody listens: no audit events');
 
       const one = await receiver();
@@ -59,6 +61,8 @@ for (const target of databaseTargets()) {
       const client = await registerClient(t, who.accountId, { client_name: 'Books', grant_types: ['client_credentials'], scope: 'invoices:read' });
       const renamed = await t.admin('PATCH', `/admin/v1/accounts/${who.accountId}/clients/${client.client_id}`, { client_name: 'Books v2' });
       assert.equal(renamed.status, 200);
+      assert.deepEqual(await auditEventsOf(who.accountId), [], 'streamed when chained, not before');
+      await seal();
       assert.deepEqual((await auditEventsOf(who.accountId)).map((e) => [e.type, e.object]), [['audit.client.updated', 'audit_event']]);
       await dispatcher(t).runDue();
       assert.equal(all.received.length, 0, '`*` is the business events only');
@@ -66,7 +70,9 @@ for (const target of databaseTargets()) {
       const got = one.received[0]!;
       assert.equal(got.octokitValid, true);
       assert.equal(got.standardValid, true);
-      const data = got.body.data as { action: string; actor: unknown; changes: unknown; account: string };
+      const data = got.body.data as { action: string; actor: unknown; changes: unknown; account: string; seq: number; hash: string };
+      assert.equal(typeof data.seq, 'number');
+      assert.match(data.hash, /^[0-9a-f]{64}$/);
       assert.equal(data.action, 'client.updated');
       assert.equal(data.account, who.accountId);
       assert.deepEqual(data.actor, { type: 'admin', id: 'admin_api', display: 'Operator (admin API)' });
@@ -80,6 +86,7 @@ for (const target of databaseTargets()) {
       siem.secrets = [endpoint.secret];
       siem.answer = () => 503;
       const client = await registerClient(t, who.accountId, { client_name: 'Books', grant_types: ['client_credentials'], scope: 'invoices:read' });
+      await seal();
       await dispatcher(t).runDue();
       for (let i = 0; i < 3; i++) {
         t.clock.advance(2_000);

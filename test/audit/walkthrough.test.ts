@@ -52,6 +52,8 @@ for (const target of databaseTargets()) {
       cleanups.push(() => receiver.close());
       const step = () => t.clock.advance(1);
       const runDeliveries = () => t.gatehouse.services.webhooks.dispatcher.runDue();
+      // Records are streamed as they are chained; the sealer runs every second, here on demand.
+      const seal = () => t.gatehouse.services.audit.sealer.sealPending();
 
       // 1. As the operator: an account, a client for the SIEM, a client for the books, a SCIM token.
       const accountId = await createAccount(t, 'Acme');
@@ -96,6 +98,8 @@ for (const target of databaseTargets()) {
       assert.equal(hers.status, 201);
       step();
 
+      await seal();
+
       // 4. Each is in the trail, by actor, through the API …
       const trail = async (query: string) => {
         const page = await api(t, siemToken, 'GET', `/v1/audit-events?limit=100${query}`);
@@ -127,14 +131,16 @@ for (const target of databaseTargets()) {
       assert.equal(updatedEvent.headers['event-type'], 'audit.client.updated');
       assert.deepEqual(
         { ...updatedEvent.body, created_at: undefined },
-        { event: 'audit.client.updated', object: 'audit_event', id: apiRecord.id, state: 'recorded', created_at: undefined, data: { ...apiRecord, seq: null, hash: null } },
-        'the record as GET /v1/audit-events presents it (its chain place is given once sealed)',
+        { event: 'audit.client.updated', object: 'audit_event', id: apiRecord.id, state: 'recorded', created_at: undefined, data: apiRecord },
+        'the record as GET /v1/audit-events presents it, its place in the chain and its hash included',
       );
+      assert.equal(typeof apiRecord.seq, 'number');
       // Sent again on request: the same bytes, the same Event-Id, a new Delivery-Id (and the
       // redelivery, itself a change, is streamed as audit.event.redelivered).
       const eventId = String(updatedEvent.headers['event-id']);
       assert.equal((await api(t, siemToken, 'POST', `/v1/events/${eventId}/redeliver`)).status, 202);
       const before = receiver.received.length;
+      await seal();
       await runDeliveries();
       const resent = receiver.received.slice(before);
       assert.deepEqual(resent.map((r) => r.body.event).sort(), ['audit.client.updated', 'audit.event.redelivered']);
@@ -164,6 +170,7 @@ for (const target of databaseTargets()) {
       for (const personal of ['grace@acme.example', 'okta-1906', 'Grace Hopper']) {
         assert.ok(!storedEvents.some((e) => e.payload.includes(personal)), `${personal} is gone from stored events`);
       }
+      await seal();
       await runDeliveries();
       const deletion = receiver.received.find((r) => r.body.event === 'audit.scim.user.deleted');
       assert.ok(deletion, 'the deletion itself is streamed');
