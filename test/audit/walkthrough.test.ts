@@ -15,7 +15,7 @@ import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { createAccount, mintAccessToken } from '../helpers/fixtures.ts';
 import { openDatabase } from '../../src/platform/db/database.ts';
 import { api } from '../payments/api.ts';
-import { basic, postForm, registerClient } from '../oauth/helpers.ts';
+import { Browser, authorizePath, basic, consent, postForm, redirectParams, registerClient, signIn } from '../oauth/helpers.ts';
 import { PATCH, USER } from '../scim/scim-client.ts';
 import { startReceiver, type Receiver } from '../webhooks/receiver.ts';
 import { ALLOW_LOOPBACK } from '../webhooks/support.ts';
@@ -32,6 +32,8 @@ function existing(kind: DatabaseTarget['kind'], url: string): DatabaseTarget {
 }
 
 const SIEM_SCOPES = 'webhooks:manage events:read audit:read';
+const REDIRECT = 'http://localhost:3000/callback';
+const PASSWORD = 'a long enough password';
 
 for (const target of databaseTargets()) {
   describe(`the audit walkthrough (${target.kind})`, () => {
@@ -58,7 +60,7 @@ for (const target of databaseTargets()) {
       // 1. As the operator: an account, a client for the SIEM, a client for the books, a SCIM token.
       const accountId = await createAccount(t, 'Acme');
       const siem = await registerClient(t, accountId, { client_name: 'SIEM', grant_types: ['client_credentials'], scope: SIEM_SCOPES });
-      const books = await registerClient(t, accountId, { client_name: 'Books', grant_types: ['client_credentials'], scope: 'invoices:read invoices:write' });
+      const books = await registerClient(t, accountId, { client_name: 'Books', grant_types: ['authorization_code', 'client_credentials'], redirect_uris: [REDIRECT], scope: 'openid invoices:read invoices:write' });
       const scimToken = await t.admin('POST', `/admin/v1/accounts/${accountId}/scim-tokens`, { description: 'Okta' });
       assert.equal(scimToken.status, 201);
       step();
@@ -82,7 +84,7 @@ for (const target of databaseTargets()) {
           headers: { authorization: `Bearer ${scimToken.body.token as string}`, ...(body === undefined ? {} : { 'content-type': 'application/scim+json' }) },
           body: body === undefined ? undefined : JSON.stringify(body),
         });
-      const provisioned = await scim('POST', '/Users', { schemas: [USER], userName: 'grace@acme.example', externalId: 'okta-1906', displayName: 'Grace Hopper', emails: [{ value: 'grace@acme.example', primary: true }] });
+      const provisioned = await scim('POST', '/Users', { schemas: [USER], userName: 'grace@acme.example', externalId: 'okta-1906', displayName: 'Grace Hopper', password: PASSWORD, emails: [{ value: 'grace@acme.example', primary: true }] });
       assert.equal(provisioned.status, 201);
       const graceId = ((await provisioned.json()) as { id: string }).id;
       step();
@@ -93,6 +95,17 @@ for (const target of databaseTargets()) {
       const invoice = await api(t, booksToken, 'POST', '/v1/invoices', { amount: 5_000, currency: 'EUR' });
       assert.equal(invoice.status, 201);
       step();
+      // Grace signs in through Books and allows it.
+      const browser = new Browser(t.publicUrl);
+      let page = await browser.get(authorizePath({ response_type: 'code', client_id: books.client_id as string, redirect_uri: REDIRECT, scope: 'openid invoices:read', state: 's1', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256' }));
+      page = await signIn(browser, page, 'grace@acme.example', PASSWORD);
+      step();
+      assert.equal(page.status, 200, 'the consent page');
+      page = await consent(browser, page);
+      assert.equal(page.status, 303, page.html);
+      assert.ok(redirectParams(page).get('code'));
+      step();
+      // With a role granting invoices:write her token's writes are hers (the token as a grant makes it).
       const byGrace = await mintAccessToken(t, { accountId, scopes: ['invoices:write'], userId: graceId, clientId: books.client_id as string });
       const hers = await api(t, byGrace, 'POST', '/v1/invoices', { amount: 70, currency: 'EUR' });
       assert.equal(hers.status, 201);
@@ -111,8 +124,14 @@ for (const target of databaseTargets()) {
       assert.deepEqual(await byActor(scimTokenId), [['scim.user.created', 'scim_token', 'Okta']]);
       assert.deepEqual((await byActor('admin_api')).slice(0, 1), [['client.updated', 'admin', 'Operator (admin API)']]);
       assert.deepEqual(await byActor(books.client_id as string), [['invoice.created', 'client', 'Books v2']]);
-      assert.deepEqual(await byActor(graceId), [['invoice.created', 'user', 'Grace Hopper']]);
-      assert.deepEqual((await trail(`&actor=${graceId}`))[0]!.actor.client, { id: books.client_id, display: 'Books v2' });
+      assert.deepEqual(await byActor(graceId), [
+        ['invoice.created', 'user', 'Grace Hopper'],
+        ['consent.granted', 'user', 'Grace Hopper'],
+        ['signin.succeeded', 'user', 'Grace Hopper'],
+      ]);
+      const consented = (await trail(`&actor=${graceId}&action=consent.`))[0]!;
+      assert.deepEqual(consented.actor.client, { id: books.client_id, display: 'Books v2' });
+      assert.deepEqual(consented.target, { type: 'client', id: books.client_id });
       // … and the operator's API, across accounts or for one.
       const operator = await t.admin('GET', `/admin/v1/audit-events?account=${accountId}&action=client.updated`);
       assert.equal(operator.status, 200);
@@ -124,7 +143,7 @@ for (const target of databaseTargets()) {
       // 5. The webhook receiver got each as a signed audit event, the record as the API shows it.
       await runDeliveries();
       const received = receiver.received.map((r) => r.body.event);
-      for (const type of ['audit.webhook_endpoint.created', 'audit.scim.user.created', 'audit.client.updated', 'audit.invoice.created']) assert.ok(received.includes(type), `${type} in ${received.join(', ')}`);
+      for (const type of ['audit.webhook_endpoint.created', 'audit.scim.user.created', 'audit.client.updated', 'audit.invoice.created', 'audit.signin.succeeded', 'audit.consent.granted']) assert.ok(received.includes(type), `${type} in ${received.join(', ')}`);
       assert.ok(receiver.received.every((r) => r.octokitValid && r.standardValid), 'every delivery verifies');
       const updatedEvent = receiver.received.find((r) => r.body.event === 'audit.client.updated')!;
       const [apiRecord] = (operator.body.data as Json[]);
@@ -158,11 +177,17 @@ for (const target of databaseTargets()) {
       assert.equal((await scim('DELETE', `/Users/${graceId}`)).status, 204);
       step();
       const afterDelete = await trail(`&actor=${graceId}`);
-      assert.deepEqual(afterDelete.map((r) => [r.action, r.actor.id, r.actor.display, r.target.id]), [['invoice.created', graceId, null, hers.body.id]]);
+      assert.deepEqual(afterDelete.map((r) => [r.action, r.actor.id, r.actor.display]), [
+        ['invoice.created', graceId, null],
+        ['consent.granted', graceId, null],
+        ['signin.succeeded', graceId, null],
+      ]);
+      assert.equal(afterDelete[0]!.target.id, hers.body.id);
       const aboutHer = await trail(`&target=${graceId}`);
       assert.deepEqual(aboutHer.map((r) => [r.action, r.detached, r.changes]), [
         ['scim.user.deleted', false, null],
         ['scim.user.deactivated', true, null],
+        ['signin.succeeded', true, null],
         ['scim.user.created', true, null],
       ]);
       // The audit events stored for delivery are detached alike.
