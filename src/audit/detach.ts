@@ -13,7 +13,7 @@
  */
 import { sql } from 'kysely';
 import type { Db } from '../platform/db/database.ts';
-import { AUDIT_EVENT_PREFIX } from '../webhooks/fan-out.ts';
+import { AUDIT_EVENT_PREFIX } from '../events/types.ts';
 
 export async function detachPerson(trx: Db, accountId: string, userId: string, at: number): Promise<number> {
   const result = await trx

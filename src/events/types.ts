@@ -17,8 +17,12 @@ export const EVENT_TYPES = [
 
 export type EventType = (typeof EVENT_TYPES)[number];
 
+export const ALL_BUSINESS_EVENTS = '*';
+export const ALL_AUDIT_EVENTS = 'audit.*';
+export const AUDIT_EVENT_PREFIX = 'audit.';
+
 /** The event kind of an audit action. */
-export const auditEventType = (action: string): string => `audit.${action}`;
+export const auditEventType = (action: string): string => `${AUDIT_EVENT_PREFIX}${action}`;
 
 /** Every value an endpoint's `event_types` may hold. */
-export const SUBSCRIBABLE_EVENT_TYPES: readonly string[] = [...EVENT_TYPES, '*', 'audit.*', ...Object.keys(AUDIT_ACTIONS).map(auditEventType)];
+export const SUBSCRIBABLE_EVENT_TYPES: readonly string[] = [...EVENT_TYPES, ALL_BUSINESS_EVENTS, ALL_AUDIT_EVENTS, ...Object.keys(AUDIT_ACTIONS).map(auditEventType)];

@@ -13,6 +13,7 @@ import type { Db } from '../platform/db/database.ts';
 import { newTimeOrderedId } from '../platform/ids.ts';
 import { preparedQuery, type Placeholder } from '../platform/db/prepared.ts';
 import { signalDeliveriesDue } from './wake.ts';
+import { ALL_AUDIT_EVENTS, ALL_BUSINESS_EVENTS, AUDIT_EVENT_PREFIX } from '../events/types.ts';
 
 /** Every event reads the account's enabled endpoints to fan out to. */
 const enabledEndpoints = preparedQuery((db, value: Placeholder<{ accountId: string }>) =>
@@ -79,10 +80,6 @@ export async function fanOut(
   await signalDeliveriesDue(trx);
   return deliveries.length;
 }
-
-export const ALL_BUSINESS_EVENTS = '*';
-export const ALL_AUDIT_EVENTS = 'audit.*';
-export const AUDIT_EVENT_PREFIX = 'audit.';
 
 export function subscribes(eventTypesJson: string, type: string): boolean {
   const types = JSON.parse(eventTypesJson) as string[];
