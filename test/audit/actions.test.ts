@@ -116,6 +116,27 @@ for (const target of databaseTargets()) {
       assert.deepEqual(rows[2]!.changes, { scope: { before: null, after: 'invoices:read' } });
     });
 
+    it('RFC 7009: a client revoking its refresh token ends the grant (token.revoked); the person’s consent stays remembered', async () => {
+      const accountId = await createAccount(t);
+      const client = await registerClient(t, accountId, { client_name: 'Ledger App', redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], scope: 'invoices:read' });
+      const ada = await createUser(t, accountId, 'ada', PASSWORD);
+      const browser = new Browser(t.publicUrl);
+      const verifier = 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk';
+      let page = await browser.get(authorizePath({ response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT, scope: 'invoices:read', state: 's', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256' }));
+      page = await signIn(browser, page, 'ada', PASSWORD);
+      page = await consent(browser, page);
+      const token = await postForm(`${t.publicUrl}/token`, { grant_type: 'authorization_code', code: redirectParams(page).get('code')!, redirect_uri: REDIRECT, code_verifier: verifier }, { authorization: basic(client.client_id, client.client_secret) });
+      assert.equal(token.status, 200, JSON.stringify(token.body));
+      step();
+      const revoked = await postForm(`${t.publicUrl}/revoke`, { token: token.body.refresh_token }, { authorization: basic(client.client_id, client.client_secret) });
+      assert.equal(revoked.status, 200);
+      const rows = await trail(accountId);
+      assert.deepEqual([rows[0]!.action, rows[0]!.actor.type, rows[0]!.target.type], ['token.revoked', 'client', 'grant']);
+      assert.ok(!rows.some((r) => r.action === 'consent.withdrawn'));
+      const remembered = await db().selectFrom('oauth_consents').select('scope').where('user_id', '=', ada.id as string).where('client_id', '=', client.client_id as string).execute();
+      assert.deepEqual(remembered, [{ scope: 'invoices:read' }]);
+    });
+
     it('SCIM: create, patch, deactivate (the name stays on the history), delete (the person is detached); the chain still verifies', async () => {
       const scim = await scimClient(t);
       const created = await scim.call('POST', '/Users', { schemas: [USER], userName: 'grace@example.com', externalId: 'okta-77', displayName: 'Grace Hopper', emails: [{ value: 'grace@example.com', primary: true }], password: 'a long enough password' });
