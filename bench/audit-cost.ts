@@ -1,119 +1,279 @@
 /**
  * `node --import tsx bench/audit-cost.ts`: what the audit trail adds to the write path, measured
  * side by side in one run on each database (SQLite, and PostgreSQL when BENCH_DATABASE_URL or
- * GATEHOUSE_TEST_DATABASE_URL is set). Interleaved rounds, one connection's worth of sequential
- * transactions each, so the machine's load weighs on every figure alike:
+ * GATEHOUSE_TEST_DATABASE_URL is set).
  *
- * - payout: the create-payout transaction as the API runs it (payout, ledger postings, outbox
- *   event, balance debit and its audit record);
- * - twice: the same transaction with one more audit record.
+ * Two writes, each with the trail and without it: the create-payout transaction as the API runs
+ * it (payout, ledger postings, outbox event, balance debit, and its audit record) and SCIM
+ * POST /Users (the person, their search rows, and its audit record). "Without" is the same
+ * service given a `recordAudit` that writes nothing (the dependency every service takes), so the
+ * difference is exactly the record: its INSERT and the read of the account's endpoints that
+ * decides whether it streams (no endpoint subscribes here, as for most accounts).
  *
- * The difference is what one record adds to a payout's transaction (its INSERT and index
- * entries; the commit is shared, as it is in the API); the payout without its record is the
- * payout less that. Sealing is measured apart (per record, in the background, off the request's
- * path).
+ * The variants alternate round by round (with, without; then without, with), so the machine's
+ * load weighs on each alike. Each round runs PER_ROUND writes at a time `IN_FLIGHT` (1 and 8):
+ * at 8 on PostgreSQL, writers of one account would queue if a record took an account lock. The
+ * service's transaction alone is the upper bound of what the trail adds to a request.
+ *
+ * Then through the API: two Gatehouse servers side by side on two databases of the same kind,
+ * one built with the trail and one with the recording left out (`GatehouseDeps.recordAudit`),
+ * taking POST /v1/payouts (a fresh Idempotency-Key each) and POST /scim/v2/Users in alternating
+ * rounds, as a client sees them. Sealing is measured apart: it runs in the background.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { openDatabase, type Database } from '../src/platform/db/database.ts';
+import { openDatabase, type Database, type Db } from '../src/platform/db/database.ts';
 import { migrateToLatest } from '../src/platform/db/migrate.ts';
+import { dialectOf } from '../src/platform/db/dialect.ts';
 import { systemClock } from '../src/platform/clock.ts';
 import { newId } from '../src/platform/ids.ts';
 import { createPaging } from '../src/paging/page.ts';
 import { createKeyRing } from '../src/paging/cursor.ts';
 import { createInvoices } from '../src/payments/invoices.ts';
 import { createPayouts } from '../src/payments/payouts.ts';
-import { recordAudit, type AuditBy } from '../src/audit/record.ts';
+import { createScimUsers } from '../src/scim/users.ts';
+import { createScimUserStore } from '../src/scim/users-store.ts';
+import { createScimGroupStore } from '../src/scim/groups-store.ts';
+import type { AuditBy, RecordAudit } from '../src/audit/record.ts';
 import { createAuditSealer } from '../src/audit/sealer.ts';
+import { createGatehouse, type Gatehouse } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { Writable } from 'node:stream';
+import { randomUUID } from 'node:crypto';
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-const PER_ROUND = Number(process.env.BENCH_PER_ROUND ?? 300);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
+const PER_ROUND = Number(process.env.BENCH_PER_ROUND ?? 200);
+const IN_FLIGHT = (process.env.BENCH_IN_FLIGHT ?? '1,8').split(',').map(Number);
 const by: AuditBy = { actor: { type: 'client', id: 'client_bench' }, requestId: 'req-bench', idempotencyKey: 'key-bench', sourceAddress: '127.0.0.1', userAgent: 'bench/1' };
+/** The reference: the same services, recording nothing. */
+const noAudit: RecordAudit = async () => '';
 
-async function measure(database: Database) {
-  const { db } = database;
-  await migrateToLatest(database);
+type Write = () => Promise<unknown>;
+
+async function runRound(write: Write, count: number, inFlight: number): Promise<number> {
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (next < count) {
+        next += 1;
+        await write();
+      }
+    }),
+  );
+  return performance.now() - started;
+}
+
+async function writers(db: Db) {
   const paging = createPaging({ ring: createKeyRing([{ id: 'b', key: randomBytes(32) }]), clock: systemClock, cursorTtlMs: 60_000 });
   const invoices = createInvoices({ db, clock: systemClock, paging });
-  const payouts = createPayouts({ db, clock: systemClock, paging, delayMs: 3600_000 });
   const accountId = newId('acct');
   await db.insertInto('accounts').values({ id: accountId, name: 'Bench', created_at: Date.now() }).execute();
   await db.transaction().execute(async (trx) => {
     const invoice = await invoices.create(trx, accountId, { amount: 1_000_000_000, currency: 'EUR' }, by);
     await invoices.settle(trx, accountId, invoice.id, by);
   });
-  const createPayout = (trx: typeof db) => payouts.create(trx, accountId, { amount: 1, currency: 'EUR', destination: 'iban:DE89370400440532013000' }, by);
-  const oneMoreRecord = (trx: typeof db) =>
-    recordAudit(trx, by, { accountId, action: 'payout.created', target: { type: 'payout', id: newId('po') }, changes: { amount: { after: 1 }, currency: { after: 'EUR' } }, at: Date.now() });
-  const runs = {
-    payout: () => db.transaction().execute((trx) => createPayout(trx)),
-    twice: () =>
-      db.transaction().execute(async (trx) => {
-        await createPayout(trx);
-        await oneMoreRecord(trx);
-      }),
+  const dialect = dialectOf(db);
+  const payoutsWith = (recordAudit?: RecordAudit) => createPayouts({ db, clock: systemClock, paging, delayMs: 3600_000, recordAudit });
+  const scimWith = (recordAudit?: RecordAudit) =>
+    createScimUsers({
+      db,
+      store: createScimUserStore({ db, dialect }),
+      groups: createScimGroupStore({ db, dialect }),
+      clock: systemClock,
+      revokeUserAccess: async () => {},
+      baseUrl: 'https://bench.example/scim/v2',
+      recordAudit,
+    });
+  const payout = (payouts: ReturnType<typeof payoutsWith>) => () =>
+    db.transaction().execute((trx) => payouts.create(trx, accountId, { amount: 1, currency: 'EUR', destination: 'iban:DE89370400440532013000' }, by));
+  let n = 0;
+  const person = (scim: ReturnType<typeof scimWith>) => () => {
+    n += 1;
+    const userName = `person${n}@bench.example`;
+    return scim.create(accountId, { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName, externalId: `ext-${n}`, name: { givenName: 'Bench', familyName: `No ${n}` }, emails: [{ value: userName, primary: true }], active: true }, by);
   };
-  const totals = { payout: 0, twice: 0 };
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const name of ['payout', 'twice'] as const) {
-      const started = performance.now();
-      for (let i = 0; i < PER_ROUND; i++) await runs[name]();
-      totals[name] += performance.now() - started;
+  return {
+    'create-payout': { with: payout(payoutsWith()), without: payout(payoutsWith(noAudit)) },
+    'SCIM POST /Users': { with: person(scimWith()), without: person(scimWith(noAudit)) },
+  };
+}
+
+interface Row {
+  write: string;
+  inFlight: number;
+  withUs: number;
+  withoutUs: number;
+}
+
+async function measure(database: Database): Promise<{ rows: Row[]; sealUs: number }> {
+  const { db } = database;
+  await migrateToLatest(database);
+  const all = await writers(db);
+  const rows: Row[] = [];
+  let records = 0;
+  for (const inFlight of IN_FLIGHT) {
+    for (const [write, variants] of Object.entries(all)) {
+      await runRound(variants.with, 20, inFlight);
+      await runRound(variants.without, 20, inFlight);
+      const totals = { with: 0, without: 0 };
+      for (let round = 0; round < ROUNDS; round++) {
+        const order = round % 2 === 0 ? (['with', 'without'] as const) : (['without', 'with'] as const);
+        for (const name of order) totals[name] += await runRound(variants[name], PER_ROUND, inFlight);
+      }
+      records += 20 + ROUNDS * PER_ROUND;
+      const per = (ms: number) => (ms * 1000) / (ROUNDS * PER_ROUND);
+      rows.push({ write, inFlight, withUs: per(totals.with), withoutUs: per(totals.without) });
     }
   }
-  const per = (ms: number) => (ms * 1000) / (ROUNDS * PER_ROUND);
-  const withRecord = per(totals.payout);
-  // The marginal cost of a record in a payout's transaction: a second one, measured beside it.
-  const record = per(totals.twice) - withRecord;
   const sealer = createAuditSealer({ db, clock: systemClock, macKey: randomBytes(32), signer: { sign: async () => 'unsigned' }, issuer: 'bench', checkpointIntervalMs: 3600_000 });
-  const pending = 3 * ROUNDS * PER_ROUND;
   const sealStarted = performance.now();
   await sealer.sealPending();
-  const seal = ((performance.now() - sealStarted) * 1000) / pending;
-  return { payout: withRecord, record, share: record / (withRecord - record), seal };
+  return { rows, sealUs: ((performance.now() - sealStarted) * 1000) / records };
+}
+
+const API_PER_ROUND = Number(process.env.BENCH_API_PER_ROUND ?? 150);
+const ADMIN_TOKEN = randomBytes(24).toString('hex');
+
+/** A server on `databaseUrl`, with the trail or without it, and what its clients need. */
+async function server(databaseUrl: string, recordAudit: RecordAudit | undefined) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-audit-bench-data-'));
+  const config = loadConfig({
+    GATEHOUSE_DATABASE_URL: databaseUrl,
+    GATEHOUSE_DATA_DIR: dataDir,
+    GATEHOUSE_HOST: '127.0.0.1',
+    GATEHOUSE_PORT: '0',
+    GATEHOUSE_ADMIN_PORT: '0',
+    GATEHOUSE_ADMIN_TOKEN: ADMIN_TOKEN,
+    GATEHOUSE_IN_PROCESS_WORKERS: 'off',
+    GATEHOUSE_RATE_LIMIT_API: '1000000/1',
+    GATEHOUSE_RATE_LIMIT_TOKEN: '1000000/1',
+  });
+  const quiet = new Writable({ write: (_c, _e, done) => done() });
+  const gatehouse: Gatehouse = await createGatehouse(config, { logDestination: quiet, recordAudit });
+  const { publicUrl, adminUrl } = await gatehouse.listen();
+  const admin = (p: string, body: unknown) =>
+    fetch(adminUrl + p, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json() as Promise<Record<string, string>>);
+  const account = await admin('/admin/v1/accounts', { name: 'Bench' });
+  const scimToken = (await admin(`/admin/v1/accounts/${account.id}/scim-tokens`, { description: 'Bench IdP' })).token!;
+  const issued = await gatehouse.services.accessTokens.issue({ accountId: account.id!, clientId: 'client_bench', userId: null, scopes: ['invoices:write', 'payouts:write'], ttlSeconds: 3600 });
+  const post = (p: string, token: string, type: string, body: unknown) =>
+    fetch(publicUrl + p, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': type, 'idempotency-key': randomUUID() }, body: JSON.stringify(body) }).then(async (r) => {
+      await r.arrayBuffer();
+      if (r.status !== 201 && r.status !== 200) throw new Error(`${p} answered ${r.status}`);
+    });
+  const invoice = (await (await fetch(publicUrl + '/v1/invoices', { method: 'POST', headers: { authorization: `Bearer ${issued.token}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() }, body: JSON.stringify({ amount: 1_000_000_000, currency: 'EUR' }) })).json()) as { id: string };
+  await post(`/v1/invoices/${invoice.id}/settle`, issued.token, 'application/json', undefined);
+  let n = 0;
+  return {
+    payout: () => post('/v1/payouts', issued.token, 'application/json', { amount: 1, currency: 'EUR', destination: 'iban:DE89370400440532013000' }),
+    person: () => {
+      n += 1;
+      const userName = `person${n}@bench.example`;
+      return post('/scim/v2/Users', scimToken, 'application/scim+json', { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName, externalId: `ext-${n}`, name: { givenName: 'Bench', familyName: `No ${n}` }, emails: [{ value: userName, primary: true }] });
+    },
+    close: async () => {
+      await gatehouse.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** POST /v1/payouts and POST /scim/v2/Users, through two servers side by side: with the trail and without. */
+async function measureApi(withUrl: string, withoutUrl: string): Promise<Row[]> {
+  const servers = { with: await server(withUrl, undefined), without: await server(withoutUrl, noAudit) };
+  const rows: Row[] = [];
+  try {
+    for (const inFlight of IN_FLIGHT) {
+      for (const [write, pick] of [['POST /v1/payouts', 'payout'], ['POST /scim/v2/Users', 'person']] as const) {
+        await runRound(servers.with[pick], 20, inFlight);
+        await runRound(servers.without[pick], 20, inFlight);
+        const totals = { with: 0, without: 0 };
+        for (let round = 0; round < ROUNDS; round++) {
+          const order = round % 2 === 0 ? (['with', 'without'] as const) : (['without', 'with'] as const);
+          for (const name of order) totals[name] += await runRound(servers[name][pick], API_PER_ROUND, inFlight);
+        }
+        const per = (ms: number) => (ms * 1000) / (ROUNDS * API_PER_ROUND);
+        rows.push({ write, inFlight, withUs: per(totals.with), withoutUs: per(totals.without) });
+      }
+    }
+  } finally {
+    await servers.with.close();
+    await servers.without.close();
+  }
+  return rows;
+}
+
+function tableRow(kind: string, r: Row): string {
+  const ratio = r.withUs / r.withoutUs;
+  return `| ${kind} | ${r.write} | ${r.inFlight} | ${r.withoutUs.toFixed(0)} µs | ${r.withUs.toFixed(0)} µs | ${((ratio - 1) * 100).toFixed(1)} % | ${ratio <= 1.1 ? 'yes' : 'NO'} |`;
 }
 
 async function main() {
-  const rows: string[] = [];
+  const lines: string[] = [];
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-audit-bench-'));
-  const targets: Array<{ kind: string; url: string; drop(): Promise<void> }> = [
-    { kind: 'sqlite', url: `sqlite:${path.join(dir, 'bench.db')}`, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) },
-  ];
   const pgUrl = process.env.BENCH_DATABASE_URL ?? process.env.GATEHOUSE_TEST_DATABASE_URL;
-  if (pgUrl) {
-    const schema = `bench_audit_${randomBytes(4).toString('hex')}`;
-    const url = new URL(pgUrl);
-    url.searchParams.set('schema', schema);
-    targets.push({
-      kind: 'postgres',
-      url: url.href,
-      drop: async () => {
-        const client = new pg.Client({ connectionString: pgUrl });
-        await client.connect();
-        await client.query(`drop schema if exists ${schema} cascade`);
-        await client.end();
-      },
-    });
-  }
+  const targets = [await databaseFor('sqlite', dir, pgUrl), ...(pgUrl ? [await databaseFor('postgres', dir, pgUrl)] : [])];
+  const loadBefore = os.loadavg()[0]!;
+  const started = new Date();
   for (const target of targets) {
     const database = await openDatabase({ databaseUrl: target.url });
     try {
-      const r = await measure(database);
-      rows.push(
-        `| ${target.kind} | ${r.payout.toFixed(0)} µs | ${(r.payout - r.record).toFixed(0)} µs | ${r.record.toFixed(0)} µs | ${(r.share * 100).toFixed(1)} % | ${r.seal.toFixed(0)} µs |`,
-      );
+      const { rows, sealUs } = await measure(database);
+      for (const r of rows) lines.push(tableRow(target.kind, r));
+      lines.push(`| ${target.kind} | sealing, per record (background) | | | ${sealUs.toFixed(0)} µs | | |`);
     } finally {
       await database.close();
       await target.drop();
     }
   }
-  console.log(`audit write-path cost: ${ROUNDS} interleaved rounds of ${PER_ROUND} sequential transactions; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}\n`);
-  console.log('| db | create-payout transaction (with its record) | without the record | the record | share | sealing, per record (background) |');
-  console.log('|---|---:|---:|---:|---:|---:|');
-  for (const row of rows) console.log(row);
+  const apiLines: string[] = [];
+  for (const kind of targets.map((t) => t.kind)) {
+    const pair = await Promise.all([0, 1].map(() => databaseFor(kind, dir, pgUrl)));
+    try {
+      for (const r of await measureApi(pair[0]!.url, pair[1]!.url)) apiLines.push(tableRow(kind, r));
+    } finally {
+      for (const d of pair) await d.drop();
+    }
+  }
+  const loadAfter = os.loadavg()[0]!;
+  console.log(
+    `audit write-path cost, ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC: ${ROUNDS} alternating rounds of ${PER_ROUND} writes per variant; ` +
+      `1-minute load ${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)} on ${os.cpus().length} cores${Math.max(loadBefore, loadAfter) > 3 ? ' (busy: read the ratios, not the absolute figures)' : ''}\n`,
+  );
+  console.log('The service transaction:\n');
+  console.log('| db | write | in flight | without the trail | with it | added | within 10 % |');
+  console.log('|---|---|---:|---:|---:|---:|---|');
+  for (const line of lines) console.log(line);
+  console.log(`\nThrough the API (${ROUNDS} alternating rounds of ${API_PER_ROUND} requests per server):\n`);
+  console.log('| db | request | in flight | without the trail | with it | added | within 10 % |');
+  console.log('|---|---|---:|---:|---:|---:|---|');
+  for (const line of apiLines) console.log(line);
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
+/** A new, empty database of `kind`: a file in `dir`, or a schema of its own on PostgreSQL. */
+async function databaseFor(kind: string, dir: string, pgUrl: string | undefined): Promise<{ kind: string; url: string; drop(): Promise<void> }> {
+  const name = `bench_audit_${randomBytes(4).toString('hex')}`;
+  if (kind === 'sqlite') {
+    const file = path.join(dir, `${name}.db`);
+    return { kind, url: `sqlite:${file}`, drop: async () => fs.rmSync(file, { force: true }) };
+  }
+  const url = new URL(pgUrl!);
+  url.searchParams.set('schema', name);
+  return {
+    kind,
+    url: url.href,
+    drop: async () => {
+      const client = new pg.Client({ connectionString: pgUrl });
+      await client.connect();
+      await client.query(`drop schema if exists ${name} cascade`);
+      await client.end();
+    },
+  };
 }
 
 await main();

@@ -477,7 +477,7 @@ CREATE UNIQUE INDEX audit_chains_pkey ON public.audit_chains USING btree (accoun
 CREATE UNIQUE INDEX audit_checkpoints_pk ON public.audit_checkpoints USING btree (account_id, seq);
 CREATE INDEX audit_events_account_time ON public.audit_events USING btree (account_id, occurred_at, id);
 CREATE INDEX audit_events_actor ON public.audit_events USING btree (actor_id, occurred_at);
-CREATE UNIQUE INDEX audit_events_chain ON public.audit_events USING btree (account_id, seq);
+CREATE UNIQUE INDEX audit_events_chain ON public.audit_events USING btree (account_id, seq) WHERE (seq IS NOT NULL);
 CREATE UNIQUE INDEX audit_events_pkey ON public.audit_events USING btree (id);
 CREATE INDEX audit_events_target ON public.audit_events USING btree (target_id, occurred_at);
 CREATE INDEX audit_events_time ON public.audit_events USING btree (occurred_at, id);

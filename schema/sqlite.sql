@@ -81,7 +81,7 @@ CREATE INDEX "audit_events_account_time" on "audit_events" ("account_id", "occur
 
 CREATE INDEX "audit_events_actor" on "audit_events" ("actor_id", "occurred_at");
 
-CREATE UNIQUE INDEX "audit_events_chain" on "audit_events" ("account_id", "seq");
+CREATE UNIQUE INDEX "audit_events_chain" on "audit_events" ("account_id", "seq") where "seq" is not null;
 
 CREATE INDEX "audit_events_target" on "audit_events" ("target_id", "occurred_at");
 

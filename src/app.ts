@@ -64,6 +64,7 @@ import { registerClientRoutes } from './oauth/client-routes.ts';
 import { isProductionMode, type Webhooks } from './webhooks/index.ts';
 import { createTargetPolicy, type Resolve } from './webhooks/target-policy.ts';
 import { createAudit, type Audit } from './audit/index.ts';
+import type { RecordAudit } from './audit/record.ts';
 import { registerAuditAdminRoutes, registerAuditRoutes } from './audit/routes.ts';
 
 export interface GatehouseDeps {
@@ -84,6 +85,12 @@ export interface GatehouseDeps {
   userScopeBound?: UserScopeBound;
   /** Name resolution for webhook receiver hosts (tests resolve names to chosen addresses). */
   webhookResolve?: Resolve;
+  /**
+   * Benchmark-only: how create-payout and SCIM user writes are recorded in the audit trail
+   * (`recordAudit` when unset). bench/audit-cost.ts passes one that writes nothing, for the
+   * reference the trail's cost is measured against; no setting reaches it.
+   */
+  recordAudit?: RecordAudit;
 }
 
 export interface Gatehouse {
@@ -152,7 +159,7 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
   const vault = createKeyVault(secretsKey);
   const accessTokens = createAccessTokens({ db, clock, vault });
   const users = createUserStore(db);
-  const scim = createScim({ db, dialect: database.dialect, clock, accessTokens, revokeUserAccess, issuer: config.issuer, maxPayloadSize: config.bodyLimit });
+  const scim = createScim({ db, dialect: database.dialect, clock, accessTokens, revokeUserAccess, issuer: config.issuer, maxPayloadSize: config.bodyLimit, recordAudit: deps.recordAudit });
   const background = await createBackgroundServices({ config, database, clock, log, metrics, secretsKey, resolve: deps.webhookResolve });
   const { idempotencyStore, idempotency, payoutProcessor, webhooks } = background;
   const writes = createWriteRunner({
@@ -171,7 +178,7 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
   const cursorKeys = await setUpCursorKeys({ db, clock, vault, configured: config.cursorKeys });
   const paging = createPaging({ ring: cursorKeys, clock, cursorTtlMs: config.cursorTtl * 1000 });
   const invoices = createInvoices({ db, clock, paging });
-  const payouts = createPayouts({ db, clock, paging, delayMs: config.payoutDelay * 1000 });
+  const payouts = createPayouts({ db, clock, paging, delayMs: config.payoutDelay * 1000, recordAudit: deps.recordAudit });
   const ledgerEntries = createLedgerEntries({ db, paging });
   const rateLimits = createRateLimits({
     enabled: config.rateLimits,

@@ -64,7 +64,20 @@ decision it supported is in docs/DECISIONS.md under the name given.
 
 `;
 
-export function renderBenchmarksDoc(input: { machine: string; cores: number; runs: ScenarioRun[]; soak?: string }): string {
+/** Sections written by other benchmarks (bench/audit-cost.ts), kept as they are when the file is rendered again. */
+export const KEPT_SECTIONS = ["## The audit trail's write-path cost"];
+
+/** The kept sections of `existing` (the current docs/BENCHMARKS.md), each up to the next `## `. */
+export function keptSections(existing: string): string {
+  return KEPT_SECTIONS.map((heading) => {
+    const start = existing.indexOf(`${heading}\n`);
+    if (start < 0) return '';
+    const end = existing.indexOf('\n## ', start + heading.length);
+    return `${existing.slice(start, end < 0 ? undefined : end).trim()}\n\n`;
+  }).join('');
+}
+
+export function renderBenchmarksDoc(input: { machine: string; cores: number; runs: ScenarioRun[]; soak?: string; kept?: string }): string {
   const { runs } = input;
   const rows = runs.flatMap((r) => r.rows);
   const failed = rows.filter((r) => r.pass === false);
@@ -100,7 +113,7 @@ ${notes.length ? `## Seeding and notes\n\n${notes.map((n) => `- ${n}`).join('\n'
 
 ${runs.map((r) => r.scenario).map((s) => `### ${s}\n\n${ABOUT[s] ?? 'See its file in bench/scenarios/.'}`).join('\n\n')}
 ${runs.some((r) => r.scenario === 'create-payout') ? '' : '\n### create-payout\n\nNot in this run: the scenario is not registered in bench/run.ts in this build.\n'}
-${input.soak ? `## Soak (the last \`npm run soak\` on this machine)\n\n${input.soak.replace(/^# Soak run\n\n/, '').trim()}\n\n` : ''}${DECISION_MEASUREMENTS}## Reproducing
+${input.soak ? `## Soak (the last \`npm run soak\` on this machine)\n\n${input.soak.replace(/^# Soak run\n\n/, '').trim()}\n\n` : ''}${DECISION_MEASUREMENTS}${input.kept ?? ''}## Reproducing
 
 \`\`\`
 BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench          # full run, writes this file

@@ -29,7 +29,7 @@ async function raise(n: number): Promise<{ ids: string[]; committed: number }> {
     const raised: string[] = [];
     for (let i = 0; i < n; i++) {
       const at = Date.now();
-      raised.push((await recordEvent(trx, { accountId: account.id, type: 'invoice.settled', object: 'invoice', objectId: `inv_${i}`, state: 'settled', at })).id);
+      raised.push((await recordEvent(trx, { accountId: account.id, type: 'invoice.settled', object: 'invoice', objectId: `inv_${i}`, state: 'settled', data: { id: `inv_${i}`, object: 'invoice', state: 'settled' }, at })).id);
     }
     return raised;
   });

@@ -852,10 +852,7 @@ export interface components {
         Event: {
             /** Format: date-time */
             created_at: string;
-            /** @description The exact webhook body */
-            data: {
-                [key: string]: unknown;
-            };
+            data: components["schemas"]["WebhookEventBody"];
             /** @enum {string} */
             delivery_state: "pending" | "acknowledged" | "parked" | "none";
             id: string;
@@ -1084,6 +1081,25 @@ export interface components {
             /** Format: date-time */
             updated_at?: string;
             url: string;
+        };
+        WebhookEventBody: {
+            /**
+             * Format: date-time
+             * @description When the event was raised
+             */
+            created_at: string;
+            /** @description The object as the API returned it when the event was raised: an Invoice (GET /v1/invoices/{id}), a Payout (GET /v1/payouts/{id}), a WebhookEndpoint less its headers, or an AuditEvent (GET /v1/audit-events). Absent from events raised before it was added. */
+            data?: {
+                [key: string]: unknown;
+            };
+            /** @description The event kind; equals the Event-Type header */
+            event: string;
+            /** @description Identifier of the object concerned */
+            id: string;
+            /** @description Kind of the object concerned: invoice, payout, webhook_endpoint, audit_event */
+            object: string;
+            /** @description State of the object when the event was raised (`recorded` for an audit event) */
+            state: string;
         };
     };
     responses: {
@@ -6436,7 +6452,14 @@ export interface operations {
                      *           "object": "event",
                      *           "type": "string",
                      *           "created_at": "2026-03-14T09:26:53.000Z",
-                     *           "data": {},
+                     *           "data": {
+                     *             "event": "string",
+                     *             "object": "string",
+                     *             "id": "string",
+                     *             "state": "string",
+                     *             "created_at": "2026-03-14T09:26:53.000Z",
+                     *             "data": {}
+                     *           },
                      *           "delivery_state": "pending"
                      *         }
                      *       ],
@@ -6558,7 +6581,14 @@ export interface operations {
                      *       "object": "event",
                      *       "type": "string",
                      *       "created_at": "2026-03-14T09:26:53.000Z",
-                     *       "data": {},
+                     *       "data": {
+                     *         "event": "string",
+                     *         "object": "string",
+                     *         "id": "string",
+                     *         "state": "string",
+                     *         "created_at": "2026-03-14T09:26:53.000Z",
+                     *         "data": {}
+                     *       },
                      *       "delivery_state": "pending"
                      *     }
                      */
@@ -8399,7 +8429,7 @@ export interface operations {
                  */
                 "application/json": {
                     description?: string | null;
-                    event_types: ("invoice.settled" | "payout.created" | "payout.paid" | "payout.failed" | "webhook_endpoint.disabled" | "*")[];
+                    event_types: ("invoice.settled" | "payout.created" | "payout.paid" | "payout.failed" | "webhook_endpoint.disabled" | "*" | "audit.*" | "audit.account.created" | "audit.account.updated" | "audit.account.deleted" | "audit.client.created" | "audit.client.updated" | "audit.client.deleted" | "audit.client.secret_rotated" | "audit.user.created" | "audit.user.deactivated" | "audit.user.reactivated" | "audit.user.deleted" | "audit.user.password_reset" | "audit.grant.revoked" | "audit.session.revoked" | "audit.scim_token.created" | "audit.scim_token.revoked" | "audit.role.created" | "audit.role.updated" | "audit.role.deleted" | "audit.signing_keys.rotated" | "audit.data.imported" | "audit.signin.succeeded" | "audit.signin.failed" | "audit.consent.granted" | "audit.consent.denied" | "audit.consent.withdrawn" | "audit.token.revoked" | "audit.session.ended" | "audit.logout_delivery.retried" | "audit.grant.replay_revoked" | "audit.scim.user.created" | "audit.scim.user.replaced" | "audit.scim.user.patched" | "audit.scim.user.deactivated" | "audit.scim.user.deleted" | "audit.scim.group.created" | "audit.scim.group.replaced" | "audit.scim.group.patched" | "audit.scim.group.deleted" | "audit.invoice.created" | "audit.invoice.settled" | "audit.payout.created" | "audit.payout.paid" | "audit.payout.failed" | "audit.webhook_endpoint.created" | "audit.webhook_endpoint.updated" | "audit.webhook_endpoint.deleted" | "audit.webhook_endpoint.enabled" | "audit.webhook_endpoint.disabled" | "audit.webhook_endpoint.secret_rotated" | "audit.webhook_endpoint.recovered" | "audit.event.redelivered")[];
                     /** @description Headers added to every delivery (at most 20); names that carry the delivery's own meaning (signature, ids, framing) are refused. On update the whole set is replaced; {} removes them all. */
                     headers?: {
                         [key: string]: string;
@@ -8726,7 +8756,7 @@ export interface operations {
                  */
                 "application/json": {
                     description?: string | null;
-                    event_types?: ("invoice.settled" | "payout.created" | "payout.paid" | "payout.failed" | "webhook_endpoint.disabled" | "*")[];
+                    event_types?: ("invoice.settled" | "payout.created" | "payout.paid" | "payout.failed" | "webhook_endpoint.disabled" | "*" | "audit.*" | "audit.account.created" | "audit.account.updated" | "audit.account.deleted" | "audit.client.created" | "audit.client.updated" | "audit.client.deleted" | "audit.client.secret_rotated" | "audit.user.created" | "audit.user.deactivated" | "audit.user.reactivated" | "audit.user.deleted" | "audit.user.password_reset" | "audit.grant.revoked" | "audit.session.revoked" | "audit.scim_token.created" | "audit.scim_token.revoked" | "audit.role.created" | "audit.role.updated" | "audit.role.deleted" | "audit.signing_keys.rotated" | "audit.data.imported" | "audit.signin.succeeded" | "audit.signin.failed" | "audit.consent.granted" | "audit.consent.denied" | "audit.consent.withdrawn" | "audit.token.revoked" | "audit.session.ended" | "audit.logout_delivery.retried" | "audit.grant.replay_revoked" | "audit.scim.user.created" | "audit.scim.user.replaced" | "audit.scim.user.patched" | "audit.scim.user.deactivated" | "audit.scim.user.deleted" | "audit.scim.group.created" | "audit.scim.group.replaced" | "audit.scim.group.patched" | "audit.scim.group.deleted" | "audit.invoice.created" | "audit.invoice.settled" | "audit.payout.created" | "audit.payout.paid" | "audit.payout.failed" | "audit.webhook_endpoint.created" | "audit.webhook_endpoint.updated" | "audit.webhook_endpoint.deleted" | "audit.webhook_endpoint.enabled" | "audit.webhook_endpoint.disabled" | "audit.webhook_endpoint.secret_rotated" | "audit.webhook_endpoint.recovered" | "audit.event.redelivered")[];
                     /** @description Headers added to every delivery (at most 20); names that carry the delivery's own meaning (signature, ids, framing) are refused. On update the whole set is replaced; {} removes them all. */
                     headers?: {
                         [key: string]: string;

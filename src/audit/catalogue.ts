@@ -31,7 +31,7 @@ export const AUDIT_ACTIONS = {
   'signin.failed': 'A sign-in was refused (unknown person, wrong password, or inactive)',
   'consent.granted': 'A person allowed a client the scopes it asked for',
   'consent.denied': 'A person refused a client’s request',
-  'consent.withdrawn': 'A person’s grant to a client was withdrawn',
+  'consent.withdrawn': 'A person’s remembered consent to a client was withdrawn (with the operator’s revocation of a grant); the client must ask again',
   'token.revoked': 'An access or refresh token was revoked (RFC 7009)',
   'session.ended': 'A person signed out (RP-initiated logout); back-channel logouts were queued',
   'logout_delivery.retried': 'Parked back-channel logout deliveries were queued again by the operator',

@@ -6,8 +6,14 @@
  * What remains personal is what was recorded about the person (their userName, e-mails,
  * externalId in `changes`): `detachPerson` removes it, in the transaction that deletes them.
  * The chain covers `changes` only through its MAC, so it still verifies (chain.ts).
+ *
+ * Audit events streamed to webhooks (record.ts) keep the record as it was presented when it was
+ * written, name included: their stored bodies are detached alike, so a redelivery after the
+ * deletion sends the record as the API now shows it (what receivers already hold is theirs).
  */
+import { sql } from 'kysely';
 import type { Db } from '../platform/db/database.ts';
+import { AUDIT_EVENT_PREFIX } from '../events/types.ts';
 
 export async function detachPerson(trx: Db, accountId: string, userId: string, at: number): Promise<number> {
   const result = await trx
@@ -17,6 +23,7 @@ export async function detachPerson(trx: Db, accountId: string, userId: string, a
     .where('target_id', '=', userId)
     .where('detached_at', 'is', null)
     .executeTakeFirst();
+  await detachStreamedRecords(trx, accountId, userId);
   return Number(result.numUpdatedRows);
 }
 
@@ -30,4 +37,30 @@ export async function detachPeople(trx: Db, accountId: string, at: number): Prom
     .where('detached_at', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
+}
+
+interface StreamedRecord {
+  data: { actor: { id: string; display: string | null; client?: { id: string } }; target: { id: string }; changes: unknown; detached: boolean };
+}
+
+/** Removes the person's name and what was recorded about them from the audit events stored for delivery. */
+async function detachStreamedRecords(trx: Db, accountId: string, userId: string): Promise<void> {
+  const streamed = await trx
+    .selectFrom('events')
+    .innerJoin('audit_events', 'audit_events.id', 'events.object_id')
+    .select(['events.id', 'events.payload'])
+    .where('events.account_id', '=', accountId)
+    .where(sql<boolean>`substr(events.type, 1, ${AUDIT_EVENT_PREFIX.length}) = ${AUDIT_EVENT_PREFIX}`)
+    .where((eb) => eb.or([eb('audit_events.target_id', '=', userId), eb('audit_events.actor_id', '=', userId)]))
+    .execute();
+  for (const event of streamed) {
+    const body = JSON.parse(event.payload) as StreamedRecord;
+    const record = body.data;
+    if (record.actor.id === userId) record.actor.display = null;
+    if (record.target.id === userId) {
+      record.changes = null;
+      record.detached = true;
+    }
+    await trx.updateTable('events').set({ payload: JSON.stringify(body) }).where('id', '=', event.id).execute();
+  }
 }

@@ -13,7 +13,7 @@ import { createAuditRetention } from './retention.ts';
 import { createAuditSealer, type CheckpointSigner } from './sealer.ts';
 import { createAuditVerifier } from './verify.ts';
 
-export { recordAudit, auditBy, changesOf, cliActor, systemActor, type AuditBy } from './record.ts';
+export { recordAudit, auditBy, changesOf, cliActor, systemActor, type AuditBy, type RecordAudit } from './record.ts';
 export { detachPerson } from './detach.ts';
 
 export interface AuditDeps {

@@ -56,6 +56,57 @@ function instant(name: string, value: string | undefined): number | undefined {
 
 const OPERATOR_NAMES: Record<string, string> = { admin_api: 'Operator (admin API)', cli: 'Operator (command line)' };
 
+/** Names of the people, clients and tokens `rows` mention, by id. */
+async function namesOf(db: Db, rows: readonly AuditEventRow[]): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  const ids = (type: string) => [...new Set(rows.filter((r) => r.actor_type === type).map((r) => r.actor_id))];
+  const users = ids('user');
+  const clients = [...new Set([...ids('client'), ...rows.flatMap((r) => (r.actor_client_id ? [r.actor_client_id] : []))])];
+  const tokens = ids('scim_token');
+  if (users.length > 0) {
+    for (const u of await db.selectFrom('users').select(['id', 'user_name', 'display_name']).where('id', 'in', users).execute()) names.set(u.id, u.display_name ?? u.user_name);
+  }
+  if (clients.length > 0) {
+    for (const c of await db.selectFrom('oauth_clients').select(['id', 'client_name']).where('id', 'in', clients).execute()) names.set(c.id, c.client_name);
+  }
+  if (tokens.length > 0) {
+    for (const t of await db.selectFrom('scim_tokens').select(['id', 'description']).where('id', 'in', tokens).execute()) names.set(t.id, t.description);
+  }
+  return names;
+}
+
+function present(row: AuditEventRow, names: Map<string, string>): AuditEventView {
+  const display = row.actor_type === 'admin' ? (OPERATOR_NAMES[row.actor_id] ?? 'Operator') : row.actor_type === 'system' ? row.actor_id : (names.get(row.actor_id) ?? null);
+  return {
+    id: row.id,
+    object: 'audit_event',
+    occurred_at: toRfc3339(Number(row.occurred_at)),
+    account: row.account_id,
+    action: row.action,
+    actor: {
+      type: row.actor_type,
+      id: row.actor_id,
+      display,
+      ...(row.actor_client_id ? { client: { id: row.actor_client_id, display: names.get(row.actor_client_id) ?? null } } : {}),
+    },
+    target: { type: row.target_type, id: row.target_id },
+    request_id: row.request_id,
+    idempotency_key: row.idempotency_key,
+    source: { address: row.source_address, user_agent: row.user_agent },
+    changes: row.changes === null ? null : (JSON.parse(row.changes) as unknown),
+    seq: row.seq === null ? null : Number(row.seq),
+    hash: row.hash,
+    detached: row.detached_at !== null,
+  };
+}
+
+/** Records as the API presents them, with the names of who acted read now. */
+export async function presentAuditRecords(db: Db, rows: readonly AuditEventRow[]): Promise<AuditEventView[]> {
+  const names = await namesOf(db, rows);
+  return rows.map((r) => present(r, names));
+}
+
+
 export function createAuditQueries(deps: { db: Db; paging: Paging }) {
   const { db, paging } = deps;
 
@@ -72,55 +123,6 @@ export function createAuditQueries(deps: { db: Db; paging: Paging }) {
     return q;
   }
 
-  /** Names of the people, clients and tokens `rows` mention, by id. */
-  async function namesOf(rows: readonly AuditEventRow[]): Promise<Map<string, string>> {
-    const names = new Map<string, string>();
-    const ids = (type: string) => [...new Set(rows.filter((r) => r.actor_type === type).map((r) => r.actor_id))];
-    const users = ids('user');
-    const clients = [...new Set([...ids('client'), ...rows.flatMap((r) => (r.actor_client_id ? [r.actor_client_id] : []))])];
-    const tokens = ids('scim_token');
-    if (users.length > 0) {
-      for (const u of await db.selectFrom('users').select(['id', 'user_name', 'display_name']).where('id', 'in', users).execute()) names.set(u.id, u.display_name ?? u.user_name);
-    }
-    if (clients.length > 0) {
-      for (const c of await db.selectFrom('oauth_clients').select(['id', 'client_name']).where('id', 'in', clients).execute()) names.set(c.id, c.client_name);
-    }
-    if (tokens.length > 0) {
-      for (const t of await db.selectFrom('scim_tokens').select(['id', 'description']).where('id', 'in', tokens).execute()) names.set(t.id, t.description);
-    }
-    return names;
-  }
-
-  function present(row: AuditEventRow, names: Map<string, string>): AuditEventView {
-    const display = row.actor_type === 'admin' ? (OPERATOR_NAMES[row.actor_id] ?? 'Operator') : row.actor_type === 'system' ? row.actor_id : (names.get(row.actor_id) ?? null);
-    return {
-      id: row.id,
-      object: 'audit_event',
-      occurred_at: toRfc3339(Number(row.occurred_at)),
-      account: row.account_id,
-      action: row.action,
-      actor: {
-        type: row.actor_type,
-        id: row.actor_id,
-        display,
-        ...(row.actor_client_id ? { client: { id: row.actor_client_id, display: names.get(row.actor_client_id) ?? null } } : {}),
-      },
-      target: { type: row.target_type, id: row.target_id },
-      request_id: row.request_id,
-      idempotency_key: row.idempotency_key,
-      source: { address: row.source_address, user_agent: row.user_agent },
-      changes: row.changes === null ? null : (JSON.parse(row.changes) as unknown),
-      seq: row.seq === null ? null : Number(row.seq),
-      hash: row.hash,
-      detached: row.detached_at !== null,
-    };
-  }
-
-  async function presentAll(rows: AuditEventRow[]): Promise<AuditEventView[]> {
-    const names = await namesOf(rows);
-    return rows.map((r) => present(r, names));
-  }
-
   return {
     /** A page of `accountId`'s records (every account's when undefined: the admin API). */
     async list(request: { accountId: string | undefined; limit: number | undefined; after: string | undefined; filters: AuditFilters }) {
@@ -133,7 +135,7 @@ export function createAuditQueries(deps: { db: Db; paging: Paging }) {
           position: (row) => ({ key: Number(row.occurred_at), id: row.id }),
         },
       );
-      return { data: await presentAll(page.rows), next_cursor: page.nextCursor };
+      return { data: await presentAuditRecords(db, page.rows), next_cursor: page.nextCursor };
     },
 
     /**
@@ -145,7 +147,7 @@ export function createAuditQueries(deps: { db: Db; paging: Paging }) {
       let after: { key: number; id: string } | undefined;
       for (;;) {
         const rows = await keysetPage(filtered(request.accountId, request.filters), { sortColumn: 'occurred_at', idColumn: 'id', direction: 'asc' }, after, batchSize).execute();
-        for (const view of await presentAll(rows)) yield view;
+        for (const view of await presentAuditRecords(db, rows)) yield view;
         if (rows.length < batchSize) return;
         const last = rows[rows.length - 1]!;
         after = { key: Number(last.occurred_at), id: last.id };

@@ -5,7 +5,8 @@
  *
  * The write is one prepared INSERT and nothing else: no lock, no read. Its place in the
  * account's hash chain is given later by the sealer (sealer.ts), so concurrent writers of an
- * account never queue behind one another for the chain's head.
+ * account never queue behind one another for the chain's head; the sealer also hands the
+ * record, chained, to the account's webhook endpoints that subscribe to it (stream.ts).
  *
  * `by` says who acted and from where (`auditBy(request)` on the HTTP path, `cliActor` and
  * `systemActor` elsewhere). A person acting through a client is recorded as the person, with
@@ -160,3 +161,10 @@ export async function recordAudit(trx: Db, by: AuditBy | undefined, entry: Audit
   } as AuditEventRow);
   return id;
 }
+
+/**
+ * What capabilities write records with, a dependency like any other: the services that take it
+ * (payouts, SCIM users) default to `recordAudit`; the audit-cost benchmark passes one that
+ * writes nothing, for the reference the trail's cost is measured against.
+ */
+export type RecordAudit = typeof recordAudit;

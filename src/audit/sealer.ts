@@ -9,7 +9,8 @@
  * writer's lock on SQLite), takes the account's unsealed records in (occurred_at, id) order,
  * links them and moves the head, all in one short transaction. A record committed late, after
  * later ones were sealed, is simply sealed in the next round: the chain's order is the order
- * of sealing, which `seq` numbers, and it is total per account.
+ * of sealing, which `seq` numbers, and it is total per account. In the same transaction the
+ * sealed records go to the account's endpoints subscribed to audit events (stream.ts).
  *
  * Checkpoints: at most every `checkpointIntervalMs` per account, after sealing, the head
  * (account, seq, hash) is signed with the server's published ES256 signing key and stored. A
@@ -20,6 +21,8 @@ import type { Db } from '../platform/db/database.ts';
 import { transactWithRetry } from '../platform/db/database.ts';
 import type { Clock } from '../platform/clock.ts';
 import { changesMac, genesisHash, recordHash } from './chain.ts';
+import { streamSealed } from './stream.ts';
+import type { AuditEventRow } from './tables.ts';
 
 export const CHECKPOINT_TYPE = 'audit-checkpoint+jwt';
 
@@ -66,14 +69,17 @@ export function createAuditSealer(deps: SealerDeps) {
         .execute();
       let seq = Number(chain.head_seq);
       let prev = chain.head_hash;
+      const sealed: AuditEventRow[] = [];
       for (const row of rows) {
         const mac = row.detached_at === null ? changesMac(macKey, row.changes) : row.changes_mac;
         const hash = recordHash(prev, { ...row, changes_mac: mac });
         seq += 1;
         await trx.updateTable('audit_events').set({ seq, prev_hash: prev, hash, changes_mac: mac }).where('id', '=', row.id).execute();
+        sealed.push({ ...row, seq, prev_hash: prev, hash, changes_mac: mac });
         prev = hash;
       }
       if (rows.length > 0) await trx.updateTable('audit_chains').set({ head_seq: seq, head_hash: prev }).where('account_id', '=', accountId).execute();
+      await streamSealed(trx, accountId, sealed);
       return { sealed: rows.length, head: { seq, hash: prev } };
     });
   }

@@ -3,6 +3,11 @@
  * the change itself, so the event exists exactly when the change does: nothing is lost if the
  * process dies after commit, and nothing is sent for a change that rolled back.
  *
+ * The body is made here, once, and stored with the event: the interface's `event`, `object`,
+ * `id` and `state`, with `created_at` and `data`, the object as the API presented it at the
+ * time of the event (as Stripe does). Every attempt, redelivery and recovery sends these same
+ * bytes, so `data` must hold nothing that is kept sealed elsewhere (docs/WEBHOOKS.md).
+ *
  * In the same transaction the event is handed to webhook delivery (webhooks/fan-out.ts), its
  * one consumer, which queues a delivery per subscribed endpoint: a delivery exists exactly when
  * its event does. This is the one place events know of webhooks; business code imports this
@@ -15,7 +20,7 @@ import { newTimeOrderedId } from '../platform/ids.ts';
 import { preparedQuery, type Placeholder } from '../platform/db/prepared.ts';
 import { toRfc3339 } from '../platform/clock.ts';
 import type { EventRow } from './tables.ts';
-import { fanOut } from '../webhooks/fan-out.ts';
+import { fanOut, type SubscribedEndpoint } from '../webhooks/fan-out.ts';
 
 export interface EventInput {
   accountId: string;
@@ -23,6 +28,8 @@ export interface EventInput {
   object: string;
   objectId: string;
   state: string;
+  /** The object as the API returns it at the time of the event: the body's `data`. */
+  data: object;
   /** When the event was raised (epoch ms), normally the clock's now. */
   at: number;
 }
@@ -47,16 +54,25 @@ const insertEvent = preparedQuery((db, value: Placeholder<EventRow>) =>
   }),
 );
 
-/** Writes the event and its deliveries in `trx`; the caller's commit publishes them. */
-export async function recordEvent(trx: Transaction<Tables> | Db, input: EventInput): Promise<RecordedEvent> {
-  const id = newTimeOrderedId('evt', input.at);
-  const payload = JSON.stringify({
+/** The exact JSON body every delivery of the event carries. */
+export function eventBody(input: EventInput): string {
+  return JSON.stringify({
     event: input.type,
     object: input.object,
     id: input.objectId,
     state: input.state,
     created_at: toRfc3339(input.at),
+    data: input.data,
   });
+}
+
+/**
+ * Writes the event and its deliveries in `trx`; the caller's commit publishes them. `endpoints`,
+ * when the caller has already read who subscribes (audit/stream.ts), saves reading it again.
+ */
+export async function recordEvent(trx: Transaction<Tables> | Db, input: EventInput, endpoints?: readonly SubscribedEndpoint[]): Promise<RecordedEvent> {
+  const id = newTimeOrderedId('evt', input.at);
+  const payload = eventBody(input);
   await insertEvent.execute(trx, {
     id,
     account_id: input.accountId,
@@ -67,6 +83,6 @@ export async function recordEvent(trx: Transaction<Tables> | Db, input: EventInp
     payload,
     created_at: input.at,
   });
-  await fanOut(trx, { eventId: id, accountId: input.accountId, type: input.type, at: input.at });
+  await fanOut(trx, { eventId: id, accountId: input.accountId, type: input.type, at: input.at }, endpoints);
   return { id, type: input.type, payload, createdAt: input.at };
 }

@@ -121,7 +121,7 @@ export function createInvoices(deps: { db: Db; clock: Clock; paging: Paging }) {
       const money = { accountId, currency: updated.currency, amount: updated.amount, at: now };
       await post(trx, { ...money, debit: 'cash', credit: 'balance', source: { object: 'invoice', id } });
       await creditBalance(trx, money);
-      await recordEvent(trx, { accountId, type: 'invoice.settled', object: 'invoice', objectId: id, state: 'settled', at: now });
+      await recordEvent(trx, { accountId, type: 'invoice.settled', object: 'invoice', objectId: id, state: 'settled', data: invoice, at: now });
       await recordAudit(trx, by, { accountId, action: 'invoice.settled', target: { type: 'invoice', id }, changes: { state: { before: 'open', after: 'settled' } }, at: now });
       return invoice;
     },

@@ -41,9 +41,10 @@ export function createPayoutProcessor(deps: { db: Db; clock: Clock; dialect: Sql
     const fails = payout.destination.startsWith(FAILING_DESTINATION_PREFIX);
     const state: PayoutState = fails ? 'failed' : 'paid';
     const processed = { ...payout, state, processed_at: now, failure_code: fails ? FAILURE_CODE : null };
+    const presented = presentPayout(processed);
     const changed = await trx
       .updateTable('payouts')
-      .set({ state, processed_at: now, failure_code: processed.failure_code, representation: JSON.stringify(presentPayout(processed)) })
+      .set({ state, processed_at: now, failure_code: processed.failure_code, representation: JSON.stringify(presented) })
       .where('id', '=', payout.id)
       .where('state', '=', 'pending')
       .executeTakeFirst();
@@ -56,7 +57,7 @@ export function createPayoutProcessor(deps: { db: Db; clock: Clock; dialect: Sql
     } else {
       await post(trx, { ...money, debit: 'payouts_pending', credit: 'cash', source });
     }
-    await recordEvent(trx, { accountId: payout.account_id, type: `payout.${state}`, object: 'payout', objectId: payout.id, state, at: now });
+    await recordEvent(trx, { accountId: payout.account_id, type: `payout.${state}`, object: 'payout', objectId: payout.id, state, data: presented, at: now });
     await recordAudit(trx, PROCESSOR, {
       accountId: payout.account_id,
       action: state === 'paid' ? 'payout.paid' : 'payout.failed',

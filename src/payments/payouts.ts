@@ -14,7 +14,7 @@ import { toRfc3339 } from '../platform/clock.ts';
 import { newTimeOrderedId } from '../platform/ids.ts';
 import { problem } from '../platform/errors/catalogue.ts';
 import { recordEvent } from '../events/outbox.ts';
-import { changesOf, recordAudit, type AuditBy } from '../audit/record.ts';
+import { changesOf, recordAudit, type AuditBy, type RecordAudit } from '../audit/record.ts';
 import type { Paging } from '../paging/page.ts';
 import { NEWEST_FIRST, keysetRead, keysetPageJson } from '../paging/keyset.ts';
 import { preparedQuery, type Placeholder } from '../platform/db/prepared.ts';
@@ -73,8 +73,9 @@ const insertPayout = preparedQuery((db, value: Placeholder<PayoutRow>) =>
 
 export const PAYOUTS_ORDER = 'payouts:created_at.desc,id.desc';
 
-export function createPayouts(deps: { db: Db; clock: Clock; paging: Paging; delayMs: number }) {
+export function createPayouts(deps: { db: Db; clock: Clock; paging: Paging; delayMs: number; recordAudit?: RecordAudit }) {
   const { db, clock, paging, delayMs } = deps;
+  const audit = deps.recordAudit ?? recordAudit;
   const pageRead = keysetRead((db, value: Placeholder<{ accountId: string }>) => db.selectFrom('payouts').select('representation').where('account_id', '=', value('accountId')), NEWEST_FIRST);
   return {
     async create(trx: Db, accountId: string, input: NewPayout, by?: AuditBy): Promise<Payout> {
@@ -95,8 +96,8 @@ export function createPayouts(deps: { db: Db; clock: Clock; paging: Paging; dela
       const payout = presentPayout(row);
       await insertPayout.execute(trx, { ...row, representation: JSON.stringify(payout) });
       await post(trx, { ...money, debit: 'balance', credit: 'payouts_pending', source: { object: 'payout', id: row.id } });
-      await recordEvent(trx, { accountId, type: 'payout.created', object: 'payout', objectId: row.id, state: 'pending', at: now });
-      await recordAudit(trx, by, { accountId, action: 'payout.created', target: { type: 'payout', id: row.id }, changes: changesOf(null, { ...input, state: 'pending' }), at: now });
+      await recordEvent(trx, { accountId, type: 'payout.created', object: 'payout', objectId: row.id, state: 'pending', data: payout, at: now });
+      await audit(trx, by, { accountId, action: 'payout.created', target: { type: 'payout', id: row.id }, changes: changesOf(null, { ...input, state: 'pending' }), at: now });
       // Last, so that concurrent payouts of one account queue on its balance row (locked until
       // commit on PostgreSQL) for as short a time as possible; a refusal rolls back the rest.
       if (!(await debitBalance(trx, money))) {

@@ -18,6 +18,7 @@ import { createScimTokens, requireScimCredential } from './tokens.ts';
 import { createRoles, createUserScopeBound } from './roles.ts';
 import { registerScimRoutes } from './routes.ts';
 import { registerScimAdminRoutes } from './admin-routes.ts';
+import type { RecordAudit } from '../audit/record.ts';
 
 export { createUserScopeBound, type UserScopeBound } from './roles.ts';
 
@@ -30,6 +31,8 @@ export interface ScimDeps {
   /** Public base URL of the service (the issuer); SCIM lives at `${issuer}/scim/v2`. */
   issuer: string;
   maxPayloadSize: number;
+  /** How users' writes are recorded in the audit trail; see ScimUsersDeps. */
+  recordAudit?: RecordAudit;
 }
 
 export function createScim(deps: ScimDeps) {
@@ -37,7 +40,7 @@ export function createScim(deps: ScimDeps) {
   const baseUrl = `${deps.issuer}/scim/v2`;
   const userStore = createScimUserStore({ db, dialect });
   const groupStore = createScimGroupStore({ db, dialect });
-  const users = createScimUsers({ db, store: userStore, groups: groupStore, clock, revokeUserAccess: deps.revokeUserAccess, baseUrl });
+  const users = createScimUsers({ db, store: userStore, groups: groupStore, clock, revokeUserAccess: deps.revokeUserAccess, baseUrl, recordAudit: deps.recordAudit });
   const groups = createScimGroups({ db, store: groupStore, users: userStore, clock, baseUrl });
   const tokens = createScimTokens({ db, clock });
   const roles = createRoles({ db, clock });

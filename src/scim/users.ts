@@ -37,7 +37,7 @@ import { searchValues, splitUserDocument, userDocument } from './user-document.t
 import type { ListQuery, ScimUserStore, UserGroupRef } from './users-store.ts';
 import { memberDisplay, type ScimGroupStore } from './groups-store.ts';
 import { checkLengths } from './limits.ts';
-import { changesOf, detachPerson, recordAudit, type AuditBy } from '../audit/index.ts';
+import { changesOf, detachPerson, recordAudit as recordAuditRecord, type AuditBy, type RecordAudit } from '../audit/index.ts';
 
 export interface ScimUsersDeps {
   db: Db;
@@ -48,6 +48,8 @@ export interface ScimUsersDeps {
   revokeUserAccess: RevokeUserAccess;
   /** Base URL of the SCIM endpoint, e.g. https://gatehouse.example/scim/v2 */
   baseUrl: string;
+  /** How the writes are recorded in the audit trail (record.ts); recordAudit unless a benchmark says. */
+  recordAudit?: RecordAudit;
 }
 
 const WRITABLE_COMMON = COMMON_ATTRIBUTES.filter((a) => a.name === 'externalId');
@@ -75,6 +77,7 @@ export function checkSchemas(body: JsonObject, expected: string): void {
 
 export function createScimUsers(deps: ScimUsersDeps) {
   const { db, store, clock } = deps;
+  const recordAudit = deps.recordAudit ?? recordAuditRecord;
 
   function render(row: UserRow, groups: UserGroupRef[]): JsonObject {
     const doc = userDocument(row);

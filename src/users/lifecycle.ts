@@ -7,7 +7,8 @@
  * - delete: as SCIM DELETE does (memberships dropped, access ended in the same transaction);
  * - reset password: the policy applies, and every session and token ends, since a reset means
  *   the old password may be known to someone else;
- * - their grants (one per sign-in to a client) and sign-in sessions, listed and revoked one by one.
+ * - their grants (one per sign-in to a client) and sign-in sessions, listed and revoked one by one;
+ *   revoking a grant withdraws the person's remembered consent to its client too (asked again).
  * The version column moves with every change, so SCIM ETags stay true.
  */
 import type { Db } from '../platform/db/database.ts';
@@ -19,6 +20,7 @@ import type { Paging } from '../paging/page.ts';
 import { keysetPage, type KeysetColumns } from '../paging/keyset.ts';
 import type { RevokeUserAccess } from '../oauth/user-access.ts';
 import { revokeGrant } from '../oauth/grants.ts';
+import { withdrawConsent } from '../oauth/consent-withdrawal.ts';
 import { queueLogoutTokens } from '../oauth/backchannel-logout.ts';
 import { presentUser } from './service.ts';
 import { hashPassword, passwordPolicyViolation } from './passwords.ts';
@@ -136,6 +138,7 @@ export function createUserLifecycle(deps: {
         if (grant.revoked_at !== null) return;
         const changes = { client_id: { after: grant.client_id }, revoked: { before: false, after: true } };
         await recordAudit(trx, by, { accountId, action: 'grant.revoked', target: { type: 'grant', id: grantId }, changes, at: now });
+        await withdrawConsent(trx, by, { accountId, userId, clientId: grant.client_id, at: now });
       });
     },
 

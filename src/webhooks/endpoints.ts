@@ -69,6 +69,16 @@ export function presentStoredEndpoint(sealer: Sealer, row: EndpointRow, now: num
   return presentEndpoint(row, now, openHeaders(sealer, row.id, row.headers_sealed) ?? {}, secret);
 }
 
+/**
+ * The endpoint as a `webhook_endpoint.disabled` event carries it: as the API shows it, less its
+ * `headers`, which are kept sealed while an event's body is stored as sent (events/outbox.ts).
+ */
+export function presentEndpointInEvent(row: EndpointRow, now: number): Omit<EndpointView, 'headers'> {
+  const view: Partial<EndpointView> = presentEndpoint(row, now, {});
+  delete view.headers;
+  return view as Omit<EndpointView, 'headers'>;
+}
+
 export function createEndpoints(deps: { db: Db; clock: Clock; sealer: Sealer; policy: TargetPolicy }) {
   const { db, clock, sealer, policy } = deps;
 

@@ -2,6 +2,10 @@
  * Fan-out: the events capability's outbox hands each event to webhook delivery in the
  * transaction that raised it (events/outbox.ts), and it becomes one pending delivery per enabled
  * endpoint of the account subscribed to its type, queued and due at once.
+ *
+ * What an endpoint's `event_types` subscribes to: a type by its name; `*`, every business event
+ * (not audit events: a receiver of payouts does not start receiving the account's audit trail);
+ * `audit.*`, every audit event (docs/AUDIT.md "Streaming").
  */
 import type { Transaction } from 'kysely';
 import type { Tables } from '../platform/db/tables.ts';
@@ -9,20 +13,41 @@ import type { Db } from '../platform/db/database.ts';
 import { newTimeOrderedId } from '../platform/ids.ts';
 import { preparedQuery, type Placeholder } from '../platform/db/prepared.ts';
 import { signalDeliveriesDue } from './wake.ts';
+import { ALL_AUDIT_EVENTS, ALL_BUSINESS_EVENTS, AUDIT_EVENT_PREFIX } from '../events/types.ts';
 
 /** Every event reads the account's enabled endpoints to fan out to. */
 const enabledEndpoints = preparedQuery((db, value: Placeholder<{ accountId: string }>) =>
   db.selectFrom('webhook_endpoints').select(['id', 'event_types']).where('account_id', '=', value('accountId')).where('enabled', '=', 1),
 );
 
+export interface SubscribedEndpoint {
+  id: string;
+  event_types: string;
+}
+
+/** The account's enabled endpoints, with what each subscribes to. */
+export async function enabledEndpointsOf(trx: Transaction<Tables> | Db, accountId: string): Promise<SubscribedEndpoint[]> {
+  const { rows } = await enabledEndpoints.execute(trx, { accountId });
+  return rows;
+}
+
+/** The account's enabled endpoints subscribed to `type`. */
+export async function subscribedEndpoints(trx: Transaction<Tables> | Db, accountId: string, type: string): Promise<SubscribedEndpoint[]> {
+  return (await enabledEndpointsOf(trx, accountId)).filter((e) => subscribes(e.event_types, type));
+}
+
 /**
- * Queues the event for every enabled endpoint of its account subscribed to its type, and
- * signals the dispatcher, which wakes once the caller commits. Returns how many were queued.
+ * Queues the event for every enabled endpoint of its account subscribed to its type (`endpoints`
+ * when the caller has just read them), and signals the dispatcher, which wakes once the caller
+ * commits. Returns how many were queued.
  */
-export async function fanOut(trx: Transaction<Tables> | Db, event: { eventId: string; accountId: string; type: string; at: number }): Promise<number> {
-  const { rows: endpoints } = await enabledEndpoints.execute(trx, { accountId: event.accountId });
-  const deliveries = endpoints
-    .filter((e) => subscribes(e.event_types, event.type))
+export async function fanOut(
+  trx: Transaction<Tables> | Db,
+  event: { eventId: string; accountId: string; type: string; at: number },
+  endpoints?: readonly SubscribedEndpoint[],
+): Promise<number> {
+  const subscribed = endpoints ?? (await subscribedEndpoints(trx, event.accountId, event.type));
+  const deliveries = subscribed
     .map((e) => ({
       id: newTimeOrderedId('whd', event.at),
       account_id: event.accountId,
@@ -58,5 +83,6 @@ export async function fanOut(trx: Transaction<Tables> | Db, event: { eventId: st
 
 export function subscribes(eventTypesJson: string, type: string): boolean {
   const types = JSON.parse(eventTypesJson) as string[];
-  return types.includes('*') || types.includes(type);
+  if (types.includes(type)) return true;
+  return type.startsWith(AUDIT_EVENT_PREFIX) ? types.includes(ALL_AUDIT_EVENTS) : types.includes(ALL_BUSINESS_EVENTS);
 }

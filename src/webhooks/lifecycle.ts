@@ -9,6 +9,7 @@ import type { Tables } from '../platform/db/tables.ts';
 import { recordEvent } from '../events/outbox.ts';
 import { recordAudit, systemActor } from '../audit/record.ts';
 import { dialectOf } from '../platform/db/dialect.ts';
+import { presentEndpointInEvent } from './endpoints.ts';
 
 export type DisableReason = 'manual' | 'gone' | 'failing';
 
@@ -27,12 +28,14 @@ export async function disableEndpoint(
   if (Number(changed.numUpdatedRows) === 0) return undefined;
   const parked = await parkQueued(trx, input.endpointId, input.now);
   if (input.reason !== 'manual') {
+    const row = await trx.selectFrom('webhook_endpoints').selectAll().where('id', '=', input.endpointId).executeTakeFirstOrThrow();
     await recordEvent(trx, {
       accountId: input.accountId,
       type: 'webhook_endpoint.disabled',
       object: 'webhook_endpoint',
       objectId: input.endpointId,
       state: 'disabled',
+      data: presentEndpointInEvent(row, input.now),
       at: input.now,
     });
     await recordAudit(trx, systemActor('webhook_dispatcher'), {

@@ -19,7 +19,7 @@ import { errorResponses } from '../platform/http/schemas.ts';
 import type { Endpoints } from './endpoints.ts';
 import type { EventDeliveryState, Recovery } from './recovery.ts';
 import type { PageOf, WebhookCollections } from './collections.ts';
-import { EVENT_TYPES } from '../events/types.ts';
+import { SUBSCRIBABLE_EVENT_TYPES } from '../events/types.ts';
 import { MAX_HEADERS, WITHHELD } from './endpoint-headers.ts';
 import { pageQueryProperties, pageSchema } from '../paging/page.ts';
 import { component } from '../platform/http/openapi-components.ts';
@@ -36,7 +36,7 @@ function pageOf(request: FastifyRequest<{ Querystring: PageQuery }>): PageOf {
 
 const TAG = 'webhooks';
 const idParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', maxLength: 64 } } } as const;
-const eventTypes = { type: 'array', minItems: 1, maxItems: 20, items: { type: 'string', enum: [...EVENT_TYPES, '*'] } } as const;
+const eventTypes = { type: 'array', minItems: 1, maxItems: 20, items: { type: 'string', enum: [...SUBSCRIBABLE_EVENT_TYPES] } } as const;
 const description = { type: ['string', 'null'], maxLength: 500 } as const;
 const headers = {
   type: 'object',
@@ -64,6 +64,25 @@ const endpointSchema = component('WebhookEndpoint', {
   },
 } as const);
 
+/** The body every delivery of an event carries (an event's `data`), stored with the event and sent byte for byte. */
+const eventBodySchema = component('WebhookEventBody', {
+  type: 'object',
+  required: ['event', 'object', 'id', 'state', 'created_at'],
+  properties: {
+    event: { type: 'string', description: 'The event kind; equals the Event-Type header' },
+    object: { type: 'string', description: 'Kind of the object concerned: invoice, payout, webhook_endpoint, audit_event' },
+    id: { type: 'string', description: 'Identifier of the object concerned' },
+    state: { type: 'string', description: 'State of the object when the event was raised (`recorded` for an audit event)' },
+    created_at: { type: 'string', format: 'date-time', description: 'When the event was raised' },
+    data: {
+      type: 'object',
+      additionalProperties: true,
+      description:
+        'The object as the API returned it when the event was raised: an Invoice (GET /v1/invoices/{id}), a Payout (GET /v1/payouts/{id}), a WebhookEndpoint less its headers, or an AuditEvent (GET /v1/audit-events). Absent from events raised before it was added.',
+    },
+  },
+} as const);
+
 const eventSchema = component('Event', {
   type: 'object',
   required: ['id', 'object', 'type', 'created_at', 'data', 'delivery_state'],
@@ -72,7 +91,7 @@ const eventSchema = component('Event', {
     object: { type: 'string', const: 'event' },
     type: { type: 'string' },
     created_at: { type: 'string', format: 'date-time' },
-    data: { type: 'object', additionalProperties: true, description: 'The exact webhook body' },
+    data: eventBodySchema,
     delivery_state: { type: 'string', enum: ['pending', 'acknowledged', 'parked', 'none'] },
   },
 } as const);

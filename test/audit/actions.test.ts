@@ -116,6 +116,27 @@ for (const target of databaseTargets()) {
       assert.deepEqual(rows[2]!.changes, { scope: { before: null, after: 'invoices:read' } });
     });
 
+    it('RFC 7009: a client revoking its refresh token ends the grant (token.revoked); the person’s consent stays remembered', async () => {
+      const accountId = await createAccount(t);
+      const client = await registerClient(t, accountId, { client_name: 'Ledger App', redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], scope: 'invoices:read' });
+      const ada = await createUser(t, accountId, 'ada', PASSWORD);
+      const browser = new Browser(t.publicUrl);
+      const verifier = 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk';
+      let page = await browser.get(authorizePath({ response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT, scope: 'invoices:read', state: 's', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256' }));
+      page = await signIn(browser, page, 'ada', PASSWORD);
+      page = await consent(browser, page);
+      const token = await postForm(`${t.publicUrl}/token`, { grant_type: 'authorization_code', code: redirectParams(page).get('code')!, redirect_uri: REDIRECT, code_verifier: verifier }, { authorization: basic(client.client_id, client.client_secret) });
+      assert.equal(token.status, 200, JSON.stringify(token.body));
+      step();
+      const revoked = await postForm(`${t.publicUrl}/revoke`, { token: token.body.refresh_token }, { authorization: basic(client.client_id, client.client_secret) });
+      assert.equal(revoked.status, 200);
+      const rows = await trail(accountId);
+      assert.deepEqual([rows[0]!.action, rows[0]!.actor.type, rows[0]!.target.type], ['token.revoked', 'client', 'grant']);
+      assert.ok(!rows.some((r) => r.action === 'consent.withdrawn'));
+      const remembered = await db().selectFrom('oauth_consents').select('scope').where('user_id', '=', ada.id as string).where('client_id', '=', client.client_id as string).execute();
+      assert.deepEqual(remembered, [{ scope: 'invoices:read' }]);
+    });
+
     it('SCIM: create, patch, deactivate (the name stays on the history), delete (the person is detached); the chain still verifies', async () => {
       const scim = await scimClient(t);
       const created = await scim.call('POST', '/Users', { schemas: [USER], userName: 'grace@example.com', externalId: 'okta-77', displayName: 'Grace Hopper', emails: [{ value: 'grace@example.com', primary: true }], password: 'a long enough password' });
@@ -254,14 +275,19 @@ for (const target of databaseTargets()) {
       assert.equal((await t.admin('POST', `/admin/v1/accounts/${accountId}/users/${userId}/reactivate`)).status, 200);
       step();
 
-      const wired = ['client.updated', 'grant.revoked', 'session.revoked', 'session.ended', 'user.password_reset', 'user.deactivated', 'user.reactivated', 'user.deleted'];
-      let rows = (await trail(accountId)).reverse().filter((r) => wired.includes(r.action));
+      const wired = ['client.updated', 'grant.revoked', 'consent.withdrawn', 'session.revoked', 'session.ended', 'user.password_reset', 'user.deactivated', 'user.reactivated', 'user.deleted'];
+      // grant.revoked and consent.withdrawn share their instant; ids of one millisecond fall either way.
+      let rows = (await trail(accountId))
+        .reverse()
+        .filter((r) => wired.includes(r.action))
+        .sort((a, b) => (a.occurred_at as string).localeCompare(b.occurred_at as string) || wired.indexOf(a.action as string) - wired.indexOf(b.action as string));
       assert.deepEqual(
         rows.map((r) => [r.action, r.actor.type, r.actor.id, r.target.type, r.target.id]),
         [
           ['client.updated', 'admin', 'admin_api', 'client', cid],
           ['client.updated', 'admin', 'admin_api', 'client', open.client_id],
           ['grant.revoked', 'admin', 'admin_api', 'grant', grant.grant_id],
+          ['consent.withdrawn', 'admin', 'admin_api', 'client', cid],
           ['session.revoked', 'admin', 'admin_api', 'session', revokedSession],
           ['session.ended', 'user', userId, 'session', signedOutSession],
           ['user.password_reset', 'admin', 'admin_api', 'user', userId],
@@ -274,11 +300,14 @@ for (const target of databaseTargets()) {
       assert.deepEqual(rows[1]!.changes.token_endpoint_auth_method, { before: 'none', after: 'client_secret_basic' });
       assert.deepEqual(rows[1]!.changes.client_secret, { before: null, after: '[redacted]' }, 'a secret issued is recorded as issued, never in clear');
       assert.deepEqual(rows[2]!.changes, { client_id: { after: cid }, revoked: { before: false, after: true } });
-      assert.deepEqual(rows[3]!.changes, { ended: { before: false, after: true } });
-      assert.deepEqual(rows[4]!.actor.client, { id: cid, display: 'Books v2' });
-      assert.deepEqual(rows[5]!.changes, { password: { before: '[redacted]', after: '[redacted]' } });
-      assert.deepEqual(rows[6]!.changes, { active: { before: true, after: false } });
-      assert.deepEqual(rows[7]!.changes, { active: { before: false, after: true } });
+      assert.deepEqual(rows[3]!.changes, { user_id: { after: userId }, scope: { before: 'invoices:read openid', after: null } }, 'the consent the grant was given under');
+      assert.deepEqual(rows[4]!.changes, { ended: { before: false, after: true } });
+      assert.deepEqual(rows[5]!.actor.client, { id: cid, display: 'Books v2' });
+      assert.deepEqual(rows[6]!.changes, { password: { before: '[redacted]', after: '[redacted]' } });
+      assert.deepEqual(rows[7]!.changes, { active: { before: true, after: false } });
+      assert.deepEqual(rows[8]!.changes, { active: { before: false, after: true } });
+      const remembered = await db().selectFrom('oauth_consents').selectAll().where('user_id', '=', userId).where('client_id', '=', cid).execute();
+      assert.deepEqual(remembered, [], 'withdrawn: the next authorization asks her again');
       const stored = JSON.stringify(await records(accountId));
       for (const secret of [issued, client.client_secret as string, PASSWORD, 'a much better passphrase']) assert.ok(!stored.includes(secret), 'no secret reaches the trail');
       await t.gatehouse.services.audit.sealer.sealPending({ forceCheckpoint: true });

@@ -102,7 +102,7 @@ export const registerProbeRoutes: NonNullable<GatehouseDeps['extraRoutes']> = as
         const now = clock.now();
         await sql`insert into idempotency_probe_effects (id, account_id, bucket, amount, currency, destination, created_at)
           values (${id}, ${accountId}, ${bucket}, ${body.amount}, ${body.currency}, ${body.destination}, ${now})`.execute(trx);
-        await recordEvent(trx, { accountId, type: 'probe.created', object: 'probe_effect', objectId: id, state: 'created', at: now });
+        await recordEvent(trx, { accountId, type: 'probe.created', object: 'probe_effect', objectId: id, state: 'created', data: { id, object: 'probe_effect', bucket, amount: body.amount }, at: now });
         if (body.amount > PROBE_BALANCE) {
           throw problem('insufficient_funds', { detail: `amount ${body.amount} exceeds the available ${PROBE_BALANCE}` });
         }

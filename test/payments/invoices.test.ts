@@ -71,6 +71,7 @@ for (const target of databaseTargets()) {
         id: created.body.id,
         state: 'settled',
         created_at: new Date(t.clock.now()).toISOString(),
+        data: settled.body,
       });
 
       const again = await api(t, token, 'POST', `/v1/invoices/${created.body.id}/settle`);

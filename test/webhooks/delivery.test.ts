@@ -38,7 +38,14 @@ for (const target of databaseTargets()) {
       const [got] = receiver.received;
       assert.ok(got);
       assert.equal(got.raw.toString(), event.payload);
-      assert.deepEqual(got.body, { event: 'invoice.settled', object: 'invoice', id: 'inv_AAAAAAAAAAAAAAAAAAAA', state: 'settled', created_at: new Date(event.createdAt).toISOString() });
+      assert.deepEqual(got.body, {
+        event: 'invoice.settled',
+        object: 'invoice',
+        id: 'inv_AAAAAAAAAAAAAAAAAAAA',
+        state: 'settled',
+        created_at: new Date(event.createdAt).toISOString(),
+        data: { id: 'inv_AAAAAAAAAAAAAAAAAAAA', object: 'invoice', state: 'settled' },
+      });
       assert.equal(got.headers['content-type'], 'application/json');
       assert.equal(got.headers['event-id'], event.id);
       assert.equal(got.headers['event-type'], 'invoice.settled');
@@ -90,7 +97,7 @@ for (const target of databaseTargets()) {
       const before = await db.selectFrom('events').select(db.fn.countAll().as('n')).executeTakeFirstOrThrow();
       await assert.rejects(
         db.transaction().execute(async (trx) => {
-          await recordEvent(trx, { accountId: who.accountId, type: 'payout.failed', object: 'payout', objectId: 'po_X', state: 'failed', at: t.clock.now() });
+          await recordEvent(trx, { accountId: who.accountId, type: 'payout.failed', object: 'payout', objectId: 'po_X', state: 'failed', data: { id: 'po_X', object: 'payout', state: 'failed' }, at: t.clock.now() });
           throw new Error('business rule failed');
         }),
         /business rule failed/,

@@ -19,7 +19,7 @@ export type Answer =
 export interface Received {
   headers: http.IncomingHttpHeaders;
   raw: Buffer;
-  body: { event: string; object: string; id: string; state: string; created_at: string };
+  body: { event: string; object: string; id: string; state: string; created_at: string; data?: Record<string, unknown> };
   octokitValid: boolean;
   standardValid: boolean;
   at: number;

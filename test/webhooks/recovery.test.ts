@@ -39,7 +39,14 @@ for (const target of databaseTargets()) {
       assert.deepEqual([...seen].sort(), [...ids].sort());
       const newest = await who.call('GET', '/v1/events?limit=1');
       assert.equal(newest.body.data[0].id, ids[24]);
-      assert.deepEqual(newest.body.data[0].data, { event: 'invoice.settled', object: 'invoice', id: 'obj_24', state: 'settled', created_at: newest.body.data[0].created_at });
+      assert.deepEqual(newest.body.data[0].data, {
+        event: 'invoice.settled',
+        object: 'invoice',
+        id: 'obj_24',
+        state: 'settled',
+        created_at: newest.body.data[0].created_at,
+        data: { id: 'obj_24', object: 'invoice', state: 'settled' },
+      });
       assert.equal(newest.body.data[0].delivery_state, 'none');
       const paid = await who.call('GET', '/v1/events?type=payout.paid&limit=100');
       assert.equal(paid.body.data.length, 12);

@@ -37,7 +37,7 @@ export async function raise(t: TestApp, accountId: string, type = 'invoice.settl
   const [object, state] = type.startsWith('invoice') ? ['invoice', 'settled'] : ['payout', type.split('.')[1] === 'created' ? 'pending' : type.split('.')[1]!];
   return t.gatehouse.database.db
     .transaction()
-    .execute((trx) => recordEvent(trx, { accountId, type, object: object!, objectId, state: state!, at: t.clock.now() }));
+    .execute((trx) => recordEvent(trx, { accountId, type, object: object!, objectId, state: state!, data: { id: objectId, object: object!, state: state! }, at: t.clock.now() }));
 }
 
 export async function deliveriesOf(t: TestApp, eventId: string) {

@@ -18,6 +18,7 @@ import * as m0505 from './0505_webhook_queue.ts';
 import * as m0506 from './0506_webhook_attempt_log_key.ts';
 import * as m0507 from './0507_webhook_endpoint_headers.ts';
 import * as m0600 from './0600_audit.ts';
+import * as m0601 from './0601_audit_chain_index_sealed.ts';
 import * as m0700 from './0700_oidc.ts';
 
 export const migrations: Record<string, Migration> = {
@@ -38,5 +39,6 @@ export const migrations: Record<string, Migration> = {
   '0506_webhook_attempt_log_key': m0506,
   '0507_webhook_endpoint_headers': m0507,
   '0600_audit': m0600,
+  '0601_audit_chain_index_sealed': m0601,
   '0700_oidc': m0700,
 };

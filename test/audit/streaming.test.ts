@@ -1,0 +1,112 @@
+/**
+ * Audit records streamed to webhooks (docs/AUDIT.md "Streaming"), on each database: an endpoint
+ * subscribes with `audit.*` or `audit.<action>` (anything else under `audit.` is refused);
+ * `*` stays the business events; a record becomes an `audit.<action>` event when it is chained
+ * (by the sealer, in that transaction), only while an endpoint subscribes; its deliveries are
+ * retried, parked and recovered like every other event's.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { databaseTargets } from '../helpers/databases.ts';
+import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { registerClient } from '../oauth/helpers.ts';
+import { startReceiver, type Receiver } from '../webhooks/receiver.ts';
+import { ALLOW_LOOPBACK, dispatcher, registerEndpoint, tenant } from '../webhooks/support.ts';
+
+for (const target of databaseTargets()) {
+  describe(`audit events on webhooks (${target.kind})`, () => {
+    let t: TestApp;
+    const receivers: Receiver[] = [];
+    before(async () => {
+      t = await startTestApp(target, { env: { ...ALLOW_LOOPBACK, GATEHOUSE_WEBHOOK_RETRY_SCHEDULE: '1,1,1' } });
+    });
+    after(async () => {
+      await Promise.all(receivers.map((r) => r.close().catch(() => {})));
+      await t.close();
+    });
+    async function receiver() {
+      const r = await startReceiver();
+      receivers.push(r);
+      return r;
+    }
+    const seal = () => t.gatehouse.services.audit.sealer.sealPending();
+    const auditEventsOf = (accountId: string) =>
+      t.gatehouse.database.db.selectFrom('events').select(['type', 'object']).where('account_id', '=', accountId).where('type', 'like', 'audit.%').execute();
+
+    it('subscription: audit.* and audit.<action> are accepted, an unknown audit type is 400', async () => {
+      const who = await tenant(t);
+      const r = await receiver();
+      for (const types of [['audit.*'], ['audit.client.updated', 'payout.paid'], ['*', 'audit.*']]) {
+        const created = await who.call('POST', '/v1/webhook_endpoints', { url: r.url, event_types: types });
+        assert.equal(created.status, 201, JSON.stringify(created.body));
+        assert.deepEqual(created.body.event_types, types);
+      }
+      const refused = await who.call('POST', '/v1/webhook_endpoints', { url: r.url, event_types: ['audit.client.renamed'] });
+      assert.equal(refused.status, 400);
+      assert.equal(refused.body.code, 'validation_failed', JSON.stringify(refused.body));
+    });
+
+    it('no endpoint subscribed to audit events: records write no events; `*` receives no audit events; a type receives only its own', async () => {
+      const who = await tenant(t);
+      const all = await receiver();
+      const all_ = await registerEndpoint(who, all.url, ['*']);
+      all.secrets = [all_.secret];
+      await registerClient(t, who.accountId, { client_name: 'Quiet', grant_types: ['client_credentials'], scope: 'invoices:read' });
+      await seal();
+      assert.deepEqual(await auditEventsOf(who.accountId), [], 'nobody listens: no audit events');
+
+      const one = await receiver();
+      const one_ = await registerEndpoint(who, one.url, ['audit.client.updated']);
+      one.secrets = [one_.secret];
+      const client = await registerClient(t, who.accountId, { client_name: 'Books', grant_types: ['client_credentials'], scope: 'invoices:read' });
+      const renamed = await t.admin('PATCH', `/admin/v1/accounts/${who.accountId}/clients/${client.client_id}`, { client_name: 'Books v2' });
+      assert.equal(renamed.status, 200);
+      assert.deepEqual(await auditEventsOf(who.accountId), [], 'streamed when chained, not before');
+      await seal();
+      assert.deepEqual((await auditEventsOf(who.accountId)).map((e) => [e.type, e.object]), [['audit.client.updated', 'audit_event']]);
+      await dispatcher(t).runDue();
+      assert.equal(all.received.length, 0, '`*` is the business events only');
+      assert.deepEqual(one.received.map((r) => r.body.event), ['audit.client.updated']);
+      const got = one.received[0]!;
+      assert.equal(got.octokitValid, true);
+      assert.equal(got.standardValid, true);
+      const data = got.body.data as { action: string; actor: unknown; changes: unknown; account: string; seq: number; hash: string };
+      assert.equal(typeof data.seq, 'number');
+      assert.match(data.hash, /^[0-9a-f]{64}$/);
+      assert.equal(data.action, 'client.updated');
+      assert.equal(data.account, who.accountId);
+      assert.deepEqual(data.actor, { type: 'admin', id: 'admin_api', display: 'Operator (admin API)' });
+      assert.deepEqual(data.changes, { client_name: { before: 'Books', after: 'Books v2' } });
+    });
+
+    it('a SIEM that is down: the audit event is retried, parked, and recovered', async () => {
+      const who = await tenant(t);
+      const siem = await receiver();
+      const endpoint = await registerEndpoint(who, siem.url, ['audit.*']);
+      siem.secrets = [endpoint.secret];
+      siem.answer = () => 503;
+      const client = await registerClient(t, who.accountId, { client_name: 'Books', grant_types: ['client_credentials'], scope: 'invoices:read' });
+      await seal();
+      await dispatcher(t).runDue();
+      for (let i = 0; i < 3; i++) {
+        t.clock.advance(2_000);
+        await dispatcher(t).runDue();
+      }
+      const created = siem.received.filter((r) => r.body.event === 'audit.client.created');
+      assert.equal(created.length, 4, 'the first attempt and three retries');
+      assert.equal(new Set(created.map((r) => r.headers['event-id'])).size, 1);
+      const parked = await who.call('GET', '/v1/events?delivery_state=parked&type=audit.client.created');
+      assert.equal(parked.body.data.length, 1);
+      assert.equal(parked.body.data[0].data.data.target.id, client.client_id);
+
+      siem.answer = () => 204;
+      const recovered = await who.call('POST', `/v1/webhook_endpoints/${endpoint.id}/recover`, { since: '2000-01-01T00:00:00Z' });
+      assert.equal(recovered.status, 202, JSON.stringify(recovered.body));
+      assert.ok(recovered.body.requeued >= 1);
+      await dispatcher(t).runDue();
+      const last = siem.received.filter((r) => r.body.event === 'audit.client.created').at(-1)!;
+      assert.equal(last.raw.toString(), created[0]!.raw.toString(), 'the same bytes after recovery');
+      assert.equal((await who.call('GET', `/v1/events/${String(last.headers['event-id'])}`)).body.delivery_state, 'acknowledged');
+    });
+  });
+}
