@@ -27,7 +27,11 @@ export async function detachPerson(trx: Db, accountId: string, userId: string, a
   return Number(result.numUpdatedRows);
 }
 
-/** `detachPerson` for every person of the account at once (closing the account). */
+/**
+ * `detachPerson` for every person of the account at once (closing the account): the records
+ * and the stored bodies alike. Runs before the people are deleted, since it finds them by
+ * their rows.
+ */
 export async function detachPeople(trx: Db, accountId: string, at: number): Promise<number> {
   const result = await trx
     .updateTable('audit_events')
@@ -36,6 +40,7 @@ export async function detachPeople(trx: Db, accountId: string, at: number): Prom
     .where('target_id', 'in', trx.selectFrom('users').select('id').where('account_id', '=', accountId))
     .where('detached_at', 'is', null)
     .executeTakeFirst();
+  await detachStreamedRecords(trx, accountId);
   return Number(result.numUpdatedRows);
 }
 
@@ -43,21 +48,29 @@ interface StreamedRecord {
   data: { actor: { id: string; display: string | null; client?: { id: string } }; target: { id: string }; changes: unknown; detached: boolean };
 }
 
-/** Removes the person's name and what was recorded about them from the audit events stored for delivery. */
-async function detachStreamedRecords(trx: Db, accountId: string, userId: string): Promise<void> {
+/**
+ * Removes the names of the account's people (of one of them, `userId`) and what was recorded
+ * about them from the audit events stored for delivery. The people are read from their rows, by
+ * a subquery, so an account of any size is one statement.
+ */
+async function detachStreamedRecords(trx: Db, accountId: string, userId?: string): Promise<void> {
+  let whose = trx.selectFrom('users').select('id').where('account_id', '=', accountId);
+  if (userId !== undefined) whose = whose.where('id', '=', userId);
+  const people = new Set((await whose.execute()).map((u) => u.id));
+  if (people.size === 0) return;
   const streamed = await trx
     .selectFrom('events')
     .innerJoin('audit_events', 'audit_events.id', 'events.object_id')
     .select(['events.id', 'events.payload'])
     .where('events.account_id', '=', accountId)
     .where(sql<boolean>`substr(events.type, 1, ${AUDIT_EVENT_PREFIX.length}) = ${AUDIT_EVENT_PREFIX}`)
-    .where((eb) => eb.or([eb('audit_events.target_id', '=', userId), eb('audit_events.actor_id', '=', userId)]))
+    .where((eb) => eb.or([eb('audit_events.target_id', 'in', whose), eb('audit_events.actor_id', 'in', whose)]))
     .execute();
   for (const event of streamed) {
     const body = JSON.parse(event.payload) as StreamedRecord;
     const record = body.data;
-    if (record.actor.id === userId) record.actor.display = null;
-    if (record.target.id === userId) {
+    if (people.has(record.actor.id)) record.actor.display = null;
+    if (people.has(record.target.id)) {
       record.changes = null;
       record.detached = true;
     }

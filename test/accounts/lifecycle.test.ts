@@ -216,5 +216,49 @@ for (const target of databaseTargets()) {
       const created = trail.body.data.find((e: { action: string }) => e.action === 'scim.user.created');
       assert.equal(created.changes, null, "the deleted person's details are detached");
     });
+
+    it('closing detaches the audit events stored for delivery: no name, e-mail or externalId of its people stays in their bodies', async () => {
+      const scim = await scimClient(t, 'Streams its trail');
+      const { accountId } = scim;
+      const hooks = await mintAccessToken(t, { accountId, scopes: ['webhooks:manage'] });
+      const endpoint = await api(t, hooks, 'POST', '/v1/webhook_endpoints', { url: 'http://127.0.0.1:9/hooks', event_types: ['audit.*'] });
+      assert.equal(endpoint.status, 201, JSON.stringify(endpoint.body));
+      const person = await scim.call('POST', '/Users', {
+        schemas: [USER],
+        userName: 'lin@streams.example',
+        externalId: 'ext-lin-77',
+        displayName: 'Lin Streams',
+        password: 'correct horse battery',
+        emails: [{ value: 'lin.work@streams.example', primary: true }],
+      });
+      assert.equal(person.status, 201);
+      const userId = person.body.id as string;
+      const client = await registerClient(t, accountId, { client_name: 'Ledger app', grant_types: ['client_credentials'], scope: 'invoices:write' });
+      // A change made by the person (actor), beside the ones made about them (target).
+      const hers = await mintAccessToken(t, { accountId, scopes: ['invoices:write'], clientId: client.client_id as string, userId });
+      assert.equal((await api(t, hers, 'POST', '/v1/invoices', { amount: 1_200, currency: 'EUR' })).status, 201);
+      await t.gatehouse.services.audit.sealer.sealPending();
+
+      const { db } = t.gatehouse.database;
+      const stored = () => db.selectFrom('events').select(['type', 'payload']).where('account_id', '=', accountId).where('type', 'like', 'audit.%').execute();
+      const personal = ['lin@streams.example', 'lin.work@streams.example', 'ext-lin-77', 'Lin Streams'];
+      const before = await stored();
+      assert.ok(before.some((e) => e.type === 'audit.scim.user.created' && e.payload.includes('ext-lin-77')), 'what was recorded about her was streamed');
+      assert.ok(before.some((e) => e.type === 'audit.invoice.created' && e.payload.includes('Lin Streams')), 'her name as the actor was streamed');
+
+      t.clock.advance(2_000);
+      const closed = await t.admin('DELETE', `/admin/v1/accounts/${accountId}`);
+      assert.equal(closed.status, 204, JSON.stringify(closed.body));
+
+      const after = await stored();
+      assert.equal(after.length, before.length, 'the events stay, detached');
+      for (const value of personal) assert.ok(!after.some((e) => e.payload.includes(value)), `${value} is gone from the stored events`);
+      const bodies = after.map((e) => JSON.parse(e.payload) as { event: string; data: { actor: { id: string; display: string | null }; target: { id: string }; changes: unknown; detached: boolean } });
+      const created = bodies.find((b) => b.event === 'audit.scim.user.created')!;
+      assert.deepEqual([created.data.target.id, created.data.changes, created.data.detached], [userId, null, true]);
+      const invoiced = bodies.find((b) => b.event === 'audit.invoice.created')!;
+      assert.deepEqual([invoiced.data.actor.id, invoiced.data.actor.display], [userId, null], 'her id stays, her name goes');
+      assert.equal(invoiced.data.detached, false, 'a record about an invoice keeps its changes');
+    });
   });
 }
