@@ -9,6 +9,7 @@ import { detachPeople } from '../audit/detach.ts';
 
 export async function removeAccountDirectory(trx: Transaction<Tables>, accountId: string, at: number): Promise<{ people: number; scimTokens: number }> {
   const tokens = await trx.updateTable('scim_tokens').set({ revoked_at: at }).where('account_id', '=', accountId).where('revoked_at', 'is', null).executeTakeFirst();
+  // Before the people go: detaching finds them, and the streamed bodies that name them, by their rows.
   await detachPeople(trx, accountId, at);
   // Their attribute values and memberships follow (foreign keys on delete cascade).
   const people = await trx.deleteFrom('users').where('account_id', '=', accountId).executeTakeFirst();

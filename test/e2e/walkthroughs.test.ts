@@ -10,6 +10,7 @@
  * docs/OPERATIONS.md is not among them: its blocks deploy onto other hosts (db, node1…) and
  * are checked by the tests of each command instead.
  */
+import path from 'node:path';
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium, type Browser } from 'playwright-core';
@@ -17,6 +18,7 @@ import { chromiumExecutable, findChromium, skipWithoutChromium } from '../helper
 import { describeIf, NEEDS_POSTGRES, type DatabaseTarget, databaseTargets } from '../helpers/databases.ts';
 import { until } from '../helpers/until.ts';
 import { Walkthrough, type PersonStep } from '../helpers/walkthrough.ts';
+import { openDatabase } from '../../src/platform/db/database.ts';
 
 const PAGES = ['PAYMENTS.md', 'IDEMPOTENCY.md', 'WEBHOOKS.md', 'SCIM.md', 'OAUTH.md', 'AUDIT.md'];
 
@@ -26,11 +28,22 @@ const skip = skipWithoutChromium(chromiumLookup);
 /** Lines the page's webhook receiver printed (it runs in the background of the session). */
 const receiverLines = (walk: Walkthrough) => walk.stdout.split('\n').filter((l) => /^(new|again) /.test(l));
 
-/** OAUTH.md §3: open the printed URL, sign in as the page's person, allow, and give the shell the code. */
-function signInStep(browser: () => Browser): PersonStep {
+/** A person who signs in at a printed authorization URL: the page, the block printing it, who, and the state the page sent. */
+interface SignIn {
+  page: string;
+  after: RegExp;
+  username: string;
+  password: string;
+  state: string;
+  /** The page has the person give the code to the shell (a ```text block `CODE=…`). */
+  givesCode: boolean;
+}
+
+/** OAUTH.md §3 and AUDIT.md §3: open the printed URL, sign in as the page's person, allow, and give the shell the code if the page asks. */
+function signInStep(browser: () => Browser, who: SignIn): PersonStep {
   return {
-    page: 'OAUTH.md',
-    after: /echo "http:\/\/localhost:8080\/authorize\?/,
+    page: who.page,
+    after: who.after,
     run: async (walk, output) => {
       const url = /http:\/\/\S+\/authorize\?\S+/.exec(output)?.[0];
       assert.ok(url, `the authorization URL was printed: ${output}`);
@@ -44,23 +57,36 @@ function signInStep(browser: () => Browser): PersonStep {
           await route.fulfill({ status: 404, body: 'nothing here' });
         });
         await page.goto(url);
-        await page.getByLabel('Username').fill('ada@example.com');
-        await page.getByLabel('Password').fill('correct horse battery');
+        await page.getByLabel('Username').fill(who.username);
+        await page.getByLabel('Password').fill(who.password);
         await page.getByRole('button', { name: 'Sign in' }).click();
         await page.getByRole('heading', { name: 'Allow access?' }).waitFor();
         await page.getByRole('button', { name: 'Allow' }).click();
         await until(() => arrived !== undefined, 30_000, 'the redirect to the callback');
-        assert.equal(arrived!.searchParams.get('state'), 'xyz123');
+        assert.equal(arrived!.searchParams.get('state'), who.state);
         assert.equal(arrived!.searchParams.get('iss'), walk.gatehouse.url);
         const code = arrived!.searchParams.get('code');
         assert.match(code ?? '', /^gh_ac_/);
-        await walk.shell(`CODE=${code}`, 'the code from the address bar');
+        if (who.givesCode) await walk.shell(`CODE=${code}`, 'the code from the address bar');
       } finally {
         await context.close();
       }
     },
   };
 }
+
+const ADA: SignIn = { page: 'OAUTH.md', after: /echo "http:\/\/localhost:8080\/authorize\?/, username: 'ada@example.com', password: 'correct horse battery', state: 'xyz123', givesCode: true };
+const GRACE: SignIn = { page: 'AUDIT.md', after: /echo "http:\/\/localhost:8080\/authorize\?/, username: 'grace@acme.example', password: 'a long enough password', state: 'grace1', givesCode: false };
+
+/** The audit events the receiver printed, `[new|again, type]`. */
+const auditLines = (walk: Walkthrough) => receiverLines(walk).map((l) => l.split(' ').slice(0, 2)).filter(([, type]) => type!.startsWith('audit.'));
+
+/** AUDIT.md §5: the person watches the SIEM's receiver print the records of §3 (they stream as they are chained). */
+function watchAuditStep(after: RegExp, expected: (lines: string[][]) => boolean, what: string): PersonStep {
+  return { page: 'AUDIT.md', after, run: (walk) => until(() => expected(auditLines(walk)), 30_000, what) };
+}
+
+const AUDITED = ['audit.scim.user.created', 'audit.client.updated', 'audit.invoice.created', 'audit.signin.succeeded', 'audit.consent.granted'];
 
 /** WEBHOOKS.md §4: the person watches the receiver print (and the delivery be recorded) before going on. */
 function watchReceiverStep(after: RegExp, count: number): PersonStep {
@@ -104,6 +130,28 @@ function jsonValues(text: string): unknown[] {
   return values;
 }
 
+/** The lines a block printed, without those of the receiver running in the background of the session. */
+const lines = (output: string) => output.split('\n').filter((l) => l.trim() !== '' && !/^(new|again) /.test(l));
+
+/** AUDIT.md §6, in the stored state: the deleted person's row is gone and nothing stored for the account names her. */
+async function assertForgotten(walk: Walkthrough, account: string, userId: string): Promise<void> {
+  const opened = await openDatabase({ databaseUrl: walk.databaseUrl(path.join(walk.dir, 'data')) });
+  try {
+    const { db } = opened;
+    assert.equal((await db.selectFrom('users').select('id').where('id', '=', userId).execute()).length, 0);
+    const events = await db.selectFrom('events').select(['type', 'payload']).where('account_id', '=', account).execute();
+    assert.ok(events.some((e) => e.type === 'audit.scim.user.created'), 'her records were streamed');
+    const aboutHer = await db.selectFrom('audit_events').select(['action', 'changes', 'detached_at']).where('account_id', '=', account).where('target_id', '=', userId).execute();
+    assert.ok(aboutHer.filter((r) => r.action !== 'scim.user.deleted').every((r) => r.changes === null && r.detached_at !== null), JSON.stringify(aboutHer));
+    for (const personal of ['grace@acme.example', 'okta-1906', 'Grace Hopper']) {
+      assert.ok(!events.some((e) => e.payload.includes(personal)), `${personal} is gone from the stored events`);
+      assert.ok(!aboutHer.some((r) => String(r.changes).includes(personal)), `${personal} is gone from the records`);
+    }
+  } finally {
+    await opened.close();
+  }
+}
+
 function walkthroughSuite(target: DatabaseTarget): void {
   let walk: Walkthrough;
   let browser: Browser | undefined;
@@ -127,7 +175,10 @@ function walkthroughSuite(target: DatabaseTarget): void {
       watchReceiverStep(/^settle_invoice\(\) \{/m, 1),
       // After the recovery: the parked event arrives once.
       { page: 'WEBHOOKS.md', after: /\/recover"/, run: (w) => until(() => receiverLines(w).length >= 2, 30_000, 'the recovered event') },
-      signInStep(() => browser!),
+      signInStep(() => browser!, ADA),
+      signInStep(() => browser!, GRACE),
+      watchAuditStep(/admin\/v1\/audit-events\?account=/, (lines) => AUDITED.every((type) => lines.some(([seen, t]) => seen === 'new' && t === type)), 'the receiver to print the records of §3'),
+      watchAuditStep(/\/redeliver"/, (lines) => lines.some(([seen, t]) => seen === 'again' && t === 'audit.client.updated'), 'the record sent again'),
     ]);
 
     // PAYMENTS: the invoice settles, the payout is made, the pages and the ledger read.
@@ -159,7 +210,7 @@ function walkthroughSuite(target: DatabaseTarget): void {
     assert.equal(new Set(failed.map((a) => a.id)).size, 4, 'every attempt has its own Delivery-Id');
     assert.match(walk.output('WEBHOOKS.md', '/recover"'), /"object":"recovery"[^\n]*"requeued":1/);
     assert.deepEqual(
-      receiverLines(walk).map((l) => l.split(' ').slice(0, 2).join(' ')),
+      receiverLines(walk).map((l) => l.split(' ').slice(0, 2).join(' ')).filter((l) => !l.includes(' audit.')),
       ['new invoice.settled', 'new invoice.settled'],
       'each event arrived verified, once',
     );
@@ -180,6 +231,44 @@ function walkthroughSuite(target: DatabaseTarget): void {
     assert.match(tokens!.refresh_token!, /^gh_rt_/);
     assert.equal(tokens!.scope, 'invoices:read ledger:read');
     assert.match(walk.output('OAUTH.md', 'grant_type=refresh_token'), /"access_token":"gh_at_/);
+
+    // AUDIT: a change by each kind of actor, found by actor with the actor's name.
+    const account = await walk.variable('ACCOUNT');
+    const grace = await walk.variable('GRACE');
+    assert.match(grace, /^usr_/);
+    assert.deepEqual(lines(walk.output('AUDIT.md', 'actors() {')), [
+      '["consent.granted","user","Grace Hopper"]',
+      '["signin.succeeded","user","Grace Hopper"]',
+      '["invoice.created","client","Books v2"]',
+      '["scim.user.created","scim_token","Okta"]',
+      '["client.updated","admin","Operator (admin API)"]',
+    ]);
+    // The SIEM's receiver printed each, verified (it answers 400 to what does not verify and prints
+    // nothing), and the one sent again under the same Event-Id.
+    const streamed = auditLines(walk).map((l) => l.join(' '));
+    for (const type of AUDITED) assert.ok(streamed.includes(`new ${type}`), `${type} in ${streamed.join(', ')}`);
+    assert.ok(streamed.includes('again audit.client.updated'), streamed.join(', '));
+    // Deactivated: her name stays; deleted: her records keep her id, lose her name, and those about her are detached.
+    assert.deepEqual(lines(walk.output('AUDIT.md', '"path":"active"')), [
+      '{"active":false}',
+      '["Grace Hopper","Grace Hopper"]',
+      '204',
+      '[null,null]',
+      '["scim.user.deleted",false,null]',
+      '["scim.user.deactivated",true,null]',
+      '["signin.succeeded",true,null]',
+      '["scim.user.created",true,null]',
+    ]);
+    // The command line exports the trail and verifies it; after the edit behind its back, verify exits 4 naming the record.
+    const exported = walk.output('AUDIT.md', 'audit export');
+    for (const record of ['["client.updated","admin","Operator (admin API)"]', '["consent.granted","user",null]', '["scim.user.deleted","scim_token","Okta"]']) assert.ok(exported.includes(record), `${record} in ${exported}`);
+    assert.match(exported, new RegExp(`^ok   ${account}: \\d+ records`, 'm'));
+    const [altered, seq] = (await walk.shell(walk.localise(`curl -s -H "Authorization: Bearer $ADMIN" "http://127.0.0.1:8081/admin/v1/audit-events?account=$ACCOUNT&action=client.updated" | jq -r '.data[0] | "\\(.id) \\(.seq)"'`), 'the altered record')).trim().split(' ');
+    const tampered = walk.output('AUDIT.md', 'db() {');
+    assert.match(tampered, new RegExp(`^FAIL ${account}\\b.*\\n  altered at ${seq} \\(${altered}\\)`, 'm'));
+    assert.match(tampered, /^exit status 4$/m);
+    // What the runner cannot see: her name, e-mail and externalId are gone from the database, the stored webhook bodies included.
+    await assertForgotten(walk, account, grace);
 
     // No step failed silently: nothing was refused as unauthenticated or malformed.
     for (const run of walk.runs) assert.doesNotMatch(run.output, /"invalid_client"|"unauthorized"|malformed_/, `${run.block.page} block ${run.block.index}`);

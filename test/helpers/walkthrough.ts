@@ -9,7 +9,9 @@
  *   the server with those settings, on the same addresses and database;
  * - a ```js block after "Save as `file`" is saved as that file;
  * - a step that needs a person (a sign-in in a browser) is given by the test as a hook that
- *   runs after the block it follows.
+ *   runs after the block it follows;
+ * - the shell has GATEHOUSE_DATABASE_URL set to the run's database, as a person's shell has it
+ *   (a page may reach the database with sqlite3 or psql).
  *
  * Only addresses change: the pages say :8080, :8081 and :4000, the run uses free ports.
  */
@@ -111,6 +113,9 @@ export class Walkthrough {
       env: {
         ...process.env,
         PATH: `${toolsDir(this.dir, dataDir, this.databaseUrl(dataDir))}:${process.env.PATH}`,
+        // As in the shell of a person running Gatehouse on a database other than the default
+        // file: a page that reaches the database with its own client (sqlite3, psql) reads it here.
+        GATEHOUSE_DATABASE_URL: this.databaseUrl(dataDir),
       },
     });
     this.#shell.stdout!.on('data', (chunk: Buffer) => (this.#stdout += chunk.toString('utf8')));
