@@ -3,9 +3,11 @@
  * fresh start (an empty data directory and database), on each database: every ```sh block of
  * each page in one bash session against a real `gatehouse serve` (test/helpers/walkthrough.ts).
  * The server is started as `npm start` starts it, and again with the settings a page gives; the
- * webhook receiver is the page's own snippet, saved as the page says. The one step a person
- * does in a browser (the OAuth sign-in and consent) is done in Chromium, and its result (the
- * code in the address bar) is given to the shell as the page says.
+ * webhook receiver is the page's own snippet, saved as the page says. The steps a person does in
+ * a browser (the OAuth sign-ins and consents of OAUTH.md and AUDIT.md) are done in Chromium, and
+ * their result (the code in the address bar) is given to the shell where the page says so. What a
+ * page states about stored state (AUDIT.md: a deleted person's details are gone) is read from the
+ * database.
  *
  * docs/OPERATIONS.md is not among them: its blocks deploy onto other hosts (db, node1…) and
  * are checked by the tests of each command instead.
@@ -248,6 +250,10 @@ function walkthroughSuite(target: DatabaseTarget): void {
     const streamed = auditLines(walk).map((l) => l.join(' '));
     for (const type of AUDITED) assert.ok(streamed.includes(`new ${type}`), `${type} in ${streamed.join(', ')}`);
     assert.ok(streamed.includes('again audit.client.updated'), streamed.join(', '));
+    const sent = receiverLines(walk).filter((l) => / audit\.client\.updated /.test(l)).map((l) => l.split(' '));
+    assert.equal(sent.length, 2, 'sent once, and once again on request');
+    assert.equal(sent[0]![2], sent[1]![2], 'the same event');
+    assert.notEqual(sent[0]![4], sent[1]![4], 'a new Delivery-Id');
     // Deactivated: her name stays; deleted: her records keep her id, lose her name, and those about her are detached.
     assert.deepEqual(lines(walk.output('AUDIT.md', '"path":"active"')), [
       '{"active":false}',
