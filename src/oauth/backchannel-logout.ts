@@ -15,6 +15,7 @@
  *   workers may run it and a dead worker's claims come back. Only a 2xx acknowledges (§2.8).
  */
 import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.ts';
 import { Agent } from 'undici';
 import type { Db } from '../platform/db/database.ts';
 import type { Clock } from '../platform/clock.ts';
@@ -203,3 +204,15 @@ export function createBackchannelLogout(deps: BackchannelLogoutDeps) {
 }
 
 export type BackchannelLogout = ReturnType<typeof createBackchannelLogout>;
+
+/**
+ * Back-channel logout as every process builds it from the configuration: `serve` inside
+ * `createOAuth`, `gatehouse worker` through `createLogoutDelivery` (oauth/standalone.ts). The
+ * delivery shares the webhooks' retry schedule and attempt timeout.
+ */
+export function backchannelLogoutOf(deps: Omit<BackchannelLogoutDeps, 'issuer' | 'scheduleSeconds' | 'timeoutMs'> & {
+  config: Pick<Config, 'issuer' | 'webhookRetrySchedule' | 'webhookTimeout'>;
+}): BackchannelLogout {
+  const { config, ...parts } = deps;
+  return createBackchannelLogout({ ...parts, issuer: config.issuer, scheduleSeconds: config.webhookRetrySchedule, timeoutMs: config.webhookTimeout * 1000 });
+}
