@@ -52,7 +52,12 @@ export interface PreparedOptions {
   named?: boolean;
 }
 
-export function preparedQuery<P, R = unknown>(build: (db: Db, value: Placeholder<P>) => Compilable<R>, options: PreparedOptions = {}): PreparedQuery<P, R> {
+/**
+ * `build` makes the query with Kysely's builders, or as SQL text (`sql```, for a statement the
+ * builders cannot say, such as PostgreSQL's webhook claim); either way each value it binds is a
+ * placeholder or a constant.
+ */
+export function preparedQuery<P, R = unknown>(build: (db: Db, value: Placeholder<P>) => Compilable<R> | RawBuilder<R>, options: PreparedOptions = {}): PreparedQuery<P, R> {
   const compiledByAdapter = new WeakMap<object, { query: CompiledQuery<R>; parameters: Parameter[] }>();
 
   function compiledFor(executor: Db) {
@@ -64,7 +69,8 @@ export function preparedQuery<P, R = unknown>(build: (db: Db, value: Placeholder
         asked.add(name);
         return placeholder(name);
       };
-      const query = build(executor, value as Placeholder<P>).compile();
+      const built = build(executor, value as Placeholder<P>);
+      const query = 'isRawBuilder' in built ? built.compile(executor) : built.compile();
       const parameters = query.parameters.map((p): Parameter => (p instanceof Slot ? { name: p.name } : { constant: p }));
       // A value asked for but never bound is a query built wrong: refused before it ever runs.
       for (const name of asked) {
@@ -95,16 +101,4 @@ export function preparedQuery<P, R = unknown>(build: (db: Db, value: Placeholder
       return queries.provideConnection((connection) => connection.executeQuery<R>(compiled));
     },
   };
-}
-
-/**
- * Runs `query`, a statement whose SQL text is the same on every run (its values all
- * parameters), as one PostgreSQL keeps prepared on each connection of `executor`'s database.
- * For statements written as SQL text with their values in place, compiled on every run; a
- * query built with placeholders is a `preparedQuery`, compiled once.
- */
-export function executePrepared<R>(executor: Db, query: RawBuilder<R>): Promise<QueryResult<R>> {
-  const compiled = query.compile(executor);
-  nameStatement(executor, compiled.sql);
-  return executor.executeQuery(compiled);
 }
