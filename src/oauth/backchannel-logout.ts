@@ -28,6 +28,7 @@ import type { Clients } from './clients.ts';
 import type { SigningKeys } from './keys.ts';
 import type { IdTokens } from './id-token.ts';
 import { logEvent } from '../platform/log-events.ts';
+import { runInRounds } from '../platform/rounds.ts';
 
 const BACKCHANNEL_LOGOUT_EVENT = 'http://schemas.openid.net/event/backchannel-logout';
 const LOGOUT_TOKEN_TTL_SECONDS = 120;
@@ -186,17 +187,12 @@ export function createBackchannelLogout(deps: BackchannelLogoutDeps) {
     close: () => agent.close(),
     /** Polls every `intervalMs`; returns the function that stops it (and closes the connections). */
     start(intervalMs = 1000): () => Promise<void> {
-      let running: Promise<unknown> | undefined;
-      const timer = setInterval(() => {
-        if (running) return;
-        running = runDue()
-          .catch((error: unknown) => deps.log?.warn({ err: String(error) }, 'back-channel logout run failed; retrying on the next tick'))
-          .finally(() => (running = undefined));
-      }, intervalMs);
-      timer.unref();
+      const rounds = runInRounds(runDue, {
+        intervalMs,
+        onError: (error) => deps.log?.warn({ err: String(error) }, 'back-channel logout run failed; retrying on the next tick'),
+      });
       return async () => {
-        clearInterval(timer);
-        await running;
+        await rounds.stop();
         await agent.close();
       };
     },

@@ -14,7 +14,8 @@
  * `placeholder('name')` for a part built beforehand (a SCIM filter's condition). A
  * placeholder is an object of its own, so no value a caller sends can be taken for one.
  */
-import type { Compilable, CompiledQuery, QueryResult, RawBuilder } from 'kysely';
+import type { Compilable, CompiledQuery, InsertObject, QueryResult, RawBuilder } from 'kysely';
+import type { Tables } from './tables.ts';
 import { nameStatement, type Db } from './database.ts';
 
 /** Stands for the value named `name` in a query being prepared. */
@@ -101,4 +102,14 @@ export function preparedQuery<P, R = unknown>(build: (db: Db, value: Placeholder
       return queries.provideConnection((connection) => connection.executeQuery<R>(compiled));
     },
   };
+}
+
+/**
+ * The insert of one row into `table`, each of `columns` bound from the value of the same name:
+ * the shape of every insert a hot path runs (an audit record, an event, a payout, a key).
+ */
+export function preparedInsert<T extends keyof Tables & string, C extends keyof Tables[T] & string>(table: T, columns: readonly C[]): PreparedQuery<Pick<Tables[T], C>, unknown> {
+  return preparedQuery((db, value: Placeholder<Pick<Tables[T], C>>) =>
+    db.insertInto(table).values(Object.fromEntries(columns.map((column) => [column, value(column)])) as InsertObject<Tables, T>),
+  );
 }
