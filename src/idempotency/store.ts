@@ -40,33 +40,8 @@ export interface Claim {
   leaseToken: string;
 }
 
-/** Every write reads its key (twice on SQLite: before and under the write lock). */
-const findByScope = preparedQuery((db, value: Placeholder<KeyScope>) =>
-  db
-    .selectFrom('idempotency_keys')
-    .select([
-      'id',
-      'account_id',
-      'client_id',
-      'idempotency_key',
-      'fingerprint',
-      'state',
-      'lease_token',
-      'locked_until',
-      'response_status',
-      'response_headers',
-      'response_body',
-      'created_at',
-      'completed_at',
-      'expires_at',
-    ])
-    .where('account_id', '=', value('accountId'))
-    .where('client_id', '=', value('clientId'))
-    .where('idempotency_key', '=', value('key')),
-);
-
-/** SQLite: every performed write inserts its key, done, with the stored response. */
-const insertRow = preparedInsert('idempotency_keys', [
+/** A key's row, every column named (a statement kept prepared never changes shape under a new column). */
+const KEY_COLUMNS = [
   'id',
   'account_id',
   'client_id',
@@ -81,7 +56,20 @@ const insertRow = preparedInsert('idempotency_keys', [
   'created_at',
   'completed_at',
   'expires_at',
-]);
+] as const;
+
+/** Every write reads its key (twice on SQLite: before and under the write lock). */
+const findByScope = preparedQuery((db, value: Placeholder<KeyScope>) =>
+  db
+    .selectFrom('idempotency_keys')
+    .select(KEY_COLUMNS)
+    .where('account_id', '=', value('accountId'))
+    .where('client_id', '=', value('clientId'))
+    .where('idempotency_key', '=', value('key')),
+);
+
+/** SQLite: every performed write inserts its key, done, with the stored response. */
+const insertRow = preparedInsert('idempotency_keys', KEY_COLUMNS);
 
 interface ClaimInput {
   fingerprint: string;
