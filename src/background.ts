@@ -1,11 +1,10 @@
 /**
  * The background work of a process (webhook dispatcher, back-channel logout delivery, payout
- * processor, audit sealing, sweeps of expired OAuth state and idempotency records), as `serve` and `gatehouse worker` run it: the
- * capabilities it needs built from one configuration (`createBackgroundServices`: `serve`
- * builds them with the rest of the app and serves their routes, `worker` builds only them),
- * then started
- * only once every listener of the process is bound, so a process that cannot start does no
- * work, and stopped within the shutdown timeout. Work still running at the timeout is
+ * processor, audit sealing, sweeps of expired OAuth state and idempotency records), as `serve`
+ * and `gatehouse worker` run it: the capabilities it needs built from one configuration
+ * (`createBackgroundServices`: `serve` builds them with the rest of the app and serves their
+ * routes, `worker` builds only them), then started only once every listener of the process is
+ * bound, so a process that cannot start does no work, and stopped within the shutdown timeout. Work still running at the timeout is
  * abandoned, never waited for; each part says what that leaves behind, and nothing it leaves
  * is lost (a payout batch's transaction rolls back, a webhook lease expires and the delivery
  * is attempted again).
@@ -80,8 +79,9 @@ export interface BackgroundDeps {
 /**
  * Starts the idempotency sweep and the audit sealer and, with `workers`, the payout processor,
  * the OAuth sweep, the audit retention sweep, back-channel logout delivery and the webhook
- * dispatcher: what is sent to other parties goes out from the processes that run the workers. The dispatcher's stop is always among the parts returned: it also
- * closes the connections of attempts made on demand (`runDue`).
+ * dispatcher: what is sent to other parties goes out from the processes that run the workers.
+ * The dispatcher's stop is always among the parts returned: it also closes the connections of
+ * attempts made on demand (`runDue`).
  */
 export async function startBackgroundWork(deps: BackgroundDeps, options: { workers: boolean }): Promise<BackgroundWork[]> {
   const { db, clock, log } = deps;

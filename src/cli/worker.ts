@@ -1,8 +1,9 @@
 /**
  * `gatehouse worker`: the background work of a deployment as a process of its own, for scale:
  * the webhook dispatcher, back-channel logout delivery, the payout processor, audit sealing and
- * the sweepers of expired OAuth state, idempotency records and old audit records. Any number of workers (and `serve` nodes with in-process workers) may
- * share one database: webhook claims are leases, so each due delivery is attempted by one
+ * the sweepers of expired OAuth state, idempotency records and old audit records. Any number of
+ * workers (and `serve` nodes with in-process workers) may share one database: webhook claims
+ * and logout deliveries are leases, so each due delivery is attempted by one
  * worker at a time and a worker that dies leaves only leases that expire; payouts are claimed
  * with FOR UPDATE SKIP LOCKED and change state only from `pending`, so each is processed once;
  * the sweeps are idempotent deletes.
