@@ -14,7 +14,6 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
-import { hkdfSync } from 'node:crypto';
 import { settingEnv, type Config } from './config.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
 import { openConfiguredDatabase, type Database } from './platform/db/database.ts';
@@ -61,8 +60,9 @@ import { registerUserRoutes } from './users/routes.ts';
 import { createUserLifecycle } from './users/lifecycle.ts';
 import { createOAuth, type OAuth } from './oauth/service.ts';
 import { registerClientRoutes } from './oauth/client-routes.ts';
-import { isProductionMode, type Webhooks } from './webhooks/index.ts';
-import { createTargetPolicy, type Resolve } from './webhooks/target-policy.ts';
+import type { Webhooks } from './webhooks/index.ts';
+import type { Resolve } from './webhooks/target-policy.ts';
+import { pairwiseKeyOf } from './oauth/oidc-claims.ts';
 import { createAudit, type Audit } from './audit/index.ts';
 import type { RecordAudit } from './audit/record.ts';
 import { registerAuditAdminRoutes, registerAuditRoutes } from './audit/routes.ts';
@@ -208,8 +208,8 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
     rateLimits,
     userScopeBound: deps.userScopeBound ?? scim.userScopeBound,
     metrics,
-    pairwiseKey: Buffer.from(hkdfSync('sha256', secretsKey, Buffer.alloc(0), 'gatehouse pairwise subject', 32)),
-    outboundPolicy: createTargetPolicy({ allowNetworks: config.webhookAllowNetworks, requireHttps: isProductionMode(config), resolve: deps.webhookResolve }),
+    pairwiseKey: pairwiseKeyOf(secretsKey),
+    outboundPolicy: webhooks.policy,
     log: log.child({ component: 'oidc' }),
     branding: accounts.branding,
   });
@@ -324,6 +324,7 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
     if (cutTotal > 0) log.warn({ connections: cutTotal }, `shutdown timeout: closed ${cutTotal} connections with requests still in flight`);
     const abandoned = await stopBackgroundWork(running, left());
     if (abandoned.length > 0) log.warn({ abandoned }, `shutdown timeout: ${abandoned.join('; ')}`);
+    await settlesWithin(Promise.all([oauth.remoteJwks.close(), oauth.backchannelLogout.close()]), left() + CLOSE_MARGIN_MS);
     await settlesWithin(rateLimits.close(), left() + CLOSE_MARGIN_MS);
     if (ownsDatabase && !(await settlesWithin(database.close(), left() + CLOSE_MARGIN_MS))) {
       log.warn('shutdown timeout: the database did not close in time; the exit closes its connections');
@@ -348,15 +349,7 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
         hostSetting: settingEnv('adminHost'),
         portSetting: settingEnv('adminPort'),
       });
-      running = await startBackgroundWork({ db, clock, log, services: background, audit }, { workers: config.inProcessWorkers });
-      // Every serving node sends back-channel logouts (each row claimed with a lease, so two
-      // nodes never send one at once); a separate `gatehouse worker` does not send them.
-      const stopBackchannel = oauth.backchannelLogout.start();
-      const stopLogouts = async () => {
-        await stopBackchannel();
-        await oauth.remoteJwks.close();
-      };
-      running.push({ name: 'back-channel logout', stop: async (timeoutMs) => ((await settlesWithin(stopLogouts(), timeoutMs)) ? undefined : 'back-channel logout: a run still sending was abandoned (its lease expires and it is sent again)') });
+      running = await startBackgroundWork({ db, clock, log, services: background, audit, backchannelLogout: oauth.backchannelLogout }, { workers: config.inProcessWorkers });
       return { publicUrl: urlOf(publicServer), adminUrl: urlOf(adminServer) };
     },
     close(options = {}) {

@@ -1,11 +1,10 @@
 /**
- * The background work of a process (webhook dispatcher, payout processor, sweeps of expired
- * OAuth state and idempotency records), as `serve` and `gatehouse worker` run it: the
- * capabilities it needs built from one configuration (`createBackgroundServices`: `serve`
- * builds them with the rest of the app and serves their routes, `worker` builds only them),
- * then started
- * only once every listener of the process is bound, so a process that cannot start does no
- * work, and stopped within the shutdown timeout. Work still running at the timeout is
+ * The background work of a process (webhook dispatcher, back-channel logout delivery, payout
+ * processor, audit sealing, sweeps of expired OAuth state and idempotency records), as `serve`
+ * and `gatehouse worker` run it: the capabilities it needs built from one configuration
+ * (`createBackgroundServices`: `serve` builds them with the rest of the app and serves their
+ * routes, `worker` builds only them), then started only once every listener of the process is
+ * bound, so a process that cannot start does no work, and stopped within the shutdown timeout. Work still running at the timeout is
  * abandoned, never waited for; each part says what that leaves behind, and nothing it leaves
  * is lost (a payout batch's transaction rolls back, a webhook lease expires and the delivery
  * is attempted again).
@@ -24,6 +23,7 @@ import type { Dispatcher } from './webhooks/dispatcher.ts';
 import { createWebhooks, type Webhooks } from './webhooks/index.ts';
 import type { Resolve } from './webhooks/target-policy.ts';
 import type { Audit } from './audit/index.ts';
+import type { BackchannelLogout } from './oauth/backchannel-logout.ts';
 
 export interface BackgroundWork {
   name: string;
@@ -72,12 +72,16 @@ export interface BackgroundDeps {
   services: Pick<BackgroundServices, 'payoutProcessor' | 'idempotency' | 'webhooks'>;
   /** The audit trail's sealer (every process) and retention sweep (with the workers). */
   audit?: Audit;
+  /** Sends the logout tokens OpenID Connect sign-outs queued (with the workers). */
+  backchannelLogout?: BackchannelLogout;
 }
 
 /**
- * Starts the idempotency sweep and, with `workers`, the payout processor, the OAuth sweep and
- * the webhook dispatcher. The dispatcher's stop is always among the parts returned: it also
- * closes the connections of attempts made on demand (`runDue`).
+ * Starts the idempotency sweep and the audit sealer and, with `workers`, the payout processor,
+ * the OAuth sweep, the audit retention sweep, back-channel logout delivery and the webhook
+ * dispatcher: what is sent to other parties goes out from the processes that run the workers.
+ * The dispatcher's stop is always among the parts returned: it also closes the connections of
+ * attempts made on demand (`runDue`).
  */
 export async function startBackgroundWork(deps: BackgroundDeps, options: { workers: boolean }): Promise<BackgroundWork[]> {
   const { db, clock, log } = deps;
@@ -112,6 +116,12 @@ export async function startBackgroundWork(deps: BackgroundDeps, options: { worke
       ),
       stopsWithin('OAuth sweep', startOAuthSweeper({ db, clock, log }), 'a sweep still running was abandoned (the next sweep repeats it)'),
     );
+    if (deps.backchannelLogout) {
+      // Rows are claimed with a lease, so any number of processes may send; none sends one twice at once.
+      work.push(
+        stopsWithin('back-channel logout', deps.backchannelLogout.start(), 'a run still sending was abandoned (its lease expires and it is sent again)'),
+      );
+    }
     if (deps.audit) {
       work.push(
         stopsWithin(

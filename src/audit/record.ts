@@ -16,9 +16,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../platform/db/database.ts';
 import { newTimeOrderedId } from '../platform/ids.ts';
-import { preparedQuery, type Placeholder } from '../platform/db/prepared.ts';
+import { preparedInsert } from '../platform/db/prepared.ts';
 import type { ActorType, AuditAction } from './catalogue.ts';
-import type { AuditEventRow } from './tables.ts';
 
 export interface Actor {
   type: ActorType;
@@ -119,24 +118,22 @@ export function changesOf(before: Record<string, unknown> | null | undefined, af
   return changes;
 }
 
-const insertRecord = preparedQuery((db, value: Placeholder<AuditEventRow>) =>
-  db.insertInto('audit_events').values({
-    id: value('id'),
-    account_id: value('account_id'),
-    occurred_at: value('occurred_at'),
-    action: value('action'),
-    actor_type: value('actor_type'),
-    actor_id: value('actor_id'),
-    actor_client_id: value('actor_client_id'),
-    target_type: value('target_type'),
-    target_id: value('target_id'),
-    request_id: value('request_id'),
-    idempotency_key: value('idempotency_key'),
-    source_address: value('source_address'),
-    user_agent: value('user_agent'),
-    changes: value('changes'),
-  }),
-);
+const insertRecord = preparedInsert('audit_events', [
+  'id',
+  'account_id',
+  'occurred_at',
+  'action',
+  'actor_type',
+  'actor_id',
+  'actor_client_id',
+  'target_type',
+  'target_id',
+  'request_id',
+  'idempotency_key',
+  'source_address',
+  'user_agent',
+  'changes',
+]);
 
 /** Writes one record in `trx`; `by` undefined records the server itself as the actor. */
 export async function recordAudit(trx: Db, by: AuditBy | undefined, entry: AuditEntry): Promise<string> {
@@ -158,7 +155,7 @@ export async function recordAudit(trx: Db, by: AuditBy | undefined, entry: Audit
     source_address: who.sourceAddress ?? null,
     user_agent: who.userAgent ?? null,
     changes,
-  } as AuditEventRow);
+  });
   return id;
 }
 

@@ -8,6 +8,7 @@
 import type { Db } from '../platform/db/database.ts';
 import { transactWithRetry } from '../platform/db/database.ts';
 import type { Clock } from '../platform/clock.ts';
+import { runInRounds } from '../platform/rounds.ts';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -65,15 +66,7 @@ export function createAuditRetention(deps: { db: Db; clock: Clock; retentionDays
   }
 
   function start(options: { intervalMs: number; onError(error: unknown): void }): () => Promise<void> {
-    let running: Promise<unknown> = Promise.resolve();
-    const timer = setInterval(() => {
-      running = running.then(() => sweep().catch(options.onError));
-    }, options.intervalMs);
-    timer.unref();
-    return async () => {
-      clearInterval(timer);
-      await running;
-    };
+    return runInRounds(sweep, options).stop;
   }
 
   return { sweep, start };

@@ -12,6 +12,9 @@
  * of sealing, which `seq` numbers, and it is total per account. In the same transaction the
  * sealed records go to the account's endpoints subscribed to audit events (stream.ts).
  *
+ * Idle, a round is one indexed probe (`accountsToSeal`); a record is sealed within a round of its
+ * commit by whichever node probes first, so none is left unsealed whichever node or command wrote it.
+ *
  * Checkpoints: at most every `checkpointIntervalMs` per account, after sealing, the head
  * (account, seq, hash) is signed with the server's published ES256 signing key and stored. A
  * rewrite of the chain by someone without the signing key cannot produce a checkpoint to
@@ -20,6 +23,8 @@
 import type { Db } from '../platform/db/database.ts';
 import { transactWithRetry } from '../platform/db/database.ts';
 import type { Clock } from '../platform/clock.ts';
+import { preparedQuery } from '../platform/db/prepared.ts';
+import { runInRounds } from '../platform/rounds.ts';
 import { changesMac, genesisHash, recordHash } from './chain.ts';
 import { streamSealed } from './stream.ts';
 import type { AuditEventRow } from './tables.ts';
@@ -41,6 +46,14 @@ export interface SealerDeps {
   /** Records sealed per account per transaction. */
   batchSize?: number;
 }
+
+/**
+ * The accounts with records still to seal. The sealer asks every second on every node, and
+ * almost always the answer is none: so it is one probe of the index that holds only unsealed
+ * records (`audit_events_unsealed`, empty when all is sealed), compiled once and kept prepared
+ * on PostgreSQL. An idle round costs that one probe and nothing else.
+ */
+export const accountsToSeal = preparedQuery((db) => db.selectFrom('audit_events').select('account_id').distinct().where('seq', 'is', null).limit(100));
 
 export function createAuditSealer(deps: SealerDeps) {
   const { db, clock, macKey } = deps;
@@ -110,7 +123,7 @@ export function createAuditSealer(deps: SealerDeps) {
   async function sealPending(options: { forceCheckpoint?: boolean } = {}): Promise<number> {
     let total = 0;
     for (let round = 0; round < 100; round++) {
-      const accounts = await db.selectFrom('audit_events').select('account_id').distinct().where('seq', 'is', null).limit(100).execute();
+      const { rows: accounts } = await accountsToSeal.execute(db, {});
       if (accounts.length === 0) break;
       let sealed = 0;
       for (const { account_id } of accounts) {
@@ -130,15 +143,7 @@ export function createAuditSealer(deps: SealerDeps) {
 
   /** Seals every `intervalMs` until the returned stop is called; stop waits for a round in progress. */
   function start(options: { intervalMs: number; onError(error: unknown): void }): () => Promise<void> {
-    let running: Promise<unknown> = Promise.resolve();
-    const timer = setInterval(() => {
-      running = running.then(() => sealPending().catch(options.onError));
-    }, options.intervalMs);
-    timer.unref();
-    return async () => {
-      clearInterval(timer);
-      await running;
-    };
+    return runInRounds(() => sealPending(), options).stop;
   }
 
   return { sealPending, sealAccount, checkpoint, start };

@@ -5,18 +5,19 @@
 import type { Config } from '../config.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/database.ts';
-import { createKeyVault, loadSecretsKey } from '../platform/secrets-key.ts';
+import { createKeyVault, loadSecretsKey, type KeyVault } from '../platform/secrets-key.ts';
 import { createSigningKeys } from '../oauth/keys.ts';
 import { setUpCursorKeys } from '../paging/cursor-keys.ts';
 import { createPaging } from '../paging/page.ts';
 import { createAudit, type Audit } from './index.ts';
+import type { CheckpointSigner } from './sealer.ts';
 
-export async function openAudit(database: Database, config: Config, clock: Clock): Promise<Audit> {
+/** `loaded`: the secrets key and signing keys the process has already (the worker's), else loaded here. */
+export async function openAudit(database: Database, config: Config, clock: Clock, loaded?: { secretsKey: Buffer; signer: CheckpointSigner }): Promise<Audit> {
   const { db } = database;
-  const secretsKey = await loadSecretsKey({ db, clock, configured: config.secretsKey });
+  const secretsKey = loaded?.secretsKey ?? (await loadSecretsKey({ db, clock, configured: config.secretsKey }));
   const vault = createKeyVault(secretsKey);
-  const signer = createSigningKeys({ db, clock, vault, retainSeconds: config.accessTokenTtl });
-  await signer.ensureActive();
+  const signer = loaded?.signer ?? (await activeSigningKeys(db, clock, vault, config));
   const cursorKeys = await setUpCursorKeys({ db, clock, vault, configured: config.cursorKeys });
   return createAudit({
     db,
@@ -28,4 +29,10 @@ export async function openAudit(database: Database, config: Config, clock: Clock
     retentionDays: config.auditRetention,
     checkpointIntervalSeconds: config.auditCheckpointInterval,
   });
+}
+
+async function activeSigningKeys(db: Database['db'], clock: Clock, vault: KeyVault, config: Config): Promise<CheckpointSigner> {
+  const keys = createSigningKeys({ db, clock, vault, retainSeconds: config.accessTokenTtl });
+  await keys.ensureActive();
+  return keys;
 }

@@ -1,8 +1,9 @@
 /**
  * `gatehouse worker`: the background work of a deployment as a process of its own, for scale:
- * the webhook dispatcher, the payout processor and the sweepers of expired OAuth state and
- * idempotency records. Any number of workers (and `serve` nodes with in-process workers) may
- * share one database: webhook claims are leases, so each due delivery is attempted by one
+ * the webhook dispatcher, back-channel logout delivery, the payout processor, audit sealing and
+ * the sweepers of expired OAuth state, idempotency records and old audit records. Any number of
+ * workers (and `serve` nodes with in-process workers) may share one database: webhook claims
+ * and logout deliveries are leases, so each due delivery is attempted by one
  * worker at a time and a worker that dies leaves only leases that expire; payouts are claimed
  * with FOR UPDATE SKIP LOCKED and change state only from `pending`, so each is processed once;
  * the sweeps are idempotent deletes.
@@ -30,6 +31,7 @@ import { listenOrExplain } from '../platform/http/listen.ts';
 import { settlesWithin } from '../platform/deadline.ts';
 import { createBackgroundServices, startBackgroundWork, stopBackgroundWork, type BackgroundWork } from '../background.ts';
 import { openAudit } from '../audit/standalone.ts';
+import { createLogoutDelivery } from '../oauth/standalone.ts';
 import { exitAfterStop, stopSignal } from './signals.ts';
 import type { CommandContext } from './commands.ts';
 
@@ -72,7 +74,9 @@ export async function worker({ flags, env }: CommandContext): Promise<number> {
       });
     }
     // Only now, with its one listener bound (or none configured), does the worker start any work.
-    background = await startBackgroundWork({ db, clock, log, services, audit: await openAudit(database, config, clock) }, { workers: true });
+    const { keys, backchannelLogout } = await createLogoutDelivery({ db, clock, config, secretsKey, policy: services.webhooks.policy, log });
+    const audit = await openAudit(database, config, clock, { secretsKey, signer: keys });
+    background = await startBackgroundWork({ db, clock, log, services, audit, backchannelLogout }, { workers: true });
   } catch (error) {
     signal.dispose();
     await close();

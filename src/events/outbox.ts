@@ -17,9 +17,8 @@ import type { Transaction } from 'kysely';
 import type { Tables } from '../platform/db/tables.ts';
 import type { Db } from '../platform/db/database.ts';
 import { newTimeOrderedId } from '../platform/ids.ts';
-import { preparedQuery, type Placeholder } from '../platform/db/prepared.ts';
+import { preparedInsert } from '../platform/db/prepared.ts';
 import { toRfc3339 } from '../platform/clock.ts';
-import type { EventRow } from './tables.ts';
 import { fanOut, type SubscribedEndpoint } from '../webhooks/fan-out.ts';
 
 export interface EventInput {
@@ -41,18 +40,7 @@ export interface RecordedEvent {
   createdAt: number;
 }
 
-const insertEvent = preparedQuery((db, value: Placeholder<EventRow>) =>
-  db.insertInto('events').values({
-    id: value('id'),
-    account_id: value('account_id'),
-    type: value('type'),
-    object: value('object'),
-    object_id: value('object_id'),
-    state: value('state'),
-    payload: value('payload'),
-    created_at: value('created_at'),
-  }),
-);
+const insertEvent = preparedInsert('events', ['id', 'account_id', 'type', 'object', 'object_id', 'state', 'payload', 'created_at']);
 
 /** The exact JSON body every delivery of the event carries. */
 export function eventBody(input: EventInput): string {

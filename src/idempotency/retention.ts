@@ -6,6 +6,7 @@
  */
 import type { Clock } from '../platform/clock.ts';
 import type { IdempotencyStore } from './store.ts';
+import { runInRounds } from '../platform/rounds.ts';
 
 export interface SweepOptions {
   /** Rows per delete statement. */
@@ -36,15 +37,7 @@ export function createIdempotencyRetention(deps: { store: IdempotencyStore; cloc
    * stop waits for a sweep in progress. Failures are logged and retried on the next tick.
    */
   function start(options: { intervalMs: number; onError(error: unknown): void }): () => Promise<void> {
-    let running: Promise<unknown> = Promise.resolve();
-    const timer = setInterval(() => {
-      running = running.then(() => sweepExpired().catch(options.onError));
-    }, options.intervalMs);
-    timer.unref();
-    return async () => {
-      clearInterval(timer);
-      await running;
-    };
+    return runInRounds(() => sweepExpired(), options).stop;
   }
 
   return { sweepExpired, start };

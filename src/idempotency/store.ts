@@ -16,7 +16,7 @@ import type { SqlDialect } from '../platform/db/dialect.ts';
 import { isDatabaseUnavailable, type Db } from '../platform/db/database.ts';
 import type { Tables } from '../platform/db/tables.ts';
 import { newTimeOrderedId, randomBase62 } from '../platform/ids.ts';
-import { preparedQuery, type Placeholder } from '../platform/db/prepared.ts';
+import { preparedInsert, preparedQuery, type Placeholder } from '../platform/db/prepared.ts';
 import type { IdempotencyRow } from './tables.ts';
 
 /** The pause before a release that met an ended connection is tried again. */
@@ -40,50 +40,36 @@ export interface Claim {
   leaseToken: string;
 }
 
+/** A key's row, every column named (a statement kept prepared never changes shape under a new column). */
+const KEY_COLUMNS = [
+  'id',
+  'account_id',
+  'client_id',
+  'idempotency_key',
+  'fingerprint',
+  'state',
+  'lease_token',
+  'locked_until',
+  'response_status',
+  'response_headers',
+  'response_body',
+  'created_at',
+  'completed_at',
+  'expires_at',
+] as const;
+
 /** Every write reads its key (twice on SQLite: before and under the write lock). */
 const findByScope = preparedQuery((db, value: Placeholder<KeyScope>) =>
   db
     .selectFrom('idempotency_keys')
-    .select([
-      'id',
-      'account_id',
-      'client_id',
-      'idempotency_key',
-      'fingerprint',
-      'state',
-      'lease_token',
-      'locked_until',
-      'response_status',
-      'response_headers',
-      'response_body',
-      'created_at',
-      'completed_at',
-      'expires_at',
-    ])
+    .select(KEY_COLUMNS)
     .where('account_id', '=', value('accountId'))
     .where('client_id', '=', value('clientId'))
     .where('idempotency_key', '=', value('key')),
 );
 
 /** SQLite: every performed write inserts its key, done, with the stored response. */
-const insertRow = preparedQuery((db, value: Placeholder<IdempotencyRow>) =>
-  db.insertInto('idempotency_keys').values({
-    id: value('id'),
-    account_id: value('account_id'),
-    client_id: value('client_id'),
-    idempotency_key: value('idempotency_key'),
-    fingerprint: value('fingerprint'),
-    state: value('state'),
-    lease_token: value('lease_token'),
-    locked_until: value('locked_until'),
-    response_status: value('response_status'),
-    response_headers: value('response_headers'),
-    response_body: value('response_body'),
-    created_at: value('created_at'),
-    completed_at: value('completed_at'),
-    expires_at: value('expires_at'),
-  }),
-);
+const insertRow = preparedInsert('idempotency_keys', KEY_COLUMNS);
 
 interface ClaimInput {
   fingerprint: string;

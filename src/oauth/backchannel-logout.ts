@@ -15,6 +15,7 @@
  *   workers may run it and a dead worker's claims come back. Only a 2xx acknowledges (§2.8).
  */
 import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.ts';
 import { Agent } from 'undici';
 import type { Db } from '../platform/db/database.ts';
 import type { Clock } from '../platform/clock.ts';
@@ -27,6 +28,7 @@ import type { Clients } from './clients.ts';
 import type { SigningKeys } from './keys.ts';
 import type { IdTokens } from './id-token.ts';
 import { logEvent } from '../platform/log-events.ts';
+import { runInRounds } from '../platform/rounds.ts';
 
 const BACKCHANNEL_LOGOUT_EVENT = 'http://schemas.openid.net/event/backchannel-logout';
 const LOGOUT_TOKEN_TTL_SECONDS = 120;
@@ -185,17 +187,12 @@ export function createBackchannelLogout(deps: BackchannelLogoutDeps) {
     close: () => agent.close(),
     /** Polls every `intervalMs`; returns the function that stops it (and closes the connections). */
     start(intervalMs = 1000): () => Promise<void> {
-      let running: Promise<unknown> | undefined;
-      const timer = setInterval(() => {
-        if (running) return;
-        running = runDue()
-          .catch((error: unknown) => deps.log?.warn({ err: String(error) }, 'back-channel logout run failed; retrying on the next tick'))
-          .finally(() => (running = undefined));
-      }, intervalMs);
-      timer.unref();
+      const rounds = runInRounds(runDue, {
+        intervalMs,
+        onError: (error) => deps.log?.warn({ err: String(error) }, 'back-channel logout run failed; retrying on the next tick'),
+      });
       return async () => {
-        clearInterval(timer);
-        await running;
+        await rounds.stop();
         await agent.close();
       };
     },
@@ -203,3 +200,15 @@ export function createBackchannelLogout(deps: BackchannelLogoutDeps) {
 }
 
 export type BackchannelLogout = ReturnType<typeof createBackchannelLogout>;
+
+/**
+ * Back-channel logout as every process builds it from the configuration: `serve` inside
+ * `createOAuth`, `gatehouse worker` through `createLogoutDelivery` (oauth/standalone.ts). The
+ * delivery shares the webhooks' retry schedule and attempt timeout.
+ */
+export function backchannelLogoutOf(deps: Omit<BackchannelLogoutDeps, 'issuer' | 'scheduleSeconds' | 'timeoutMs'> & {
+  config: Pick<Config, 'issuer' | 'webhookRetrySchedule' | 'webhookTimeout'>;
+}): BackchannelLogout {
+  const { config, ...parts } = deps;
+  return createBackchannelLogout({ ...parts, issuer: config.issuer, scheduleSeconds: config.webhookRetrySchedule, timeoutMs: config.webhookTimeout * 1000 });
+}

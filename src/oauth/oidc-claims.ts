@@ -11,7 +11,7 @@
  * - `email_verified` and `phone_number_verified` are false: Gatehouse verifies neither, and SCIM
  *   carries no verification, so saying true would be a claim nobody checked (§5.1).
  */
-import { createHmac } from 'node:crypto';
+import { createHmac, hkdfSync } from 'node:crypto';
 import type { UserRow } from '../users/tables.ts';
 import type { Client } from './clients.ts';
 
@@ -53,6 +53,11 @@ export function parseClaimsRequest(raw: string): ClaimsRequest | undefined {
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The key pairwise `sub` values are made with (§8.1), derived from the secrets key. */
+export function pairwiseKeyOf(secretsKey: Buffer): Buffer {
+  return Buffer.from(hkdfSync('sha256', secretsKey, Buffer.alloc(0), 'gatehouse pairwise subject', 32));
 }
 
 /** The `sub` a client sees for a user. */

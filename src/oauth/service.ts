@@ -7,7 +7,7 @@
  */
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { TargetPolicy } from '../webhooks/target-policy.ts';
-import { createBackchannelLogout } from './backchannel-logout.ts';
+import { backchannelLogoutOf } from './backchannel-logout.ts';
 import { createRemoteJwks } from './jwks-fetch.ts';
 import type { Config } from '../config.ts';
 import type { Db } from '../platform/db/database.ts';
@@ -71,18 +71,7 @@ export function createOAuth(deps: OAuthDeps) {
   });
   const revocation = createRevocation({ db, clock, issuer: config.issuer, accessTokens: deps.accessTokens });
   const sessions = createSessions({ db, clock });
-  const backchannelLogout = createBackchannelLogout({
-    db,
-    clock,
-    clients,
-    keys,
-    idTokens,
-    policy: deps.outboundPolicy,
-    issuer: config.issuer,
-    scheduleSeconds: config.webhookRetrySchedule,
-    timeoutMs: config.webhookTimeout * 1000,
-    log: deps.log,
-  });
+  const backchannelLogout = backchannelLogoutOf({ db, clock, config, clients, keys, idTokens, policy: deps.outboundPolicy, log: deps.log });
 
   return {
     clients,

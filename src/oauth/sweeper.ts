@@ -6,6 +6,7 @@
  */
 import type { Db } from '../platform/db/database.ts';
 import type { Clock } from '../platform/clock.ts';
+import { runInRounds } from '../platform/rounds.ts';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -25,16 +26,8 @@ export async function sweepExpiredOAuthState(db: Db, now: number): Promise<numbe
 
 /** Sweeps every `intervalMs`; returns the function that stops it. */
 export function startOAuthSweeper(deps: { db: Db; clock: Clock; log: { warn(obj: object, msg: string): void }; intervalMs?: number }): () => Promise<void> {
-  let running: Promise<unknown> | undefined;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = sweepExpiredOAuthState(deps.db, deps.clock.now())
-      .catch((error: unknown) => deps.log.warn({ err: String(error) }, 'oauth sweep failed'))
-      .finally(() => (running = undefined));
-  }, deps.intervalMs ?? 10 * 60 * 1000);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
+  return runInRounds(() => sweepExpiredOAuthState(deps.db, deps.clock.now()), {
+    intervalMs: deps.intervalMs ?? 10 * 60 * 1000,
+    onError: (error) => deps.log.warn({ err: String(error) }, 'oauth sweep failed'),
+  }).stop;
 }

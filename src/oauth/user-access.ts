@@ -12,29 +12,14 @@ import { queueLogoutTokens } from './backchannel-logout.ts';
 
 export type RevokeUserAccess = (trx: Transaction<Tables> | Db, accountId: string, userId: string, at: number) => Promise<void>;
 
+const REVOCABLE = ['access_tokens', 'oauth_refresh_tokens', 'oauth_grants'] as const;
+
 export const revokeUserAccess: RevokeUserAccess = async (trx, accountId, userId, at) => {
   await queueLogoutTokens(trx, { accountId, userId, now: at });
-  await trx
-    .updateTable('access_tokens')
-    .set({ revoked_at: at })
-    .where('account_id', '=', accountId)
-    .where('user_id', '=', userId)
-    .where('revoked_at', 'is', null)
-    .execute();
-  await trx
-    .updateTable('oauth_refresh_tokens')
-    .set({ revoked_at: at })
-    .where('account_id', '=', accountId)
-    .where('user_id', '=', userId)
-    .where('revoked_at', 'is', null)
-    .execute();
-  await trx
-    .updateTable('oauth_grants')
-    .set({ revoked_at: at })
-    .where('account_id', '=', accountId)
-    .where('user_id', '=', userId)
-    .where('revoked_at', 'is', null)
-    .execute();
+  // Every token and grant of theirs still live is revoked, at the same instant.
+  for (const table of REVOCABLE) {
+    await trx.updateTable(table).set({ revoked_at: at }).where('account_id', '=', accountId).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+  }
   await trx
     .updateTable('oauth_sessions')
     .set({ ended_at: at })

@@ -21,6 +21,7 @@ import { creditBalance, post } from './ledger.ts';
 import { presentPayout } from './payouts.ts';
 import type { PayoutRow, PayoutState } from './tables.ts';
 import type { MetricsRegistry } from '../platform/metrics.ts';
+import { runInRounds } from '../platform/rounds.ts';
 
 export const FAILING_DESTINATION_PREFIX = 'test_fail';
 export const FAILURE_CODE = 'destination_rejected';
@@ -104,24 +105,9 @@ export type PayoutProcessor = ReturnType<typeof createPayoutProcessor>;
  */
 export function startPayoutProcessor(deps: { processor: PayoutProcessor; intervalMs: number; log: FastifyBaseLogger }): () => Promise<void> {
   const { processor, intervalMs, log } = deps;
-  let stopped = false;
-  let running: Promise<void> = Promise.resolve();
-  let timer: NodeJS.Timeout | undefined;
-  const tick = () => {
-    running = processor
-      .processDuePayouts()
-      .then((done) => {
-        if (done.paid + done.failed > 0) log.info(done, 'payouts processed');
-      })
-      .catch((error: unknown) => log.error({ err: error }, 'payout processing failed'))
-      .finally(() => {
-        if (!stopped) timer = setTimeout(tick, intervalMs).unref();
-      });
+  const round = async () => {
+    const done = await processor.processDuePayouts();
+    if (done.paid + done.failed > 0) log.info(done, 'payouts processed');
   };
-  timer = setTimeout(tick, intervalMs).unref();
-  return async () => {
-    stopped = true;
-    if (timer) clearTimeout(timer);
-    await running;
-  };
+  return runInRounds(round, { intervalMs, onError: (error) => log.error({ err: error }, 'payout processing failed') }).stop;
 }

@@ -17,7 +17,7 @@ import { recordEvent } from '../events/outbox.ts';
 import { changesOf, recordAudit, type AuditBy, type RecordAudit } from '../audit/record.ts';
 import type { Paging } from '../paging/page.ts';
 import { NEWEST_FIRST, keysetRead, keysetPageJson } from '../paging/keyset.ts';
-import { preparedQuery, type Placeholder } from '../platform/db/prepared.ts';
+import { preparedInsert, type Placeholder } from '../platform/db/prepared.ts';
 import { debitBalance, post } from './ledger.ts';
 import type { PayoutRow, PayoutState, Unrendered } from './tables.ts';
 
@@ -55,21 +55,19 @@ export function presentPayout(row: Unrendered<PayoutRow>): Payout {
   };
 }
 
-const insertPayout = preparedQuery((db, value: Placeholder<PayoutRow>) =>
-  db.insertInto('payouts').values({
-    id: value('id'),
-    account_id: value('account_id'),
-    amount: value('amount'),
-    currency: value('currency'),
-    destination: value('destination'),
-    state: value('state'),
-    failure_code: value('failure_code'),
-    created_at: value('created_at'),
-    due_at: value('due_at'),
-    processed_at: value('processed_at'),
-    representation: value('representation'),
-  }),
-);
+const insertPayout = preparedInsert('payouts', [
+  'id',
+  'account_id',
+  'amount',
+  'currency',
+  'destination',
+  'state',
+  'failure_code',
+  'created_at',
+  'due_at',
+  'processed_at',
+  'representation',
+]);
 
 export const PAYOUTS_ORDER = 'payouts:created_at.desc,id.desc';
 

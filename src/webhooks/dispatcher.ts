@@ -316,7 +316,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       running = true;
       unlisten = await listenForDeliveries(db, {
         databaseUrl: options.databaseUrl,
-        onWake: () => kick('wake'),
+        onSignal: () => kick('wake'),
         onError: (error) => log.warn({ err: error }, 'webhook wake-up channel failed; polling until it is re-established'),
         onRestored: () => log.info('webhook wake-up channel re-established'),
       });

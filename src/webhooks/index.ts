@@ -12,7 +12,7 @@ import type { AccessTokens } from '../oauth/access-tokens.ts';
 import type { WriteRunner } from '../idempotency/write-runner.ts';
 import type { Paging } from '../paging/page.ts';
 import { createSealer } from '../platform/secrets-key.ts';
-import { createTargetPolicy, type Resolve } from './target-policy.ts';
+import { createTargetPolicy, type Resolve, type TargetPolicy } from './target-policy.ts';
 import { createEndpoints, type Endpoints } from './endpoints.ts';
 import { createRecovery, type Recovery } from './recovery.ts';
 import { createWebhookCollections } from './collections.ts';
@@ -25,6 +25,8 @@ export interface Webhooks {
   endpoints: Endpoints;
   recovery: Recovery;
   dispatcher: Dispatcher;
+  /** Where Gatehouse may call out to (receivers, and OAuth's back-channel logout and jwks_uri). */
+  policy: TargetPolicy;
   register(app: FastifyInstance, deps: { accessTokens: AccessTokens; writes: WriteRunner; paging: Paging }): void;
 }
 
@@ -68,6 +70,7 @@ export async function createWebhooks(deps: {
     endpoints,
     recovery,
     dispatcher,
+    policy,
     register: (app, { accessTokens, writes, paging }) =>
       registerWebhookRoutes(app, { accessTokens, writes, endpoints, recovery, clock, collections: createWebhookCollections({ db, clock, paging, sealer: secretSealer }) }),
   };

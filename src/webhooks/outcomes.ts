@@ -14,7 +14,7 @@ import type { ClaimedDelivery } from './queue.ts';
 import { disableEndpoint } from './lifecycle.ts';
 import { nextStep, parseRetryAfter } from './schedule.ts';
 import { dialectOf, type SqlDialect } from '../platform/db/dialect.ts';
-import { executePrepared } from '../platform/db/prepared.ts';
+import { preparedQuery, type Placeholder } from '../platform/db/prepared.ts';
 import { runForEach } from '../platform/db/database.ts';
 
 export interface Outcome {
@@ -76,29 +76,14 @@ async function recordAttempts(db: Db | Transaction<Tables>, outcomes: readonly O
   const deliveries = acknowledged.map((o) => o.delivery.id);
   const endpoints = [...new Set(acknowledged.map((o) => o.delivery.endpointId))];
   const rows = outcomes.map(attemptRow);
-  const dequeue = sql`delete from webhook_queue where ${dialect.inList(sql.ref('delivery_id'), deliveries)}`;
-  const acknowledgement = acknowledge(dialect.inList(sql.ref('id'), deliveries), now);
   if (dialect.writableCtes) {
-    const owners = [...new Set(outcomes.map((o) => o.delivery.endpointId))];
-    // Data-modifying WITH clauses all run, in one statement: atomic without a transaction.
-    // They run in no set order, and a row this statement has changed cannot be locked by it:
-    // healing an endpoint goes through its lock, so the lock comes first.
-    await executePrepared(
-      db,
-      sql`
-      with owners as (
-        select id from webhook_endpoints where ${dialect.inList(sql.ref('id'), owners)} for key share
-      ),
-      logged as (
-        insert into webhook_attempts (${ATTEMPT_COLUMNS})
-        select attempt.* from unnest(${sql.join(ATTEMPT_TYPES.map((type, i) => sql`${rows.map((row) => row[i])}::${sql.raw(type)}[]`))}) as attempt (${ATTEMPT_COLUMNS})
-        where attempt.endpoint_id in (select id from owners)
-      ),
-      dequeued as (${dequeue}),
-      acknowledged as (${acknowledgement}),
-      healed as (${heal(sql`${dialect.inList(sql.ref('id'), endpoints)} and id in (select id from owners)`)})
-      select 1`,
-    );
+    await recordInOneStatement.execute(db, {
+      now,
+      owners: [...new Set(outcomes.map((o) => o.delivery.endpointId))],
+      deliveries,
+      endpoints,
+      ...attemptColumns(rows),
+    });
     return;
   }
   // The attempt is logged only while its endpoint exists: the last parameter is its id again.
@@ -108,10 +93,50 @@ async function recordAttempts(db: Db | Transaction<Tables>, outcomes: readonly O
     rows.map((row) => [...row, row[ENDPOINT_COLUMN]]),
   );
   if (acknowledged.length === 0) return;
-  await dequeue.execute(db);
-  await acknowledgement.execute(db);
+  await dequeue(dialect.inList(sql.ref('delivery_id'), deliveries)).execute(db);
+  await acknowledge(dialect.inList(sql.ref('id'), deliveries), now).execute(db);
   await heal(dialect.inList(sql.ref('id'), endpoints)).execute(db);
 }
+
+/** The attempts as one array per column of the log, each bound as one parameter. */
+type AttemptColumns = Record<`attempt_${(typeof ATTEMPT_LOG)[number][0]}`, unknown[]>;
+
+function attemptColumns(rows: readonly unknown[][]): AttemptColumns {
+  return Object.fromEntries(ATTEMPT_LOG.map(([column], i) => [`attempt_${column}`, rows.map((row) => row[i])])) as AttemptColumns;
+}
+
+/** What one batch binds to the statement that records it where writes run inside WITH clauses. */
+interface BatchValues extends AttemptColumns {
+  now: number;
+  /** The endpoints of every attempt, locked against deletion while the batch is written. */
+  owners: string[];
+  /** The acknowledged deliveries, and their endpoints. */
+  deliveries: string[];
+  endpoints: string[];
+}
+
+/**
+ * Data-modifying WITH clauses all run, in one statement: atomic without a transaction. They run
+ * in no set order, and a row this statement has changed cannot be locked by it: healing an
+ * endpoint goes through its lock, so the lock comes first.
+ */
+const recordInOneStatement = preparedQuery((db, value: Placeholder<BatchValues>) => {
+  const dialect = dialectOf(db);
+  const attempts = sql.join(ATTEMPT_LOG.map(([column, type]) => sql`${value(`attempt_${column}`)}::${sql.raw(type)}[]`));
+  return sql`
+    with owners as (
+      select id from webhook_endpoints where ${dialect.inList(sql.ref('id'), value('owners'))} for key share
+    ),
+    logged as (
+      insert into webhook_attempts (${ATTEMPT_COLUMNS})
+      select attempt.* from unnest(${attempts}) as attempt (${ATTEMPT_COLUMNS})
+      where attempt.endpoint_id in (select id from owners)
+    ),
+    dequeued as (${dequeue(dialect.inList(sql.ref('delivery_id'), value('deliveries')))}),
+    acknowledged as (${acknowledge(dialect.inList(sql.ref('id'), value('deliveries')), value('now'))}),
+    healed as (${heal(sql`${dialect.inList(sql.ref('id'), value('endpoints'))} and id in (select id from owners)`)})
+    select 1`;
+});
 
 /** The attempt log's columns, and their types as PostgreSQL arrays carry them. */
 const ATTEMPT_LOG = [
@@ -130,7 +155,6 @@ const ATTEMPT_LOG = [
 ] as const;
 const ATTEMPT_COLUMN_LIST = ATTEMPT_LOG.map(([column]) => column).join(', ');
 const ATTEMPT_COLUMNS = sql.raw(ATTEMPT_COLUMN_LIST);
-const ATTEMPT_TYPES = ATTEMPT_LOG.map(([, type]) => type);
 const ENDPOINT_COLUMN = ATTEMPT_LOG.findIndex(([column]) => column === 'endpoint_id');
 
 /** An attempt as a row of the log, in ATTEMPT_LOG's order. */
@@ -169,12 +193,17 @@ function outcomeOf(o: Outcome): 'succeeded' | 'failed' {
  * mid-attempt): the receiver has the event. It changes no column an index names, so on
  * PostgreSQL the row's new version stays on its page and out of every index (migration 0505).
  */
-function acknowledge(deliveries: RawBuilder<unknown>, now: number): RawBuilder<unknown> {
+function acknowledge(deliveries: RawBuilder<unknown>, now: unknown): RawBuilder<unknown> {
   return sql`
     update webhook_deliveries
     set state = 'acknowledged', attempt_count = attempt_count + 1, last_attempt_at = ${now},
       parked_at = null, updated_at = ${now}
     where ${deliveries} and state <> 'acknowledged'`;
+}
+
+/** The acknowledged deliveries leave the queue. */
+function dequeue(deliveries: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`delete from webhook_queue where ${deliveries}`;
 }
 
 /** A success ends the endpoint's run of failures. */

@@ -24,7 +24,7 @@ import { sql, type Transaction } from 'kysely';
 import type { Db } from '../platform/db/database.ts';
 import type { Tables } from '../platform/db/tables.ts';
 import { dialectOf, type SqlDialect } from '../platform/db/dialect.ts';
-import { executePrepared } from '../platform/db/prepared.ts';
+import { preparedQuery, type Placeholder } from '../platform/db/prepared.ts';
 
 export interface ClaimedDelivery {
   id: string;
@@ -82,7 +82,7 @@ interface EndpointRow {
 
 export async function claimDue(db: Db, input: ClaimInput): Promise<ClaimedDelivery[]> {
   const dialect = dialectOf(db);
-  return dialect.writesOneAtATime ? claimInTurn(db, dialect, input) : claimInOneStatement(db, dialect, input);
+  return dialect.writesOneAtATime ? claimInTurn(db, dialect, input) : claimInOneStatement(db, input);
 }
 
 /**
@@ -109,47 +109,74 @@ function claimedDelivery(input: ClaimInput, row: QueueRow, endpoint: EndpointRow
   };
 }
 
-async function claimInOneStatement(db: Db, dialect: SqlDialect, input: ClaimInput): Promise<ClaimedDelivery[]> {
+async function claimInOneStatement(db: Db, input: ClaimInput): Promise<ClaimedDelivery[]> {
   return db.transaction().execute(async (trx) => {
     // The due index must be walked in order so that the limit stops the scan early, whatever
     // the statistics say: just after a burst they still say almost nothing is pending, and
     // the planner would then fetch and sort the whole backlog on every claim. (Were a plan
     // to need a disabled node after all, its cost would call for JIT compilation: not that.)
     await sql`select set_config('enable_bitmapscan', 'off', true), set_config('jit', 'off', true)`.execute(trx);
-    return leaseDue(trx, dialect, input);
+    return leaseDue(trx, input);
   });
 }
 
-async function leaseDue(trx: Transaction<Tables>, dialect: SqlDialect, input: ClaimInput): Promise<ClaimedDelivery[]> {
-  const until = input.now + input.leaseMs;
-  const { rows } = await executePrepared(
-    trx,
-    sql<QueueRow & EndpointRow>`
+/** What one claim binds to the leasing statement. */
+interface LeaseValues {
+  now: number;
+  until: number;
+  claim: string;
+  max: number;
+  skipEndpoints: readonly string[];
+  roomEndpoints: string[];
+  roomSizes: number[];
+  otherwise: number;
+}
+
+/**
+ * The due rows, bounded per endpoint, leased and returned with their event and endpoint, in one
+ * statement whose text is the same for every claim: compiled once, and run as a statement each
+ * connection plans once.
+ */
+const leaseDueStatement = preparedQuery((db, value: Placeholder<LeaseValues>) => {
+  const dialect = dialectOf(db);
+  return sql<QueueRow & EndpointRow>`
     with due as (
       select delivery_id, endpoint_id, next_attempt_at
       from webhook_queue
-      where next_attempt_at <= ${input.now}
-        and (lease_until is null or lease_until <= ${input.now})
-        and ${dialect.notInList(sql.ref('endpoint_id'), input.skipEndpoints)}
+      where next_attempt_at <= ${value('now')}
+        and (lease_until is null or lease_until <= ${value('now')})
+        and ${dialect.notInList(sql.ref('endpoint_id'), value('skipEndpoints'))}
       order by next_attempt_at
-      limit ${dialect.limit(input.max)}
+      limit ${value('max')}
       ${dialect.skipLockedClause}
     ),
     chosen as (
       select ranked.delivery_id
       from (select delivery_id, endpoint_id, row_number() over (partition by endpoint_id order by next_attempt_at, delivery_id) as place from due) ranked
-      left join unnest(${[...input.room.of.keys()]}::text[], ${[...input.room.of.values()]}::int[]) as room(endpoint_id, size)
+      left join unnest(${value('roomEndpoints')}::text[], ${value('roomSizes')}::int[]) as room(endpoint_id, size)
         on room.endpoint_id = ranked.endpoint_id
-      where ranked.place <= coalesce(room.size, ${input.room.otherwise})
+      where ranked.place <= coalesce(room.size, ${value('otherwise')})
     )
     update webhook_queue q
-    set lease_owner = ${input.claim}, lease_until = ${until}
+    set lease_owner = ${value('claim')}, lease_until = ${value('until')}
     from chosen, events e, webhook_endpoints w
     where q.delivery_id = chosen.delivery_id and e.id = q.event_id and w.id = q.endpoint_id
     returning q.delivery_id as id, q.account_id, q.endpoint_id, q.cycle_failures, q.next_attempt_at,
       w.url, w.secret_sealed, w.previous_secret_sealed, w.previous_secret_expires_at, w.headers_sealed,
-      e.id as event_id, e.type as event_type, e.payload, e.created_at as raised_at`,
-  );
+      e.id as event_id, e.type as event_type, e.payload, e.created_at as raised_at`;
+});
+
+async function leaseDue(trx: Transaction<Tables>, input: ClaimInput): Promise<ClaimedDelivery[]> {
+  const { rows } = await leaseDueStatement.execute(trx, {
+    now: input.now,
+    until: input.now + input.leaseMs,
+    claim: input.claim,
+    max: input.max,
+    skipEndpoints: input.skipEndpoints,
+    roomEndpoints: [...input.room.of.keys()],
+    roomSizes: [...input.room.of.values()],
+    otherwise: input.room.otherwise,
+  });
   // RETURNING has no order; attempts start oldest first.
   return rows.sort((a, b) => a.next_attempt_at - b.next_attempt_at).map((row) => claimedDelivery(input, row, row));
 }

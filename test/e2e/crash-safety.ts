@@ -51,10 +51,10 @@ async function unfinished(db: Db, accountId: string): Promise<number> {
 
 export function describeCrashSafety(kind: DatabaseKind): void {
   describeOnDatabase(kind, `crash safety under SIGKILL (${kind})`, (target) => {
-    it(`${KILLS} kill -9s during keyed payouts, settlements and SCIM writes (seed ${SEED}) → every acknowledged write stored once, the ledger balanced, every event recorded and delivered once`, { timeout: 240_000 }, async (test) => {
+    it(`${KILLS} kill -9s during keyed payouts, settlements and SCIM writes (seed ${SEED}) → every acknowledged write stored once, the ledger balanced, every event recorded and delivered once`, { timeout: 180_000 }, async (test) => {
       const began = Date.now();
       const mark = (what: string) => test.diagnostic(`${what} at ${((Date.now() - began) / 1000).toFixed(1)} s`);
-      const deadline = Date.now() + 200_000;
+      const deadline = Date.now() + 150_000;
       const t = await startTestApp(target, { env: { GATEHOUSE_WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8' } });
       const receiver = await startReceiver();
       let node: SpawnedGatehouse | undefined;

@@ -5,8 +5,6 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet, type JWTPayload } from 'jose';
 import type { Json } from '../helpers/http.ts';
 import { databaseTargets } from '../helpers/databases.ts';
@@ -15,32 +13,12 @@ import { until } from '../helpers/until.ts';
 import { createTestClock } from '../../src/platform/clock.ts';
 import { atHash } from '../../src/oauth/id-token.ts';
 import { scimClient, PATCH, USER, type ScimClient } from '../scim/scim-client.ts';
+import { startLogoutReceiver, type LogoutReceiver } from './logout-receiver.ts';
 import { Browser, authorizePath, basic, consent, hiddenFields, postForm, redirectParams, registerClient, signIn } from './helpers.ts';
 
 const REDIRECT = 'https://app.example/callback';
 const SIGNED_OUT = 'https://app.example/signed-out';
 const PASSWORD = 'correct horse battery';
-
-/** A back-channel logout receiver: records every logout_token; answers `status`. */
-async function startReceiver() {
-  const tokens: string[] = [];
-  let status = 200;
-  const server = http.createServer((request, response) => {
-    let body = '';
-    request.on('data', (c: Buffer) => (body += c.toString()));
-    request.on('end', () => {
-      tokens.push(new URLSearchParams(body).get('logout_token') ?? '');
-      response.writeHead(status).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/backchannel`,
-    tokens,
-    answer: (s: number) => (status = s),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 for (const target of databaseTargets()) {
   describe(`OpenID Connect (${target.kind})`, () => {
@@ -48,12 +26,13 @@ for (const target of databaseTargets()) {
     let t: TestApp;
     let scim: ScimClient;
     let userId: string;
-    let receiver: Awaited<ReturnType<typeof startReceiver>>;
+    let receiver: LogoutReceiver;
     let client: { client_id: string; client_secret: string };
 
     before(async () => {
-      t = await startTestApp(target, { clock, env: { GATEHOUSE_WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8', GATEHOUSE_WEBHOOK_RETRY_SCHEDULE: '5,10' } });
-      receiver = await startReceiver();
+      // Logout tokens go out with the workers (background.ts).
+      t = await startTestApp(target, { clock, env: { GATEHOUSE_WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8', GATEHOUSE_WEBHOOK_RETRY_SCHEDULE: '5,10', GATEHOUSE_IN_PROCESS_WORKERS: 'on' } });
+      receiver = await startLogoutReceiver();
       scim = await scimClient(t, 'Acme');
       const created = await scim.call('POST', '/Users', {
         schemas: [USER],

@@ -14,7 +14,8 @@
  * `placeholder('name')` for a part built beforehand (a SCIM filter's condition). A
  * placeholder is an object of its own, so no value a caller sends can be taken for one.
  */
-import type { Compilable, CompiledQuery, QueryResult, RawBuilder } from 'kysely';
+import type { Compilable, CompiledQuery, InsertObject, QueryResult, RawBuilder } from 'kysely';
+import type { Tables } from './tables.ts';
 import { nameStatement, type Db } from './database.ts';
 
 /** Stands for the value named `name` in a query being prepared. */
@@ -52,7 +53,12 @@ export interface PreparedOptions {
   named?: boolean;
 }
 
-export function preparedQuery<P, R = unknown>(build: (db: Db, value: Placeholder<P>) => Compilable<R>, options: PreparedOptions = {}): PreparedQuery<P, R> {
+/**
+ * `build` makes the query with Kysely's builders, or as SQL text (`sql```, for a statement the
+ * builders cannot say, such as PostgreSQL's webhook claim); either way each value it binds is a
+ * placeholder or a constant.
+ */
+export function preparedQuery<P, R = unknown>(build: (db: Db, value: Placeholder<P>) => Compilable<R> | RawBuilder<R>, options: PreparedOptions = {}): PreparedQuery<P, R> {
   const compiledByAdapter = new WeakMap<object, { query: CompiledQuery<R>; parameters: Parameter[] }>();
 
   function compiledFor(executor: Db) {
@@ -64,7 +70,8 @@ export function preparedQuery<P, R = unknown>(build: (db: Db, value: Placeholder
         asked.add(name);
         return placeholder(name);
       };
-      const query = build(executor, value as Placeholder<P>).compile();
+      const built = build(executor, value as Placeholder<P>);
+      const query = 'isRawBuilder' in built ? built.compile(executor) : built.compile();
       const parameters = query.parameters.map((p): Parameter => (p instanceof Slot ? { name: p.name } : { constant: p }));
       // A value asked for but never bound is a query built wrong: refused before it ever runs.
       for (const name of asked) {
@@ -98,13 +105,11 @@ export function preparedQuery<P, R = unknown>(build: (db: Db, value: Placeholder
 }
 
 /**
- * Runs `query`, a statement whose SQL text is the same on every run (its values all
- * parameters), as one PostgreSQL keeps prepared on each connection of `executor`'s database.
- * For statements written as SQL text with their values in place, compiled on every run; a
- * query built with placeholders is a `preparedQuery`, compiled once.
+ * The insert of one row into `table`, each of `columns` bound from the value of the same name:
+ * the shape of every insert a hot path runs (an audit record, an event, a payout, a key).
  */
-export function executePrepared<R>(executor: Db, query: RawBuilder<R>): Promise<QueryResult<R>> {
-  const compiled = query.compile(executor);
-  nameStatement(executor, compiled.sql);
-  return executor.executeQuery(compiled);
+export function preparedInsert<T extends keyof Tables & string, C extends keyof Tables[T] & string>(table: T, columns: readonly C[]): PreparedQuery<Pick<Tables[T], C>, unknown> {
+  return preparedQuery((db, value: Placeholder<Pick<Tables[T], C>>) =>
+    db.insertInto(table).values(Object.fromEntries(columns.map((column) => [column, value(column)])) as InsertObject<Tables, T>),
+  );
 }
