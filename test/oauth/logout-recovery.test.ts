@@ -47,7 +47,7 @@ for (const target of databaseTargets()) {
     let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
     before(async () => {
-      t = await startTestApp(target, { clock, env: { GATEHOUSE_WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8', GATEHOUSE_WEBHOOK_RETRY_SCHEDULE: '1' } });
+      t = await startTestApp(target, { clock, env: { GATEHOUSE_WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8', GATEHOUSE_WEBHOOK_RETRY_SCHEDULE: '1', GATEHOUSE_IN_PROCESS_WORKERS: 'on' } });
       receiver = await startReceiver();
       scim = await scimClient(t, 'Acme');
       const created = await scim.call('POST', '/Users', { schemas: [USER], userName: 'grace@example.com', password: PASSWORD });
