@@ -139,11 +139,17 @@ const insertRecord = preparedQuery((db, value: Placeholder<AuditEventRow>) =>
 
 /** Writes one record in `trx`; `by` undefined records the server itself as the actor. */
 export async function recordAudit(trx: Db, by: AuditBy | undefined, entry: AuditEntry): Promise<string> {
+  const row = auditRow(by, entry);
+  await insertRecord.execute(trx, row);
+  return row.id;
+}
+
+/** The record `recordAudit` writes, for a statement that writes it itself (a payout on PostgreSQL). */
+export function auditRow(by: AuditBy | undefined, entry: AuditEntry): AuditEventRow {
   const who = by ?? systemActor('gatehouse');
-  const id = newTimeOrderedId('aud', entry.at);
   const changes = entry.changes && Object.keys(entry.changes).length > 0 ? JSON.stringify(entry.changes) : null;
-  await insertRecord.execute(trx, {
-    id,
+  return {
+    id: newTimeOrderedId('aud', entry.at),
     account_id: entry.accountId,
     occurred_at: entry.at,
     action: entry.action,
@@ -157,6 +163,5 @@ export async function recordAudit(trx: Db, by: AuditBy | undefined, entry: Audit
     source_address: who.sourceAddress ?? null,
     user_agent: who.userAgent ?? null,
     changes,
-  } as AuditEventRow);
-  return id;
+  } as AuditEventRow;
 }

@@ -47,26 +47,33 @@ const insertEvent = preparedQuery((db, value: Placeholder<EventRow>) =>
   }),
 );
 
-/** Writes the event and its deliveries in `trx`; the caller's commit publishes them. */
-export async function recordEvent(trx: Transaction<Tables> | Db, input: EventInput): Promise<RecordedEvent> {
-  const id = newTimeOrderedId('evt', input.at);
-  const payload = JSON.stringify({
-    event: input.type,
-    object: input.object,
-    id: input.objectId,
-    state: input.state,
-    created_at: toRfc3339(input.at),
-  });
-  await insertEvent.execute(trx, {
-    id,
+/**
+ * The row of a new event, for a statement that writes it itself (a payout on PostgreSQL writes
+ * its event within its one statement); such a caller hands the event to `fanOutTo` after.
+ */
+export function eventRow(input: EventInput): EventRow {
+  return {
+    id: newTimeOrderedId('evt', input.at),
     account_id: input.accountId,
     type: input.type,
     object: input.object,
     object_id: input.objectId,
     state: input.state,
-    payload,
+    payload: JSON.stringify({
+      event: input.type,
+      object: input.object,
+      id: input.objectId,
+      state: input.state,
+      created_at: toRfc3339(input.at),
+    }),
     created_at: input.at,
-  });
-  await fanOut(trx, { eventId: id, accountId: input.accountId, type: input.type, at: input.at });
-  return { id, type: input.type, payload, createdAt: input.at };
+  };
+}
+
+/** Writes the event and its deliveries in `trx`; the caller's commit publishes them. */
+export async function recordEvent(trx: Transaction<Tables> | Db, input: EventInput): Promise<RecordedEvent> {
+  const row = eventRow(input);
+  await insertEvent.execute(trx, row);
+  await fanOut(trx, { eventId: row.id, accountId: input.accountId, type: input.type, at: input.at });
+  return { id: row.id, type: input.type, payload: row.payload, createdAt: input.at };
 }

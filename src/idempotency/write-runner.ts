@@ -10,9 +10,12 @@
  * 3. PostgreSQL (many nodes, a pool of connections): a short committed *claim* takes the key,
  *    with a lease, so a copy arriving meanwhile is told at once instead of waiting on the
  *    owner's locks. The handler's effects, the stored response and the completion of the
- *    claim commit in one transaction that first proves it still holds the claim. A crash
- *    before that commit leaves only the claim, which another request takes over once its
- *    lease has run out.
+ *    claim commit in one transaction; the completion is a compare-and-set on the claim's
+ *    lease token, so a transaction whose claim was taken over (its lease ran out) rolls its
+ *    effects back. A crash before that commit leaves only the claim, which another request
+ *    takes over once its lease has run out. The writes of one account that arrive together
+ *    share that transaction, each in its own savepoint (group-commit.ts, keyed by account),
+ *    so a busy account is not limited to one commit at a time.
  *    SQLite (one writer at a time, IMMEDIATE transactions): the key is checked again and
  *    written, already `done`, inside the transaction that performs the request, under the
  *    write lock. A copy waits for that lock (milliseconds) and then replays; a crash leaves
@@ -123,8 +126,8 @@ export function createWriteRunner(deps: {
   leaseMs?: number;
   hooks?: WriteHooks;
   /**
-   * SQLite: the transactions that perform requests are shared by the requests that arrive
-   * together (group-commit.ts); without it each request commits on its own.
+   * The transactions that perform requests are shared by the requests that arrive together
+   * (group-commit.ts; on PostgreSQL those of one account); without it each commits on its own.
    */
   groupCommit?: GroupCommit;
   /** Where replays and in-use refusals are counted. */
@@ -140,8 +143,8 @@ export function createWriteRunner(deps: {
   const outcomes = deps.metrics?.counter('gatehouse_idempotency_requests_total', 'Writes with an Idempotency-Key that were replayed or refused as in use, by outcome', ['outcome']);
   const retentionMs = deps.retentionSeconds * 1000;
   const leaseMs = deps.leaseMs ?? DEFAULT_LEASE_MS;
-  const transact = <T>(work: (trx: Transaction<Tables>) => Promise<T>): Promise<T> =>
-    deps.groupCommit ? deps.groupCommit.run(work) : db.transaction().execute(work);
+  const transact = <T>(work: (trx: Transaction<Tables>) => Promise<T>, key?: string): Promise<T> =>
+    deps.groupCommit ? deps.groupCommit.run(work, key) : db.transaction().execute(work);
   const replay = (reply: FastifyReply, response: StoredResponse): FastifyReply => {
     outcomes?.inc({ outcome: 'replayed' });
     return send(reply, response, true);
@@ -173,13 +176,13 @@ export function createWriteRunner(deps: {
 
     let response: StoredResponse;
     try {
-      response = await db.transaction().execute(async (trx) => {
-        if (!(await store.confirmClaim(trx, claim, clock.now() + leaseMs))) throw new ClaimLost();
+      response = await transact(async (trx) => {
         const answer = renderResult(reply, await handler(trx), write.carriesSecret);
-        await store.complete(trx, claim, atRest(write, answer), clock.now());
+        // Proves the claim is still this request's and locks its row until commit.
+        if (!(await store.complete(trx, claim, atRest(write, answer), clock.now()))) throw new ClaimLost();
         await hooks?.beforeCommit?.(request);
         return answer;
-      });
+      }, write.scope.accountId);
     } catch (error) {
       if (error instanceof ClaimLost) throw inUse();
       if (!isStoredRefusal(error)) {

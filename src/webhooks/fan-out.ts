@@ -19,8 +19,29 @@ const enabledEndpoints = preparedQuery((db, value: Placeholder<{ accountId: stri
  * Queues the event for every enabled endpoint of its account subscribed to its type, and
  * signals the dispatcher, which wakes once the caller commits. Returns how many were queued.
  */
-export async function fanOut(trx: Transaction<Tables> | Db, event: { eventId: string; accountId: string; type: string; at: number }): Promise<number> {
+export async function fanOut(trx: Transaction<Tables> | Db, event: FannedEvent): Promise<number> {
   const { rows: endpoints } = await enabledEndpoints.execute(trx, { accountId: event.accountId });
+  return fanOutTo(trx, event, endpoints);
+}
+
+interface FannedEvent {
+  eventId: string;
+  accountId: string;
+  type: string;
+  at: number;
+}
+
+/** The enabled endpoints of an account, as a statement that reads them itself returns them. */
+export interface EnabledEndpoint {
+  id: string;
+  event_types: string;
+}
+
+/**
+ * The same, to `endpoints`: the account's enabled endpoints, read by the caller in `trx` (a
+ * statement that writes an event can read them in the same round trip).
+ */
+export async function fanOutTo(trx: Transaction<Tables> | Db, event: FannedEvent, endpoints: readonly EnabledEndpoint[]): Promise<number> {
   const deliveries = endpoints
     .filter((e) => subscribes(e.event_types, event.type))
     .map((e) => ({

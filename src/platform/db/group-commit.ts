@@ -23,6 +23,15 @@
  *   in WAL mode makes a returned COMMIT durable against a crash of the process.
  * - **Bounded batches.** At most `maxBatch` requests share a commit, so one batch holds the
  *   event loop for a bounded time; the rest start the next batch at once.
+ * - **A batch of one** runs without a savepoint: the transaction's own rollback undoes it.
+ *
+ * **On PostgreSQL, by key.** Writers there run side by side on a pool of connections, and what
+ * serializes them is a row they all change: the balance of one account, which each payout holds
+ * locked from its debit to its commit. Work submitted with a `key` (the account) is batched
+ * only with work of the same key, one batch of a key at a time, and batches of different keys
+ * run at once on their own connections. So the payouts of a busy account share a commit instead
+ * of each waiting for the previous one's, and the rest of the platform is not made to wait
+ * behind them. SQLite's work has no key: it has one writer anyway.
  */
 import { CompiledQuery, type Transaction } from 'kysely';
 import type { Db } from './database.ts';
@@ -31,8 +40,8 @@ import type { Tables } from './tables.ts';
 export type Work<T> = (trx: Transaction<Tables>) => Promise<T>;
 
 export interface GroupCommit {
-  /** Runs `work` in the next shared transaction; settles once that transaction has ended. */
-  run<T>(work: Work<T>): Promise<T>;
+  /** Runs `work` in the next shared transaction (of work with the same `key`); settles once that transaction has ended. */
+  run<T>(work: Work<T>, key?: string): Promise<T>;
 }
 
 /** Enough to share a commit among every request a busy node has in flight, small enough to keep a batch short. */
@@ -45,32 +54,46 @@ interface Queued {
   settle(outcome: Outcome): void;
 }
 
+/** The work waiting for a key's next batch, and whether that batch is already on its way. */
+interface Lane {
+  queue: Queued[];
+  scheduled: boolean;
+}
+
 export function createGroupCommit(deps: { db: Db; maxBatch?: number }): GroupCommit {
   const { db } = deps;
   const maxBatch = deps.maxBatch ?? DEFAULT_MAX_BATCH;
-  const queue: Queued[] = [];
-  let scheduled = false;
+  const lanes = new Map<string, Lane>();
 
-  function schedule(): void {
-    if (scheduled || queue.length === 0) return;
-    scheduled = true;
+  function schedule(key: string, lane: Lane): void {
+    if (lane.scheduled) return;
+    if (lane.queue.length === 0) {
+      lanes.delete(key);
+      return;
+    }
+    lane.scheduled = true;
     // After the current round of I/O, so that every request it delivered joins the batch.
-    setImmediate(() => void commitNextBatch());
+    setImmediate(() => void commitNextBatch(key, lane));
   }
 
-  async function commitNextBatch(): Promise<void> {
-    const batch = queue.splice(0, maxBatch);
+  async function commitNextBatch(key: string, lane: Lane): Promise<void> {
+    const batch = lane.queue.splice(0, maxBatch);
     const outcomes = await commitBatch(db, batch.map((queued) => queued.work));
-    scheduled = false;
+    lane.scheduled = false;
     batch.forEach((queued, i) => queued.settle(outcomes[i]!));
-    schedule();
+    schedule(key, lane);
   }
 
   return {
-    run<T>(work: Work<T>): Promise<T> {
+    run<T>(work: Work<T>, key = ''): Promise<T> {
       return new Promise<T>((resolve, reject) => {
-        queue.push({ work, settle: (outcome) => (outcome.ok ? resolve(outcome.value as T) : reject(outcome.error)) });
-        schedule();
+        let lane = lanes.get(key);
+        if (lane === undefined) {
+          lane = { queue: [], scheduled: false };
+          lanes.set(key, lane);
+        }
+        lane.queue.push({ work, settle: (outcome) => (outcome.ok ? resolve(outcome.value as T) : reject(outcome.error)) });
+        schedule(key, lane);
       });
     },
   };
@@ -78,6 +101,7 @@ export function createGroupCommit(deps: { db: Db; maxBatch?: number }): GroupCom
 
 /** One transaction over every work of the batch: each work's outcome, or the transaction's failure for all. */
 async function commitBatch(db: Db, batch: Array<Work<unknown>>): Promise<Outcome[]> {
+  if (batch.length === 1) return [await alone(db, batch[0]!)];
   try {
     return await db.transaction().execute(async (trx) => {
       const outcomes: Outcome[] = [];
@@ -87,6 +111,15 @@ async function commitBatch(db: Db, batch: Array<Work<unknown>>): Promise<Outcome
   } catch (error) {
     // BEGIN, a savepoint command or COMMIT failed: nothing of the batch is committed.
     return batch.map(() => ({ ok: false, error }));
+  }
+}
+
+/** A batch of one: its own transaction, rolled back whole if it fails. */
+async function alone(db: Db, work: Work<unknown>): Promise<Outcome> {
+  try {
+    return { ok: true, value: await db.transaction().execute(work) };
+  } catch (error) {
+    return { ok: false, error };
   }
 }
 
