@@ -13,7 +13,7 @@ const ABOUT: Record<string, string> = {
   'list-invoices':
     'GET /v1/invoices?limit=100 with a bearer token over one account holding 1,000,000 invoices: the first page, then a page about a million rows deep reached with a real sealed cursor. Seeding writes the rows, each with its stored representation, straight into the store in one transaction (SQLite: prepared 1,000-row inserts without journal, the keyset index built once at the end from its own definition; PostgreSQL: the keys and indexes set aside and rebuilt once, in bulk); the seeded database is kept in bench/.cache (SQLite file, PostgreSQL schema) and reused by later runs while the schema is unchanged, so the seeding time shown is that of the run that built it. Each database is measured in three rounds of (ceiling, first page, deep page), the ceiling taking the same GET with the same bearer header, and each ratio is shown from its median round (every round is listed in the notes). Targets: deep/first p50 ≤ 1.2 on both databases (keyset paging costs the same at any depth; autocannon gives p50 in whole milliseconds, so at a p50 near 10 ms one millisecond moves the ratio by 0.1, and the CPU per request of the two rows is the finer comparison); first page ≥ 0.25 × the ceiling on SQLite.',
   'create-payout':
-    'POST /v1/payouts with a fresh Idempotency-Key per request (claim, balance debit, payout row, ledger posting, outbox event and stored response in one transaction), and with one key repeated (the stored response replayed), beside the fastify hello-world ceiling taking the same POST (the same headers and JSON body, which it parses before answering): reading a request body costs fastify about as much again as answering a GET, so the like-for-like ceiling is about half the GET one (see healthz for that). Each row gives the server\'s CPU time per request. Targets: replay p50 ≤ create p50; create ≥ 0.2 × the ceiling on SQLite; PostgreSQL reported.',
+    'POST /v1/payouts with a fresh Idempotency-Key per request (claim, balance debit, payout row, ledger posting, outbox event, audit record and stored response in one transaction), and with one key repeated (the stored response replayed), beside the fastify hello-world ceiling taking the same POST (the same headers and JSON body, which it parses before answering): reading a request body costs fastify about as much again as answering a GET, so the like-for-like ceiling is about half the GET one (see healthz for that). Two shapes of load, 50 connections each: one hot account (every payout debits the same balance row; `create-payout`), and a platform (`create-payout-accounts`): 1,000 accounts, each seeded with a balance straight into the store, and every request from one picked at random, so payouts of different accounts run side by side. Each row gives the server\'s CPU time per request and, on PostgreSQL, that of the database\'s backends serving its connections (found in pg_stat_activity by an `application_name` the bench sets in the URL, read from /proc/<pid>/stat before and after the measured seconds; the server\'s shared processes such as the WAL writer are not counted). The bench reaches a PostgreSQL on loopback through its Unix socket (`?host=/var/run/postgresql`) when the server has one there (BENCH_PG_TCP=1 keeps TCP). Targets: replay p50 ≤ create p50; create ≥ 0.2 × the ceiling on SQLite; on PostgreSQL one hot account ≥ 1,000 payouts/s, and over many accounts ≥ 0.06 × the ceiling with Gatehouse\'s CPU per request ≤ 1.5 × SQLite\'s.',
   'scim-filter':
     'GET /scim/v2/Users?filter=userName eq "…" over 100,000 users with a SCIM token, 10 connections (an identity provider provisioning with a few parallel workers, as Okta and Entra ID do), measured after a 3 s warm-up at the same load, against scimmy + scimmy-routers on express holding the same 100,000 users in memory (it filters by scanning; 4 connections, as each request takes about a second). The users are written straight into the store in 5,000-row transactions. Also reported: provisioning by POST /Users with 10 connections (users/s) and adding one member to a 10,000-member group by PATCH. Target on SQLite: ≥ 500 × scimmy with p99 < 10 ms.',
   'webhook-throughput':
@@ -64,7 +64,17 @@ decision it supported is in docs/DECISIONS.md under the name given.
 
 `;
 
-export function renderBenchmarksDoc(input: { machine: string; cores: number; runs: ScenarioRun[]; soak?: string }): string {
+/** The headings this file writes; any other `## ` section of the page as it stands is kept (written by hand, e.g. by bench/audit-cost.ts's reader). */
+const GENERATED_SECTIONS = ['## Seeding and notes', '## What each scenario measures', '## Soak', '## Measurements behind decisions', '## Reproducing'];
+
+/** The hand-written `## ` sections of `page` (the document as it stands), in order. */
+export function handWrittenSections(page: string | undefined): string[] {
+  if (page === undefined) return [];
+  const sections = page.split(/\n(?=## )/).slice(1);
+  return sections.filter((section) => !GENERATED_SECTIONS.some((heading) => section.startsWith(heading))).map((section) => `${section.trimEnd()}\n\n`);
+}
+
+export function renderBenchmarksDoc(input: { machine: string; cores: number; runs: ScenarioRun[]; soak?: string; kept?: string[] }): string {
   const { runs } = input;
   const rows = runs.flatMap((r) => r.rows);
   const failed = rows.filter((r) => r.pass === false);
@@ -100,7 +110,7 @@ ${notes.length ? `## Seeding and notes\n\n${notes.map((n) => `- ${n}`).join('\n'
 
 ${runs.map((r) => r.scenario).map((s) => `### ${s}\n\n${ABOUT[s] ?? 'See its file in bench/scenarios/.'}`).join('\n\n')}
 ${runs.some((r) => r.scenario === 'create-payout') ? '' : '\n### create-payout\n\nNot in this run: the scenario is not registered in bench/run.ts in this build.\n'}
-${input.soak ? `## Soak (the last \`npm run soak\` on this machine)\n\n${input.soak.replace(/^# Soak run\n\n/, '').trim()}\n\n` : ''}${DECISION_MEASUREMENTS}## Reproducing
+${input.soak ? `## Soak (the last \`npm run soak\` on this machine)\n\n${input.soak.replace(/^# Soak run\n\n/, '').trim()}\n\n` : ''}${DECISION_MEASUREMENTS}${(input.kept ?? []).join('')}## Reproducing
 
 \`\`\`
 BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench          # full run, writes this file

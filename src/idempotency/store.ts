@@ -89,8 +89,19 @@ const insertRow = preparedQuery((db, value: Placeholder<IdempotencyRow>) =>
   }),
 );
 
-/** The last statement of every write on PostgreSQL: the claim, still this request's, done with its response. */
-const completeClaim = preparedQuery((db, value: Placeholder<{ id: string; leaseToken: string; now: number; status: number; headers: string; body: string }>) =>
+/** What completes a claim: the claim (its id and lease token), the instant, and the stored answer. */
+export interface ClaimCompletionValues {
+  id: string;
+  leaseToken: string;
+  now: number;
+  status: number;
+  /** JSON of the answer's headers. */
+  headers: string;
+  body: string;
+}
+
+/** The last statement of a write on PostgreSQL: the claim, still this request's, done with its response. */
+const completeClaim = preparedQuery((db, value: Placeholder<ClaimCompletionValues>) =>
   db
     .updateTable('idempotency_keys')
     .set({
@@ -231,14 +242,7 @@ export function createIdempotencyStore(deps: { db: Db; dialect: SqlDialect }) {
 
     /** Stores the response of the claim; in the business transaction, or alone for a refusal. */
     async complete(trx: Transaction<Tables> | Db, claim: Claim, response: StoredResponse, now: number): Promise<boolean> {
-      const result = await completeClaim.execute(trx, {
-        id: claim.id,
-        leaseToken: claim.leaseToken,
-        now,
-        status: response.status,
-        headers: JSON.stringify(response.headers),
-        body: response.body,
-      });
+      const result = await completeClaim.execute(trx, completionValues(claim, response, now));
       return Number(result.numAffectedRows) === 1;
     },
 
@@ -309,6 +313,11 @@ export function createIdempotencyStore(deps: { db: Db; dialect: SqlDialect }) {
 }
 
 export type IdempotencyStore = ReturnType<typeof createIdempotencyStore>;
+
+/** The values `complete` writes, for a statement that completes the claim itself. */
+export function completionValues(claim: Claim, response: StoredResponse, now: number): ClaimCompletionValues {
+  return { id: claim.id, leaseToken: claim.leaseToken, now, status: response.status, headers: JSON.stringify(response.headers), body: response.body };
+}
 
 export function storedResponseOf(row: IdempotencyRow): StoredResponse {
   return {

@@ -45,7 +45,7 @@ import type { Sealer } from '../platform/secrets-key.ts';
 import { readIdempotencyKey } from './idempotency-key.ts';
 import { requestFingerprint } from './fingerprint.ts';
 import { createResponseSealing, type ResponseSealing } from './sealed-responses.ts';
-import type { Claim, IdempotencyStore, KeyScope, StoredResponse } from './store.ts';
+import { completionValues, type Claim, type ClaimCompletionValues, type IdempotencyStore, type KeyScope, type StoredResponse } from './store.ts';
 import type { IdempotencyRow } from './tables.ts';
 
 declare module 'fastify' {
@@ -61,7 +61,20 @@ export interface WriteResult {
   headers?: Record<string, string>;
 }
 
-export type WriteHandler = (trx: Transaction<Tables>) => Promise<WriteResult>;
+/**
+ * PostgreSQL: a handler may complete its claim in a statement of its own, saving the runner's
+ * UPDATE (a payout's one statement does, payments/payout-statement.ts). `valuesFor(result)`
+ * gives the completion storing `result` as the answer; once the handler has asked for it the
+ * runner stores nothing more, so the handler's statement must write it if it performs the
+ * request, else fail, or call `lost()` when the statement found the claim no longer this
+ * request's (taken over after its lease ran out): its effects are then rolled back.
+ */
+export interface ClaimCompletion {
+  valuesFor(result: WriteResult): ClaimCompletionValues;
+  lost(): never;
+}
+
+export type WriteHandler = (trx: Transaction<Tables>, completion?: ClaimCompletion) => Promise<WriteResult>;
 
 /** One write: its key within the credential, the digest of its request, and whether its answer carries a secret. */
 interface Write {
@@ -177,9 +190,20 @@ export function createWriteRunner(deps: {
     let response: StoredResponse;
     try {
       response = await transact(async (trx) => {
-        const answer = renderResult(reply, await handler(trx), write.carriesSecret);
+        let completed: StoredResponse | undefined;
+        const completion: ClaimCompletion = {
+          valuesFor(result) {
+            completed = renderResult(reply, result, write.carriesSecret);
+            return completionValues(claim, atRest(write, completed), clock.now());
+          },
+          lost() {
+            throw new ClaimLost();
+          },
+        };
+        const result = await handler(trx, completion);
+        const answer = completed ?? renderResult(reply, result, write.carriesSecret);
         // Proves the claim is still this request's and locks its row until commit.
-        if (!(await store.complete(trx, claim, atRest(write, answer), clock.now()))) throw new ClaimLost();
+        if (completed === undefined && !(await store.complete(trx, claim, atRest(write, answer), clock.now()))) throw new ClaimLost();
         await hooks?.beforeCommit?.(request);
         return answer;
       }, write.scope.accountId);

@@ -1,8 +1,9 @@
 /**
  * A payout's writes on PostgreSQL as one statement, so that a payout costs the database one
- * round trip instead of six: the conditional debit of the available balance first, then, only
- * if it took the money, the payout row, its two ledger entries, the `payout.created` event and
- * the audit record, each a data-modifying WITH clause that reads the debit's result. The same
+ * round trip instead of eight: the conditional debit of the available balance first, then, only
+ * if it took the money, the payout row, its two ledger entries, the `payout.created` event, the
+ * audit record and the completion of its Idempotency-Key's claim with the stored answer, each a
+ * data-modifying WITH clause that reads the debit's result. The same
  * statement reads the account's enabled webhook endpoints, which the caller hands to the
  * event's fan-out (webhooks/fan-out.ts `fanOutTo`); an account without endpoints writes no more.
  *
@@ -19,6 +20,8 @@ import { preparedQuery, type Placeholder } from '../platform/db/prepared.ts';
 import { fanOutTo, type EnabledEndpoint } from '../webhooks/fan-out.ts';
 import type { AuditEventRow } from '../audit/tables.ts';
 import type { EventRow } from '../events/tables.ts';
+import type { ClaimCompletionValues } from '../idempotency/store.ts';
+import type { Payout } from './payouts.ts';
 import type { LedgerEntryRow, PayoutRow } from './tables.ts';
 
 interface PayoutWrites {
@@ -33,11 +36,35 @@ interface PayoutWrites {
   audit: string;
 }
 
-const writePayout = preparedQuery(
-  (db, value: Placeholder<PayoutWrites>): Compilable<{ debited: boolean; endpoints: EnabledEndpoint[] }> => {
-    const statement = sql<{ debited: boolean; endpoints: EnabledEndpoint[] }>`with debit as (
+interface PayoutResult {
+  /** The claim was still this request's (always, without one). */
+  claimed: boolean;
+  debited: boolean;
+  endpoints: EnabledEndpoint[];
+}
+
+/**
+ * The statement, with the Idempotency-Key's claim (`completing`) or without. With it, the claim
+ * row is locked first (re-read under the lock, so a takeover that changed its lease token is
+ * seen), the debit runs only if the claim is still this request's, and the claim is completed
+ * with the stored answer only if the debit took the money: a refusal is stored apart.
+ */
+function payoutStatement(completing: boolean) {
+  return preparedQuery((db, value: Placeholder<PayoutWrites & ClaimCompletionValues>): Compilable<PayoutResult> => {
+    const claim = completing
+      ? sql`select id from idempotency_keys where id = ${value('id')}::text and lease_token = ${value('leaseToken')}::text and state = 'running' for no key update`
+      : sql`select null`;
+    const done = completing
+      ? sql`update idempotency_keys set state = 'done', locked_until = ${value('now')}::bigint, response_status = ${value('status')}::int,
+          response_headers = ${value('headers')}::text, response_body = ${value('body')}::text, completed_at = ${value('now')}::bigint
+          where id in (select id from claim) and exists (select from debit)`
+      : sql`select`;
+    const statement = sql<PayoutResult>`with claim as (
+        ${claim}
+      ), debit as (
         update balances set available = available - ${value('amount')}::bigint, updated_at = ${value('at')}::bigint
         where account_id = ${value('accountId')}::text and currency = ${value('currency')}::text and available >= ${value('amount')}::bigint
+          and exists (select from claim)
         returning account_id
       ), payout as (
         insert into payouts select * from json_populate_record(null::payouts, ${value('payout')}::json) where exists (select from debit)
@@ -47,13 +74,24 @@ const writePayout = preparedQuery(
         insert into events select * from json_populate_record(null::events, ${value('event')}::json) where exists (select from debit)
       ), audit as (
         insert into audit_events select * from json_populate_record(null::audit_events, ${value('audit')}::json) where exists (select from debit)
+      ), done as (
+        ${done}
       )
-      select exists (select from debit) as debited,
+      select exists (select from claim) as claimed, exists (select from debit) as debited,
         coalesce((select json_agg(json_build_object('id', id, 'event_types', event_types)) from webhook_endpoints
           where account_id = ${value('accountId')}::text and enabled = 1 and exists (select from debit)), '[]'::json) as endpoints`;
     return { compile: () => statement.compile(db) };
-  },
-);
+  });
+}
+
+const writePayout = payoutStatement(false);
+const writePayoutCompletingClaim = payoutStatement(true);
+
+/** The claim of the request a payout performs, completed by the payout's own statement. */
+export interface PayoutClaim {
+  valuesFor(payout: Payout): ClaimCompletionValues;
+  lost(): never;
+}
 
 export interface PayoutRows {
   payout: PayoutRow;
@@ -63,12 +101,13 @@ export interface PayoutRows {
 }
 
 /**
- * Writes `rows` in `trx` if the account's available balance covers the payout, and queues the
- * event's deliveries; false (and nothing written) when it does not.
+ * Writes `rows` in `trx` if the account's available balance covers the payout (completing
+ * `claim` with it), and queues the event's deliveries; false (and nothing written) when the
+ * balance does not cover it.
  */
-export async function writePayoutInOneStatement(trx: Db, rows: PayoutRows): Promise<boolean> {
+export async function writePayoutInOneStatement(trx: Db, rows: PayoutRows, answer: Payout, claim?: PayoutClaim): Promise<boolean> {
   const { payout, event } = rows;
-  const result = await writePayout.execute(trx, {
+  const writes = {
     accountId: payout.account_id,
     currency: payout.currency,
     amount: payout.amount,
@@ -77,8 +116,12 @@ export async function writePayoutInOneStatement(trx: Db, rows: PayoutRows): Prom
     entries: JSON.stringify(rows.entries),
     event: JSON.stringify(event),
     audit: JSON.stringify(rows.audit),
-  });
-  const { debited, endpoints } = result.rows[0]!;
+  };
+  const result = claim
+    ? await writePayoutCompletingClaim.execute(trx, { ...writes, ...claim.valuesFor(answer) })
+    : await writePayout.execute(trx, writes as PayoutWrites & ClaimCompletionValues);
+  const { claimed, debited, endpoints } = result.rows[0]!;
+  if (!claimed) claim?.lost();
   if (debited && endpoints.length > 0) await fanOutTo(trx, { eventId: event.id, accountId: event.account_id, type: event.type, at: event.created_at }, endpoints);
   return debited;
 }

@@ -20,7 +20,7 @@ import type { Paging } from '../paging/page.ts';
 import { NEWEST_FIRST, keysetRead, keysetPageJson } from '../paging/keyset.ts';
 import { preparedQuery, type Placeholder } from '../platform/db/prepared.ts';
 import { debitBalance, post, postingEntries } from './ledger.ts';
-import { writePayoutInOneStatement } from './payout-statement.ts';
+import { writePayoutInOneStatement, type PayoutClaim } from './payout-statement.ts';
 import type { PayoutRow, PayoutState, Unrendered } from './tables.ts';
 
 export interface Payout {
@@ -79,7 +79,11 @@ export function createPayouts(deps: { db: Db; clock: Clock; paging: Paging; dela
   const { db, clock, paging, delayMs } = deps;
   const pageRead = keysetRead((db, value: Placeholder<{ accountId: string }>) => db.selectFrom('payouts').select('representation').where('account_id', '=', value('accountId')), NEWEST_FIRST);
   return {
-    async create(trx: Db, accountId: string, input: NewPayout, by?: AuditBy): Promise<Payout> {
+    /**
+     * Creates a payout in `trx`. On PostgreSQL `claim`, the request's Idempotency-Key claim, is
+     * completed by the payout's own statement (write-runner.ts `ClaimCompletion`).
+     */
+    async create(trx: Db, accountId: string, input: NewPayout, by?: AuditBy, claim?: PayoutClaim): Promise<Payout> {
       const now = clock.now();
       const money = { accountId, currency: input.currency, amount: input.amount, at: now };
       const row: Unrendered<PayoutRow> = {
@@ -102,7 +106,7 @@ export function createPayouts(deps: { db: Db; clock: Clock; paging: Paging; dela
       if (dialectOf(trx).writableCtes) {
         // One round trip: the debit, and the rows only if it took the money (payout-statement.ts).
         const rows = { payout: { ...row, representation: JSON.stringify(payout) }, entries: postingEntries(posting), event: eventRow(event), audit: auditRow(by, audit) };
-        covered = await writePayoutInOneStatement(trx, rows);
+        covered = await writePayoutInOneStatement(trx, rows, payout, claim);
       } else {
         await insertPayout.execute(trx, { ...row, representation: JSON.stringify(payout) });
         await post(trx, posting);

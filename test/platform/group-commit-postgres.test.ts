@@ -7,7 +7,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { databaseTargets } from '../helpers/databases.ts';
+import { NEEDS_POSTGRES, databaseTargets } from '../helpers/databases.ts';
 import { openDatabase, type Database, type Db } from '../../src/platform/db/database.ts';
 import { migrateToLatest } from '../../src/platform/db/migrate.ts';
 import { createGroupCommit, type GroupCommit } from '../../src/platform/db/group-commit.ts';
@@ -22,7 +22,7 @@ async function addAccount(db: Db, id: string): Promise<void> {
   await db.insertInto('accounts').values({ id, name: id, created_at: 0 }).execute();
 }
 
-describe('group commit (postgres, by key)', { skip: postgres ? false : 'GATEHOUSE_TEST_DATABASE_URL is not set' }, () => {
+describe('group commit (postgres, by key)', { skip: postgres ? false : NEEDS_POSTGRES }, () => {
   let drop: () => Promise<void>;
   let writer: Database;
   let observer: Database;
