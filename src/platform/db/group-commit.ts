@@ -12,8 +12,9 @@
  * the batch is whatever arrived meanwhile, never a timer.
  *
  * - **Isolation between requests.** A request whose work throws is rolled back to its savepoint
- *   alone; the batch goes on. Requests run one after another on the one connection, so each sees
- *   the state its predecessors in the batch left, exactly as if each had committed on its own.
+ *   alone (in the batch's second run); the batch goes on. Requests run one after another on the
+ *   one connection, so each sees the state its predecessors in the batch left, exactly as if each
+ *   had committed on its own.
  * - **Nothing is answered before it is durable.** Every outcome, success or failure, is handed
  *   back only after the batch's COMMIT returned (a failure may depend on what an earlier request
  *   of the batch wrote). If BEGIN, a savepoint command or the COMMIT fails, every request of the
@@ -23,7 +24,11 @@
  *   in WAL mode makes a returned COMMIT durable against a crash of the process.
  * - **Bounded batches.** At most `maxBatch` requests share a commit, so one batch holds the
  *   event loop for a bounded time; the rest start the next batch at once.
- * - **A batch of one** runs without a savepoint: the transaction's own rollback undoes it.
+ * - **Savepoints only when needed.** A batch first runs its works one after another with nothing
+ *   between them; only if one throws is that attempt rolled back (nobody was answered) and the batch
+ *   run again with each work in a savepoint of its own. On PostgreSQL, where the works of one
+ *   account queue behind each other's round trips while their batch holds the account's row, this
+ *   halves the round trips of a payout in a batch. A batch of one runs alone in its transaction.
  *
  * **On PostgreSQL, by key.** Writers there run side by side on a pool of connections, and what
  * serializes them is a row they all change: the balance of one account, which each payout holds
@@ -103,9 +108,18 @@ export function createGroupCommit(deps: { db: Db; maxBatch?: number }): GroupCom
   };
 }
 
-/** One transaction over every work of the batch: each work's outcome, or the transaction's failure for all. */
+/**
+ * One transaction over every work of the batch: each work's outcome, or the transaction's failure
+ * for all. First every work runs in turn with nothing between them, which is what a batch costs
+ * when every work succeeds; if one throws, that transaction is rolled back whole (nothing of it
+ * was answered) and the batch runs again with each work in a savepoint of its own, so that the
+ * failure undoes only its own work. A work may therefore run twice, like a transaction retried
+ * after a deadlock: handlers write only through the transaction they are given.
+ */
 async function commitBatch(db: Db, batch: Array<Work<unknown>>): Promise<Outcome[]> {
   if (batch.length === 1) return [await alone(db, batch[0]!)];
+  const together = await allTogether(db, batch);
+  if (together !== WORK_FAILED) return together;
   try {
     return await db.transaction().execute(async (trx) => {
       const outcomes: Outcome[] = [];
@@ -115,6 +129,30 @@ async function commitBatch(db: Db, batch: Array<Work<unknown>>): Promise<Outcome
   } catch (error) {
     // BEGIN, a savepoint command or COMMIT failed: nothing of the batch is committed.
     return batch.map(() => ({ ok: false, error }));
+  }
+}
+
+const WORK_FAILED = Symbol('a work failed');
+
+/** Every work in one transaction with no savepoint: their values, or WORK_FAILED after rolling back when one threw. */
+async function allTogether(db: Db, batch: Array<Work<unknown>>): Promise<Outcome[] | typeof WORK_FAILED> {
+  let workFailed = false;
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const outcomes: Outcome[] = [];
+      for (const work of batch) {
+        try {
+          outcomes.push({ ok: true, value: await work(trx) });
+        } catch (error) {
+          workFailed = true;
+          throw error;
+        }
+      }
+      return outcomes;
+    });
+  } catch (error) {
+    // BEGIN or COMMIT failed: nothing of the batch is committed, and running it again would not help.
+    return workFailed ? WORK_FAILED : batch.map(() => ({ ok: false, error }));
   }
 }
 
