@@ -64,8 +64,67 @@ decision it supported is in docs/DECISIONS.md under the name given.
 
 `;
 
+/**
+ * The PostgreSQL payout work: each step's quick run (figures from one run each, on the shared
+ * machine), the driver comparison and what was not kept; docs/DECISIONS.md gives the decisions.
+ */
+const POSTGRES_PAYOUTS = `## PostgreSQL payouts: the steps, and what was not kept
+
+Quick runs (\`npm run bench -- --quick create-payout\`: 3 s per measurement, 50 connections) while other
+work shared the machine (1-minute load in brackets), so compare the figures within a row; CPU is µs per
+request of Gatehouse + PostgreSQL's backends serving it.
+
+| step | one account (PostgreSQL) | 1,000 accounts (PostgreSQL) | 1,000 accounts, Gatehouse CPU × SQLite's |
+|---|---|---|---|
+| before: 12 statements per request over TCP (load 7) | 301/s, 2,417 + 1,829 | 594/s, 1,105 + 1,200 | 2.39 |
+| one statement per payout, group commit by account, TCP (load 9) | 369/s, 1,573 + 877 | 579/s, 974 + 812 | 2.05 |
+| the same through the Unix socket (load 9) | 74/s, 2,422 + 1,211 (savepoints released) | 423/s, 773 + 789 | 1.76 |
+| the claim completed in the payout's statement (load 12) | 594/s, 1,067 + 719 | 874/s, 778 + 694 | 1.52 |
+| batches without savepoints unless a work fails (load 7) | 409/s, 1,010 + 708 | 642/s, 743 + 779 | 1.88 |
+
+The statements of one payout request, counted at the driver (\`test/payments/payout-statements-postgres.test.ts\`):
+12 before (the bearer token's lookup, the claim, BEGIN, the claim's proof, payout, postings, event,
+endpoints, audit record, debit, completion, COMMIT), 5 now (the lookup, the claim, BEGIN, the payout's one
+statement, COMMIT); in a batch of one account's payouts, 3 (the lookup, the claim, the statement).
+Below the HTTP layer, 50 concurrent payouts of one account through the stores and the group commit
+(\`createGroupCommit\` keyed by account, socket) ran at 336/s with a savepoint released after each work
+(load 11), 463–792/s with nested savepoints (load 9–11) and 1,119/s with no savepoint unless a work
+fails (load 7), at 363 µs of the client's CPU per payout. A round trip costs this machine's kernel most:
+in the profiles, \`writev\` to the database's socket is a fifth to a quarter of the server's CPU (each
+write wakes the backend on the other core).
+
+**Driver: pg against postgres.js** (3.4.9, through \`kysely-postgres-js\` 3.0.0, the release for Kysely 0.28;
+its queries made prepared, as pg's named statements are), on the payout path itself (claim; BEGIN; payout
+statement; completion; COMMIT, through Gatehouse's stores; 10 workers; 1,500 payouts each; load 9):
+
+| transport | driver | 1,000 accounts | client CPU/payout | PostgreSQL CPU/payout | one account | client CPU/payout |
+|---|---|---:|---:|---:|---:|---:|
+| TCP | pg | 697/s | 503 µs | 620 µs | 233/s | 708 µs |
+| TCP | postgres.js | 575/s | 604 µs | 680 µs | 334/s | 743 µs |
+| socket | pg | 1,201/s | 369 µs | 593 µs | 372/s | 545 µs |
+| socket | postgres.js | 1,131/s | 452 µs | 613 µs | 232/s | 705 µs |
+
+Not kept:
+- **postgres.js**: no faster (Kysely awaits every statement, so its pipelining never applies) and 20 % more
+  client CPU; it serialised a JSON text bound to a \`json\` parameter as a JSON string (the payout statement
+  failed until its json type was overridden), and the error codes, pool gauge, LISTEN and named statements
+  would all need porting.
+- **Releasing each savepoint** (two commands per request in a batch): savepoints nest instead, and are
+  taken only when a work of the batch fails.
+- **Proving the claim at the start of the transaction**: its completion's compare-and-set at the end
+  proves the same, one round trip fewer.
+- **Choosing the socket on its own**: a socket at the default path may be another server's; the
+  operator writes it in the URL (docs/OPERATIONS.md), the bench does on this machine.
+- **Caching a bearer token's lookup**: one round trip per request, kept, because a revoked token or a
+  deactivated person must stop working on the next request on every node.
+- **Delivery ids minted in SQL** (to fold the fan-out into the payout's statement): ids carry 71 random
+  bits in base62 drawn in the process; the statement returns the account's endpoints instead, and an
+  account with none writes nothing more.
+
+`;
+
 /** The headings this file writes; any other `## ` section of the page as it stands is kept (written by hand, e.g. by bench/audit-cost.ts's reader). */
-const GENERATED_SECTIONS = ['## Seeding and notes', '## What each scenario measures', '## Soak', '## Measurements behind decisions', '## Reproducing'];
+const GENERATED_SECTIONS = ['## Seeding and notes', '## What each scenario measures', '## Soak', '## Measurements behind decisions', '## PostgreSQL payouts', '## Reproducing'];
 
 /** The hand-written `## ` sections of `page` (the document as it stands), in order. */
 export function handWrittenSections(page: string | undefined): string[] {
@@ -110,7 +169,7 @@ ${notes.length ? `## Seeding and notes\n\n${notes.map((n) => `- ${n}`).join('\n'
 
 ${runs.map((r) => r.scenario).map((s) => `### ${s}\n\n${ABOUT[s] ?? 'See its file in bench/scenarios/.'}`).join('\n\n')}
 ${runs.some((r) => r.scenario === 'create-payout') ? '' : '\n### create-payout\n\nNot in this run: the scenario is not registered in bench/run.ts in this build.\n'}
-${input.soak ? `## Soak (the last \`npm run soak\` on this machine)\n\n${input.soak.replace(/^# Soak run\n\n/, '').trim()}\n\n` : ''}${DECISION_MEASUREMENTS}${(input.kept ?? []).join('')}## Reproducing
+${input.soak ? `## Soak (the last \`npm run soak\` on this machine)\n\n${input.soak.replace(/^# Soak run\n\n/, '').trim()}\n\n` : ''}${DECISION_MEASUREMENTS}${POSTGRES_PAYOUTS}${(input.kept ?? []).join('')}## Reproducing
 
 \`\`\`
 BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench          # full run, writes this file
