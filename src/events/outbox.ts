@@ -15,7 +15,9 @@ import { newTimeOrderedId } from '../platform/ids.ts';
 import { preparedQuery, type Placeholder } from '../platform/db/prepared.ts';
 import { toRfc3339 } from '../platform/clock.ts';
 import type { EventRow } from './tables.ts';
-import { fanOut } from '../webhooks/fan-out.ts';
+import { fanOut, fanOutTo, type EnabledEndpoint } from '../webhooks/fan-out.ts';
+
+export type { EnabledEndpoint };
 
 export interface EventInput {
   accountId: string;
@@ -68,6 +70,16 @@ export function eventRow(input: EventInput): EventRow {
     }),
     created_at: input.at,
   };
+}
+
+/**
+ * Hands an event written by the caller's own statement (its `eventRow`) to delivery, given the
+ * account's enabled endpoints as that statement read them: deliveries are written only if some
+ * subscribe.
+ */
+export async function deliverWrittenEvent(trx: Transaction<Tables> | Db, row: EventRow, endpoints: readonly EnabledEndpoint[]): Promise<void> {
+  if (endpoints.length === 0) return;
+  await fanOutTo(trx, { eventId: row.id, accountId: row.account_id, type: row.type, at: row.created_at }, endpoints);
 }
 
 /** Writes the event and its deliveries in `trx`; the caller's commit publishes them. */

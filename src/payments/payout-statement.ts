@@ -4,8 +4,8 @@
  * if it took the money, the payout row, its two ledger entries, the `payout.created` event, the
  * audit record and the completion of its Idempotency-Key's claim with the stored answer, each a
  * data-modifying WITH clause that reads the debit's result. The same
- * statement reads the account's enabled webhook endpoints, which the caller hands to the
- * event's fan-out (webhooks/fan-out.ts `fanOutTo`); an account without endpoints writes no more.
+ * statement reads the account's enabled webhook endpoints, which it hands to the event's delivery
+ * (events/outbox.ts `deliverWrittenEvent`); an account without endpoints writes no more.
  *
  * Every row comes from the function its owner writes it with on the other path (`postingEntries`,
  * `eventRow`, `auditRow`), passed as JSON and expanded by `json_populate_record` into the
@@ -17,7 +17,7 @@
 import { sql, type Compilable } from 'kysely';
 import type { Db } from '../platform/db/database.ts';
 import { preparedQuery, type Placeholder } from '../platform/db/prepared.ts';
-import { fanOutTo, type EnabledEndpoint } from '../webhooks/fan-out.ts';
+import { deliverWrittenEvent, type EnabledEndpoint } from '../events/outbox.ts';
 import type { AuditEventRow } from '../audit/tables.ts';
 import type { EventRow } from '../events/tables.ts';
 import type { ClaimCompletionValues } from '../idempotency/store.ts';
@@ -122,6 +122,6 @@ export async function writePayoutInOneStatement(trx: Db, rows: PayoutRows, answe
     : await writePayout.execute(trx, writes as PayoutWrites & ClaimCompletionValues);
   const { claimed, debited, endpoints } = result.rows[0]!;
   if (!claimed) claim?.lost();
-  if (debited && endpoints.length > 0) await fanOutTo(trx, { eventId: event.id, accountId: event.account_id, type: event.type, at: event.created_at }, endpoints);
+  if (debited) await deliverWrittenEvent(trx, event, endpoints);
   return debited;
 }
