@@ -8,16 +8,14 @@
  * its event does. This is the one place events know of webhooks; business code imports this
  * module, never the delivery mechanism.
  */
-import type { Transaction } from 'kysely';
+import type { RawBuilder, Transaction } from 'kysely';
 import type { Tables } from '../platform/db/tables.ts';
 import type { Db } from '../platform/db/database.ts';
 import { newTimeOrderedId } from '../platform/ids.ts';
 import { preparedQuery, type Placeholder } from '../platform/db/prepared.ts';
 import { toRfc3339 } from '../platform/clock.ts';
 import type { EventRow } from './tables.ts';
-import { fanOut, fanOutTo, type EnabledEndpoint } from '../webhooks/fan-out.ts';
-
-export type { EnabledEndpoint };
+import { deliveryIdPrefix, fanOut, fanOutClauses, type FanOutInStatement } from '../webhooks/fan-out.ts';
 
 export interface EventInput {
   accountId: string;
@@ -73,14 +71,16 @@ export function eventRow(input: EventInput): EventRow {
 }
 
 /**
- * Hands an event written by the caller's own statement (its `eventRow`) to delivery, given the
- * account's enabled endpoints as that statement read them: deliveries are written only if some
- * subscribe.
+ * PostgreSQL: the event's delivery as WITH clauses of a statement that writes the event itself
+ * (its `eventRow`), with the event's values as that statement's placeholders: a delivery queued
+ * for every enabled endpoint subscribed, and the wake-up (webhooks/fan-out.ts `fanOutClauses`).
  */
-export async function deliverWrittenEvent(trx: Transaction<Tables> | Db, row: EventRow, endpoints: readonly EnabledEndpoint[]): Promise<void> {
-  if (endpoints.length === 0) return;
-  await fanOutTo(trx, { eventId: row.id, accountId: row.account_id, type: row.type, at: row.created_at }, endpoints);
+export function deliveryClauses(event: FanOutInStatement): RawBuilder<unknown> {
+  return fanOutClauses(event);
 }
+
+/** The time part of the ids of deliveries raised at `at`, which `deliveryClauses` completes. */
+export { deliveryIdPrefix };
 
 /** Writes the event and its deliveries in `trx`; the caller's commit publishes them. */
 export async function recordEvent(trx: Transaction<Tables> | Db, input: EventInput): Promise<RecordedEvent> {

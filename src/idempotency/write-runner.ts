@@ -34,7 +34,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Transaction } from 'kysely';
 import type { Db } from '../platform/db/database.ts';
-import type { GroupCommit } from '../platform/db/group-commit.ts';
+import type { GroupCommit, RunOptions } from '../platform/db/group-commit.ts';
 import type { Tables } from '../platform/db/tables.ts';
 import type { Clock } from '../platform/clock.ts';
 import { principalOf } from '../platform/auth.ts';
@@ -52,6 +52,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route's answer carries a secret: stored sealed, sent with Cache-Control: no-store. */
     responseCarriesSecret?: boolean;
+    /**
+     * PostgreSQL: the handler's writes are one statement that also completes the claim
+     * (`ClaimCompletion`), so a write that commits alone runs without BEGIN and COMMIT.
+     */
+    writesInOneStatement?: boolean;
   }
 }
 
@@ -81,6 +86,7 @@ interface Write {
   scope: KeyScope;
   fingerprint: string;
   carriesSecret: boolean;
+  oneStatement: boolean;
 }
 
 export interface WriteHooks {
@@ -156,8 +162,8 @@ export function createWriteRunner(deps: {
   const outcomes = deps.metrics?.counter('gatehouse_idempotency_requests_total', 'Writes with an Idempotency-Key that were replayed or refused as in use, by outcome', ['outcome']);
   const retentionMs = deps.retentionSeconds * 1000;
   const leaseMs = deps.leaseMs ?? DEFAULT_LEASE_MS;
-  const transact = <T>(work: (trx: Transaction<Tables>) => Promise<T>, key?: string): Promise<T> =>
-    deps.groupCommit ? deps.groupCommit.run(work, key) : db.transaction().execute(work);
+  const transact = <T>(work: (trx: Transaction<Tables>) => Promise<T>, key?: string, options?: RunOptions): Promise<T> =>
+    deps.groupCommit ? deps.groupCommit.run(work, key, options) : db.transaction().execute(work);
   const replay = (reply: FastifyReply, response: StoredResponse): FastifyReply => {
     outcomes?.inc({ outcome: 'replayed' });
     return send(reply, response, true);
@@ -187,6 +193,8 @@ export function createWriteRunner(deps: {
     if (outcome.kind === 'replay') return replay(reply, outcome.response);
     const { claim } = outcome;
 
+    // A test that stops between the effects and the commit (beforeCommit) needs them apart.
+    const oneStatement = write.oneStatement && hooks?.beforeCommit === undefined;
     let response: StoredResponse;
     try {
       response = await transact(async (trx) => {
@@ -206,7 +214,7 @@ export function createWriteRunner(deps: {
         if (completed === undefined && !(await store.complete(trx, claim, atRest(write, answer), clock.now()))) throw new ClaimLost();
         await hooks?.beforeCommit?.(request);
         return answer;
-      }, write.scope.accountId);
+      }, write.scope.accountId, { oneStatement });
     } catch (error) {
       if (error instanceof ClaimLost) throw inUse();
       if (!isStoredRefusal(error)) {
@@ -266,6 +274,7 @@ export function createWriteRunner(deps: {
         scope: { accountId, clientId, key },
         fingerprint: requestFingerprint(request, route),
         carriesSecret: route.config.responseCarriesSecret === true,
+        oneStatement: route.config.writesInOneStatement === true,
       };
       if (hooks?.beforeKeyRead) await hooks.beforeKeyRead(request);
       try {

@@ -3,9 +3,10 @@
  * round trip instead of eight: the conditional debit of the available balance first, then, only
  * if it took the money, the payout row, its two ledger entries, the `payout.created` event, the
  * audit record and the completion of its Idempotency-Key's claim with the stored answer, each a
- * data-modifying WITH clause that reads the debit's result. The same
- * statement reads the account's enabled webhook endpoints, which it hands to the event's delivery
- * (events/outbox.ts `deliverWrittenEvent`); an account without endpoints writes no more.
+ * data-modifying WITH clause that reads the debit's result, and the event's fan-out to the
+ * account's subscribed webhook endpoints with its wake-up (events/outbox.ts `deliveryClauses`).
+ * A payout is thus the whole of its transaction, which the write runner lets it run without
+ * BEGIN and COMMIT when it commits alone (route config `writesInOneStatement`).
  *
  * Every row comes from the function its owner writes it with on the other path (`postingEntries`,
  * `eventRow`, `auditRow`), passed as JSON and expanded by `json_populate_record` into the
@@ -17,7 +18,7 @@
 import { sql, type Compilable } from 'kysely';
 import type { Db } from '../platform/db/database.ts';
 import { preparedQuery, type Placeholder } from '../platform/db/prepared.ts';
-import { deliverWrittenEvent, type EnabledEndpoint } from '../events/outbox.ts';
+import { deliveryClauses, deliveryIdPrefix } from '../events/outbox.ts';
 import type { AuditEventRow } from '../audit/tables.ts';
 import type { EventRow } from '../events/tables.ts';
 import type { ClaimCompletionValues } from '../idempotency/store.ts';
@@ -34,13 +35,16 @@ interface PayoutWrites {
   entries: string;
   event: string;
   audit: string;
+  /** The event's id and type, and the time part of its deliveries' ids, for its fan-out. */
+  eventId: string;
+  eventType: string;
+  deliveryIdPrefix: string;
 }
 
 interface PayoutResult {
   /** The claim was still this request's (always, without one). */
   claimed: boolean;
   debited: boolean;
-  endpoints: EnabledEndpoint[];
 }
 
 /**
@@ -76,10 +80,15 @@ function payoutStatement(completing: boolean) {
         insert into audit_events select * from json_populate_record(null::audit_events, ${value('audit')}::json) where exists (select from debit)
       ), done as (
         ${done}
-      )
-      select exists (select from claim) as claimed, exists (select from debit) as debited,
-        coalesce((select json_agg(json_build_object('id', id, 'event_types', event_types)) from webhook_endpoints
-          where account_id = ${value('accountId')}::text and enabled = 1 and exists (select from debit)), '[]'::json) as endpoints`;
+      ), ${deliveryClauses({
+        accountId: value('accountId'),
+        eventId: value('eventId'),
+        type: value('eventType'),
+        at: value('at'),
+        deliveryIdPrefix: value('deliveryIdPrefix'),
+        when: sql`exists (select from debit)`,
+      })}
+      select exists (select from claim) as claimed, exists (select from debit) as debited, (select count(*) from woken) as woken`;
     return { compile: () => statement.compile(db) };
   });
 }
@@ -116,12 +125,14 @@ export async function writePayoutInOneStatement(trx: Db, rows: PayoutRows, answe
     entries: JSON.stringify(rows.entries),
     event: JSON.stringify(event),
     audit: JSON.stringify(rows.audit),
+    eventId: event.id,
+    eventType: event.type,
+    deliveryIdPrefix: deliveryIdPrefix(event.created_at),
   };
   const result = claim
     ? await writePayoutCompletingClaim.execute(trx, { ...writes, ...claim.valuesFor(answer) })
     : await writePayout.execute(trx, writes as PayoutWrites & ClaimCompletionValues);
-  const { claimed, debited, endpoints } = result.rows[0]!;
+  const { claimed, debited } = result.rows[0]!;
   if (!claimed) claim?.lost();
-  if (debited) await deliverWrittenEvent(trx, event, endpoints);
   return debited;
 }

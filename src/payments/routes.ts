@@ -127,6 +127,8 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: PaymentRouteDe
   app.post<{ Body: NewPayout }>(
     '/v1/payouts',
     protectedRoute(access('payouts:write'), {
+      // On PostgreSQL the payout and its claim's completion are one statement (payout-statement.ts).
+      config: { writesInOneStatement: true },
       schema: {
         tags: ['payouts'],
         operationId: 'createPayout',

@@ -3,12 +3,12 @@
  * transaction that raised it (events/outbox.ts), and it becomes one pending delivery per enabled
  * endpoint of the account subscribed to its type, queued and due at once.
  */
-import type { Transaction } from 'kysely';
+import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { Tables } from '../platform/db/tables.ts';
 import type { Db } from '../platform/db/database.ts';
 import { newTimeOrderedId } from '../platform/ids.ts';
 import { preparedQuery, type Placeholder } from '../platform/db/prepared.ts';
-import { signalDeliveriesDue } from './wake.ts';
+import { NOTIFY_CHANNEL, signalDeliveriesDue } from './wake.ts';
 
 /** Every event reads the account's enabled endpoints to fan out to. */
 const enabledEndpoints = preparedQuery((db, value: Placeholder<{ accountId: string }>) =>
@@ -19,29 +19,8 @@ const enabledEndpoints = preparedQuery((db, value: Placeholder<{ accountId: stri
  * Queues the event for every enabled endpoint of its account subscribed to its type, and
  * signals the dispatcher, which wakes once the caller commits. Returns how many were queued.
  */
-export async function fanOut(trx: Transaction<Tables> | Db, event: FannedEvent): Promise<number> {
+export async function fanOut(trx: Transaction<Tables> | Db, event: { eventId: string; accountId: string; type: string; at: number }): Promise<number> {
   const { rows: endpoints } = await enabledEndpoints.execute(trx, { accountId: event.accountId });
-  return fanOutTo(trx, event, endpoints);
-}
-
-interface FannedEvent {
-  eventId: string;
-  accountId: string;
-  type: string;
-  at: number;
-}
-
-/** The enabled endpoints of an account, as a statement that reads them itself returns them. */
-export interface EnabledEndpoint {
-  id: string;
-  event_types: string;
-}
-
-/**
- * The same, to `endpoints`: the account's enabled endpoints, read by the caller in `trx` (a
- * statement that writes an event can read them in the same round trip).
- */
-export async function fanOutTo(trx: Transaction<Tables> | Db, event: FannedEvent, endpoints: readonly EnabledEndpoint[]): Promise<number> {
   const deliveries = endpoints
     .filter((e) => subscribes(e.event_types, event.type))
     .map((e) => ({
@@ -80,4 +59,48 @@ export async function fanOutTo(trx: Transaction<Tables> | Db, event: FannedEvent
 export function subscribes(eventTypesJson: string, type: string): boolean {
   const types = JSON.parse(eventTypesJson) as string[];
   return types.includes('*') || types.includes(type);
+}
+
+/** `whd_` and the time part of a delivery id minted at `at`: what `fanOutClauses` adds its random part to. */
+export function deliveryIdPrefix(at: number): string {
+  return newTimeOrderedId('whd', at).slice(0, 'whd_'.length + 8);
+}
+
+/** What the fan-out clauses of a statement need: the event (with its delivery ids' time part) and when it is written. */
+export interface FanOutInStatement {
+  accountId: string;
+  eventId: string;
+  type: string;
+  at: number;
+  /** `whd_` and the time part of a time-ordered id at `at` (ids.ts `newTimeOrderedId`). */
+  deliveryIdPrefix: string;
+  /** The condition under which the statement writes the event. */
+  when: RawBuilder<unknown>;
+}
+
+/**
+ * PostgreSQL: the same fan-out as WITH clauses (`deliveries`, `queued`, `woken`) of a statement
+ * that writes the event itself (a payout's one statement), so that an account's endpoints cost
+ * it no round trip of their own. The statement must read `woken` for the wake-up to be sent.
+ * Each delivery id is `deliveryIdPrefix` and 12 base62 characters drawn from the bytes of
+ * `gen_random_uuid()` (PostgreSQL's strong random source; its 12 wholly random bytes, each
+ * reduced modulo 62: 5.95 bits a character, 71 bits in all, as `newTimeOrderedId` draws).
+ */
+export function fanOutClauses(event: FanOutInStatement): RawBuilder<unknown> {
+  const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+  return sql`deliveries as (
+        insert into webhook_deliveries (id, account_id, event_id, endpoint_id, state, attempt_count, last_attempt_at, parked_at, created_at, updated_at)
+        select ${event.deliveryIdPrefix}::text || (select string_agg(substr(${sql.lit(alphabet)}, get_byte(random.bytes, position) % 62 + 1, 1), '' order by position)
+            from unnest('{0,1,2,3,4,5,7,9,10,11,12,13}'::int[]) as position),
+          ${event.accountId}::text, ${event.eventId}::text, endpoint.id, 'pending', 0, null, null, ${event.at}::bigint, ${event.at}::bigint
+        from webhook_endpoints as endpoint cross join lateral (select uuid_send(gen_random_uuid()) as bytes) as random
+        where endpoint.account_id = ${event.accountId}::text and endpoint.enabled = 1
+          and (endpoint.event_types::jsonb ? '*' or endpoint.event_types::jsonb ? ${event.type}::text) and ${event.when}
+        returning id, endpoint_id
+      ), queued as (
+        insert into webhook_queue (delivery_id, account_id, event_id, endpoint_id, cycle_failures, next_attempt_at, lease_owner, lease_until)
+        select id, ${event.accountId}::text, ${event.eventId}::text, endpoint_id, 0, ${event.at}::bigint, null, null from deliveries
+      ), woken as (
+        select pg_notify(${sql.lit(NOTIFY_CHANNEL)} || '_' || current_schema(), '') from (select from deliveries limit 1) as any_delivery
+      )`;
 }

@@ -28,7 +28,8 @@
  *   between them; only if one throws is that attempt rolled back (nobody was answered) and the batch
  *   run again with each work in a savepoint of its own. On PostgreSQL, where the works of one
  *   account queue behind each other's round trips while their batch holds the account's row, this
- *   halves the round trips of a payout in a batch. A batch of one runs alone in its transaction.
+ *   halves the round trips of a payout in a batch. A batch of one runs alone in its transaction,
+ *   or, when its work is one statement (`oneStatement`), without BEGIN and COMMIT.
  *
  * **On PostgreSQL, by key.** Writers there run side by side on a pool of connections, and what
  * serializes them is a row they all change: the balance of one account, which each payout holds
@@ -44,9 +45,17 @@ import type { Tables } from './tables.ts';
 
 export type Work<T> = (trx: Transaction<Tables>) => Promise<T>;
 
+export interface RunOptions {
+  /**
+   * `work` writes with one statement or none (and reads nothing it writes on): when it commits
+   * alone it runs without BEGIN and COMMIT, its statement being a transaction of its own.
+   */
+  oneStatement?: boolean;
+}
+
 export interface GroupCommit {
   /** Runs `work` in the next shared transaction (of work with the same `key`); settles once that transaction has ended. */
-  run<T>(work: Work<T>, key?: string): Promise<T>;
+  run<T>(work: Work<T>, key?: string, options?: RunOptions): Promise<T>;
 }
 
 /**
@@ -60,6 +69,7 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 interface Queued {
   work: Work<unknown>;
+  oneStatement: boolean;
   settle(outcome: Outcome): void;
 }
 
@@ -87,21 +97,21 @@ export function createGroupCommit(deps: { db: Db; maxBatch?: number }): GroupCom
 
   async function commitNextBatch(key: string, lane: Lane): Promise<void> {
     const batch = lane.queue.splice(0, maxBatch);
-    const outcomes = await commitBatch(db, batch.map((queued) => queued.work));
+    const outcomes = batch.length === 1 && batch[0]!.oneStatement ? [await inItsOwnStatement(db, batch[0]!.work)] : await commitBatch(db, batch.map((queued) => queued.work));
     lane.scheduled = false;
     batch.forEach((queued, i) => queued.settle(outcomes[i]!));
     schedule(key, lane);
   }
 
   return {
-    run<T>(work: Work<T>, key = ''): Promise<T> {
+    run<T>(work: Work<T>, key = '', options: RunOptions = {}): Promise<T> {
       return new Promise<T>((resolve, reject) => {
         let lane = lanes.get(key);
         if (lane === undefined) {
           lane = { queue: [], scheduled: false };
           lanes.set(key, lane);
         }
-        lane.queue.push({ work, settle: (outcome) => (outcome.ok ? resolve(outcome.value as T) : reject(outcome.error)) });
+        lane.queue.push({ work, oneStatement: options.oneStatement === true, settle: (outcome) => (outcome.ok ? resolve(outcome.value as T) : reject(outcome.error)) });
         schedule(key, lane);
       });
     },
@@ -153,6 +163,19 @@ async function allTogether(db: Db, batch: Array<Work<unknown>>): Promise<Outcome
   } catch (error) {
     // BEGIN or COMMIT failed: nothing of the batch is committed, and running it again would not help.
     return workFailed ? WORK_FAILED : batch.map(() => ({ ok: false, error }));
+  }
+}
+
+/**
+ * A one-statement work alone: on the database itself, so that its statement commits on its own,
+ * two round trips fewer than BEGIN … COMMIT around it.
+ */
+async function inItsOwnStatement(db: Db, work: Work<unknown>): Promise<Outcome> {
+  try {
+    // Not a transaction object: the work only runs its one statement on it (RunOptions).
+    return { ok: true, value: await work(db as unknown as Transaction<Tables>) };
+  } catch (error) {
+    return { ok: false, error };
   }
 }
 
