@@ -84,8 +84,8 @@ request of Gatehouse + PostgreSQL's backends serving it.
 
 The statements of one payout request, counted at the driver (\`test/payments/payout-statements-postgres.test.ts\`):
 12 before (the bearer token's lookup, the claim, BEGIN, the claim's proof, payout, postings, event,
-endpoints, audit record, debit, completion, COMMIT), 5 now (the lookup, the claim, BEGIN, the payout's one
-statement, COMMIT); in a batch of one account's payouts, 3 (the lookup, the claim, the statement).
+endpoints, audit record, debit, completion, COMMIT), 3 now (the lookup, the claim, and the payout's one
+statement, which commits on its own, or inside its account's batch).
 Below the HTTP layer, 50 concurrent payouts of one account through the stores and the group commit
 (\`createGroupCommit\` keyed by account, socket) ran at 336/s with a savepoint released after each work
 (load 11), 463–792/s with nested savepoints (load 9–11) and 1,119/s with no savepoint unless a work
@@ -117,9 +117,9 @@ Not kept:
   operator writes it in the URL (docs/OPERATIONS.md), the bench does on this machine.
 - **Caching a bearer token's lookup**: one round trip per request, kept, because a revoked token or a
   deactivated person must stop working on the next request on every node.
-- **Delivery ids minted in SQL** (to fold the fan-out into the payout's statement): ids carry 71 random
-  bits in base62 drawn in the process; the statement returns the account's endpoints instead, and an
-  account with none writes nothing more.
+- **The endpoints read by the payout's statement, the fan-out written after it** (an intermediate step):
+  an account with endpoints paid two more round trips and needed BEGIN and COMMIT; the fan-out is now
+  part of the statement, its delivery ids' random part drawn by PostgreSQL.
 
 `;
 
