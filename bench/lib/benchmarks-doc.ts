@@ -81,6 +81,7 @@ request of Gatehouse + PostgreSQL's backends serving it.
 | the same through the Unix socket (load 9) | 74/s, 2,422 + 1,211 (savepoints released) | 423/s, 773 + 789 | 1.76 |
 | the claim completed in the payout's statement (load 12) | 594/s, 1,067 + 719 | 874/s, 778 + 694 | 1.52 |
 | batches without savepoints unless a work fails (load 7) | 409/s, 1,010 + 708 | 642/s, 743 + 779 | 1.88 |
+| the fan-out in the statement; a payout alone without BEGIN and COMMIT (load 5–8; the ceiling at half its quiet rate) | 353/s, 1,445 + 1,010 | 479/s, 814 + 946 | 1.97 |
 
 The statements of one payout request, counted at the driver (\`test/payments/payout-statements-postgres.test.ts\`):
 12 before (the bearer token's lookup, the claim, BEGIN, the claim's proof, payout, postings, event,
@@ -89,7 +90,9 @@ statement, which commits on its own, or inside its account's batch).
 Below the HTTP layer, 50 concurrent payouts of one account through the stores and the group commit
 (\`createGroupCommit\` keyed by account, socket) ran at 336/s with a savepoint released after each work
 (load 11), 463–792/s with nested savepoints (load 9–11) and 1,119/s with no savepoint unless a work
-fails (load 7), at 363 µs of the client's CPU per payout. A round trip costs this machine's kernel most:
+fails (load 7), at 363 µs of the client's CPU per payout. Over 1,000 accounts the same loop took 540 µs of
+the client's CPU per payout with BEGIN and COMMIT around the payout's statement and 416 µs without them
+(load 7, one run each). A round trip costs this machine's kernel most:
 in the profiles, \`writev\` to the database's socket is a fifth to a quarter of the server's CPU (each
 write wakes the backend on the other core).
 
