@@ -5,8 +5,8 @@
  * page it touched (table and index leaves, the balance row's page, the database header), about
  * two dozen for a payout. Requests submitted while the event loop handles one round
  * of I/O are queued; once that round is over (`setImmediate`), one `BEGIN IMMEDIATE` opens a
- * transaction in which each request's work runs in a SAVEPOINT of its own, in arrival order, and
- * one COMMIT ends the batch. Pages that several requests touch (the right edge of every
+ * transaction in which each request's work runs in arrival order (in a SAVEPOINT of its own once
+ * one of them has failed, see below), and one COMMIT ends the batch. Pages that several requests touch (the right edge of every
  * time-ordered index, the balance row) are written once per batch instead of once per request.
  * This is PostgreSQL's `commit_delay` and InnoDB's binary-log group commit, without their wait:
  * the batch is whatever arrived meanwhile, never a timer.
