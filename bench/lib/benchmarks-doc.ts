@@ -97,19 +97,25 @@ in the profiles, \`writev\` to the database's socket is a fifth to a quarter of 
 write wakes the backend on the other core).
 
 **Driver: pg against postgres.js** (3.4.9, through \`kysely-postgres-js\` 3.0.0, the release for Kysely 0.28;
-its queries made prepared, as pg's named statements are), on the payout path itself (claim; BEGIN; payout
-statement; completion; COMMIT, through Gatehouse's stores; 10 workers; 1,500 payouts each; load 9):
+its queries made prepared, as pg's named statements are), on the payout path itself (claim; BEGIN; the
+payout's statement; the claim's completion; COMMIT, through Gatehouse's stores, without the group commit;
+10 workers; 1,500 payouts each; load 4–5, one run; by a script over a scratch install of both packages,
+not kept, as the project does not depend on postgres.js):
 
 | transport | driver | 1,000 accounts | client CPU/payout | PostgreSQL CPU/payout | one account | client CPU/payout |
 |---|---|---:|---:|---:|---:|---:|
-| TCP | pg | 697/s | 503 µs | 620 µs | 233/s | 708 µs |
-| TCP | postgres.js | 575/s | 604 µs | 680 µs | 334/s | 743 µs |
-| socket | pg | 1,201/s | 369 µs | 593 µs | 372/s | 545 µs |
-| socket | postgres.js | 1,131/s | 452 µs | 613 µs | 232/s | 705 µs |
+| TCP | pg | 1,023/s | 568 µs | 733 µs | 627/s | 689 µs |
+| TCP | postgres.js | 1,062/s | 672 µs | 727 µs | 599/s | 733 µs |
+| socket | pg | 1,068/s | 444 µs | 767 µs | 288/s | 668 µs |
+| socket | postgres.js | 865/s | 561 µs | 787 µs | 226/s | 900 µs |
+
+An earlier run of the same comparison (load 9, before the payout's statement took in the claim's
+completion and the fan-out) gave the same order: pg 503/369 µs of client CPU per payout (TCP/socket),
+postgres.js 604/452 µs.
 
 Not kept:
-- **postgres.js**: no faster (Kysely awaits every statement, so its pipelining never applies) and 20 % more
-  client CPU; it serialised a JSON text bound to a \`json\` parameter as a JSON string (the payout statement
+- **postgres.js**: no faster (Kysely awaits every statement, so its pipelining never applies) and 5–35 %
+  more client CPU; it serialised a JSON text bound to a \`json\` parameter as a JSON string (the payout statement
   failed until its json type was overridden), and the error codes, pool gauge, LISTEN and named statements
   would all need porting.
 - **Releasing each savepoint** (two commands per request in a batch): savepoints nest instead, and are
