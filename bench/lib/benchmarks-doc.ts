@@ -82,6 +82,7 @@ request of Gatehouse + PostgreSQL's backends serving it.
 | the claim completed in the payout's statement (load 12) | 594/s, 1,067 + 719 | 874/s, 778 + 694 | 1.52 |
 | batches without savepoints unless a work fails (load 7) | 409/s, 1,010 + 708 | 642/s, 743 + 779 | 1.88 |
 | the fan-out in the statement; a payout alone without BEGIN and COMMIT (load 5–8; the ceiling at half its quiet rate) | 353/s, 1,445 + 1,010 | 479/s, 814 + 946 | 1.97 |
+| the same, full-length run on the quiet machine (load 0.1 → 3.7; the table above) | 750/s, 767 + 740 | 799/s, 652 + 799 | 1.47 |
 
 The statements of one payout request, counted at the driver (\`test/payments/payout-statements-postgres.test.ts\`):
 12 before (the bearer token's lookup, the claim, BEGIN, the claim's proof, payout, postings, event,
