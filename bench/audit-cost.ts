@@ -37,7 +37,7 @@ import { createPayouts } from '../src/payments/payouts.ts';
 import { createScimUsers } from '../src/scim/users.ts';
 import { createScimUserStore } from '../src/scim/users-store.ts';
 import { createScimGroupStore } from '../src/scim/groups-store.ts';
-import type { AuditBy, RecordAudit } from '../src/audit/record.ts';
+import { recordNothing, type AuditBy, type RecordAudit } from '../src/audit/record.ts';
 import { createAuditSealer } from '../src/audit/sealer.ts';
 import { createGatehouse, type Gatehouse } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
@@ -49,7 +49,7 @@ const PER_ROUND = Number(process.env.BENCH_PER_ROUND ?? 200);
 const IN_FLIGHT = (process.env.BENCH_IN_FLIGHT ?? '1,8').split(',').map(Number);
 const by: AuditBy = { actor: { type: 'client', id: 'client_bench' }, requestId: 'req-bench', idempotencyKey: 'key-bench', sourceAddress: '127.0.0.1', userAgent: 'bench/1' };
 /** The reference: the same services, recording nothing. */
-const noAudit: RecordAudit = async () => '';
+const noAudit: RecordAudit = recordNothing;
 
 type Write = () => Promise<unknown>;
 

@@ -15,7 +15,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import path from 'node:path';
 import { machineLine, renderTable, type Row } from './lib/report.ts';
-import { keptSections, renderBenchmarksDoc, type ScenarioRun } from './lib/benchmarks-doc.ts';
+import { handWrittenSections, renderBenchmarksDoc, type ScenarioRun } from './lib/benchmarks-doc.ts';
 import { healthz } from './scenarios/healthz.ts';
 import { scimFilter } from './scenarios/scim-filter.ts';
 import { listInvoices } from './scenarios/list-invoices.ts';
@@ -57,9 +57,10 @@ const store = path.join('bench', 'benchmarks.json');
 function publish(runs: ScenarioRun[]): void {
   const soakFile = path.join('bench', 'results', 'soak.md');
   const soak = fs.existsSync(soakFile) ? fs.readFileSync(soakFile, 'utf8') : undefined;
-  const docFile = path.join('docs', 'BENCHMARKS.md');
-  const kept = fs.existsSync(docFile) ? keptSections(fs.readFileSync(docFile, 'utf8')) : undefined;
-  fs.writeFileSync(docFile, renderBenchmarksDoc({ machine: machineLine(), cores: os.cpus().length, runs, soak, kept }));
+  const page = path.join('docs', 'BENCHMARKS.md');
+  // Sections written by hand into the page (not from a run) are carried over.
+  const kept = handWrittenSections(fs.existsSync(page) ? fs.readFileSync(page, 'utf8') : undefined);
+  fs.writeFileSync(page, renderBenchmarksDoc({ machine: machineLine(), cores: os.cpus().length, runs, soak, kept }));
   console.log('written to docs/BENCHMARKS.md');
 }
 

@@ -169,8 +169,9 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
     retentionSeconds: config.idempotencyRetention,
     leaseMs: config.idempotencyLease * 1000,
     hooks: deps.writeHooks,
-    // One writer on SQLite: requests that arrive together share a commit.
-    groupCommit: database.dialect.writesOneAtATime ? createGroupCommit({ db }) : undefined,
+    // Writes that arrive together share a commit: all of them on SQLite's one writer, those of
+    // one account on PostgreSQL (where they would otherwise queue on its balance row).
+    groupCommit: createGroupCommit({ db }),
     metrics,
     // Stored answers that carry a secret (a webhook secret shown once) are kept sealed.
     sealer: createSealer(secretsKey, 'stored responses'),

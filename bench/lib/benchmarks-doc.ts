@@ -13,7 +13,7 @@ const ABOUT: Record<string, string> = {
   'list-invoices':
     'GET /v1/invoices?limit=100 with a bearer token over one account holding 1,000,000 invoices: the first page, then a page about a million rows deep reached with a real sealed cursor. Seeding writes the rows, each with its stored representation, straight into the store in one transaction (SQLite: prepared 1,000-row inserts without journal, the keyset index built once at the end from its own definition; PostgreSQL: the keys and indexes set aside and rebuilt once, in bulk); the seeded database is kept in bench/.cache (SQLite file, PostgreSQL schema) and reused by later runs while the schema is unchanged, so the seeding time shown is that of the run that built it. Each database is measured in three rounds of (ceiling, first page, deep page), the ceiling taking the same GET with the same bearer header, and each ratio is shown from its median round (every round is listed in the notes). Targets: deep/first p50 ≤ 1.2 on both databases (keyset paging costs the same at any depth; autocannon gives p50 in whole milliseconds, so at a p50 near 10 ms one millisecond moves the ratio by 0.1, and the CPU per request of the two rows is the finer comparison); first page ≥ 0.25 × the ceiling on SQLite.',
   'create-payout':
-    'POST /v1/payouts with a fresh Idempotency-Key per request (claim, balance debit, payout row, ledger posting, outbox event and stored response in one transaction), and with one key repeated (the stored response replayed), beside the fastify hello-world ceiling taking the same POST (the same headers and JSON body, which it parses before answering): reading a request body costs fastify about as much again as answering a GET, so the like-for-like ceiling is about half the GET one (see healthz for that). Each row gives the server\'s CPU time per request. Targets: replay p50 ≤ create p50; create ≥ 0.2 × the ceiling on SQLite; PostgreSQL reported.',
+    'POST /v1/payouts with a fresh Idempotency-Key per request (claim, balance debit, payout row, ledger posting, outbox event, audit record and stored response in one transaction), and with one key repeated (the stored response replayed), beside the fastify hello-world ceiling taking the same POST (the same headers and JSON body, which it parses before answering): reading a request body costs fastify about as much again as answering a GET, so the like-for-like ceiling is about half the GET one (see healthz for that). Two shapes of load, 50 connections each: one hot account (every payout debits the same balance row; `create-payout`), and a platform (`create-payout-accounts`): 1,000 accounts, each seeded with a balance straight into the store, and every request from one picked at random, so payouts of different accounts run side by side. Each row gives the server\'s CPU time per request and, on PostgreSQL, that of the database\'s backends serving its connections (found in pg_stat_activity by an `application_name` the bench sets in the URL, read from /proc/<pid>/stat before and after the measured seconds; the server\'s shared processes such as the WAL writer are not counted). The bench reaches a PostgreSQL on loopback through its Unix socket (`?host=/var/run/postgresql`) when the server has one there (BENCH_PG_TCP=1 keeps TCP). Targets: replay p50 ≤ create p50; create ≥ 0.2 × the ceiling on SQLite; on PostgreSQL one hot account ≥ 1,000 payouts/s, and over many accounts ≥ 0.06 × the ceiling with Gatehouse\'s CPU per request ≤ 1.5 × SQLite\'s.',
   'scim-filter':
     'GET /scim/v2/Users?filter=userName eq "…" over 100,000 users with a SCIM token, 10 connections (an identity provider provisioning with a few parallel workers, as Okta and Entra ID do), measured after a 3 s warm-up at the same load, against scimmy + scimmy-routers on express holding the same 100,000 users in memory (it filters by scanning; 4 connections, as each request takes about a second). The users are written straight into the store in 5,000-row transactions. Also reported: provisioning by POST /Users with 10 connections (users/s) and adding one member to a 10,000-member group by PATCH. Target on SQLite: ≥ 500 × scimmy with p99 < 10 ms.',
   'webhook-throughput':
@@ -64,20 +64,86 @@ decision it supported is in docs/DECISIONS.md under the name given.
 
 `;
 
-/** Sections written by other benchmarks (bench/audit-cost.ts), kept as they are when the file is rendered again. */
-export const KEPT_SECTIONS = ["## The audit trail's write-path cost"];
+/**
+ * The PostgreSQL payout work: each step's quick run (figures from one run each, on the shared
+ * machine), the driver comparison and what was not kept; docs/DECISIONS.md gives the decisions.
+ */
+const POSTGRES_PAYOUTS = `## PostgreSQL payouts: the steps, and what was not kept
 
-/** The kept sections of `existing` (the current docs/BENCHMARKS.md), each up to the next `## `. */
-export function keptSections(existing: string): string {
-  return KEPT_SECTIONS.map((heading) => {
-    const start = existing.indexOf(`${heading}\n`);
-    if (start < 0) return '';
-    const end = existing.indexOf('\n## ', start + heading.length);
-    return `${existing.slice(start, end < 0 ? undefined : end).trim()}\n\n`;
-  }).join('');
+Quick runs (\`npm run bench -- --quick create-payout\`: 3 s per measurement, 50 connections) while other
+work shared the machine (1-minute load in brackets), so compare the figures within a row; CPU is µs per
+request of Gatehouse + PostgreSQL's backends serving it.
+
+| step | one account (PostgreSQL) | 1,000 accounts (PostgreSQL) | 1,000 accounts, Gatehouse CPU × SQLite's |
+|---|---|---|---|
+| before: 12 statements per request over TCP (load 7) | 301/s, 2,417 + 1,829 | 594/s, 1,105 + 1,200 | 2.39 |
+| one statement per payout, group commit by account, TCP (load 9) | 369/s, 1,573 + 877 | 579/s, 974 + 812 | 2.05 |
+| the same through the Unix socket (load 9) | 74/s, 2,422 + 1,211 (savepoints released) | 423/s, 773 + 789 | 1.76 |
+| the claim completed in the payout's statement (load 12) | 594/s, 1,067 + 719 | 874/s, 778 + 694 | 1.52 |
+| batches without savepoints unless a work fails (load 7) | 409/s, 1,010 + 708 | 642/s, 743 + 779 | 1.88 |
+| the fan-out in the statement; a payout alone without BEGIN and COMMIT (load 5–8; the ceiling at half its quiet rate) | 353/s, 1,445 + 1,010 | 479/s, 814 + 946 | 1.97 |
+| the same, full-length run on the quiet machine (load 0.1 → 3.7; the table above) | 750/s, 767 + 740 | 799/s, 652 + 799 | 1.47 |
+
+The statements of one payout request, counted at the driver (\`test/payments/payout-statements-postgres.test.ts\`):
+12 before (the bearer token's lookup, the claim, BEGIN, the claim's proof, payout, postings, event,
+endpoints, audit record, debit, completion, COMMIT), 3 now (the lookup, the claim, and the payout's one
+statement, which commits on its own, or inside its account's batch).
+Below the HTTP layer, 50 concurrent payouts of one account through the stores and the group commit
+(\`createGroupCommit\` keyed by account, socket) ran at 336/s with a savepoint released after each work
+(load 11), 463–792/s with nested savepoints (load 9–11) and 1,119/s with no savepoint unless a work
+fails (load 7), at 363 µs of the client's CPU per payout. Over 1,000 accounts the same loop took 540 µs of
+the client's CPU per payout with BEGIN and COMMIT around the payout's statement and 416 µs without them
+(load 7, one run each). A round trip costs this machine's kernel most:
+in the profiles, \`writev\` to the database's socket is a fifth to a quarter of the server's CPU (each
+write wakes the backend on the other core).
+
+**Driver: pg against postgres.js** (3.4.9, through \`kysely-postgres-js\` 3.0.0, the release for Kysely 0.28;
+its queries made prepared, as pg's named statements are), on the payout path itself (claim; BEGIN; the
+payout's statement; the claim's completion; COMMIT, through Gatehouse's stores, without the group commit;
+10 workers; 1,500 payouts each; load 4–5, one run; by a script over a scratch install of both packages,
+not kept, as the project does not depend on postgres.js):
+
+| transport | driver | 1,000 accounts | client CPU/payout | PostgreSQL CPU/payout | one account | client CPU/payout |
+|---|---|---:|---:|---:|---:|---:|
+| TCP | pg | 1,023/s | 568 µs | 733 µs | 627/s | 689 µs |
+| TCP | postgres.js | 1,062/s | 672 µs | 727 µs | 599/s | 733 µs |
+| socket | pg | 1,068/s | 444 µs | 767 µs | 288/s | 668 µs |
+| socket | postgres.js | 865/s | 561 µs | 787 µs | 226/s | 900 µs |
+
+An earlier run of the same comparison (load 9, before the payout's statement took in the claim's
+completion and the fan-out) gave the same order: pg 503/369 µs of client CPU per payout (TCP/socket),
+postgres.js 604/452 µs.
+
+Not kept:
+- **postgres.js**: no faster (Kysely awaits every statement, so its pipelining never applies) and 5–35 %
+  more client CPU; it serialised a JSON text bound to a \`json\` parameter as a JSON string (the payout statement
+  failed until its json type was overridden), and the error codes, pool gauge, LISTEN and named statements
+  would all need porting.
+- **Releasing each savepoint** (two commands per request in a batch): savepoints nest instead, and are
+  taken only when a work of the batch fails.
+- **Proving the claim at the start of the transaction**: its completion's compare-and-set at the end
+  proves the same, one round trip fewer.
+- **Choosing the socket on its own**: a socket at the default path may be another server's; the
+  operator writes it in the URL (docs/OPERATIONS.md), the bench does on this machine.
+- **Caching a bearer token's lookup**: one round trip per request, kept, because a revoked token or a
+  deactivated person must stop working on the next request on every node.
+- **The endpoints read by the payout's statement, the fan-out written after it** (an intermediate step):
+  an account with endpoints paid two more round trips and needed BEGIN and COMMIT; the fan-out is now
+  part of the statement, its delivery ids' random part drawn by PostgreSQL.
+
+`;
+
+/** The headings this file writes; any other `## ` section of the page as it stands is kept (written by hand, e.g. by bench/audit-cost.ts's reader). */
+const GENERATED_SECTIONS = ['## Seeding and notes', '## What each scenario measures', '## Soak', '## Measurements behind decisions', '## PostgreSQL payouts', '## Reproducing'];
+
+/** The hand-written `## ` sections of `page` (the document as it stands), in order. */
+export function handWrittenSections(page: string | undefined): string[] {
+  if (page === undefined) return [];
+  const sections = page.split(/\n(?=## )/).slice(1);
+  return sections.filter((section) => !GENERATED_SECTIONS.some((heading) => section.startsWith(heading))).map((section) => `${section.trimEnd()}\n\n`);
 }
 
-export function renderBenchmarksDoc(input: { machine: string; cores: number; runs: ScenarioRun[]; soak?: string; kept?: string }): string {
+export function renderBenchmarksDoc(input: { machine: string; cores: number; runs: ScenarioRun[]; soak?: string; kept?: string[] }): string {
   const { runs } = input;
   const rows = runs.flatMap((r) => r.rows);
   const failed = rows.filter((r) => r.pass === false);
@@ -113,7 +179,7 @@ ${notes.length ? `## Seeding and notes\n\n${notes.map((n) => `- ${n}`).join('\n'
 
 ${runs.map((r) => r.scenario).map((s) => `### ${s}\n\n${ABOUT[s] ?? 'See its file in bench/scenarios/.'}`).join('\n\n')}
 ${runs.some((r) => r.scenario === 'create-payout') ? '' : '\n### create-payout\n\nNot in this run: the scenario is not registered in bench/run.ts in this build.\n'}
-${input.soak ? `## Soak (the last \`npm run soak\` on this machine)\n\n${input.soak.replace(/^# Soak run\n\n/, '').trim()}\n\n` : ''}${DECISION_MEASUREMENTS}${input.kept ?? ''}## Reproducing
+${input.soak ? `## Soak (the last \`npm run soak\` on this machine)\n\n${input.soak.replace(/^# Soak run\n\n/, '').trim()}\n\n` : ''}${DECISION_MEASUREMENTS}${POSTGRES_PAYOUTS}${(input.kept ?? []).join('')}## Reproducing
 
 \`\`\`
 BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench          # full run, writes this file

@@ -1,6 +1,7 @@
 /** Load generation with autocannon, reduced to the figures the reports compare. */
 import fs from 'node:fs';
 import autocannon from 'autocannon';
+import { cpuBetween, type PostgresCpu } from './postgres-cpu.ts';
 
 export interface LoadOptions {
   url: string;
@@ -55,12 +56,20 @@ export function cpuMicros(pid: number): number {
 
 /**
  * A warmed-up load against the process `pid`, with the server's CPU time per request: on a
- * shared, busy machine req/s moves with the neighbours, CPU per request much less.
+ * shared, busy machine req/s moves with the neighbours, CPU per request much less. With
+ * `postgres`, also the CPU time per request of the PostgreSQL backends serving that process.
  */
-export async function measureWithCpu(pid: number, options: LoadOptions): Promise<LoadResult & { cpu: string; cpuMicrosPerRequest: number }> {
+export async function measureWithCpu(
+  pid: number,
+  options: LoadOptions,
+  extra: { postgres?: PostgresCpu } = {},
+): Promise<LoadResult & { cpu: string; cpuMicrosPerRequest: number; postgresMicrosPerRequest?: number }> {
   await warmUp(options);
+  const postgresBefore = await extra.postgres?.sample();
   const before = cpuMicros(pid);
   const result = await load(options);
   const cpuMicrosPerRequest = Math.round((cpuMicros(pid) - before) / Math.max(1, result.total));
-  return { ...result, cpu: `${cpuMicrosPerRequest} µs CPU/req`, cpuMicrosPerRequest };
+  if (extra.postgres === undefined || postgresBefore === undefined) return { ...result, cpu: `${cpuMicrosPerRequest} µs CPU/req`, cpuMicrosPerRequest };
+  const postgresMicrosPerRequest = Math.round(cpuBetween(postgresBefore, await extra.postgres.sample()) / Math.max(1, result.total));
+  return { ...result, cpu: `${cpuMicrosPerRequest} + PostgreSQL ${postgresMicrosPerRequest} µs CPU/req`, cpuMicrosPerRequest, postgresMicrosPerRequest };
 }

@@ -18,6 +18,7 @@ import type { Db } from '../platform/db/database.ts';
 import { newTimeOrderedId } from '../platform/ids.ts';
 import { preparedInsert } from '../platform/db/prepared.ts';
 import type { ActorType, AuditAction } from './catalogue.ts';
+import type { AuditEventRow } from './tables.ts';
 
 export interface Actor {
   type: ActorType;
@@ -136,12 +137,18 @@ const insertRecord = preparedInsert('audit_events', [
 ]);
 
 /** Writes one record in `trx`; `by` undefined records the server itself as the actor. */
-export async function recordAudit(trx: Db, by: AuditBy | undefined, entry: AuditEntry): Promise<string> {
+async function writeRecord(trx: Db, by: AuditBy | undefined, entry: AuditEntry): Promise<string> {
+  const row = auditRow(by, entry);
+  await insertRecord.execute(trx, row);
+  return row.id;
+}
+
+/** The record `recordAudit` writes, for a statement that writes it itself (a payout on PostgreSQL). */
+export function auditRow(by: AuditBy | undefined, entry: AuditEntry): AuditEventRow {
   const who = by ?? systemActor('gatehouse');
-  const id = newTimeOrderedId('aud', entry.at);
   const changes = entry.changes && Object.keys(entry.changes).length > 0 ? JSON.stringify(entry.changes) : null;
-  await insertRecord.execute(trx, {
-    id,
+  return {
+    id: newTimeOrderedId('aud', entry.at),
     account_id: entry.accountId,
     occurred_at: entry.at,
     action: entry.action,
@@ -155,13 +162,22 @@ export async function recordAudit(trx: Db, by: AuditBy | undefined, entry: Audit
     source_address: who.sourceAddress ?? null,
     user_agent: who.userAgent ?? null,
     changes,
-  });
-  return id;
+  } as AuditEventRow;
 }
 
 /**
  * What capabilities write records with, a dependency like any other: the services that take it
- * (payouts, SCIM users) default to `recordAudit`; the audit-cost benchmark passes one that
- * writes nothing, for the reference the trail's cost is measured against.
+ * (payouts, SCIM users) default to `recordAudit`; the audit-cost benchmark passes
+ * `recordNothing`, for the reference the trail's cost is measured against. `rowOf` is the row
+ * the call would write, for a statement that writes it itself (a payout on PostgreSQL), or null
+ * when it writes none.
  */
-export type RecordAudit = typeof recordAudit;
+export interface RecordAudit {
+  (trx: Db, by: AuditBy | undefined, entry: AuditEntry): Promise<string>;
+  rowOf(by: AuditBy | undefined, entry: AuditEntry): AuditEventRow | null;
+}
+
+export const recordAudit: RecordAudit = Object.assign(writeRecord, { rowOf: auditRow });
+
+/** The trail left out: only the audit-cost benchmark's reference is built with it. */
+export const recordNothing: RecordAudit = Object.assign(async () => '', { rowOf: () => null });

@@ -13,13 +13,14 @@
  * its event does. This is the one place events know of webhooks; business code imports this
  * module, never the delivery mechanism.
  */
-import type { Transaction } from 'kysely';
+import type { RawBuilder, Transaction } from 'kysely';
 import type { Tables } from '../platform/db/tables.ts';
 import type { Db } from '../platform/db/database.ts';
 import { newTimeOrderedId } from '../platform/ids.ts';
 import { preparedInsert } from '../platform/db/prepared.ts';
 import { toRfc3339 } from '../platform/clock.ts';
-import { fanOut, type SubscribedEndpoint } from '../webhooks/fan-out.ts';
+import type { EventRow } from './tables.ts';
+import { deliveryIdPrefix, fanOut, fanOutClauses, type FanOutInStatement, type SubscribedEndpoint } from '../webhooks/fan-out.ts';
 
 export interface EventInput {
   accountId: string;
@@ -55,22 +56,41 @@ export function eventBody(input: EventInput): string {
 }
 
 /**
- * Writes the event and its deliveries in `trx`; the caller's commit publishes them. `endpoints`,
- * when the caller has already read who subscribes (audit/stream.ts), saves reading it again.
+ * The row of a new event, for a statement that writes it itself (a payout on PostgreSQL writes
+ * its event, and queues its deliveries with `deliveryClauses`, within its one statement).
  */
-export async function recordEvent(trx: Transaction<Tables> | Db, input: EventInput, endpoints?: readonly SubscribedEndpoint[]): Promise<RecordedEvent> {
-  const id = newTimeOrderedId('evt', input.at);
-  const payload = eventBody(input);
-  await insertEvent.execute(trx, {
-    id,
+export function eventRow(input: EventInput): EventRow {
+  return {
+    id: newTimeOrderedId('evt', input.at),
     account_id: input.accountId,
     type: input.type,
     object: input.object,
     object_id: input.objectId,
     state: input.state,
-    payload,
+    payload: eventBody(input),
     created_at: input.at,
-  });
-  await fanOut(trx, { eventId: id, accountId: input.accountId, type: input.type, at: input.at }, endpoints);
-  return { id, type: input.type, payload, createdAt: input.at };
+  };
+}
+
+/**
+ * PostgreSQL: the event's delivery as WITH clauses of a statement that writes the event itself
+ * (its `eventRow`), with the event's values as that statement's placeholders: a delivery queued
+ * for every enabled endpoint subscribed, and the wake-up (webhooks/fan-out.ts `fanOutClauses`).
+ */
+export function deliveryClauses(event: FanOutInStatement): RawBuilder<unknown> {
+  return fanOutClauses(event);
+}
+
+/** The time part of the ids of deliveries raised at `at`, which `deliveryClauses` completes. */
+export { deliveryIdPrefix };
+
+/**
+ * Writes the event and its deliveries in `trx`; the caller's commit publishes them. `endpoints`,
+ * when the caller has already read who subscribes (audit/stream.ts), saves reading it again.
+ */
+export async function recordEvent(trx: Transaction<Tables> | Db, input: EventInput, endpoints?: readonly SubscribedEndpoint[]): Promise<RecordedEvent> {
+  const row = eventRow(input);
+  await insertEvent.execute(trx, row);
+  await fanOut(trx, { eventId: row.id, accountId: input.accountId, type: input.type, at: input.at }, endpoints);
+  return { id: row.id, type: input.type, payload: row.payload, createdAt: input.at };
 }

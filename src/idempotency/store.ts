@@ -6,12 +6,13 @@
  * compare-and-set on the lease token, so two nodes can never both believe they own a key;
  * reads never lock, so a duplicate request learns at once that the key is busy.
  *
- * On PostgreSQL the owner locks its row for the whole business transaction
- * (`confirmClaim`), and takeovers skip locked rows instead of waiting for them. On SQLite
+ * On PostgreSQL the owner's business transaction ends by completing its claim (`complete`, a
+ * compare-and-set on the lease token), which locks the row until commit, and takeovers skip
+ * locked rows instead of waiting for them. On SQLite
  * every write transaction already holds the database's single write lock, so there the row
  * is written once, `done`, by the transaction that performs the request (`insertDone`).
  */
-import { sql, type Transaction } from 'kysely';
+import { sql, type Compilable, type Transaction } from 'kysely';
 import type { SqlDialect } from '../platform/db/dialect.ts';
 import { isDatabaseUnavailable, type Db } from '../platform/db/database.ts';
 import type { Tables } from '../platform/db/tables.ts';
@@ -56,7 +57,7 @@ const KEY_COLUMNS = [
   'created_at',
   'completed_at',
   'expires_at',
-] as const;
+] as const satisfies ReadonlyArray<keyof IdempotencyRow>;
 
 /** Every write reads its key (twice on SQLite: before and under the write lock). */
 const findByScope = preparedQuery((db, value: Placeholder<KeyScope>) =>
@@ -70,6 +71,34 @@ const findByScope = preparedQuery((db, value: Placeholder<KeyScope>) =>
 
 /** SQLite: every performed write inserts its key, done, with the stored response. */
 const insertRow = preparedInsert('idempotency_keys', KEY_COLUMNS);
+
+/** What completes a claim: the claim (its id and lease token), the instant, and the stored answer. */
+export interface ClaimCompletionValues {
+  id: string;
+  leaseToken: string;
+  now: number;
+  status: number;
+  /** JSON of the answer's headers. */
+  headers: string;
+  body: string;
+}
+
+/** The last statement of a write on PostgreSQL: the claim, still this request's, done with its response. */
+const completeClaim = preparedQuery((db, value: Placeholder<ClaimCompletionValues>) =>
+  db
+    .updateTable('idempotency_keys')
+    .set({
+      state: 'done',
+      locked_until: value('now'),
+      response_status: value('status'),
+      response_headers: value('headers'),
+      response_body: value('body'),
+      completed_at: value('now'),
+    })
+    .where('id', '=', value('id'))
+    .where('lease_token', '=', value('leaseToken'))
+    .where('state', '=', 'running'),
+);
 
 interface ClaimInput {
   fingerprint: string;
@@ -94,33 +123,38 @@ function claimRow(scope: KeyScope, input: ClaimInput, claim: Claim) {
   };
 }
 
+/**
+ * PostgreSQL, one round trip: the read, and the insert only if the read saw nothing. The claim
+ * alone need not be durable: a database crash that loses it has lost nothing else, and the
+ * business transaction's durable commit flushes it too (the WAL is one sequence). Turning
+ * synchronous_commit off for this statement's own transaction saves a WAL flush per write.
+ */
+const claimOrReadStatement = preparedQuery((db, value: Placeholder<ReturnType<typeof claimRow>>): Compilable<IdempotencyRow & { claimed: number }> => {
+  const statement = sql<IdempotencyRow & { claimed: number }>`with seen as (
+      select ${sql.join(KEY_COLUMNS.map((c) => sql.ref(c)))} from idempotency_keys
+      where account_id = ${value('account_id')}::text and client_id = ${value('client_id')}::text and idempotency_key = ${value('idempotency_key')}::text
+    ), claimed as (
+      insert into idempotency_keys
+        (id, account_id, client_id, idempotency_key, fingerprint, state, lease_token, locked_until, created_at, expires_at)
+      select ${value('id')}::text, ${value('account_id')}::text, ${value('client_id')}::text, ${value('idempotency_key')}::text,
+        ${value('fingerprint')}::text, ${value('state')}::text, ${value('lease_token')}::text, ${value('locked_until')}::bigint,
+        ${value('created_at')}::bigint, ${value('expires_at')}::bigint
+      from (select set_config('synchronous_commit', 'off', true)) as local_setting
+      where not exists (select 1 from seen)
+      on conflict (account_id, client_id, idempotency_key) do nothing
+      returning id
+    )
+    select (select count(*) from claimed)::int as claimed, seen.* from (select 1) as one left join seen on true`;
+  return { compile: () => statement.compile(db) };
+});
+
 export function createIdempotencyStore(deps: { db: Db; dialect: SqlDialect }) {
   const { db, dialect } = deps;
   const newToken = () => randomBase62(24);
 
-  /**
-   * PostgreSQL, one round trip: the read, and the insert only if the read saw nothing. The claim
-   * alone need not be durable: a database crash that loses it has lost nothing else, and the
-   * business transaction's durable commit flushes it too (the WAL is one sequence). Turning
-   * synchronous_commit off for this statement's own transaction saves a WAL flush per write.
-   */
+  /** PostgreSQL: `claimOrReadStatement`. */
   async function claimOrReadInOneStatement(scope: KeyScope, input: ClaimInput, claim: Claim): Promise<{ claim?: Claim; row?: IdempotencyRow }> {
-    const row = claimRow(scope, input, claim);
-    const result = await sql<IdempotencyRow & { claimed: number }>`with seen as (
-        select * from idempotency_keys
-        where account_id = ${row.account_id} and client_id = ${row.client_id} and idempotency_key = ${row.idempotency_key}
-      ), claimed as (
-        insert into idempotency_keys
-          (id, account_id, client_id, idempotency_key, fingerprint, state, lease_token, locked_until, created_at, expires_at)
-        select ${row.id}::text, ${row.account_id}::text, ${row.client_id}::text, ${row.idempotency_key}::text,
-          ${row.fingerprint}::text, ${row.state}::text, ${row.lease_token}::text, ${row.locked_until}::bigint,
-          ${row.created_at}::bigint, ${row.expires_at}::bigint
-        from (select set_config('synchronous_commit', 'off', true)) as local_setting
-        where not exists (select 1 from seen)
-        on conflict (account_id, client_id, idempotency_key) do nothing
-        returning id
-      )
-      select (select count(*) from claimed)::int as claimed, seen.* from (select 1) as one left join seen on true`.execute(db);
+    const result = await claimOrReadStatement.execute(db, claimRow(scope, input, claim));
     const { claimed, ...seen } = result.rows[0]!;
     if (claimed === 1) return { claim };
     return seen.id === null ? {} : { row: seen };
@@ -189,38 +223,10 @@ export function createIdempotencyStore(deps: { db: Db; dialect: SqlDialect }) {
       return Number(result.numUpdatedRows) === 1 ? claim : undefined;
     },
 
-    /**
-     * First statement of the business transaction: proves the claim is still ours and, on
-     * PostgreSQL, locks the row until commit so no takeover can interleave.
-     */
-    async confirmClaim(trx: Transaction<Tables>, claim: Claim, lockedUntil: number): Promise<boolean> {
-      const result = await trx
-        .updateTable('idempotency_keys')
-        .set({ locked_until: lockedUntil })
-        .where('id', '=', claim.id)
-        .where('lease_token', '=', claim.leaseToken)
-        .where('state', '=', 'running')
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
-    },
-
     /** Stores the response of the claim; in the business transaction, or alone for a refusal. */
     async complete(trx: Transaction<Tables> | Db, claim: Claim, response: StoredResponse, now: number): Promise<boolean> {
-      const result = await trx
-        .updateTable('idempotency_keys')
-        .set({
-          state: 'done',
-          locked_until: now,
-          response_status: response.status,
-          response_headers: JSON.stringify(response.headers),
-          response_body: response.body,
-          completed_at: now,
-        })
-        .where('id', '=', claim.id)
-        .where('lease_token', '=', claim.leaseToken)
-        .where('state', '=', 'running')
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
+      const result = await completeClaim.execute(trx, completionValues(claim, response, now));
+      return Number(result.numAffectedRows) === 1;
     },
 
     /**
@@ -290,6 +296,11 @@ export function createIdempotencyStore(deps: { db: Db; dialect: SqlDialect }) {
 }
 
 export type IdempotencyStore = ReturnType<typeof createIdempotencyStore>;
+
+/** The values `complete` writes, for a statement that completes the claim itself. */
+export function completionValues(claim: Claim, response: StoredResponse, now: number): ClaimCompletionValues {
+  return { id: claim.id, leaseToken: claim.leaseToken, now, status: response.status, headers: JSON.stringify(response.headers), body: response.body };
+}
 
 export function storedResponseOf(row: IdempotencyRow): StoredResponse {
   return {

@@ -10,9 +10,12 @@
  * 3. PostgreSQL (many nodes, a pool of connections): a short committed *claim* takes the key,
  *    with a lease, so a copy arriving meanwhile is told at once instead of waiting on the
  *    owner's locks. The handler's effects, the stored response and the completion of the
- *    claim commit in one transaction that first proves it still holds the claim. A crash
- *    before that commit leaves only the claim, which another request takes over once its
- *    lease has run out.
+ *    claim commit in one transaction; the completion is a compare-and-set on the claim's
+ *    lease token, so a transaction whose claim was taken over (its lease ran out) rolls its
+ *    effects back. A crash before that commit leaves only the claim, which another request
+ *    takes over once its lease has run out. The writes of one account that arrive together
+ *    share that transaction, each in its own savepoint (group-commit.ts, keyed by account),
+ *    so a busy account is not limited to one commit at a time.
  *    SQLite (one writer at a time, IMMEDIATE transactions): the key is checked again and
  *    written, already `done`, inside the transaction that performs the request, under the
  *    write lock. A copy waits for that lock (milliseconds) and then replays; a crash leaves
@@ -31,7 +34,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Transaction } from 'kysely';
 import type { Db } from '../platform/db/database.ts';
-import type { GroupCommit } from '../platform/db/group-commit.ts';
+import type { GroupCommit, RunOptions } from '../platform/db/group-commit.ts';
 import type { Tables } from '../platform/db/tables.ts';
 import type { Clock } from '../platform/clock.ts';
 import { principalOf } from '../platform/auth.ts';
@@ -42,13 +45,18 @@ import type { Sealer } from '../platform/secrets-key.ts';
 import { readIdempotencyKey } from './idempotency-key.ts';
 import { requestFingerprint } from './fingerprint.ts';
 import { createResponseSealing, type ResponseSealing } from './sealed-responses.ts';
-import type { Claim, IdempotencyStore, KeyScope, StoredResponse } from './store.ts';
+import { completionValues, type Claim, type ClaimCompletionValues, type IdempotencyStore, type KeyScope, type StoredResponse } from './store.ts';
 import type { IdempotencyRow } from './tables.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route's answer carries a secret: stored sealed, sent with Cache-Control: no-store. */
     responseCarriesSecret?: boolean;
+    /**
+     * PostgreSQL: the handler's writes are one statement that also completes the claim
+     * (`ClaimCompletion`), so a write that commits alone runs without BEGIN and COMMIT.
+     */
+    writesInOneStatement?: boolean;
   }
 }
 
@@ -58,13 +66,27 @@ export interface WriteResult {
   headers?: Record<string, string>;
 }
 
-export type WriteHandler = (trx: Transaction<Tables>) => Promise<WriteResult>;
+/**
+ * PostgreSQL: a handler may complete its claim in a statement of its own, saving the runner's
+ * UPDATE (a payout's one statement does, payments/payout-statement.ts). `valuesFor(result)`
+ * gives the completion storing `result` as the answer; once the handler has asked for it the
+ * runner stores nothing more, so the handler's statement must write it if it performs the
+ * request, else fail, or call `lost()` when the statement found the claim no longer this
+ * request's (taken over after its lease ran out): its effects are then rolled back.
+ */
+export interface ClaimCompletion {
+  valuesFor(result: WriteResult): ClaimCompletionValues;
+  lost(): never;
+}
+
+export type WriteHandler = (trx: Transaction<Tables>, completion?: ClaimCompletion) => Promise<WriteResult>;
 
 /** One write: its key within the credential, the digest of its request, and whether its answer carries a secret. */
 interface Write {
   scope: KeyScope;
   fingerprint: string;
   carriesSecret: boolean;
+  oneStatement: boolean;
 }
 
 export interface WriteHooks {
@@ -123,8 +145,8 @@ export function createWriteRunner(deps: {
   leaseMs?: number;
   hooks?: WriteHooks;
   /**
-   * SQLite: the transactions that perform requests are shared by the requests that arrive
-   * together (group-commit.ts); without it each request commits on its own.
+   * The transactions that perform requests are shared by the requests that arrive together
+   * (group-commit.ts; on PostgreSQL those of one account); without it each commits on its own.
    */
   groupCommit?: GroupCommit;
   /** Where replays and in-use refusals are counted. */
@@ -140,8 +162,8 @@ export function createWriteRunner(deps: {
   const outcomes = deps.metrics?.counter('gatehouse_idempotency_requests_total', 'Writes with an Idempotency-Key that were replayed or refused as in use, by outcome', ['outcome']);
   const retentionMs = deps.retentionSeconds * 1000;
   const leaseMs = deps.leaseMs ?? DEFAULT_LEASE_MS;
-  const transact = <T>(work: (trx: Transaction<Tables>) => Promise<T>): Promise<T> =>
-    deps.groupCommit ? deps.groupCommit.run(work) : db.transaction().execute(work);
+  const transact = <T>(work: (trx: Transaction<Tables>) => Promise<T>, key?: string, options?: RunOptions): Promise<T> =>
+    deps.groupCommit ? deps.groupCommit.run(work, key, options) : db.transaction().execute(work);
   const replay = (reply: FastifyReply, response: StoredResponse): FastifyReply => {
     outcomes?.inc({ outcome: 'replayed' });
     return send(reply, response, true);
@@ -171,15 +193,28 @@ export function createWriteRunner(deps: {
     if (outcome.kind === 'replay') return replay(reply, outcome.response);
     const { claim } = outcome;
 
+    // A test that stops between the effects and the commit (beforeCommit) needs them apart.
+    const oneStatement = write.oneStatement && hooks?.beforeCommit === undefined;
     let response: StoredResponse;
     try {
-      response = await db.transaction().execute(async (trx) => {
-        if (!(await store.confirmClaim(trx, claim, clock.now() + leaseMs))) throw new ClaimLost();
-        const answer = renderResult(reply, await handler(trx), write.carriesSecret);
-        await store.complete(trx, claim, atRest(write, answer), clock.now());
+      response = await transact(async (trx) => {
+        let completed: StoredResponse | undefined;
+        const completion: ClaimCompletion = {
+          valuesFor(result) {
+            completed = renderResult(reply, result, write.carriesSecret);
+            return completionValues(claim, atRest(write, completed), clock.now());
+          },
+          lost() {
+            throw new ClaimLost();
+          },
+        };
+        const result = await handler(trx, completion);
+        const answer = completed ?? renderResult(reply, result, write.carriesSecret);
+        // Proves the claim is still this request's and locks its row until commit.
+        if (completed === undefined && !(await store.complete(trx, claim, atRest(write, answer), clock.now()))) throw new ClaimLost();
         await hooks?.beforeCommit?.(request);
         return answer;
-      });
+      }, write.scope.accountId, { oneStatement });
     } catch (error) {
       if (error instanceof ClaimLost) throw inUse();
       if (!isStoredRefusal(error)) {
@@ -239,6 +274,7 @@ export function createWriteRunner(deps: {
         scope: { accountId, clientId, key },
         fingerprint: requestFingerprint(request, route),
         carriesSecret: route.config.responseCarriesSecret === true,
+        oneStatement: route.config.writesInOneStatement === true,
       };
       if (hooks?.beforeKeyRead) await hooks.beforeKeyRead(request);
       try {

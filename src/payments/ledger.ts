@@ -71,8 +71,8 @@ const insertEntryPair = preparedQuery((db, value: Placeholder<EntryPair>) => {
   return db.insertInto('ledger_entries').values(entries);
 });
 
-/** Writes the two entries of one posting in `trx`; returns its transaction id. */
-export async function post(trx: Db, posting: Posting): Promise<string> {
+/** The two entries of one posting: the debit, then the credit. */
+export function postingEntries(posting: Posting): [LedgerEntryRow, LedgerEntryRow] {
   const transactionId = newTimeOrderedId('ltx', posting.at);
   const common = {
     account_id: posting.accountId,
@@ -84,18 +84,27 @@ export async function post(trx: Db, posting: Posting): Promise<string> {
   };
   const debit = { ...common, id: newTimeOrderedId('le', posting.at), ledger_account: posting.debit, direction: 'debit', amount: posting.amount } as const;
   const credit = { ...common, id: newTimeOrderedId('le', posting.at), ledger_account: posting.credit, direction: 'credit', amount: -posting.amount } as const;
+  return [
+    { ...debit, representation: JSON.stringify(presentLedgerEntry(debit)) },
+    { ...credit, representation: JSON.stringify(presentLedgerEntry(credit)) },
+  ];
+}
+
+/** Writes the two entries of one posting in `trx`; returns its transaction id. */
+export async function post(trx: Db, posting: Posting): Promise<string> {
+  const [debit, credit] = postingEntries(posting);
   await insertEntryPair.execute(trx, {
     ...posting,
-    transactionId,
+    transactionId: debit.transaction_id,
     debitId: debit.id,
     creditId: credit.id,
     sourceObject: posting.source.object,
     sourceId: posting.source.id,
     creditAmount: credit.amount,
-    debitRepresentation: JSON.stringify(presentLedgerEntry(debit)),
-    creditRepresentation: JSON.stringify(presentLedgerEntry(credit)),
+    debitRepresentation: debit.representation,
+    creditRepresentation: credit.representation,
   });
-  return transactionId;
+  return debit.transaction_id;
 }
 
 interface BalanceChange {

@@ -13,12 +13,14 @@ import type { Clock } from '../platform/clock.ts';
 import { toRfc3339 } from '../platform/clock.ts';
 import { newTimeOrderedId } from '../platform/ids.ts';
 import { problem } from '../platform/errors/catalogue.ts';
-import { recordEvent } from '../events/outbox.ts';
+import { eventRow, recordEvent } from '../events/outbox.ts';
 import { changesOf, recordAudit, type AuditBy, type RecordAudit } from '../audit/record.ts';
+import { dialectOf } from '../platform/db/dialect.ts';
 import type { Paging } from '../paging/page.ts';
 import { NEWEST_FIRST, keysetRead, keysetPageJson } from '../paging/keyset.ts';
 import { preparedInsert, type Placeholder } from '../platform/db/prepared.ts';
-import { debitBalance, post } from './ledger.ts';
+import { debitBalance, post, postingEntries } from './ledger.ts';
+import { writePayoutInOneStatement, type PayoutClaim } from './payout-statement.ts';
 import type { PayoutRow, PayoutState, Unrendered } from './tables.ts';
 
 export interface Payout {
@@ -76,7 +78,11 @@ export function createPayouts(deps: { db: Db; clock: Clock; paging: Paging; dela
   const audit = deps.recordAudit ?? recordAudit;
   const pageRead = keysetRead((db, value: Placeholder<{ accountId: string }>) => db.selectFrom('payouts').select('representation').where('account_id', '=', value('accountId')), NEWEST_FIRST);
   return {
-    async create(trx: Db, accountId: string, input: NewPayout, by?: AuditBy): Promise<Payout> {
+    /**
+     * Creates a payout in `trx`. On PostgreSQL `claim`, the request's Idempotency-Key claim, is
+     * completed by the payout's own statement (write-runner.ts `ClaimCompletion`).
+     */
+    async create(trx: Db, accountId: string, input: NewPayout, by?: AuditBy, claim?: PayoutClaim): Promise<Payout> {
       const now = clock.now();
       const money = { accountId, currency: input.currency, amount: input.amount, at: now };
       const row: Unrendered<PayoutRow> = {
@@ -92,13 +98,24 @@ export function createPayouts(deps: { db: Db; clock: Clock; paging: Paging; dela
         processed_at: null,
       };
       const payout = presentPayout(row);
-      await insertPayout.execute(trx, { ...row, representation: JSON.stringify(payout) });
-      await post(trx, { ...money, debit: 'balance', credit: 'payouts_pending', source: { object: 'payout', id: row.id } });
-      await recordEvent(trx, { accountId, type: 'payout.created', object: 'payout', objectId: row.id, state: 'pending', data: payout, at: now });
-      await audit(trx, by, { accountId, action: 'payout.created', target: { type: 'payout', id: row.id }, changes: changesOf(null, { ...input, state: 'pending' }), at: now });
-      // Last, so that concurrent payouts of one account queue on its balance row (locked until
-      // commit on PostgreSQL) for as short a time as possible; a refusal rolls back the rest.
-      if (!(await debitBalance(trx, money))) {
+      const posting = { ...money, debit: 'balance', credit: 'payouts_pending', source: { object: 'payout', id: row.id } } as const;
+      const event = { accountId, type: 'payout.created', object: 'payout', objectId: row.id, state: 'pending', data: payout, at: now };
+      const entry = { accountId, action: 'payout.created', target: { type: 'payout', id: row.id }, changes: changesOf(null, { ...input, state: 'pending' }), at: now } as const;
+      let covered: boolean;
+      if (dialectOf(trx).writableCtes) {
+        // One round trip: the debit, and the rows only if it took the money (payout-statement.ts).
+        const rows = { payout: { ...row, representation: JSON.stringify(payout) }, entries: postingEntries(posting), event: eventRow(event), audit: audit.rowOf(by, entry) };
+        covered = await writePayoutInOneStatement(trx, rows, payout, claim);
+      } else {
+        await insertPayout.execute(trx, { ...row, representation: JSON.stringify(payout) });
+        await post(trx, posting);
+        await recordEvent(trx, event);
+        await audit(trx, by, entry);
+        // Last, so that concurrent payouts of one account queue on its balance row for as
+        // short a time as possible; a refusal rolls back the rest.
+        covered = await debitBalance(trx, money);
+      }
+      if (!covered) {
         throw problem('insufficient_funds', {
           detail: `The available ${input.currency} balance does not cover ${input.amount}`,
         });

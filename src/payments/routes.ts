@@ -14,7 +14,7 @@ import type { MetricsRegistry } from '../platform/metrics.ts';
 import { PAGE_CONTENT_TYPE, pageQueryProperties, pageSchema } from '../paging/page.ts';
 import { currencySchema } from './currencies.ts';
 import type { Invoices, NewInvoice } from './invoices.ts';
-import type { NewPayout, Payouts } from './payouts.ts';
+import type { NewPayout, Payout, Payouts } from './payouts.ts';
 import { LEDGER_ACCOUNTS, type LedgerEntries, type LedgerFilters } from './ledger-entries.ts';
 import {
   idParams,
@@ -127,6 +127,8 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: PaymentRouteDe
   app.post<{ Body: NewPayout }>(
     '/v1/payouts',
     protectedRoute(access('payouts:write'), {
+      // On PostgreSQL the payout and its claim's completion are one statement (payout-statement.ts).
+      config: { writesInOneStatement: true },
       schema: {
         tags: ['payouts'],
         operationId: 'createPayout',
@@ -139,9 +141,11 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: PaymentRouteDe
     }),
     async (request, reply) => {
       const { accountId } = principalOf(request);
-      const sent = await writes.runWrite(request, reply, async (trx) => {
-        const payout = await payouts.create(trx, accountId, request.body, auditBy(request));
-        return { status: 201, body: payout, headers: { location: `/v1/payouts/${payout.id}` } };
+      const sent = await writes.runWrite(request, reply, async (trx, completion) => {
+        const answer = (payout: Payout) => ({ status: 201, body: payout, headers: { location: `/v1/payouts/${payout.id}` } });
+        // The payout's statement completes the Idempotency-Key's claim itself where it can.
+        const claim = completion && { valuesFor: (payout: Payout) => completion.valuesFor(answer(payout)), lost: () => completion.lost() };
+        return answer(await payouts.create(trx, accountId, request.body, auditBy(request), claim));
       });
       // Counted once committed, and not again when a retry replays it.
       if (reply.statusCode === 201 && reply.getHeader('idempotent-replay') === undefined) created?.inc({ from: 'none', to: 'pending' });

@@ -7,12 +7,12 @@
  * (not audit events: a receiver of payouts does not start receiving the account's audit trail);
  * `audit.*`, every audit event (docs/AUDIT.md "Streaming").
  */
-import type { Transaction } from 'kysely';
+import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { Tables } from '../platform/db/tables.ts';
 import type { Db } from '../platform/db/database.ts';
 import { newTimeOrderedId } from '../platform/ids.ts';
 import { preparedQuery, type Placeholder } from '../platform/db/prepared.ts';
-import { signalDeliveriesDue } from './wake.ts';
+import { NOTIFY_CHANNEL, signalDeliveriesDue } from './wake.ts';
 import { ALL_AUDIT_EVENTS, ALL_BUSINESS_EVENTS, AUDIT_EVENT_PREFIX } from '../events/types.ts';
 
 /** Every event reads the account's enabled endpoints to fan out to. */
@@ -85,4 +85,48 @@ export function subscribes(eventTypesJson: string, type: string): boolean {
   const types = JSON.parse(eventTypesJson) as string[];
   if (types.includes(type)) return true;
   return type.startsWith(AUDIT_EVENT_PREFIX) ? types.includes(ALL_AUDIT_EVENTS) : types.includes(ALL_BUSINESS_EVENTS);
+}
+
+/** `whd_` and the time part of a delivery id minted at `at`: what `fanOutClauses` adds its random part to. */
+export function deliveryIdPrefix(at: number): string {
+  return newTimeOrderedId('whd', at).slice(0, 'whd_'.length + 8);
+}
+
+/** What the fan-out clauses of a statement need: the event (with its delivery ids' time part) and when it is written. */
+export interface FanOutInStatement {
+  accountId: string;
+  eventId: string;
+  type: string;
+  at: number;
+  /** `whd_` and the time part of a time-ordered id at `at` (ids.ts `newTimeOrderedId`). */
+  deliveryIdPrefix: string;
+  /** The condition under which the statement writes the event. */
+  when: RawBuilder<unknown>;
+}
+
+/**
+ * PostgreSQL: the same fan-out as WITH clauses (`deliveries`, `queued`, `woken`) of a statement
+ * that writes the event itself (a payout's one statement), so that an account's endpoints cost
+ * it no round trip of their own. The statement must read `woken` for the wake-up to be sent.
+ * Each delivery id is `deliveryIdPrefix` and 12 base62 characters drawn from the bytes of
+ * `gen_random_uuid()` (PostgreSQL's strong random source; its 12 wholly random bytes, each
+ * reduced modulo 62: 5.95 bits a character, 71 bits in all, as `newTimeOrderedId` draws).
+ */
+export function fanOutClauses(event: FanOutInStatement): RawBuilder<unknown> {
+  const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+  return sql`deliveries as (
+        insert into webhook_deliveries (id, account_id, event_id, endpoint_id, state, attempt_count, last_attempt_at, parked_at, created_at, updated_at)
+        select ${event.deliveryIdPrefix}::text || (select string_agg(substr(${sql.lit(alphabet)}, get_byte(random.bytes, position) % 62 + 1, 1), '' order by position)
+            from unnest('{0,1,2,3,4,5,7,9,10,11,12,13}'::int[]) as position),
+          ${event.accountId}::text, ${event.eventId}::text, endpoint.id, 'pending', 0, null, null, ${event.at}::bigint, ${event.at}::bigint
+        from webhook_endpoints as endpoint cross join lateral (select uuid_send(gen_random_uuid()) as bytes) as random
+        where endpoint.account_id = ${event.accountId}::text and endpoint.enabled = 1
+          and (endpoint.event_types::jsonb ? '*' or endpoint.event_types::jsonb ? ${event.type}::text) and ${event.when}
+        returning id, endpoint_id
+      ), queued as (
+        insert into webhook_queue (delivery_id, account_id, event_id, endpoint_id, cycle_failures, next_attempt_at, lease_owner, lease_until)
+        select id, ${event.accountId}::text, ${event.eventId}::text, endpoint_id, 0, ${event.at}::bigint, null, null from deliveries
+      ), woken as (
+        select pg_notify(${sql.lit(NOTIFY_CHANNEL)} || '_' || current_schema(), '') from (select from deliveries limit 1) as any_delivery
+      )`;
 }

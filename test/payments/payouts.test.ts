@@ -5,16 +5,25 @@ import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { createPayoutProcessor } from '../../src/payments/payout-processor.ts';
 import { api, fund, newTenant } from './api.ts';
 import { until } from '../helpers/until.ts';
+import { mintAccessToken } from '../helpers/fixtures.ts';
+import { bearerCall } from '../helpers/http.ts';
+import { ALLOW_LOOPBACK, registerEndpoint, type Tenant } from '../webhooks/support.ts';
 
 for (const target of databaseTargets()) {
   describe(`payouts (${target.kind})`, () => {
     let t: TestApp;
     before(async () => {
-      t = await startTestApp(target, { env: { GATEHOUSE_PAYOUT_DELAY: '30' } });
+      t = await startTestApp(target, { env: { GATEHOUSE_PAYOUT_DELAY: '30', ...ALLOW_LOOPBACK } });
     });
     after(() => t.close());
 
     const db = () => t.gatehouse.database.db;
+    /** The account's webhook manager (another token of the same account). */
+    const tenantOf = async (accountId: string): Promise<Tenant> => {
+      const scopes = ['webhooks:manage'];
+      const token = await mintAccessToken(t, { accountId, scopes });
+      return { accountId, token, call: (method, path, body) => bearerCall(t.publicUrl, token, method, path, body) };
+    };
     const balanceOf = async (accountId: string, currency = 'EUR') =>
       (await db().selectFrom('balances').select('available').where('account_id', '=', accountId).where('currency', '=', currency).executeTakeFirst())
         ?.available ?? 0;
@@ -57,6 +66,27 @@ for (const target of databaseTargets()) {
       assert.deepEqual(events, [{ type: 'payout.created', state: 'pending' }]);
       const fetched = await api(t, token, 'GET', `/v1/payouts/${created.body.id}`);
       assert.deepEqual(fetched.body, created.body);
+    });
+
+    it('payout.created reaches the webhook endpoints subscribed to it, written with the payout: one delivery each, queued; none for other types or a disabled endpoint', async () => {
+      const { token, accountId } = await newTenant(t);
+      await fund(t, token, 1_000);
+      const hooks = await tenantOf(accountId);
+      const subscribed = await registerEndpoint(hooks, 'http://127.0.0.1:9/payouts', ['payout.created']);
+      const everything = await registerEndpoint(hooks, 'http://127.0.0.1:9/all', ['*']);
+      await registerEndpoint(hooks, 'http://127.0.0.1:9/invoices', ['invoice.settled']);
+      const disabled = await registerEndpoint(hooks, 'http://127.0.0.1:9/off', ['payout.created']);
+      await db().updateTable('webhook_endpoints').set({ enabled: 0 }).where('id', '=', disabled.id).execute();
+
+      const created = await api(t, token, 'POST', '/v1/payouts', { amount: 100, currency: 'EUR', destination: 'iban:DE1' });
+      assert.equal(created.status, 201);
+      const [event] = await db().selectFrom('events').select(['id', 'type']).where('object_id', '=', created.body.id).execute();
+      assert.equal(event?.type, 'payout.created');
+      const deliveries = await db().selectFrom('webhook_deliveries').select(['id', 'endpoint_id', 'state']).where('event_id', '=', event!.id).execute();
+      assert.deepEqual(deliveries.map((d) => d.endpoint_id).sort(), [subscribed.id, everything.id].sort());
+      assert.ok(deliveries.every((d) => d.state === 'pending' && /^whd_[0-9A-Za-z]{20}$/.test(d.id)));
+      const queued = await db().selectFrom('webhook_queue').select('delivery_id').where('event_id', '=', event!.id).execute();
+      assert.deepEqual(queued.map((q) => q.delivery_id).sort(), deliveries.map((d) => d.id).sort());
     });
 
     it('a payout over the available balance → 422 insufficient_funds; nothing written', async () => {

@@ -87,13 +87,15 @@ describe('PostgreSQL failures: one process', { skip }, () => {
     });
     const locker = new pg.Client({ connectionString: t.config.databaseUrl });
     try {
-      const { accountId, token } = await newTenant(t);
-      await fund(t, token, 10_000);
+      // Three accounts: the payouts of one account share a transaction (group commit), so it takes
+      // payouts of several to hold several connections.
+      const tenants = await Promise.all(Array.from({ length: 3 }, () => newTenant(t)));
+      for (const { token } of tenants) await fund(t, token, 10_000);
       await locker.connect();
       await locker.query('begin');
-      await locker.query('select available from balances where account_id = $1 for update', [accountId]);
-      // Three payouts of the locked account: two hold both pooled connections waiting on the row.
-      const payouts = Array.from({ length: 3 }, (_, i) => api(t, token, 'POST', '/v1/payouts', { amount: 100, currency: 'EUR', destination: `acct_${i}` }));
+      await locker.query('select available from balances where account_id = any($1) for update', [tenants.map((tenant) => tenant.accountId)]);
+      // A payout of each locked account: two hold both pooled connections waiting on their rows.
+      const payouts = tenants.map(({ token }, i) => api(t, token, 'POST', '/v1/payouts', { amount: 100, currency: 'EUR', destination: `acct_${i}` }));
       await until(() => (t.gatehouse.database.poolStats()?.waiting ?? 0) > 0, 5000, 'the pool to be exhausted');
 
       const started = performance.now();

@@ -1,0 +1,106 @@
+/**
+ * What one payout asks of PostgreSQL, counted at the driver (every `query` a pg client sends in
+ * this process): the bearer token's lookup, the Idempotency-Key's claim, and the payout's one
+ * statement (debit, rows, the claim's completion, the event's deliveries and wake-up), which
+ * commits on its own when the payout commits alone: three round trips in all.
+ * docs/DECISIONS.md "A payout is one statement on PostgreSQL".
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import pg from 'pg';
+import { NEEDS_POSTGRES, databaseTargets } from '../helpers/databases.ts';
+import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { api, fund, newTenant } from './api.ts';
+import { mintAccessToken } from '../helpers/fixtures.ts';
+import { bearerCall } from '../helpers/http.ts';
+import { until } from '../helpers/until.ts';
+import { NOTIFY_CHANNEL } from '../../src/webhooks/wake.ts';
+
+const postgres = databaseTargets().find((target) => target.kind === 'postgres');
+
+interface Sent {
+  client: object;
+  text: string;
+}
+
+/** The statements pg clients of this process send while `work` runs. */
+async function statementsDuring(work: () => Promise<void>): Promise<Sent[]> {
+  const sent: Sent[] = [];
+  const query = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    const config = args[0] as string | { text?: string };
+    sent.push({ client: this, text: typeof config === 'string' ? config : (config.text ?? '') });
+    return (query as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof query;
+  try {
+    await work();
+  } finally {
+    pg.Client.prototype.query = query;
+  }
+  return sent;
+}
+
+const isClaim = (s: Sent) => s.text.includes('insert into idempotency_keys') && s.text.includes('synchronous_commit');
+const isPayout = (s: Sent) => s.text.includes('json_populate_record(null::payouts');
+
+describe('the statements of one payout (postgres)', { skip: postgres ? false : NEEDS_POSTGRES }, () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp(postgres!, { env: { GATEHOUSE_WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8' } });
+  });
+  after(() => t?.close());
+
+  it('a payout alone is the token lookup, its claim and one statement, with no BEGIN or COMMIT', async (context) => {
+    const { token } = await newTenant(t);
+    await fund(t, token, 1_000);
+    let status = 0;
+    const sent = await statementsDuring(async () => {
+      status = (await api(t, token, 'POST', '/v1/payouts', { amount: 10, currency: 'EUR', destination: 'iban:DE1' })).status;
+    });
+    assert.equal(status, 201);
+    assert.equal(sent.filter(isClaim).length, 1, 'one claim');
+    assert.equal(sent.filter(isPayout).length, 1, 'one payout statement');
+    assert.deepEqual(sent.filter((s) => /^(begin|commit|savepoint)/i.test(s.text.trim())), [], 'no transaction commands');
+    context.diagnostic(`${sent.length} statements sent during the request (the bearer token's lookup, the claim, the payout, and any background work of the app meanwhile)`);
+  });
+
+  it('the payout statement queues a delivery per subscribed endpoint and wakes the dispatchers listening, on commit', async () => {
+    const { accountId, token } = await newTenant(t);
+    await fund(t, token, 1_000);
+    const hooks = await mintAccessToken(t, { accountId, scopes: ['webhooks:manage'] });
+    const endpoint = await bearerCall(t.publicUrl, hooks, 'POST', '/v1/webhook_endpoints', { url: 'http://127.0.0.1:9/hooks', event_types: ['payout.created'] });
+    assert.equal(endpoint.status, 201, JSON.stringify(endpoint.body));
+    const listener = new pg.Client({ connectionString: t.config.databaseUrl.replace(/[?&]schema=[^&]*/, '') });
+    await listener.connect();
+    try {
+      const schema = new URL(t.config.databaseUrl).searchParams.get('schema') ?? 'public';
+      const woken: string[] = [];
+      listener.on('notification', (n) => woken.push(n.channel));
+      await listener.query(`listen "${NOTIFY_CHANNEL}_${schema}"`);
+      const created = await api(t, token, 'POST', '/v1/payouts', { amount: 10, currency: 'EUR', destination: 'iban:DE1' });
+      assert.equal(created.status, 201);
+      await until(() => woken.length > 0, 5000, 'the wake-up');
+      const db = t.gatehouse.database.db;
+      const [event] = await db.selectFrom('events').select('id').where('object_id', '=', created.body.id).execute();
+      const deliveries = await db.selectFrom('webhook_deliveries').select(['id', 'endpoint_id']).where('event_id', '=', event!.id).execute();
+      assert.deepEqual(deliveries.map((d) => d.endpoint_id), [endpoint.body.id]);
+      assert.match(deliveries[0]!.id, /^whd_[0-9A-Za-z]{20}$/);
+    } finally {
+      await listener.end();
+    }
+  });
+
+  it('a refused payout (422) writes nothing in its statement and stores the refusal apart', async () => {
+    const { accountId, token } = await newTenant(t);
+    await fund(t, token, 5);
+    const refused = await api(t, token, 'POST', '/v1/payouts', { amount: 10, currency: 'EUR', destination: 'iban:DE1' });
+    assert.equal(refused.status, 422);
+    assert.equal(refused.body.code, 'insufficient_funds');
+    const db = t.gatehouse.database.db;
+    assert.equal((await db.selectFrom('payouts').select('id').where('account_id', '=', accountId).execute()).length, 0);
+    assert.equal((await db.selectFrom('events').select('id').where('account_id', '=', accountId).where('type', '=', 'payout.created').execute()).length, 0);
+    assert.equal((await db.selectFrom('audit_events').select('id').where('account_id', '=', accountId).where('action', '=', 'payout.created').execute()).length, 0);
+    const key = await db.selectFrom('idempotency_keys').select(['state', 'response_status']).where('account_id', '=', accountId).execute();
+    assert.deepEqual(key.filter((k) => k.response_status === 422), [{ state: 'done', response_status: 422 }]);
+  });
+});
