@@ -49,7 +49,7 @@ const PER_ROUND = Number(process.env.BENCH_PER_ROUND ?? 200);
 const IN_FLIGHT = (process.env.BENCH_IN_FLIGHT ?? '1,8').split(',').map(Number);
 const by: AuditBy = { actor: { type: 'client', id: 'client_bench' }, requestId: 'req-bench', idempotencyKey: 'key-bench', sourceAddress: '127.0.0.1', userAgent: 'bench/1' };
 /** The reference: the same services, recording nothing. */
-const noAudit: RecordAudit = async () => '';
+const noAudit: RecordAudit = Object.assign(async () => '', { row: () => null });
 
 type Write = () => Promise<unknown>;
 

@@ -3,7 +3,8 @@
  * transaction, so the record and the change it describes commit together or not at all. A
  * replay of an Idempotency-Key never runs its handler, so it writes no second record.
  *
- * The write is one prepared INSERT and nothing else: no lock, no read. Its place in the
+ * The write is one prepared INSERT and nothing else: no lock, no read (or, where a write sends
+ * its rows as one statement, one more WITH clause in it: `recordAudit.row`). Its place in the
  * account's hash chain is given later by the sealer (sealer.ts), so concurrent writers of an
  * account never queue behind one another for the chain's head; the sealer also hands the
  * record, chained, to the account's webhook endpoints that subscribe to it (stream.ts).
@@ -18,6 +19,7 @@ import type { Db } from '../platform/db/database.ts';
 import { newTimeOrderedId } from '../platform/ids.ts';
 import { preparedInsert } from '../platform/db/prepared.ts';
 import type { ActorType, AuditAction } from './catalogue.ts';
+import type { AuditEventRow } from './tables.ts';
 
 export interface Actor {
   type: ActorType;
@@ -118,7 +120,7 @@ export function changesOf(before: Record<string, unknown> | null | undefined, af
   return changes;
 }
 
-const insertRecord = preparedInsert('audit_events', [
+const RECORD_COLUMNS = [
   'id',
   'account_id',
   'occurred_at',
@@ -133,15 +135,18 @@ const insertRecord = preparedInsert('audit_events', [
   'source_address',
   'user_agent',
   'changes',
-]);
+] as const;
 
-/** Writes one record in `trx`; `by` undefined records the server itself as the actor. */
-export async function recordAudit(trx: Db, by: AuditBy | undefined, entry: AuditEntry): Promise<string> {
+/** A record as `recordAudit` inserts it: the columns a write sets, the chain's left to the sealer. */
+export type AuditRow = Pick<AuditEventRow, (typeof RECORD_COLUMNS)[number]>;
+
+const insertRecord = preparedInsert('audit_events', RECORD_COLUMNS);
+
+/** The record of `entry` by `by` (undefined: the server itself), as a row. */
+export function auditRow(by: AuditBy | undefined, entry: AuditEntry): AuditRow {
   const who = by ?? systemActor('gatehouse');
-  const id = newTimeOrderedId('aud', entry.at);
-  const changes = entry.changes && Object.keys(entry.changes).length > 0 ? JSON.stringify(entry.changes) : null;
-  await insertRecord.execute(trx, {
-    id,
+  return {
+    id: newTimeOrderedId('aud', entry.at),
     account_id: entry.accountId,
     occurred_at: entry.at,
     action: entry.action,
@@ -154,14 +159,27 @@ export async function recordAudit(trx: Db, by: AuditBy | undefined, entry: Audit
     idempotency_key: who.idempotencyKey ?? null,
     source_address: who.sourceAddress ?? null,
     user_agent: who.userAgent ?? null,
-    changes,
-  });
-  return id;
+    changes: entry.changes && Object.keys(entry.changes).length > 0 ? JSON.stringify(entry.changes) : null,
+  };
 }
+
+/** Writes one record in `trx`; `by` undefined records the server itself as the actor. */
+export async function recordAudit(trx: Db, by: AuditBy | undefined, entry: AuditEntry): Promise<string> {
+  const row = auditRow(by, entry);
+  await insertRecord.execute(trx, row);
+  return row.id;
+}
+
+/**
+ * The same record as a row, for a write that sends it inside a statement of its own (a
+ * data-modifying WITH clause on PostgreSQL: SCIM POST /Users) instead of after it; null when
+ * nothing is recorded.
+ */
+recordAudit.row = auditRow as (by: AuditBy | undefined, entry: AuditEntry) => AuditRow | null;
 
 /**
  * What capabilities write records with, a dependency like any other: the services that take it
  * (payouts, SCIM users) default to `recordAudit`; the audit-cost benchmark passes one that
- * writes nothing, for the reference the trail's cost is measured against.
+ * writes nothing, in either form, for the reference the trail's cost is measured against.
  */
 export type RecordAudit = typeof recordAudit;
