@@ -196,6 +196,13 @@ function listValues(accountId: string, values: readonly unknown[]): ListValues {
   return named;
 }
 
+/**
+ * The statement that creates a user has one shape per number of search rows: kept prepared on
+ * PostgreSQL for the people an identity provider usually sends (a few names, emails and
+ * phones), parsed afresh for the rare large one.
+ */
+const NAMED_UP_TO_VALUES = 32;
+
 /** A user read alone (GET, PUT, PATCH) asks for its groups: compiled once, run with the ids. */
 const groupsOfOne = preparedQuery((db, value: Placeholder<{ accountId: string; userId: string }>) =>
   db
@@ -279,11 +286,12 @@ export function createScimUserStore(deps: { db: Db; dialect: SqlDialect }) {
      */
     async insert(trx: Executor, row: UserRow, values: ValueRow[], record: AuditRow | null): Promise<void> {
       const [first, rest] = [values.slice(0, 500), values.slice(500)];
-      await writeTogether(trx, [
+      const writes = [
         trx.insertInto('users').values(row),
         ...(first.length > 0 ? [trx.insertInto('scim_user_values').values(first)] : []),
         ...(record ? [trx.insertInto('audit_events').values(record)] : []),
-      ]);
+      ];
+      await writeTogether(trx, writes, { named: first.length <= NAMED_UP_TO_VALUES });
       await writeValues(trx, rest);
     },
 

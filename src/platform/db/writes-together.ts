@@ -9,10 +9,19 @@
  * writes, and none may delete a key another inserts.
  */
 import { sql, type Compilable, type OperationNodeSource } from 'kysely';
-import type { Db } from './database.ts';
+import { nameStatement, type Db } from './database.ts';
 import { dialectOf } from './dialect.ts';
 
-export async function writeTogether(executor: Db, writes: ReadonlyArray<Compilable & OperationNodeSource>): Promise<void> {
+export interface WriteTogetherOptions {
+  /**
+   * PostgreSQL keeps the statement prepared on each connection (`nameStatement`): parsed and
+   * planned once instead of on every run. Only for a statement of one of a few shapes, since
+   * each shape stays on every connection.
+   */
+  named?: boolean;
+}
+
+export async function writeTogether(executor: Db, writes: ReadonlyArray<Compilable & OperationNodeSource>, options: WriteTogetherOptions = {}): Promise<void> {
   if (writes.length === 0) return;
   if (!dialectOf(executor).writableCtes) {
     for (const write of writes) await executor.executeQuery(write.compile());
@@ -20,5 +29,7 @@ export async function writeTogether(executor: Db, writes: ReadonlyArray<Compilab
   }
   const last = writes[writes.length - 1]!;
   const clauses = writes.slice(0, -1).map((write, i) => sql`${sql.id(`written_${i + 1}`)} as (${write})`);
-  await (clauses.length === 0 ? executor.executeQuery(last.compile()) : sql`with ${sql.join(clauses)} ${last}`.execute(executor));
+  const statement = clauses.length === 0 ? last.compile() : sql`with ${sql.join(clauses)} ${last}`.compile(executor);
+  if (options.named) nameStatement(executor, statement.sql);
+  await executor.executeQuery(statement);
 }
