@@ -163,10 +163,15 @@ export function auditRow(by: AuditBy | undefined, entry: AuditEntry): AuditRow {
   };
 }
 
+/** Writes `row` in `trx`, as the prepared INSERT `recordAudit` sends. */
+export async function insertAuditRow(trx: Db, row: AuditRow): Promise<void> {
+  await insertRecord.execute(trx, row);
+}
+
 /** Writes one record in `trx`; `by` undefined records the server itself as the actor. */
 export async function recordAudit(trx: Db, by: AuditBy | undefined, entry: AuditEntry): Promise<string> {
   const row = auditRow(by, entry);
-  await insertRecord.execute(trx, row);
+  await insertAuditRow(trx, row);
   return row.id;
 }
 

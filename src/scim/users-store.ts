@@ -16,7 +16,7 @@ import { valuesKey } from './user-document.ts';
 import type { ScimTables } from './tables.ts';
 import { touchInIdOrder } from './versions.ts';
 import { writeTogether } from '../platform/db/writes-together.ts';
-import type { AuditRow } from '../audit/record.ts';
+import { insertAuditRow, type AuditRow } from '../audit/record.ts';
 
 type Executor = Db | Transaction<Tables>;
 type ValueRow = ScimTables['scim_user_values'];
@@ -285,6 +285,13 @@ export function createScimUserStore(deps: { db: Db; dialect: SqlDialect }) {
      * recorded): on PostgreSQL as one statement, so the record adds no round trip to the write.
      */
     async insert(trx: Executor, row: UserRow, values: ValueRow[], record: AuditRow | null): Promise<void> {
+      if (!dialect.writableCtes) {
+        // In process (SQLite) there is no round trip to save: the record is the prepared INSERT it always is.
+        await trx.insertInto('users').values(row).execute();
+        await writeValues(trx, values);
+        if (record) await insertAuditRow(trx, record);
+        return;
+      }
       const [first, rest] = [values.slice(0, 500), values.slice(500)];
       const writes = [
         trx.insertInto('users').values(row),
