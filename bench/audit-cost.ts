@@ -7,8 +7,8 @@
  * it (payout, ledger postings, outbox event, balance debit, and its audit record) and SCIM
  * POST /Users (the person, their search rows, and its audit record). "Without" is the same
  * service given a `recordAudit` that writes nothing (the dependency every service takes), so the
- * difference is exactly the record: its INSERT and the read of the account's endpoints that
- * decides whether it streams (no endpoint subscribes here, as for most accounts).
+ * difference is exactly the record: its INSERT (on PostgreSQL, for SCIM POST /Users, a WITH
+ * clause of the statement that inserts the person: the reference's `row` gives none).
  *
  * The variants alternate round by round (with, without; then without, with), so the machine's
  * load weighs on each alike. Each round runs PER_ROUND writes at a time `IN_FLIGHT` (1 and 8):

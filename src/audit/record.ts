@@ -3,7 +3,8 @@
  * transaction, so the record and the change it describes commit together or not at all. A
  * replay of an Idempotency-Key never runs its handler, so it writes no second record.
  *
- * The write is one prepared INSERT and nothing else: no lock, no read. Its place in the
+ * The write is one prepared INSERT and nothing else: no lock, no read (or, where a write sends
+ * its rows as one statement, one more WITH clause in it: `recordAudit.row`). Its place in the
  * account's hash chain is given later by the sealer (sealer.ts), so concurrent writers of an
  * account never queue behind one another for the chain's head; the sealer also hands the
  * record, chained, to the account's webhook endpoints that subscribe to it (stream.ts).
@@ -119,7 +120,7 @@ export function changesOf(before: Record<string, unknown> | null | undefined, af
   return changes;
 }
 
-const insertRecord = preparedInsert('audit_events', [
+const RECORD_COLUMNS = [
   'id',
   'account_id',
   'occurred_at',
@@ -134,19 +135,16 @@ const insertRecord = preparedInsert('audit_events', [
   'source_address',
   'user_agent',
   'changes',
-]);
+] as const;
 
-/** Writes one record in `trx`; `by` undefined records the server itself as the actor. */
-async function writeRecord(trx: Db, by: AuditBy | undefined, entry: AuditEntry): Promise<string> {
-  const row = auditRow(by, entry);
-  await insertRecord.execute(trx, row);
-  return row.id;
-}
+/** A record as `recordAudit` inserts it: the columns a write sets, the chain's left to the sealer. */
+export type AuditRow = Pick<AuditEventRow, (typeof RECORD_COLUMNS)[number]>;
 
-/** The record `recordAudit` writes, for a statement that writes it itself (a payout on PostgreSQL). */
-export function auditRow(by: AuditBy | undefined, entry: AuditEntry): AuditEventRow {
+const insertRecord = preparedInsert('audit_events', RECORD_COLUMNS);
+
+/** The record of `entry` by `by` (undefined: the server itself), as a row. */
+export function auditRow(by: AuditBy | undefined, entry: AuditEntry): AuditRow {
   const who = by ?? systemActor('gatehouse');
-  const changes = entry.changes && Object.keys(entry.changes).length > 0 ? JSON.stringify(entry.changes) : null;
   return {
     id: newTimeOrderedId('aud', entry.at),
     account_id: entry.accountId,
@@ -161,23 +159,36 @@ export function auditRow(by: AuditBy | undefined, entry: AuditEntry): AuditEvent
     idempotency_key: who.idempotencyKey ?? null,
     source_address: who.sourceAddress ?? null,
     user_agent: who.userAgent ?? null,
-    changes,
-  } as AuditEventRow;
+    changes: entry.changes && Object.keys(entry.changes).length > 0 ? JSON.stringify(entry.changes) : null,
+  };
+}
+
+/** Writes `row` in `trx`, as the prepared INSERT `recordAudit` sends. */
+export async function insertAuditRow(trx: Db, row: AuditRow): Promise<void> {
+  await insertRecord.execute(trx, row);
+}
+
+/** Writes one record in `trx`; `by` undefined records the server itself as the actor. */
+async function writeRecord(trx: Db, by: AuditBy | undefined, entry: AuditEntry): Promise<string> {
+  const row = auditRow(by, entry);
+  await insertAuditRow(trx, row);
+  return row.id;
 }
 
 /**
  * What capabilities write records with, a dependency like any other: the services that take it
  * (payouts, SCIM users) default to `recordAudit`; the audit-cost benchmark passes
- * `recordNothing`, for the reference the trail's cost is measured against. `rowOf` is the row
- * the call would write, for a statement that writes it itself (a payout on PostgreSQL), or null
- * when it writes none.
+ * `recordNothing`, for the reference the trail's cost is measured against. `row` is the record
+ * the call would write, for a write that sends it inside a statement of its own (a data-modifying
+ * WITH clause on PostgreSQL: a payout, SCIM POST /Users) instead of after it; null when nothing
+ * is recorded.
  */
 export interface RecordAudit {
   (trx: Db, by: AuditBy | undefined, entry: AuditEntry): Promise<string>;
-  rowOf(by: AuditBy | undefined, entry: AuditEntry): AuditEventRow | null;
+  row(by: AuditBy | undefined, entry: AuditEntry): AuditRow | null;
 }
 
-export const recordAudit: RecordAudit = Object.assign(writeRecord, { rowOf: auditRow });
+export const recordAudit: RecordAudit = Object.assign(writeRecord, { row: auditRow });
 
 /** The trail left out: only the audit-cost benchmark's reference is built with it. */
-export const recordNothing: RecordAudit = Object.assign(async () => '', { rowOf: () => null });
+export const recordNothing: RecordAudit = Object.assign(async () => '', { row: () => null });

@@ -19,7 +19,7 @@ import { sql, type Compilable } from 'kysely';
 import type { Db } from '../platform/db/database.ts';
 import { preparedQuery, type Placeholder } from '../platform/db/prepared.ts';
 import { deliveryClauses, deliveryIdPrefix } from '../events/outbox.ts';
-import type { AuditEventRow } from '../audit/tables.ts';
+import type { AuditRow } from '../audit/record.ts';
 import type { EventRow } from '../events/tables.ts';
 import type { ClaimCompletionValues } from '../idempotency/store.ts';
 import type { Payout } from './payouts.ts';
@@ -107,7 +107,7 @@ export interface PayoutRows {
   entries: [LedgerEntryRow, LedgerEntryRow];
   event: EventRow;
   /** Null when the trail is left out (the audit-cost benchmark's reference). */
-  audit: AuditEventRow | null;
+  audit: AuditRow | null;
 }
 
 /**

@@ -104,7 +104,7 @@ export function createPayouts(deps: { db: Db; clock: Clock; paging: Paging; dela
       let covered: boolean;
       if (dialectOf(trx).writableCtes) {
         // One round trip: the debit, and the rows only if it took the money (payout-statement.ts).
-        const rows = { payout: { ...row, representation: JSON.stringify(payout) }, entries: postingEntries(posting), event: eventRow(event), audit: audit.rowOf(by, entry) };
+        const rows = { payout: { ...row, representation: JSON.stringify(payout) }, entries: postingEntries(posting), event: eventRow(event), audit: audit.row(by, entry) };
         covered = await writePayoutInOneStatement(trx, rows, payout, claim);
       } else {
         await insertPayout.execute(trx, { ...row, representation: JSON.stringify(payout) });

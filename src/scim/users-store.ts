@@ -15,6 +15,8 @@ import { USER_SCHEMA, resolvePath, type AttrDef, type ResolvedPath } from './sch
 import { valuesKey } from './user-document.ts';
 import type { ScimTables } from './tables.ts';
 import { touchInIdOrder } from './versions.ts';
+import { writeTogether } from '../platform/db/writes-together.ts';
+import { insertAuditRow, type AuditRow } from '../audit/record.ts';
 
 type Executor = Db | Transaction<Tables>;
 type ValueRow = ScimTables['scim_user_values'];
@@ -194,6 +196,13 @@ function listValues(accountId: string, values: readonly unknown[]): ListValues {
   return named;
 }
 
+/**
+ * The statement that creates a user has one shape per number of search rows: kept prepared on
+ * PostgreSQL for the people an identity provider usually sends (a few names, emails and
+ * phones), parsed afresh for the rare large one.
+ */
+const NAMED_UP_TO_VALUES = 32;
+
 /** A user read alone (GET, PUT, PATCH) asks for its groups: compiled once, run with the ids. */
 const groupsOfOne = preparedQuery((db, value: Placeholder<{ accountId: string; userId: string }>) =>
   db
@@ -271,9 +280,26 @@ export function createScimUserStore(deps: { db: Db; dialect: SqlDialect }) {
   }
 
   return {
-    async insert(trx: Executor, row: UserRow, values: ValueRow[]): Promise<void> {
-      await trx.insertInto('users').values(row).execute();
-      await writeValues(trx, values);
+    /**
+     * Inserts the person, their search rows and `record` (its audit record; null when nothing is
+     * recorded): on PostgreSQL as one statement, so the record adds no round trip to the write.
+     */
+    async insert(trx: Executor, row: UserRow, values: ValueRow[], record: AuditRow | null): Promise<void> {
+      if (!dialect.writableCtes) {
+        // In process (SQLite) there is no round trip to save: the record is the prepared INSERT it always is.
+        await trx.insertInto('users').values(row).execute();
+        await writeValues(trx, values);
+        if (record) await insertAuditRow(trx, record);
+        return;
+      }
+      const [first, rest] = [values.slice(0, 500), values.slice(500)];
+      const writes = [
+        trx.insertInto('users').values(row),
+        ...(first.length > 0 ? [trx.insertInto('scim_user_values').values(first)] : []),
+        ...(record ? [trx.insertInto('audit_events').values(record)] : []),
+      ];
+      await writeTogether(trx, writes, { named: first.length <= NAMED_UP_TO_VALUES });
+      await writeValues(trx, rest);
     },
 
     async update(trx: Executor, row: UserRow, values: ValueRow[]): Promise<void> {

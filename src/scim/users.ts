@@ -185,9 +185,9 @@ export function createScimUsers(deps: ScimUsersDeps) {
       };
       try {
         await transactWithRetry(db, async (trx) => {
-          await store.insert(trx, row, searchValues(accountId, row.id, attributes));
           const changes = changesOf(null, { ...doc, ...(passwordHash ? { password: true } : {}) });
-          await recordAudit(trx, by, { accountId, action: 'scim.user.created', target: { type: 'user', id: row.id }, changes, at: now });
+          const record = recordAudit.row(by, { accountId, action: 'scim.user.created', target: { type: 'user', id: row.id }, changes, at: now });
+          await store.insert(trx, row, searchValues(accountId, row.id, attributes), record);
         });
       } catch (error) {
         if (isUniqueViolation(error)) throw uniqueness(`userName ${columns.user_name} is already taken in this account`);

@@ -1,0 +1,94 @@
+/**
+ * What SCIM POST /Users sends PostgreSQL: the person, their search rows and the audit record
+ * go as one statement between BEGIN and COMMIT, so the trail adds no round trip to the write
+ * (docs/DECISIONS.md, "The SCIM user's record rides in the user's INSERT"). The statements are
+ * counted at the pg client, where every query of the pool passes, prepared or not.
+ */
+import { after, before, it } from 'node:test';
+import assert from 'node:assert/strict';
+import pg from 'pg';
+import { describeOnDatabase } from '../helpers/databases.ts';
+import { openDatabase, type Database } from '../../src/platform/db/database.ts';
+import { migrateToLatest } from '../../src/platform/db/migrate.ts';
+import { createTestClock } from '../../src/platform/clock.ts';
+import { createScimUsers } from '../../src/scim/users.ts';
+import { createScimUserStore } from '../../src/scim/users-store.ts';
+import { createScimGroupStore } from '../../src/scim/groups-store.ts';
+import type { AuditBy, RecordAudit } from '../../src/audit/record.ts';
+
+const CORE_USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
+const by: AuditBy = { actor: { type: 'scim_token', id: 'scimtok_1' }, requestId: 'req-1', idempotencyKey: null };
+const nothingRecorded: RecordAudit = Object.assign(async () => '', { row: () => null });
+
+/** The SQL texts `pg` sends while `work` runs. */
+async function statementsOf(work: () => Promise<unknown>): Promise<string[]> {
+  const sent: string[] = [];
+  const query = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text: string }).text;
+    sent.push(text.trim().split(/\s+/).slice(0, 3).join(' ').toLowerCase());
+    return (query as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof query;
+  try {
+    await work();
+  } finally {
+    pg.Client.prototype.query = query;
+  }
+  return sent;
+}
+
+describeOnDatabase('postgres', 'statements of SCIM POST /Users (postgres)', (target) => {
+  let created: { url: string; drop(): Promise<void> };
+  let database: Database;
+  const accountId = 'acct_rt';
+  before(async () => {
+    created = await target.create();
+    database = await openDatabase({ databaseUrl: created.url });
+    await migrateToLatest(database);
+    await database.db.insertInto('accounts').values({ id: accountId, name: 'Round trips', created_at: 1 }).execute();
+  });
+  after(async () => {
+    await database.close();
+    await created.drop();
+  });
+
+  const users = (recordAudit?: RecordAudit) =>
+    createScimUsers({
+      db: database.db,
+      store: createScimUserStore({ db: database.db, dialect: database.dialect }),
+      groups: createScimGroupStore({ db: database.db, dialect: database.dialect }),
+      clock: createTestClock(),
+      revokeUserAccess: async () => {},
+      baseUrl: 'https://gatehouse.example/scim/v2',
+      recordAudit,
+    });
+  const person = (userName: string) => ({ schemas: [CORE_USER], userName, externalId: `ext-${userName}`, name: { givenName: 'Ada', familyName: 'L' }, emails: [{ value: userName, primary: true }] });
+
+  it('the person, their search rows and the record are one statement, as many as without the trail', async () => {
+    let id = '';
+    const withTrail = await statementsOf(async () => ({ id } = (await users().create(accountId, person('ada@example.com'), by)) as { id: string }));
+    const without = await statementsOf(() => users(nothingRecorded).create(accountId, person('bob@example.com'), by));
+    assert.deepEqual(withTrail, ['begin', 'with "written_1" as', 'commit']);
+    assert.deepEqual(without, withTrail);
+
+    const user = await database.db.selectFrom('users').select(['user_name', 'external_id']).where('id', '=', id).executeTakeFirstOrThrow();
+    assert.deepEqual(user, { user_name: 'ada@example.com', external_id: 'ext-ada@example.com' });
+    const values = await database.db.selectFrom('scim_user_values').select('attr').where('user_id', '=', id).execute();
+    assert.ok(values.some((v) => v.attr === 'emails'), 'the search rows were written');
+    const records = await database.db.selectFrom('audit_events').select(['action', 'actor_type', 'actor_id', 'request_id', 'changes']).where('target_id', '=', id).execute();
+    assert.equal(records.length, 1);
+    assert.deepEqual({ ...records[0], changes: undefined }, { action: 'scim.user.created', actor_type: 'scim_token', actor_id: 'scimtok_1', request_id: 'req-1', changes: undefined });
+    assert.equal((JSON.parse(records[0]!.changes!) as { userName: { after: string } }).userName.after, 'ada@example.com');
+  });
+
+  it('a create refused for a taken userName leaves no user and no record', async () => {
+    const before = await database.db.selectFrom('audit_events').select('id').execute();
+    await assert.rejects(users().create(accountId, person('ADA@example.com'), by), (error: { status?: number; extensions?: { scimType?: string } }) => {
+      assert.equal(error.status, 409);
+      assert.equal(error.extensions?.scimType, 'uniqueness');
+      return true;
+    });
+    assert.equal((await database.db.selectFrom('audit_events').select('id').execute()).length, before.length);
+    assert.equal((await database.db.selectFrom('users').select('id').where('account_id', '=', accountId).execute()).length, 2);
+  });
+});
