@@ -201,9 +201,13 @@ function acknowledge(deliveries: RawBuilder<unknown>, now: unknown): RawBuilder<
     where ${deliveries} and state <> 'acknowledged'`;
 }
 
-/** The acknowledged deliveries leave the queue. */
+/**
+ * The acknowledged deliveries leave the queue, unless one was put back while its attempt was in
+ * flight (a redelivery or recovery requeues it with no lease, due now): that one stays, to be sent
+ * again as its caller was told.
+ */
 function dequeue(deliveries: RawBuilder<unknown>): RawBuilder<unknown> {
-  return sql`delete from webhook_queue where ${deliveries}`;
+  return sql`delete from webhook_queue where ${deliveries} and lease_owner is not null`;
 }
 
 /** A success ends the endpoint's run of failures. */

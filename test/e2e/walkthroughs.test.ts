@@ -180,7 +180,7 @@ function walkthroughSuite(target: DatabaseTarget): void {
       signInStep(() => browser!, ADA),
       signInStep(() => browser!, GRACE),
       watchAuditStep(/admin\/v1\/audit-events\?account=/, (lines) => AUDITED.every((type) => lines.some(([seen, t]) => seen === 'new' && t === type)), 'the receiver to print the records of §3'),
-      watchAuditStep(/\/redeliver"/, (lines) => lines.some(([seen, t]) => seen === 'again' && t === 'audit.client.updated'), 'the record sent again'),
+      watchAuditStep(/\/redeliver\b/, (lines) => lines.some(([seen, t]) => seen === 'again' && t === 'audit.client.updated'), 'the record sent again'),
     ]);
 
     // PAYMENTS: the invoice settles, the payout is made, the pages and the ledger read.
