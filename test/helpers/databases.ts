@@ -34,14 +34,19 @@ const sqliteTarget: DatabaseTarget = {
   },
 };
 
-async function admin(baseUrl: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: baseUrl });
+/** One statement on a connection of its own, opened and closed around it (setup and inspection, not the code under test). */
+export async function queryOnce<R extends pg.QueryResultRow = pg.QueryResultRow>(url: string, text: string, values: unknown[] = []): Promise<R[]> {
+  const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query(statement);
+    return (await client.query<R>(text, values)).rows;
   } finally {
     await client.end();
   }
+}
+
+async function admin(baseUrl: string, statement: string): Promise<void> {
+  await queryOnce(baseUrl, statement);
 }
 
 /**

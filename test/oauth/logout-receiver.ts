@@ -9,9 +9,10 @@ export interface LogoutReceiver {
   close(): Promise<void>;
 }
 
-export async function startLogoutReceiver(): Promise<LogoutReceiver> {
+/** `status`: what it answers until told otherwise (a failing receiver parks its logouts). */
+export async function startLogoutReceiver(options: { status?: number } = {}): Promise<LogoutReceiver> {
   const tokens: string[] = [];
-  let status = 200;
+  let status = options.status ?? 200;
   const server = http.createServer((request, response) => {
     let body = '';
     request.on('data', (c: Buffer) => (body += c.toString()));

@@ -5,37 +5,16 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { databaseTargets } from '../helpers/databases.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { until } from '../helpers/until.ts';
 import { createTestClock } from '../../src/platform/clock.ts';
 import { scimClient, USER, type ScimClient } from '../scim/scim-client.ts';
 import { Browser, authorizePath, consent, registerClient, signIn } from './helpers.ts';
+import { startLogoutReceiver, type LogoutReceiver } from './logout-receiver.ts';
 
 const REDIRECT = 'https://app.example/callback';
 const PASSWORD = 'correct horse battery';
-
-async function startReceiver() {
-  const tokens: string[] = [];
-  let status = 500;
-  const server = http.createServer((request, response) => {
-    let body = '';
-    request.on('data', (c: Buffer) => (body += c.toString()));
-    request.on('end', () => {
-      tokens.push(new URLSearchParams(body).get('logout_token') ?? '');
-      response.writeHead(status).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/backchannel`,
-    tokens,
-    answer: (s: number) => (status = s),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 for (const target of databaseTargets()) {
   describe(`Back-channel logout recovery on the admin API (${target.kind})`, () => {
@@ -44,11 +23,11 @@ for (const target of databaseTargets()) {
     let scim: ScimClient;
     let userId: string;
     let clientId: string;
-    let receiver: Awaited<ReturnType<typeof startReceiver>>;
+    let receiver: LogoutReceiver;
 
     before(async () => {
       t = await startTestApp(target, { clock, env: { GATEHOUSE_WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8', GATEHOUSE_WEBHOOK_RETRY_SCHEDULE: '1', GATEHOUSE_IN_PROCESS_WORKERS: 'on' } });
-      receiver = await startReceiver();
+      receiver = await startLogoutReceiver({ status: 500 });
       scim = await scimClient(t, 'Acme');
       const created = await scim.call('POST', '/Users', { schemas: [USER], userName: 'grace@example.com', password: PASSWORD });
       userId = created.body.id as string;

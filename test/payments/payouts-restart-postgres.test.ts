@@ -12,10 +12,10 @@
 import { after, before, describe, it, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
 import { postgresBinaries, startThrowawayPostgres, type ThrowawayPostgres } from '../helpers/throwaway-postgres.ts';
 import { spawnGatehouse, type SpawnedGatehouse } from '../helpers/processes.ts';
 import { until } from '../helpers/until.ts';
+import { queryOnce } from '../helpers/databases.ts';
 
 const binaries = postgresBinaries();
 const skip = 'missing' in binaries ? binaries.missing : false;
@@ -157,32 +157,23 @@ describe('PostgreSQL restarted under payouts of one account', { skip }, () => {
     if (failure) throw failure;
     context.diagnostic(`${acknowledged.size} payouts acknowledged across a fast and an immediate restart`);
 
-    const stored = await sql<{ id: string; amount: number }>(database.url, 'select id, amount::int as amount from payouts where account_id = $1', [accountId]);
+    const stored = await queryOnce<{ id: string; amount: number }>(database.url, 'select id, amount::int as amount from payouts where account_id = $1', [accountId]);
     assert.deepEqual(new Set(stored.map((r) => r.id)), new Set(acknowledged.keys()), 'the payouts stored are those acknowledged');
     assert.equal(stored.length, acknowledged.size, 'each stored once');
     assert.ok([...answers.values()].every((n) => n === 1), 'no payout answered to two requests');
     for (const row of stored) assert.equal(row.amount, acknowledged.get(row.id));
 
     const paidOut = [...acknowledged.values()].reduce((a, b) => a + b, 0);
-    const [balance] = await sql<{ available: number }>(database.url, "select available::int as available from balances where account_id = $1 and currency = 'EUR'", [accountId]);
+    const [balance] = await queryOnce<{ available: number }>(database.url, "select available::int as available from balances where account_id = $1 and currency = 'EUR'", [accountId]);
     assert.equal(balance!.available, FUNDS - paidOut, 'funds minus every acknowledged payout');
-    const postings = await sql<{ entries: number; sum: number }>(
+    const postings = await queryOnce<{ entries: number; sum: number }>(
       database.url,
       "select count(*)::int as entries, coalesce(sum(amount), 0)::int as sum from ledger_entries where account_id = $1 and source_object = 'payout'",
       [accountId],
     );
     assert.deepEqual(postings[0], { entries: 2 * acknowledged.size, sum: 0 }, 'a balanced posting per payout');
-    const events = await sql<{ n: number }>(database.url, "select count(*)::int as n from events where account_id = $1 and type = 'payout.created'", [accountId]);
+    const events = await queryOnce<{ n: number }>(database.url, "select count(*)::int as n from events where account_id = $1 and type = 'payout.created'", [accountId]);
     assert.equal(events[0]!.n, acknowledged.size, 'one payout.created event per payout');
   });
 });
 
-async function sql<R extends pg.QueryResultRow>(url: string, text: string, values: unknown[] = []): Promise<R[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<R>(text, values)).rows;
-  } finally {
-    await client.end();
-  }
-}

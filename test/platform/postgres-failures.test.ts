@@ -16,6 +16,7 @@ import { postgresBinaries, startThrowawayPostgres, type ThrowawayPostgres } from
 import { startTestApp } from '../helpers/test-app.ts';
 import { spawnGatehouse, type SpawnedGatehouse } from '../helpers/processes.ts';
 import { until } from '../helpers/until.ts';
+import { queryOnce } from '../helpers/databases.ts';
 import { api, fund, newTenant } from '../payments/api.ts';
 import { startReceiver, type Receiver } from '../webhooks/receiver.ts';
 import { ALLOW_LOOPBACK, raise, registerEndpoint, tenant } from '../webhooks/support.ts';
@@ -379,23 +380,14 @@ describe('PostgreSQL failures: a serve node and a worker under a write workload'
 
     for (const n of [...nodes, worker]) assert.equal(n.child.exitCode ?? n.child.signalCode, null, 'still running');
     // From the database: each acknowledged invoice exactly once, none that was not acknowledged.
-    const rows = await sql<{ id: string; state: string }>(database.url, 'select id, state from invoices');
+    const rows = await queryOnce<{ id: string; state: string }>(database.url, 'select id, state from invoices');
     assert.deepEqual(new Set(rows.map((r) => r.id)), new Set(acknowledged.keys()));
     assert.equal(rows.length, acknowledged.size);
     assert.ok([...acknowledged.values()].every((n) => n === 1), 'no key performed twice');
     assert.equal(rows.filter((r) => r.state === 'settled').length, settled);
     // The worker survived too: every settled invoice's event reaches the receiver.
-    await until(async () => (await sql(database.url, "select 1 from webhook_deliveries where state <> 'acknowledged'")).length === 0, 40_000, 'every delivery acknowledged');
+    await until(async () => (await queryOnce(database.url, "select 1 from webhook_deliveries where state <> 'acknowledged'")).length === 0, 40_000, 'every delivery acknowledged');
     assert.equal(new Set(receiver.received.map((r) => r.body.id)).size, settled);
   });
 });
 
-async function sql<R extends pg.QueryResultRow>(url: string, text: string): Promise<R[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<R>(text)).rows;
-  } finally {
-    await client.end();
-  }
-}

@@ -7,21 +7,12 @@
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import pg from 'pg';
-import { describeOnDatabase } from '../helpers/databases.ts';
+import { describeOnDatabase, queryOnce } from '../helpers/databases.ts';
 import { spawnGatehouse, type SpawnedGatehouse } from '../helpers/processes.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { migrations } from '../../src/platform/db/migrations/index.ts';
 import { until } from '../helpers/until.ts';
 
-async function query<R extends pg.QueryResultRow>(url: string, text: string, values: unknown[] = []): Promise<R[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<R>(text, values)).rows;
-  } finally {
-    await client.end();
-  }
-}
 
 
 describeOnDatabase('postgres', 'operations: nodes starting at once on one fresh PostgreSQL database', (postgres) => {
@@ -40,7 +31,7 @@ describeOnDatabase('postgres', 'operations: nodes starting at once on one fresh 
     for (const s of started) if (s.status === 'fulfilled') nodes.push(s.value);
     const failures = started.filter((s) => s.status === 'rejected').map((s) => String((s as PromiseRejectedResult).reason));
     assert.deepEqual(failures, []);
-    const applied = await query<{ name: string }>(database.url, 'select name from kysely_migration order by name');
+    const applied = await queryOnce<{ name: string }>(database.url, 'select name from kysely_migration order by name');
     assert.deepEqual(applied.map((r) => r.name), Object.keys(migrations).sort());
     for (const node of nodes) {
       assert.equal((await fetch(`${node.url}/readyz`)).status, 200);
@@ -68,13 +59,13 @@ describeOnDatabase('postgres', 'operations: a node does not listen before its da
     starting.catch(() => {});
     // The node is now waiting for the lock: a condition in the database, not a length of time.
     await until(async () => {
-      const waiting = await query<{ n: string }>(
+      const waiting = await queryOnce<{ n: string }>(
         database.url,
         `select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like '%pg_advisory_lock%'`,
       );
       return Number(waiting[0]!.n) > 0;
     }, 20_000, 'a session waiting for the migration lock');
-    const tables = await query<{ n: string }>(database.url, `select count(*) as n from information_schema.tables where table_name = 'accounts'`);
+    const tables = await queryOnce<{ n: string }>(database.url, `select count(*) as n from information_schema.tables where table_name = 'accounts'`);
     assert.equal(Number(tables[0]!.n), 0, 'nothing migrated yet');
     await holder.end();
     node = await starting;
