@@ -2,7 +2,7 @@
  * GET /v1/invoices?limit=100 over 1,000,000 invoices in one account, with a bearer token:
  * the first page, and a page about a million rows deep (a real sealed cursor positioned at
  * row 999,800). Targets: deep/first p50 latency ≤ 1.2 on every database (keyset paging costs
- * the same at any depth), first page ≥ 0.25 × the hello-world ceiling on SQLite.
+ * the same at any depth), first page ≥ 0.25 × the hello-world ceiling on SQLite, ≥ 0.12 × on PostgreSQL.
  *
  * Each database is measured in ROUNDS rounds of (ceiling, first page, deep page), every one warmed
  * and timed the same way, and each ratio is reported from its median round: on a shared machine
@@ -263,6 +263,9 @@ async function seededDatabase(database: BenchDatabase): Promise<{ url: string; r
   return { url: cache.url, record, built: true };
 }
 
+/** The first page's least share of the ceiling, by database (PostgreSQL's backends share the machine's cores). */
+const FIRST_PAGE_TARGET: Record<BenchDatabase['kind'], number> = { sqlite: 0.25, postgres: 0.12 };
+
 /** Rounds of (ceiling, first page, deep page) per database; the median round of each ratio is reported. */
 const ROUNDS = Number(process.env.BENCH_LIST_ROUNDS ?? 3);
 
@@ -324,7 +327,8 @@ export const listInvoices: Scenario = {
             ...first,
             peakRssMiB: gatehouse.peakRssMiB(),
             ratio: `${vsCeiling.toFixed(2)} × ceiling (its round: ${byCeiling.top.requestsPerSecond}/s)`,
-            ...(database.kind === 'sqlite' ? { target: '≥ 0.25', pass: vsCeiling >= 0.25 && answered } : { pass: answered }),
+            target: `≥ ${FIRST_PAGE_TARGET[database.kind]}`,
+            pass: vsCeiling >= FIRST_PAGE_TARGET[database.kind] && answered,
           });
           const byDepth = median(rounds, deepOverFirstOf);
           const latencyRatio = deepOverFirstOf(byDepth);

@@ -49,34 +49,60 @@ export function pageLimit(limit: number | undefined): number {
   return limit;
 }
 
+/**
+ * A page's rows as one text, as a database can hand them over without a value per row: how
+ * many rows the read found (at most limit + 1), the first `limit` of them joined by commas,
+ * and the last of those (whose position the next cursor seals), undefined when none was found.
+ */
+export interface JoinedRows {
+  found: number;
+  joined: string;
+  last: string | undefined;
+}
+
+/** A collection read as joined texts (see `JoinedRows`): `keysetRead` collections. */
+export interface JoinedCollection {
+  orderName: string;
+  /** The rows after `after` (all when undefined) in the collection's order: `limit` of them and one more if there is one. */
+  fetch(after: CursorPosition | undefined, limit: number): Promise<JoinedRows>;
+  /** The position of a row, read from its text, sealed into the next cursor. */
+  position(row: string): CursorPosition;
+}
+
 export function createPaging(deps: { ring: CursorKeyRing; clock: Clock; cursorTtlMs: number }) {
   const { ring, clock, cursorTtlMs } = deps;
+
+  /** The request's limit, filter fingerprint and opened cursor, and the time the read runs at. */
+  function begin(request: PageRequest, orderName: string) {
+    const limit = pageLimit(request.limit);
+    const filter = filterFingerprint(request.filters ?? {});
+    const now = clock.now();
+    const after =
+      request.after === undefined
+        ? undefined
+        : openCursor(ring, request.after, { order: orderName, filter, accountId: request.accountId, now, ttlMs: cursorTtlMs });
+    return { limit, filter, now, after };
+  }
+
+  function next(request: PageRequest, orderName: string, read: { filter: string; now: number }, position: CursorPosition): string {
+    return sealCursor(ring, { position, order: orderName, filter: read.filter, accountId: request.accountId, issuedAt: read.now });
+  }
+
   return {
     async read<Row>(request: PageRequest, collection: Collection<Row>): Promise<Page<Row>> {
-      const limit = pageLimit(request.limit);
-      const filter = filterFingerprint(request.filters ?? {});
-      const now = clock.now();
-      const after =
-        request.after === undefined
-          ? undefined
-          : openCursor(ring, request.after, {
-              order: collection.orderName,
-              filter,
-              accountId: request.accountId,
-              now,
-              ttlMs: cursorTtlMs,
-            });
-      const fetched = await collection.fetch(after, limit + 1);
-      if (fetched.length <= limit) return { rows: fetched, nextCursor: null };
-      const rows = fetched.slice(0, limit);
-      const nextCursor = sealCursor(ring, {
-        position: collection.position(rows[rows.length - 1]!),
-        order: collection.orderName,
-        filter,
-        accountId: request.accountId,
-        issuedAt: now,
-      });
-      return { rows, nextCursor };
+      const read = begin(request, collection.orderName);
+      const fetched = await collection.fetch(read.after, read.limit + 1);
+      if (fetched.length <= read.limit) return { rows: fetched, nextCursor: null };
+      const rows = fetched.slice(0, read.limit);
+      return { rows, nextCursor: next(request, collection.orderName, read, collection.position(rows[rows.length - 1]!)) };
+    },
+
+    /** The same read for a collection whose database joins the rows' texts (`JoinedCollection`). */
+    async readJoined(request: PageRequest, collection: JoinedCollection): Promise<{ joined: string; nextCursor: string | null }> {
+      const read = begin(request, collection.orderName);
+      const { found, joined, last } = await collection.fetch(read.after, read.limit);
+      if (found <= read.limit || last === undefined) return { joined, nextCursor: null };
+      return { joined, nextCursor: next(request, collection.orderName, read, collection.position(last)) };
     },
   };
 }
@@ -89,11 +115,11 @@ export const PAGE_CONTENT_TYPE = 'application/json; charset=utf-8';
 /**
  * The JSON text of a page, `{"data":[…],"next_cursor":…}`, from its rows' stored
  * representations (each the JSON text of the row as the response schema shows it; see
- * payments/tables.ts). A page of 100 rows is the largest answer most routes give; joining the
- * stored texts skips building an object per row and serializing it again.
+ * payments/tables.ts), joined by commas. A page of 100 rows is the largest answer most routes
+ * give; joining the stored texts skips building an object per row and serializing it again.
  */
-export function pageJson(page: Page<string>): string {
-  return `{"data":[${page.rows.join(',')}],"next_cursor":${page.nextCursor === null ? 'null' : JSON.stringify(page.nextCursor)}}`;
+export function pageJson(page: { joined: string; nextCursor: string | null }): string {
+  return `{"data":[${page.joined}],"next_cursor":${page.nextCursor === null ? 'null' : JSON.stringify(page.nextCursor)}}`;
 }
 
 /** Query-string members every collection route accepts (add the collection's filters beside them). */
