@@ -130,7 +130,12 @@ export const tokenClientCredentials: Scenario = {
       for (const database of databases) {
         const store = await databaseUrlFor(database.url);
         const log = fs.openSync(path.join(logDir, `${database.kind}.log`), 'a');
-        const gatehouse = await startGatehouse({ databaseUrl: store.url, env: { GATEHOUSE_LOG_LEVEL: 'info', ...RATE_LIMITS }, stdout: log }).finally(() => fs.closeSync(log));
+        const gatehouse = await startGatehouse({ databaseUrl: store.url, env: { GATEHOUSE_LOG_LEVEL: 'info', ...RATE_LIMITS }, stdout: log })
+          .catch(async (error: unknown) => {
+            await store.drop();
+            throw error;
+          })
+          .finally(() => fs.closeSync(log));
         try {
           const account = await admin(gatehouse.adminUrl, gatehouse.adminToken, '/admin/v1/accounts', { name: 'Bench' });
           const client = await admin(gatehouse.adminUrl, gatehouse.adminToken, `/admin/v1/accounts/${account.id}/clients`, { grant_types: ['client_credentials'], scope: 'invoices:read' });
