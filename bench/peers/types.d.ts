@@ -4,5 +4,7 @@ declare module 'oidc-provider' {
   export default class Provider {
     constructor(issuer: string, configuration: Record<string, unknown>);
     callback(): (request: IncomingMessage, response: ServerResponse) => void;
+    /** Koa middleware around every request. */
+    use(middleware: (ctx: { method: string; path: string; status: number; set(name: string, value: string): void }, next: () => Promise<void>) => Promise<void>): void;
   }
 }

@@ -21,6 +21,7 @@ import { cpuMicros, type LoadResult } from '../lib/load.ts';
 import { loadInProcess } from '../lib/load-process.ts';
 import { startGatehouse, type GatehouseServer } from '../lib/processes.ts';
 import { median, type Row } from '../lib/report.ts';
+import { requestLines } from '../lib/log-lines.ts';
 import type { Scenario } from '../run.ts';
 import { admin, basic, tokenRequest } from './token-client-credentials.ts';
 
@@ -74,27 +75,6 @@ async function measureRound(warn: Side, info: Side, infoFirst: boolean): Promise
     return { ...results[n]!, cpu: `${cpuMicrosPerRequest} µs CPU/req`, cpuMicrosPerRequest };
   });
   return infoFirst ? { info: first!, warn: second! } : { warn: first!, info: second! };
-}
-
-/** Request lines in a log file, read in chunks (the file holds millions of lines). */
-function requestLines(file: string): number {
-  const fd = fs.openSync(file, 'r');
-  const buffer = Buffer.alloc(1 << 20);
-  const marker = Buffer.from('"msg":"request"');
-  let count = 0;
-  let carry = Buffer.alloc(0);
-  try {
-    for (;;) {
-      const read = fs.readSync(fd, buffer, 0, buffer.length, null);
-      if (read === 0) break;
-      const chunk = Buffer.concat([carry, buffer.subarray(0, read)]);
-      for (let at = chunk.indexOf(marker); at >= 0; at = chunk.indexOf(marker, at + marker.length)) count++;
-      carry = Buffer.from(chunk.subarray(Math.max(0, chunk.length - marker.length + 1)));
-    }
-  } finally {
-    fs.closeSync(fd);
-  }
-  return count;
 }
 
 const throughputRatio = (r: Round) => r.info.requestsPerSecond / r.warn.requestsPerSecond;

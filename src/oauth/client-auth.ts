@@ -34,13 +34,19 @@ export interface ClientCredentials {
   client_assertion?: string;
 }
 
-/** RFC 6749 §2.3.1: the Basic user and password are form-urlencoded. */
+/**
+ * RFC 6749 §2.3.1: the Basic user and password are form-urlencoded. Generated ids and secrets
+ * hold neither `%` nor `+`, so most requests have nothing to decode.
+ */
 function formDecode(s: string): string {
+  if (!s.includes('%') && !s.includes('+')) return s;
   return decodeURIComponent(s.replace(/\+/g, ' '));
 }
 
+const BASIC = /^Basic +([A-Za-z0-9+/]+=*) *$/i;
+
 function parseBasic(header: string): { id: string; secret: string } | undefined {
-  const match = /^Basic +([A-Za-z0-9+/]+=*) *$/i.exec(header);
+  const match = BASIC.exec(header);
   if (!match) return undefined;
   const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
