@@ -271,7 +271,7 @@ export function createWriteRunner(deps: {
           if (error instanceof NotInserted) return { seen: error.seen };
           throw error;
         }
-        if (performed === undefined) throw new Error(`${request.routeOptions.url ?? request.url} performed a write without inserting its key`);
+        if (performed === undefined) throw new Error(`${request.routeOptions.url ?? 'a route'} performed a write without inserting its key`);
         return { performed };
       }, write.scope.accountId, { oneStatement: true });
     } catch (error) {
