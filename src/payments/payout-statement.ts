@@ -2,8 +2,9 @@
  * A payout's writes on PostgreSQL as one statement, so that a payout costs the database one
  * round trip instead of eight: the conditional debit of the available balance first, then, only
  * if it took the money, the payout row, its two ledger entries, the `payout.created` event, the
- * audit record and the completion of its Idempotency-Key's claim with the stored answer, each a
- * data-modifying WITH clause that reads the debit's result, and the event's fan-out to the
+ * audit record and its Idempotency-Key with the stored answer (the claim completed, or the key
+ * inserted: `payoutStatement`), each a data-modifying WITH clause that reads the debit's result,
+ * and the event's fan-out to the
  * account's subscribed webhook endpoints with its wake-up (events/outbox.ts `deliveryClauses`).
  * A payout is thus the whole of its transaction, which the write runner lets it run without
  * BEGIN and COMMIT when it commits alone (route config `writesInOneStatement`).
