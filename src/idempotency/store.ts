@@ -42,7 +42,7 @@ export interface Claim {
 }
 
 /** A key's row, every column named (a statement kept prepared never changes shape under a new column). */
-const KEY_COLUMNS = [
+export const KEY_COLUMNS = [
   'id',
   'account_id',
   'client_id',
@@ -81,6 +81,17 @@ export interface ClaimCompletionValues {
   /** JSON of the answer's headers. */
   headers: string;
   body: string;
+}
+
+/**
+ * PostgreSQL: what inserts a key already done, with its answer, in the one statement that
+ * performs the request (`ClaimCompletion` with `inserting`), instead of a claim of its own.
+ */
+export interface KeyInsertValues extends ClaimCompletionValues {
+  clientId: string;
+  key: string;
+  fingerprint: string;
+  expiresAt: number;
 }
 
 /** The last statement of a write on PostgreSQL: the claim, still this request's, done with its response. */
@@ -221,6 +232,18 @@ export function createIdempotencyStore(deps: { db: Db; dialect: SqlDialect }) {
         .where('id', 'in', candidate)
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1 ? claim : undefined;
+    },
+
+    /** The values of a key inserted done with `response` by the statement that performs the request. */
+    insertValues(scope: KeyScope, input: { fingerprint: string; now: number; retentionMs: number }, response: StoredResponse): KeyInsertValues {
+      const claim = { id: newTimeOrderedId('idk', input.now), leaseToken: newToken() };
+      return {
+        ...completionValues(claim, response, input.now),
+        clientId: scope.clientId,
+        key: scope.key,
+        fingerprint: input.fingerprint,
+        expiresAt: input.now + input.retentionMs,
+      };
     },
 
     /** Stores the response of the claim; in the business transaction, or alone for a refusal. */

@@ -15,7 +15,9 @@
  *    effects back. A crash before that commit leaves only the claim, which another request
  *    takes over once its lease has run out. The writes of one account that arrive together
  *    share that transaction, each in its own savepoint (group-commit.ts, keyed by account),
- *    so a busy account is not limited to one commit at a time.
+ *    so a busy account is not limited to one commit at a time. A route whose write is one
+    statement (`writesInOneStatement`) takes no claim: that statement inserts the key, done,
+    with its effects (`runInOneStatement`), and only what it did not perform goes the claimed way.
  *    SQLite (one writer at a time, IMMEDIATE transactions): the key is checked again and
  *    written, already `done`, inside the transaction that performs the request, under the
  *    write lock. A copy waits for that lock (milliseconds) and then replays; a crash leaves
@@ -45,7 +47,7 @@ import type { Sealer } from '../platform/secrets-key.ts';
 import { readIdempotencyKey } from './idempotency-key.ts';
 import { requestFingerprint } from './fingerprint.ts';
 import { createResponseSealing, type ResponseSealing } from './sealed-responses.ts';
-import { completionValues, type Claim, type ClaimCompletionValues, type IdempotencyStore, type KeyScope, type StoredResponse } from './store.ts';
+import { completionValues, type Claim, type ClaimCompletionValues, type IdempotencyStore, type KeyInsertValues, type KeyScope, type StoredResponse } from './store.ts';
 import type { IdempotencyRow } from './tables.ts';
 
 declare module 'fastify' {
@@ -75,8 +77,14 @@ export interface WriteResult {
  * request's (taken over after its lease ran out): its effects are then rolled back.
  */
 export interface ClaimCompletion {
-  valuesFor(result: WriteResult): ClaimCompletionValues;
-  lost(): never;
+  /**
+   * No claim was taken: the handler's one statement inserts the key, done with the answer, if
+   * the key has no row and the request is performed, and calls `lost(seen)` with the row it
+   * found (or none) when it wrote nothing (`runInOneStatement`).
+   */
+  inserting: boolean;
+  valuesFor(result: WriteResult): ClaimCompletionValues | KeyInsertValues;
+  lost(seen?: IdempotencyRow): never;
 }
 
 export type WriteHandler = (trx: Transaction<Tables>, completion?: ClaimCompletion) => Promise<WriteResult>;
@@ -200,6 +208,7 @@ export function createWriteRunner(deps: {
       response = await transact(async (trx) => {
         let completed: StoredResponse | undefined;
         const completion: ClaimCompletion = {
+          inserting: false,
           valuesFor(result) {
             completed = renderResult(reply, result, write.carriesSecret);
             return completionValues(claim, atRest(write, completed), clock.now());
@@ -228,6 +237,54 @@ export function createWriteRunner(deps: {
       await store.complete(db, claim, atRest(write, response), clock.now());
     }
     return send(reply, response, false);
+  }
+
+  /**
+   * PostgreSQL, a route whose write is one statement (`writesInOneStatement`): no claim first.
+   * The statement inserts the key, done with the answer, together with the effects, so the
+   * request costs one statement fewer and one transaction (the claim's) fewer. The key goes in
+   * before the effects in the statement: a key that had a row, or one another transaction
+   * inserted meanwhile (its unique entry is waited for, as a copy on SQLite waits for the write
+   * lock), stops the statement with nothing written. Then the row seen is judged as a claim's
+   * read would be (replay, reused, in use); anything else (no row seen, an abandoned claim, an
+   * expired record, a refusal) runs the request again the claimed way, which stores refusals
+   * and takes over abandoned claims. A copy that arrives while the statement runs thus waits
+   * for it and replays, where a claim taken first answered 409 in_use until the commit.
+   */
+  async function runInOneStatement(request: FastifyRequest, reply: FastifyReply, write: Write, handler: WriteHandler) {
+    let attempt: { performed: StoredResponse } | { seen: IdempotencyRow | undefined };
+    try {
+      attempt = await transact(async (trx) => {
+        let performed: StoredResponse | undefined;
+        const insertion: ClaimCompletion = {
+          inserting: true,
+          valuesFor(result) {
+            performed = renderResult(reply, result, write.carriesSecret);
+            return store.insertValues(write.scope, { fingerprint: write.fingerprint, now: clock.now(), retentionMs }, atRest(write, performed));
+          },
+          lost(seen) {
+            throw new NotInserted(seen);
+          },
+        };
+        try {
+          await handler(trx, insertion);
+        } catch (error) {
+          // Its statement wrote nothing: the batch it shares goes on.
+          if (error instanceof NotInserted) return { seen: error.seen };
+          throw error;
+        }
+        if (performed === undefined) throw new Error(`${request.routeOptions.url ?? 'a route'} performed a write without inserting its key`);
+        return { performed };
+      }, write.scope.accountId, { oneStatement: true });
+    } catch (error) {
+      // A refusal thrown before the statement: stored the claimed way.
+      if (isStoredRefusal(error)) return runClaimed(request, reply, write, handler);
+      throw error;
+    }
+    if ('performed' in attempt) return send(reply, attempt.performed, false);
+    const verdict = judge(attempt.seen, write.fingerprint, clock.now(), sealing);
+    if (verdict.kind === 'new' || verdict.kind === 'abandoned') return runClaimed(request, reply, write, handler);
+    return replay(reply, answerOf(verdict)!);
   }
 
   /**
@@ -278,7 +335,10 @@ export function createWriteRunner(deps: {
       };
       if (hooks?.beforeKeyRead) await hooks.beforeKeyRead(request);
       try {
-        return await (store.dialect.writesOneAtATime ? runInline(request, reply, write, handler) : runClaimed(request, reply, write, handler));
+        if (store.dialect.writesOneAtATime) return await runInline(request, reply, write, handler);
+        // A test that stops between the effects and the commit (beforeCommit) needs a claim to stop after.
+        if (write.oneStatement && hooks?.beforeCommit === undefined) return await runInOneStatement(request, reply, write, handler);
+        return await runClaimed(request, reply, write, handler);
       } catch (error) {
         if (isHttpError(error) && error.code === 'idempotency_key_in_use') outcomes?.inc({ outcome: 'in_use' });
         throw error;
@@ -290,6 +350,13 @@ export function createWriteRunner(deps: {
 export type WriteRunner = ReturnType<typeof createWriteRunner>;
 
 class ClaimLost extends Error {}
+
+/** The one statement inserted no key, and wrote nothing: `seen` is the key's row it found, if any. */
+class NotInserted extends Error {
+  constructor(readonly seen: IdempotencyRow | undefined) {
+    super('the key was not inserted');
+  }
+}
 
 function reused(): HttpError {
   return problem('idempotency_key_reused', {

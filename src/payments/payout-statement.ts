@@ -2,8 +2,9 @@
  * A payout's writes on PostgreSQL as one statement, so that a payout costs the database one
  * round trip instead of eight: the conditional debit of the available balance first, then, only
  * if it took the money, the payout row, its two ledger entries, the `payout.created` event, the
- * audit record and the completion of its Idempotency-Key's claim with the stored answer, each a
- * data-modifying WITH clause that reads the debit's result, and the event's fan-out to the
+ * audit record and its Idempotency-Key with the stored answer (the claim completed, or the key
+ * inserted: `payoutStatement`), each a data-modifying WITH clause that reads the debit's result,
+ * and the event's fan-out to the
  * account's subscribed webhook endpoints with its wake-up (events/outbox.ts `deliveryClauses`).
  * A payout is thus the whole of its transaction, which the write runner lets it run without
  * BEGIN and COMMIT when it commits alone (route config `writesInOneStatement`).
@@ -21,7 +22,8 @@ import { preparedQuery, type Placeholder } from '../platform/db/prepared.ts';
 import { deliveryClauses, deliveryIdPrefix } from '../events/outbox.ts';
 import type { AuditRow } from '../audit/record.ts';
 import type { EventRow } from '../events/tables.ts';
-import type { ClaimCompletionValues } from '../idempotency/store.ts';
+import { KEY_COLUMNS, type ClaimCompletionValues, type KeyInsertValues } from '../idempotency/store.ts';
+import type { IdempotencyRow } from '../idempotency/tables.ts';
 import type { Payout } from './payouts.ts';
 import type { LedgerEntryRow, PayoutRow } from './tables.ts';
 
@@ -42,33 +44,74 @@ interface PayoutWrites {
 }
 
 interface PayoutResult {
-  /** The claim was still this request's (always, without one). */
+  /** The claim was still this request's, or its key inserted by this statement (always true without one). */
   claimed: boolean;
   debited: boolean;
+  /** Inserting the key: the key's row as it stood before, if it had one (JSON of its columns). */
+  seen?: IdempotencyRow | null;
 }
 
+/** How the statement deals with the request's Idempotency-Key. */
+type KeyMode = 'none' | 'completing' | 'inserting';
+
+/** The key's row as the statement reads it before inserting it, every column by name. */
+const SEEN_COLUMNS = sql.join(KEY_COLUMNS.map((column) => sql.ref(column)));
+
 /**
- * The statement, with the Idempotency-Key's claim (`completing`) or without. With it, the claim
- * row is locked first (re-read under the lock, so a takeover that changed its lease token is
- * seen), the debit runs only if the claim is still this request's, and the claim is completed
- * with the stored answer only if the debit took the money: a refusal is stored apart.
+ * The statement, without the Idempotency-Key (`none`), completing its claim (`completing`) or
+ * inserting it (`inserting`).
+ *
+ * Completing: the claim row is locked first (re-read under the lock, so a takeover that
+ * changed its lease token is seen), the debit runs only if the claim is still this request's,
+ * and the claim is completed with the stored answer only if the debit took the money: a
+ * refusal is stored apart.
+ *
+ * Inserting (no claim was taken before): the balance row is locked and read first, then the
+ * key inserted already done with the answer only if the key had no row and the balance covers
+ * the payout, and the debit and the rows only if the key went in. The key goes in before the
+ * debit, so that a key another transaction inserted meanwhile (its unique entry waited for,
+ * then nothing inserted) stops the payout instead of following it; the balance is read under
+ * the lock the debit then takes, so the debit never fails after the key went in. Whatever
+ * stops it (a key seen, a balance short), the statement writes nothing and returns the row it
+ * saw, for the runner to judge (write-runner.ts).
  */
-function payoutStatement(completing: boolean) {
-  return preparedQuery((db, value: Placeholder<PayoutWrites & ClaimCompletionValues>): Compilable<PayoutResult> => {
-    const claim = completing
-      ? sql`select id from idempotency_keys where id = ${value('id')}::text and lease_token = ${value('leaseToken')}::text and state = 'running' for no key update`
-      : sql`select null`;
-    const done = completing
-      ? sql`update idempotency_keys set state = 'done', locked_until = ${value('now')}::bigint, response_status = ${value('status')}::int,
+function payoutStatement(mode: KeyMode) {
+  return preparedQuery((db, value: Placeholder<PayoutWrites & KeyInsertValues>): Compilable<PayoutResult> => {
+    const covered = sql`account_id = ${value('accountId')}::text and currency = ${value('currency')}::text and available >= ${value('amount')}::bigint`;
+    const claim =
+      mode === 'completing'
+        ? sql`select id from idempotency_keys where id = ${value('id')}::text and lease_token = ${value('leaseToken')}::text and state = 'running' for no key update`
+        : mode === 'inserting'
+          ? sql`insert into idempotency_keys (id, account_id, client_id, idempotency_key, fingerprint, state, lease_token, locked_until,
+                response_status, response_headers, response_body, created_at, completed_at, expires_at)
+              select ${value('id')}::text, ${value('accountId')}::text, ${value('clientId')}::text, ${value('key')}::text, ${value('fingerprint')}::text,
+                'done', ${value('leaseToken')}::text, ${value('now')}::bigint, ${value('status')}::int, ${value('headers')}::text, ${value('body')}::text,
+                ${value('now')}::bigint, ${value('now')}::bigint, ${value('expiresAt')}::bigint
+              where exists (select from covers)
+              on conflict (account_id, client_id, idempotency_key) do nothing
+              returning id`
+          : sql`select null`;
+    const before =
+      mode === 'inserting'
+        ? sql`seen as (
+            select ${SEEN_COLUMNS} from idempotency_keys
+            where account_id = ${value('accountId')}::text and client_id = ${value('clientId')}::text and idempotency_key = ${value('key')}::text
+          ), covers as (
+            select from balances where ${covered} and not exists (select from seen) for no key update of balances
+          ), `
+        : sql``;
+    const done =
+      mode === 'completing'
+        ? sql`update idempotency_keys set state = 'done', locked_until = ${value('now')}::bigint, response_status = ${value('status')}::int,
           response_headers = ${value('headers')}::text, response_body = ${value('body')}::text, completed_at = ${value('now')}::bigint
           where id in (select id from claim) and exists (select from debit)`
-      : sql`select`;
-    const statement = sql<PayoutResult>`with claim as (
+        : sql`select`;
+    const seen = mode === 'inserting' ? sql`, (select row_to_json(seen) from seen) as seen` : sql``;
+    const statement = sql<PayoutResult>`with ${before}claim as (
         ${claim}
       ), debit as (
         update balances set available = available - ${value('amount')}::bigint, updated_at = ${value('at')}::bigint
-        where account_id = ${value('accountId')}::text and currency = ${value('currency')}::text and available >= ${value('amount')}::bigint
-          and exists (select from claim)
+        where ${covered} and exists (select from claim)
         returning account_id
       ), payout as (
         insert into payouts select * from json_populate_record(null::payouts, ${value('payout')}::json) where exists (select from debit)
@@ -88,18 +131,24 @@ function payoutStatement(completing: boolean) {
         deliveryIdPrefix: value('deliveryIdPrefix'),
         when: sql`exists (select from debit)`,
       })}
-      select exists (select from claim) as claimed, exists (select from debit) as debited, (select count(*) from woken) as woken`;
+      select exists (select from claim) as claimed, exists (select from debit) as debited, (select count(*) from woken) as woken${seen}`;
     return { compile: () => statement.compile(db) };
   });
 }
 
-const writePayout = payoutStatement(false);
-const writePayoutCompletingClaim = payoutStatement(true);
+const writePayout = payoutStatement('none');
+const writePayoutCompletingClaim = payoutStatement('completing');
+const writePayoutInsertingKey = payoutStatement('inserting');
 
-/** The claim of the request a payout performs, completed by the payout's own statement. */
+/**
+ * The Idempotency-Key of the request a payout performs, written by the payout's own statement:
+ * its claim completed, or (`inserting`) the key inserted done.
+ */
 export interface PayoutClaim {
-  valuesFor(payout: Payout): ClaimCompletionValues;
-  lost(): never;
+  inserting: boolean;
+  valuesFor(payout: Payout): ClaimCompletionValues | KeyInsertValues;
+  /** The statement wrote nothing for the key: its claim was lost, or (inserting) the key had a row (`seen`) or the balance fell short. */
+  lost(seen?: IdempotencyRow): never;
 }
 
 export interface PayoutRows {
@@ -111,8 +160,8 @@ export interface PayoutRows {
 }
 
 /**
- * Writes `rows` in `trx` if the account's available balance covers the payout (completing
- * `claim` with it), and queues the event's deliveries; false (and nothing written) when the
+ * Writes `rows` in `trx` if the account's available balance covers the payout (writing
+ * `claim`'s key with it), and queues the event's deliveries; false (and nothing written) when the
  * balance does not cover it.
  */
 export async function writePayoutInOneStatement(trx: Db, rows: PayoutRows, answer: Payout, claim?: PayoutClaim): Promise<boolean> {
@@ -130,10 +179,10 @@ export async function writePayoutInOneStatement(trx: Db, rows: PayoutRows, answe
     eventType: event.type,
     deliveryIdPrefix: deliveryIdPrefix(event.created_at),
   };
-  const result = claim
-    ? await writePayoutCompletingClaim.execute(trx, { ...writes, ...claim.valuesFor(answer) })
-    : await writePayout.execute(trx, writes as PayoutWrites & ClaimCompletionValues);
-  const { claimed, debited } = result.rows[0]!;
-  if (!claimed) claim?.lost();
+  const statement = claim === undefined ? writePayout : claim.inserting ? writePayoutInsertingKey : writePayoutCompletingClaim;
+  const keyValues = claim?.valuesFor(answer);
+  const result = await statement.execute(trx, { ...writes, ...keyValues } as PayoutWrites & KeyInsertValues);
+  const { claimed, debited, seen } = result.rows[0]!;
+  if (!claimed) claim?.lost(seen ?? undefined);
   return debited;
 }

@@ -15,6 +15,7 @@ import { PAGE_CONTENT_TYPE, pageQueryProperties, pageSchema } from '../paging/pa
 import { currencySchema } from './currencies.ts';
 import type { Invoices, NewInvoice } from './invoices.ts';
 import type { NewPayout, Payout, Payouts } from './payouts.ts';
+import type { IdempotencyRow } from '../idempotency/tables.ts';
 import { LEDGER_ACCOUNTS, type LedgerEntries, type LedgerFilters } from './ledger-entries.ts';
 import {
   idParams,
@@ -144,7 +145,11 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: PaymentRouteDe
       const sent = await writes.runWrite(request, reply, async (trx, completion) => {
         const answer = (payout: Payout) => ({ status: 201, body: payout, headers: { location: `/v1/payouts/${payout.id}` } });
         // The payout's statement completes the Idempotency-Key's claim itself where it can.
-        const claim = completion && { valuesFor: (payout: Payout) => completion.valuesFor(answer(payout)), lost: () => completion.lost() };
+        const claim = completion && {
+          inserting: completion.inserting,
+          valuesFor: (payout: Payout) => completion.valuesFor(answer(payout)),
+          lost: (seen?: IdempotencyRow) => completion.lost(seen),
+        };
         return answer(await payouts.create(trx, accountId, request.body, auditBy(request), claim));
       });
       // Counted once committed, and not again when a retry replays it.
