@@ -184,11 +184,9 @@ export function createScimUsers(deps: ScimUsersDeps) {
         updated_at: now,
       };
       try {
-        await transactWithRetry(db, async (trx) => {
-          const changes = changesOf(null, { ...doc, ...(passwordHash ? { password: true } : {}) });
-          const record = recordAudit.row(by, { accountId, action: 'scim.user.created', target: { type: 'user', id: row.id }, changes, at: now });
-          await store.insert(trx, row, searchValues(accountId, row.id, attributes), record);
-        });
+        const changes = changesOf(null, { ...doc, ...(passwordHash ? { password: true } : {}) });
+        const record = recordAudit.row(by, { accountId, action: 'scim.user.created', target: { type: 'user', id: row.id }, changes, at: now });
+        await store.create(row, searchValues(accountId, row.id, attributes), record);
       } catch (error) {
         if (isUniqueViolation(error)) throw uniqueness(`userName ${columns.user_name} is already taken in this account`);
         throw error;
