@@ -15,7 +15,7 @@ import { USER_SCHEMA, resolvePath, type AttrDef, type ResolvedPath } from './sch
 import { valuesKey } from './user-document.ts';
 import type { ScimTables } from './tables.ts';
 import { touchInIdOrder } from './versions.ts';
-import { writeTogether } from '../platform/db/writes-together.ts';
+import { insertTogether, type RowsInsert } from '../platform/db/writes-together.ts';
 import { insertAuditRow, type AuditRow } from '../audit/record.ts';
 
 type Executor = Db | Transaction<Tables>;
@@ -214,12 +214,12 @@ const groupsOfOne = preparedQuery((db, value: Placeholder<{ accountId: string; u
     .orderBy('g.display_name_lower'),
 );
 
-/** The person's row, up to 500 of their search rows and their audit record, as writes of one statement (`writeTogether`). */
-function newPersonWrites(executor: Executor, row: UserRow, values: ValueRow[], record: AuditRow | null) {
+/** The person's row, up to 500 of their search rows and their audit record, as inserts of one statement (`insertTogether`). */
+function newPersonInserts(row: UserRow, values: ValueRow[], record: AuditRow | null): RowsInsert[] {
   return [
-    executor.insertInto('users').values(row),
-    ...(values.length > 0 ? [executor.insertInto('scim_user_values').values(values)] : []),
-    ...(record ? [executor.insertInto('audit_events').values(record)] : []),
+    { table: 'users', rows: [row] },
+    { table: 'scim_user_values', rows: values },
+    { table: 'audit_events', rows: record ? [record] : [] },
   ];
 }
 
@@ -299,7 +299,7 @@ export function createScimUserStore(deps: { db: Db; dialect: SqlDialect }) {
      */
     async create(row: UserRow, values: ValueRow[], record: AuditRow | null): Promise<void> {
       if (dialect.writableCtes && values.length <= 500) {
-        await retryOnConflict(() => writeTogether(db, newPersonWrites(db, row, values, record), { named: values.length <= NAMED_UP_TO_VALUES }));
+        await retryOnConflict(() => insertTogether(db, newPersonInserts(row, values, record), { named: values.length <= NAMED_UP_TO_VALUES }));
         return;
       }
       await transactWithRetry(db, (trx) => this.insert(trx, row, values, record));
@@ -319,7 +319,7 @@ export function createScimUserStore(deps: { db: Db; dialect: SqlDialect }) {
         return;
       }
       const [first, rest] = [values.slice(0, 500), values.slice(500)];
-      await writeTogether(trx, newPersonWrites(trx, row, first, record), { named: first.length <= NAMED_UP_TO_VALUES });
+      await insertTogether(trx, newPersonInserts(row, first, record), { named: first.length <= NAMED_UP_TO_VALUES });
       await writeValues(trx, rest);
     },
 
