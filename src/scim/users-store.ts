@@ -2,7 +2,7 @@
  * Queries of SCIM users: the `users` rows shared with sign-in, their searchable values and
  * their derived `groups`. Every query is scoped by account.
  */
-import { sql, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
+import { sql, type Compilable, type OperationNodeSource, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
 import { retryOnConflict, transactWithRetry, type Db } from '../platform/db/database.ts';
 import { placeholder, preparedQuery, type Placeholder, type PreparedQuery } from '../platform/db/prepared.ts';
 import type { Tables } from '../platform/db/tables.ts';
@@ -15,7 +15,8 @@ import { USER_SCHEMA, resolvePath, type AttrDef, type ResolvedPath } from './sch
 import { valuesKey } from './user-document.ts';
 import type { ScimTables } from './tables.ts';
 import { touchInIdOrder } from './versions.ts';
-import { insertTogether, type RowsInsert } from '../platform/db/writes-together.ts';
+import { insertTogether, writeTogether, type RowsInsert } from '../platform/db/writes-together.ts';
+import { dialectOf } from '../platform/db/dialect.ts';
 import { insertAuditRow, type AuditRow } from '../audit/record.ts';
 
 type Executor = Db | Transaction<Tables>;
@@ -223,6 +224,22 @@ function newPersonInserts(row: UserRow, values: ValueRow[], record: AuditRow | n
   ];
 }
 
+/**
+ * `write` and `record` (an audit record, or null) in `trx`: on PostgreSQL as one statement
+ * (`writeTogether`), the record a WITH clause of the write; elsewhere the write, then the
+ * record's prepared INSERT.
+ */
+async function withRecord(trx: Executor, write: Compilable & OperationNodeSource, record: AuditRow | null): Promise<void> {
+  if (record === null) {
+    await trx.executeQuery(write.compile());
+  } else if (dialectOf(trx).writableCtes) {
+    await writeTogether(trx, [trx.insertInto('audit_events').values(record), write]);
+  } else {
+    await trx.executeQuery(write.compile());
+    await insertAuditRow(trx, record);
+  }
+}
+
 /** Keeps `value` under `key`, dropping the oldest entry when `map` holds LIST_PLANS. */
 function keep<V>(map: Map<string, V>, key: string, value: V): void {
   if (map.size >= LIST_PLANS) map.delete(map.keys().next().value!);
@@ -323,8 +340,14 @@ export function createScimUserStore(deps: { db: Db; dialect: SqlDialect }) {
       await writeValues(trx, rest);
     },
 
-    async update(trx: Executor, row: UserRow, values: ValueRow[]): Promise<void> {
-      await trx.updateTable('users').set(row).where('account_id', '=', row.account_id).where('id', '=', row.id).execute();
+    /**
+     * Stores `row` over the person's row and replaces their search rows; `record`, the write's
+     * audit record (null when nothing is recorded), goes with the row's UPDATE as one statement
+     * on PostgreSQL, so it adds no round trip.
+     */
+    async update(trx: Executor, row: UserRow, values: ValueRow[], record: AuditRow | null): Promise<void> {
+      const update = trx.updateTable('users').set(row).where('account_id', '=', row.account_id).where('id', '=', row.id);
+      await withRecord(trx, update, record);
       await trx.deleteFrom('scim_user_values').where('user_id', '=', row.id).execute();
       await writeValues(trx, values);
     },
@@ -356,9 +379,9 @@ export function createScimUserStore(deps: { db: Db; dialect: SqlDialect }) {
       await touchInIdOrder(trx, dialect, 'users', accountId, trx.selectFrom('scim_group_members').select('user_id').where('group_id', '=', groupId), at);
     },
 
-    async delete(trx: Executor, accountId: string, id: string): Promise<boolean> {
-      const result = await trx.deleteFrom('users').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
-      return result.numDeletedRows > 0n;
+    /** Deletes the person's row, with `record`, the deletion's audit record, as update does. */
+    async delete(trx: Executor, accountId: string, id: string, record: AuditRow | null): Promise<void> {
+      await withRecord(trx, trx.deleteFrom('users').where('account_id', '=', accountId).where('id', '=', id), record);
     },
 
     async existing(trx: Executor, accountId: string, ids: string[]): Promise<Set<string>> {
