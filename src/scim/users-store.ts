@@ -305,6 +305,24 @@ export function createScimUserStore(deps: { db: Db; dialect: SqlDialect }) {
     for (let i = 0; i < rows.length; i += 500) await trx.insertInto('scim_user_values').values(rows.slice(i, i + 500)).execute();
   }
 
+  /**
+   * Inserts the person, their search rows and `record` in `trx`: on PostgreSQL the first 500
+   * search rows go in one statement with the person and the record, so the record adds no
+   * round trip to the write.
+   */
+  async function insertPerson(trx: Executor, row: UserRow, values: ValueRow[], record: AuditRow | null): Promise<void> {
+    if (!dialect.writableCtes) {
+      // In process (SQLite) there is no round trip to save: the record is the prepared INSERT it always is.
+      await trx.insertInto('users').values(row).execute();
+      await writeValues(trx, values);
+      if (record) await insertAuditRow(trx, record);
+      return;
+    }
+    const [first, rest] = [values.slice(0, 500), values.slice(500)];
+    await insertTogether(trx, newPersonInserts(row, first, record), { named: first.length <= NAMED_UP_TO_VALUES });
+    await writeValues(trx, rest);
+  }
+
   return {
     /**
      * Writes a new person, their search rows and `record` (its audit record; null when nothing is
@@ -319,26 +337,10 @@ export function createScimUserStore(deps: { db: Db; dialect: SqlDialect }) {
         await retryOnConflict(() => insertTogether(db, newPersonInserts(row, values, record), { named: values.length <= NAMED_UP_TO_VALUES }));
         return;
       }
-      await transactWithRetry(db, (trx) => this.insert(trx, row, values, record));
+      await transactWithRetry(db, (trx) => insertPerson(trx, row, values, record));
     },
 
-    /**
-     * Inserts the person, their search rows and `record` in `trx`: on PostgreSQL the first 500
-     * search rows go in one statement with the person and the record, so the record adds no
-     * round trip to the write.
-     */
-    async insert(trx: Executor, row: UserRow, values: ValueRow[], record: AuditRow | null): Promise<void> {
-      if (!dialect.writableCtes) {
-        // In process (SQLite) there is no round trip to save: the record is the prepared INSERT it always is.
-        await trx.insertInto('users').values(row).execute();
-        await writeValues(trx, values);
-        if (record) await insertAuditRow(trx, record);
-        return;
-      }
-      const [first, rest] = [values.slice(0, 500), values.slice(500)];
-      await insertTogether(trx, newPersonInserts(row, first, record), { named: first.length <= NAMED_UP_TO_VALUES });
-      await writeValues(trx, rest);
-    },
+    insert: insertPerson,
 
     /**
      * Stores `row` over the person's row and replaces their search rows; `record`, the write's
