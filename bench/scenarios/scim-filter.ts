@@ -6,6 +6,7 @@
  * POST (users/s) and one member added to a 10,000-member group.
  */
 import { cpuMicros, load } from '../lib/load.ts';
+import { cpuBetween, postgresCpuOf } from '../lib/postgres-cpu.ts';
 import { startGatehouse, startNode } from '../lib/processes.ts';
 import type { Row } from '../lib/report.ts';
 import type { Scenario } from '../run.ts';
@@ -29,7 +30,8 @@ export const scimFilter: Scenario = {
     await scimmy.stop();
 
     for (const database of databases) {
-      const gatehouse = await startGatehouse({ databaseUrl: database.url });
+      const postgres = database.kind === 'postgres' ? postgresCpuOf(database.url!) : undefined;
+      const gatehouse = await startGatehouse({ databaseUrl: postgres?.url ?? database.url });
       const admin = (path: string, body: unknown) =>
         fetch(gatehouse.adminUrl + path, { method: 'POST', headers: { authorization: `Bearer ${gatehouse.adminToken}`, 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json() as Promise<{ id: string; token: string }>);
       const account = await admin('/admin/v1/accounts', { name: 'Bench' });
@@ -72,6 +74,8 @@ export const scimFilter: Scenario = {
       });
 
       let n = 0;
+      const postgresBefore = await postgres?.sample();
+      const postCpuBefore = cpuMicros(gatehouse.process.pid!);
       const post = await load({
         url: `${gatehouse.url}/scim/v2/Users`,
         method: 'POST',
@@ -80,7 +84,9 @@ export const scimFilter: Scenario = {
         durationSeconds: Math.max(5, seconds),
         setupRequest: (request) => ({ ...request, body: JSON.stringify({ schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: `new${n++}@example.com`, emails: [{ value: `new${n}@example.com`, type: 'work' }] }) }),
       });
-      rows.push({ scenario: 'scim-filter', subject: 'gatehouse POST /Users (users/s)', database: database.kind, ...post });
+      const postCpu = Math.round((cpuMicros(gatehouse.process.pid!) - postCpuBefore) / Math.max(1, post.total));
+      const postgresPostCpu = postgres && postgresBefore ? ` + PostgreSQL ${Math.round(cpuBetween(postgresBefore, await postgres.sample()) / Math.max(1, post.total))}` : '';
+      rows.push({ scenario: 'scim-filter', subject: `gatehouse POST /Users (users/s; ${postCpu}${postgresPostCpu} µs CPU/req)`, database: database.kind, ...post });
 
       const group = await fetch(`${gatehouse.url}/scim/v2/Groups`, { method: 'POST', headers: { ...headers, 'content-type': 'application/scim+json' }, body: JSON.stringify({ displayName: 'Big' }) }).then((r) => r.json() as Promise<{ id: string }>);
       const members = ids.slice(0, Math.min(10_000, USERS / 2)).map((user_id) => ({ group_id: group.id, user_id, account_id: account.id, created_at: now }));

@@ -23,7 +23,9 @@
 import type { Db } from '../platform/db/database.ts';
 import { transactWithRetry } from '../platform/db/database.ts';
 import type { Clock } from '../platform/clock.ts';
-import { preparedQuery } from '../platform/db/prepared.ts';
+import { sql } from 'kysely';
+import { preparedQuery, type Placeholder } from '../platform/db/prepared.ts';
+import { dialectOf } from '../platform/db/dialect.ts';
 import { runInRounds } from '../platform/rounds.ts';
 import { changesMac, genesisHash, recordHash } from './chain.ts';
 import { streamSealed } from './stream.ts';
@@ -54,6 +56,53 @@ export interface SealerDeps {
  * on PostgreSQL. An idle round costs that one probe and nothing else.
  */
 export const accountsToSeal = preparedQuery((db) => db.selectFrom('audit_events').select('account_id').distinct().where('seq', 'is', null).limit(100));
+
+/** What sealing writes into a record: its place in the chain, and the MAC of its changes. */
+type Placed = Pick<AuditEventRow, 'id' | 'seq' | 'prev_hash' | 'hash' | 'changes_mac'>;
+
+const placeOne = preparedQuery((db, value: Placeholder<Placed>) =>
+  db
+    .updateTable('audit_events')
+    .set({ seq: value('seq'), prev_hash: value('prev_hash'), hash: value('hash'), changes_mac: value('changes_mac') })
+    .where('id', '=', value('id')),
+);
+
+/** A batch's places as one array per column, each bound as one parameter. */
+interface PlacedColumns {
+  ids: string[];
+  seqs: Array<number | null>;
+  prevHashes: Array<string | null>;
+  hashes: Array<string | null>;
+  macs: Array<string | null>;
+}
+
+const placeMany = preparedQuery(
+  (_db, value: Placeholder<PlacedColumns>) => sql`
+    update audit_events as e set seq = placed.seq, prev_hash = placed.prev_hash, hash = placed.hash, changes_mac = placed.changes_mac
+    from unnest(${value('ids')}::text[], ${value('seqs')}::bigint[], ${value('prevHashes')}::text[], ${value('hashes')}::text[], ${value('macs')}::text[])
+      as placed (id, seq, prev_hash, hash, changes_mac)
+    where e.id = placed.id`,
+);
+
+/**
+ * Writes the records' places. On PostgreSQL one statement for the whole batch, its columns bound
+ * as arrays: a statement per record cost a round trip each, as many as the writes being sealed.
+ * SQLite, in process, runs one prepared UPDATE per record.
+ */
+async function placeInChain(trx: Db, records: readonly Placed[]): Promise<void> {
+  if (records.length === 0) return;
+  if (!dialectOf(trx).writableCtes) {
+    for (const { id, seq, prev_hash, hash, changes_mac } of records) await placeOne.execute(trx, { id, seq, prev_hash, hash, changes_mac });
+    return;
+  }
+  await placeMany.execute(trx, {
+    ids: records.map((r) => r.id),
+    seqs: records.map((r) => r.seq),
+    prevHashes: records.map((r) => r.prev_hash),
+    hashes: records.map((r) => r.hash),
+    macs: records.map((r) => r.changes_mac),
+  });
+}
 
 export function createAuditSealer(deps: SealerDeps) {
   const { db, clock, macKey } = deps;
@@ -87,10 +136,10 @@ export function createAuditSealer(deps: SealerDeps) {
         const mac = row.detached_at === null ? changesMac(macKey, row.changes) : row.changes_mac;
         const hash = recordHash(prev, { ...row, changes_mac: mac });
         seq += 1;
-        await trx.updateTable('audit_events').set({ seq, prev_hash: prev, hash, changes_mac: mac }).where('id', '=', row.id).execute();
         sealed.push({ ...row, seq, prev_hash: prev, hash, changes_mac: mac });
         prev = hash;
       }
+      await placeInChain(trx, sealed);
       if (rows.length > 0) await trx.updateTable('audit_chains').set({ head_seq: seq, head_hash: prev }).where('account_id', '=', accountId).execute();
       await streamSealed(trx, accountId, sealed);
       return { sealed: rows.length, head: { seq, hash: prev } };

@@ -2,8 +2,8 @@
  * Queries of SCIM users: the `users` rows shared with sign-in, their searchable values and
  * their derived `groups`. Every query is scoped by account.
  */
-import { sql, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
-import type { Db } from '../platform/db/database.ts';
+import { sql, type Compilable, type OperationNodeSource, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
+import { retryOnConflict, transactWithRetry, type Db } from '../platform/db/database.ts';
 import { placeholder, preparedQuery, type Placeholder, type PreparedQuery } from '../platform/db/prepared.ts';
 import type { Tables } from '../platform/db/tables.ts';
 import type { SqlDialect } from '../platform/db/dialect.ts';
@@ -15,7 +15,8 @@ import { USER_SCHEMA, resolvePath, type AttrDef, type ResolvedPath } from './sch
 import { valuesKey } from './user-document.ts';
 import type { ScimTables } from './tables.ts';
 import { touchInIdOrder } from './versions.ts';
-import { writeTogether } from '../platform/db/writes-together.ts';
+import { insertTogether, writeTogether, type RowsInsert } from '../platform/db/writes-together.ts';
+import { dialectOf } from '../platform/db/dialect.ts';
 import { insertAuditRow, type AuditRow } from '../audit/record.ts';
 
 type Executor = Db | Transaction<Tables>;
@@ -214,6 +215,31 @@ const groupsOfOne = preparedQuery((db, value: Placeholder<{ accountId: string; u
     .orderBy('g.display_name_lower'),
 );
 
+/** The person's row, up to 500 of their search rows and their audit record, as inserts of one statement (`insertTogether`). */
+function newPersonInserts(row: UserRow, values: ValueRow[], record: AuditRow | null): RowsInsert[] {
+  return [
+    { table: 'users', rows: [row] },
+    { table: 'scim_user_values', rows: values },
+    { table: 'audit_events', rows: record ? [record] : [] },
+  ];
+}
+
+/**
+ * `write` and `record` (an audit record, or null) in `trx`: on PostgreSQL as one statement
+ * (`writeTogether`), the record a WITH clause of the write; elsewhere the write, then the
+ * record's prepared INSERT.
+ */
+async function withRecord(trx: Executor, write: Compilable & OperationNodeSource, record: AuditRow | null): Promise<void> {
+  if (record === null) {
+    await trx.executeQuery(write.compile());
+  } else if (dialectOf(trx).writableCtes) {
+    await writeTogether(trx, [trx.insertInto('audit_events').values(record), write]);
+  } else {
+    await trx.executeQuery(write.compile());
+    await insertAuditRow(trx, record);
+  }
+}
+
 /** Keeps `value` under `key`, dropping the oldest entry when `map` holds LIST_PLANS. */
 function keep<V>(map: Map<string, V>, key: string, value: V): void {
   if (map.size >= LIST_PLANS) map.delete(map.keys().next().value!);
@@ -279,31 +305,51 @@ export function createScimUserStore(deps: { db: Db; dialect: SqlDialect }) {
     for (let i = 0; i < rows.length; i += 500) await trx.insertInto('scim_user_values').values(rows.slice(i, i + 500)).execute();
   }
 
+  /**
+   * Inserts the person, their search rows and `record` in `trx`: on PostgreSQL the first 500
+   * search rows go in one statement with the person and the record, so the record adds no
+   * round trip to the write.
+   */
+  async function insertPerson(trx: Executor, row: UserRow, values: ValueRow[], record: AuditRow | null): Promise<void> {
+    if (!dialect.writableCtes) {
+      // In process (SQLite) there is no round trip to save: the record is the prepared INSERT it always is.
+      await trx.insertInto('users').values(row).execute();
+      await writeValues(trx, values);
+      if (record) await insertAuditRow(trx, record);
+      return;
+    }
+    const [first, rest] = [values.slice(0, 500), values.slice(500)];
+    await insertTogether(trx, newPersonInserts(row, first, record), { named: first.length <= NAMED_UP_TO_VALUES });
+    await writeValues(trx, rest);
+  }
+
   return {
     /**
-     * Inserts the person, their search rows and `record` (its audit record; null when nothing is
-     * recorded): on PostgreSQL as one statement, so the record adds no round trip to the write.
+     * Writes a new person, their search rows and `record` (its audit record; null when nothing is
+     * recorded) as a transaction of their own. On PostgreSQL, for a person of up to 500 search
+     * rows, that is one statement sent on its own, outside BEGIN and COMMIT: PostgreSQL runs a
+     * lone statement as a transaction, so its clauses commit together or not at all, and the
+     * write costs one round trip instead of three. Otherwise the writes go in a transaction
+     * (`insert`), run again on a conflict with a concurrent one.
      */
-    async insert(trx: Executor, row: UserRow, values: ValueRow[], record: AuditRow | null): Promise<void> {
-      if (!dialect.writableCtes) {
-        // In process (SQLite) there is no round trip to save: the record is the prepared INSERT it always is.
-        await trx.insertInto('users').values(row).execute();
-        await writeValues(trx, values);
-        if (record) await insertAuditRow(trx, record);
+    async create(row: UserRow, values: ValueRow[], record: AuditRow | null): Promise<void> {
+      if (dialect.writableCtes && values.length <= 500) {
+        await retryOnConflict(() => insertTogether(db, newPersonInserts(row, values, record), { named: values.length <= NAMED_UP_TO_VALUES }));
         return;
       }
-      const [first, rest] = [values.slice(0, 500), values.slice(500)];
-      const writes = [
-        trx.insertInto('users').values(row),
-        ...(first.length > 0 ? [trx.insertInto('scim_user_values').values(first)] : []),
-        ...(record ? [trx.insertInto('audit_events').values(record)] : []),
-      ];
-      await writeTogether(trx, writes, { named: first.length <= NAMED_UP_TO_VALUES });
-      await writeValues(trx, rest);
+      await transactWithRetry(db, (trx) => insertPerson(trx, row, values, record));
     },
 
-    async update(trx: Executor, row: UserRow, values: ValueRow[]): Promise<void> {
-      await trx.updateTable('users').set(row).where('account_id', '=', row.account_id).where('id', '=', row.id).execute();
+    insert: insertPerson,
+
+    /**
+     * Stores `row` over the person's row and replaces their search rows; `record`, the write's
+     * audit record (null when nothing is recorded), goes with the row's UPDATE as one statement
+     * on PostgreSQL, so it adds no round trip.
+     */
+    async update(trx: Executor, row: UserRow, values: ValueRow[], record: AuditRow | null): Promise<void> {
+      const update = trx.updateTable('users').set(row).where('account_id', '=', row.account_id).where('id', '=', row.id);
+      await withRecord(trx, update, record);
       await trx.deleteFrom('scim_user_values').where('user_id', '=', row.id).execute();
       await writeValues(trx, values);
     },
@@ -335,9 +381,9 @@ export function createScimUserStore(deps: { db: Db; dialect: SqlDialect }) {
       await touchInIdOrder(trx, dialect, 'users', accountId, trx.selectFrom('scim_group_members').select('user_id').where('group_id', '=', groupId), at);
     },
 
-    async delete(trx: Executor, accountId: string, id: string): Promise<boolean> {
-      const result = await trx.deleteFrom('users').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
-      return result.numDeletedRows > 0n;
+    /** Deletes the person's row, with `record`, the deletion's audit record, as update does. */
+    async delete(trx: Executor, accountId: string, id: string, record: AuditRow | null): Promise<void> {
+      await withRecord(trx, trx.deleteFrom('users').where('account_id', '=', accountId).where('id', '=', id), record);
     },
 
     async existing(trx: Executor, accountId: string, ids: string[]): Promise<Set<string>> {

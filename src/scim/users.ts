@@ -140,21 +140,22 @@ export function createScimUsers(deps: ScimUsersDeps) {
       version: row.version + 1,
       updated_at: Math.max(now, row.updated_at),
     };
-    try {
-      await store.update(trx, updated, searchValues(row.account_id, row.id, attributes));
-    } catch (error) {
-      if (isUniqueViolation(error)) throw uniqueness(`userName ${columns.user_name} is already taken in this account`);
-      throw error;
-    }
-    if (row.active === 1 && updated.active === 0) await deps.revokeUserAccess(trx, row.account_id, row.id, now);
-    if (memberDisplay(updated) !== memberDisplay(row)) await deps.groups.touchGroupsOf(trx, row.account_id, row.id, now);
-    await recordAudit(trx, audit.by, {
+    const record = recordAudit.row(audit.by, {
       accountId: row.account_id,
       action: row.active === 1 && updated.active === 0 ? 'scim.user.deactivated' : audit.action,
       target: { type: 'user', id: row.id },
       changes: { ...changesOf(userDocument(row), userDocument(updated)), ...(passwordHash ? changesOf(null, { password: true }) : {}) },
       at: now,
     });
+    try {
+      // The record goes with the row's UPDATE (users-store.ts): no round trip of its own.
+      await store.update(trx, updated, searchValues(row.account_id, row.id, attributes), record);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw uniqueness(`userName ${columns.user_name} is already taken in this account`);
+      throw error;
+    }
+    if (row.active === 1 && updated.active === 0) await deps.revokeUserAccess(trx, row.account_id, row.id, now);
+    if (memberDisplay(updated) !== memberDisplay(row)) await deps.groups.touchGroupsOf(trx, row.account_id, row.id, now);
     return updated;
   }
 
@@ -184,11 +185,9 @@ export function createScimUsers(deps: ScimUsersDeps) {
         updated_at: now,
       };
       try {
-        await transactWithRetry(db, async (trx) => {
-          const changes = changesOf(null, { ...doc, ...(passwordHash ? { password: true } : {}) });
-          const record = recordAudit.row(by, { accountId, action: 'scim.user.created', target: { type: 'user', id: row.id }, changes, at: now });
-          await store.insert(trx, row, searchValues(accountId, row.id, attributes), record);
-        });
+        const changes = changesOf(null, { ...doc, ...(passwordHash ? { password: true } : {}) });
+        const record = recordAudit.row(by, { accountId, action: 'scim.user.created', target: { type: 'user', id: row.id }, changes, at: now });
+        await store.create(row, searchValues(accountId, row.id, attributes), record);
       } catch (error) {
         if (isUniqueViolation(error)) throw uniqueness(`userName ${columns.user_name} is already taken in this account`);
         throw error;
@@ -224,13 +223,14 @@ export function createScimUsers(deps: ScimUsersDeps) {
       await transactWithRetry(db, async (trx) => {
         await locked(trx, accountId, id, ifMatch);
         const now = clock.now();
-        // What the trail recorded about the person goes with them (audit/detach.ts).
+        // What the trail recorded about the person goes with them (audit/detach.ts); the
+        // deletion's own record, written after, keeps its target.
         await detachPerson(trx, accountId, id, now);
-        await recordAudit(trx, by, { accountId, action, target: { type: 'user', id }, at: now });
         await deps.revokeUserAccess(trx, accountId, id, now);
         // Its groups lose it from `members`.
         await deps.groups.leaveAllGroups(trx, accountId, id, now);
-        await store.delete(trx, accountId, id);
+        // The record goes with the row's DELETE (users-store.ts): no round trip of its own.
+        await store.delete(trx, accountId, id, recordAudit.row(by, { accountId, action, target: { type: 'user', id }, at: now }));
       });
     },
 

@@ -1,8 +1,11 @@
 /**
  * What SCIM POST /Users sends PostgreSQL: the person, their search rows and the audit record
- * go as one statement between BEGIN and COMMIT, so the trail adds no round trip to the write
- * (docs/DECISIONS.md, "The SCIM user's record rides in the user's INSERT"). The statements are
- * counted at the pg client, where every query of the pool passes, prepared or not.
+ * go as one statement, so the trail adds no round trip to the write (docs/DECISIONS.md, "The
+ * SCIM user's record rides in the user's INSERT"), and that statement is sent alone, without
+ * BEGIN and COMMIT, a transaction of its own ("A SCIM create is one statement, without BEGIN
+ * and COMMIT"). PUT, PATCH and DELETE send their record inside the row's UPDATE or DELETE.
+ * The statements are counted at the pg client, where every query of the pool passes, prepared
+ * or not.
  */
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -64,11 +67,11 @@ describeOnDatabase('postgres', 'statements of SCIM POST /Users (postgres)', (tar
     });
   const person = (userName: string) => ({ schemas: [CORE_USER], userName, externalId: `ext-${userName}`, name: { givenName: 'Ada', familyName: 'L' }, emails: [{ value: userName, primary: true }] });
 
-  it('the person, their search rows and the record are one statement, as many as without the trail', async () => {
+  it('the person, their search rows and the record are one statement sent alone, as many as without the trail', async () => {
     let id = '';
     const withTrail = await statementsOf(async () => ({ id } = (await users().create(accountId, person('ada@example.com'), by)) as { id: string }));
     const without = await statementsOf(() => users(nothingRecorded).create(accountId, person('bob@example.com'), by));
-    assert.deepEqual(withTrail, ['begin', 'with "written_1" as', 'commit']);
+    assert.deepEqual(withTrail, ['with "written_1" as']);
     assert.deepEqual(without, withTrail);
 
     const user = await database.db.selectFrom('users').select(['user_name', 'external_id']).where('id', '=', id).executeTakeFirstOrThrow();
@@ -90,5 +93,48 @@ describeOnDatabase('postgres', 'statements of SCIM POST /Users (postgres)', (tar
     });
     assert.equal((await database.db.selectFrom('audit_events').select('id').execute()).length, before.length);
     assert.equal((await database.db.selectFrom('users').select('id').where('account_id', '=', accountId).execute()).length, 2);
+  });
+
+  it('a person of more search rows than one statement takes is written in a transaction, whole', async () => {
+    const emails = Array.from({ length: 600 }, (_, i) => ({ value: `many${i}@example.com` }));
+    let id = '';
+    const sent = await statementsOf(async () => ({ id } = (await users().create(accountId, { ...person('many@example.com'), emails }, by)) as { id: string }));
+    assert.deepEqual(sent, ['begin', 'with "written_1" as', 'insert into "scim_user_values"', 'commit']);
+    const values = await database.db.selectFrom('scim_user_values').select('value').where('user_id', '=', id).where('attr', '=', 'emails').where('sub', '=', 'value').execute();
+    assert.equal(values.length, 600);
+    assert.equal((await database.db.selectFrom('audit_events').select('id').where('target_id', '=', id).execute()).length, 1);
+  });
+
+  it('PUT, PATCH and DELETE send their record with the row\'s write, not as a statement of its own', async () => {
+    const { id } = (await users().create(accountId, person('eve@example.com'), by)) as { id: string };
+    const recordsOf = async (action: string) => (await database.db.selectFrom('audit_events').select('id').where('target_id', '=', id).where('action', '=', action).execute()).length;
+    const apart = (sent: string[]) => sent.filter((text) => text.startsWith('insert into "audit_events"'));
+
+    const replaced = await statementsOf(() => users().replace(accountId, id, { ...person('eve@example.com'), displayName: 'Eve' }, undefined, by));
+    assert.deepEqual(apart(replaced), []);
+    assert.ok(replaced.includes('with "written_1" as'), replaced.join(' | '));
+    assert.equal(await recordsOf('scim.user.replaced'), 1);
+
+    const patch = { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: [{ op: 'replace', path: 'active', value: false }] };
+    const patched = await statementsOf(() => users().patch(accountId, id, patch, undefined, by));
+    assert.deepEqual(apart(patched), []);
+    assert.equal(await recordsOf('scim.user.deactivated'), 1);
+
+    const deleted = await statementsOf(() => users().delete(accountId, id, undefined, by));
+    assert.deepEqual(apart(deleted), []);
+    assert.ok(deleted.includes('with "written_1" as'), deleted.join(' | '));
+    assert.equal(await recordsOf('scim.user.deleted'), 1);
+    assert.equal((await database.db.selectFrom('users').select('id').where('id', '=', id).execute()).length, 0);
+  });
+
+  it('a PUT refused for a taken userName leaves no record of it', async () => {
+    const { id } = (await users().create(accountId, person('fay@example.com'), by)) as { id: string };
+    await assert.rejects(users().replace(accountId, id, { ...person('ADA@example.com'), externalId: 'ext-fay@example.com' }, undefined, by), (error: { status?: number; extensions?: { scimType?: string } }) => {
+      assert.equal(error.status, 409);
+      assert.equal(error.extensions?.scimType, 'uniqueness');
+      return true;
+    });
+    const records = await database.db.selectFrom('audit_events').select('action').where('target_id', '=', id).execute();
+    assert.deepEqual(records.map((r) => r.action), ['scim.user.created']);
   });
 });

@@ -61,13 +61,22 @@ const CONFLICT_ATTEMPTS = 3;
  * different orders, say). Each retry waits a few random milliseconds, so the two rivals do
  * not meet again in step. Only for work whose every effect is in the transaction.
  */
-export async function transactWithRetry<T>(db: Db, work: (trx: Transaction<Tables>) => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
+export function transactWithRetry<T>(db: Db, work: (trx: Transaction<Tables>) => Promise<T>): Promise<T> {
+  return retryOnConflict(() => db.transaction().execute(work));
+}
+
+/**
+ * Runs `attempt`, a transaction of its own (one begun and ended by it, or a lone statement,
+ * which PostgreSQL runs as one), again when PostgreSQL aborts it for a conflict with a
+ * concurrent transaction: see transactWithRetry.
+ */
+export async function retryOnConflict<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let tries = 1; ; tries++) {
     try {
-      return await db.transaction().execute(work);
+      return await attempt();
     } catch (error) {
-      if (!isTransactionConflict(error) || attempt >= CONFLICT_ATTEMPTS) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * attempt));
+      if (!isTransactionConflict(error) || tries >= CONFLICT_ATTEMPTS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * tries));
     }
   }
 }
