@@ -14,37 +14,18 @@ import { api, fund, newTenant } from './api.ts';
 import { mintAccessToken } from '../helpers/fixtures.ts';
 import { bearerCall } from '../helpers/http.ts';
 import { until } from '../helpers/until.ts';
+import { statementsSentDuring, type SentStatement } from '../helpers/sent-statements.ts';
 import { NOTIFY_CHANNEL } from '../../src/webhooks/wake.ts';
 
 const postgres = databaseTargets().find((target) => target.kind === 'postgres');
 
-interface Sent {
-  client: object;
-  text: string;
-}
 
-/** The statements pg clients of this process send while `work` runs. */
-async function statementsDuring(work: () => Promise<void>): Promise<Sent[]> {
-  const sent: Sent[] = [];
-  const query = pg.Client.prototype.query;
-  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    const config = args[0] as string | { text?: string };
-    sent.push({ client: this, text: typeof config === 'string' ? config : (config.text ?? '') });
-    return (query as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof query;
-  try {
-    await work();
-  } finally {
-    pg.Client.prototype.query = query;
-  }
-  return sent;
-}
 
-const isClaim = (s: Sent) => s.text.includes('insert into idempotency_keys') && s.text.includes('synchronous_commit');
-const isPayout = (s: Sent) => s.text.includes('json_populate_record(null::payouts');
+const isClaim = (s: SentStatement) => s.text.includes('insert into idempotency_keys') && s.text.includes('synchronous_commit');
+const isPayout = (s: SentStatement) => s.text.includes('json_populate_record(null::payouts');
 /** Background work of the app (the retention sweep) may touch keys meanwhile; a request's own statements never delete by expiry. */
-const isSweep = (s: Sent) => /^delete/i.test(s.text.trim()) && s.text.includes('expires_at');
-const readsOrWritesKeys = (s: Sent) => s.text.includes('idempotency_keys') && !isSweep(s);
+const isSweep = (s: SentStatement) => /^delete/i.test(s.text.trim()) && s.text.includes('expires_at');
+const readsOrWritesKeys = (s: SentStatement) => s.text.includes('idempotency_keys') && !isSweep(s);
 
 describe('the statements of one payout (postgres)', { skip: postgres ? false : NEEDS_POSTGRES }, () => {
   let t: TestApp;
@@ -57,7 +38,7 @@ describe('the statements of one payout (postgres)', { skip: postgres ? false : N
     const { token } = await newTenant(t);
     await fund(t, token, 1_000);
     let status = 0;
-    const sent = await statementsDuring(async () => {
+    const sent = await statementsSentDuring(async () => {
       status = (await api(t, token, 'POST', '/v1/payouts', { amount: 10, currency: 'EUR', destination: 'iban:DE1' })).status;
     });
     assert.equal(status, 201);

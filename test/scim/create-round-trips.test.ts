@@ -9,8 +9,8 @@
  */
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
-import pg from 'pg';
 import { describeOnDatabase } from '../helpers/databases.ts';
+import { statementsSentDuring } from '../helpers/sent-statements.ts';
 import { openDatabase, type Database } from '../../src/platform/db/database.ts';
 import { migrateToLatest } from '../../src/platform/db/migrate.ts';
 import { createTestClock } from '../../src/platform/clock.ts';
@@ -23,21 +23,9 @@ const CORE_USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
 const by: AuditBy = { actor: { type: 'scim_token', id: 'scimtok_1' }, requestId: 'req-1', idempotencyKey: null };
 const nothingRecorded: RecordAudit = Object.assign(async () => '', { row: () => null });
 
-/** The SQL texts `pg` sends while `work` runs. */
+/** The first three words of each SQL text `pg` sends while `work` runs. */
 async function statementsOf(work: () => Promise<unknown>): Promise<string[]> {
-  const sent: string[] = [];
-  const query = pg.Client.prototype.query;
-  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text: string }).text;
-    sent.push(text.trim().split(/\s+/).slice(0, 3).join(' ').toLowerCase());
-    return (query as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof query;
-  try {
-    await work();
-  } finally {
-    pg.Client.prototype.query = query;
-  }
-  return sent;
+  return (await statementsSentDuring(work)).map(({ text }) => text.trim().split(/\s+/).slice(0, 3).join(' ').toLowerCase());
 }
 
 describeOnDatabase('postgres', 'statements of SCIM POST /Users (postgres)', (target) => {
