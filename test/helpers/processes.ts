@@ -90,7 +90,10 @@ export async function spawnGatehouse(options: {
       () => false, // not listening yet
     );
   };
-  await until(ready, 60_000, 'readiness (/readyz 200)').catch((error: unknown) => {
+  await until(ready, 60_000, 'readiness (/readyz 200)').catch(async (error: unknown) => {
+    // A node that never became ready must not outlive the test that started it.
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await exited;
     throw new Error(`${(error as Error).message}:\n${output}`);
   });
   return {
