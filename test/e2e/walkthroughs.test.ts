@@ -180,6 +180,7 @@ function walkthroughSuite(target: DatabaseTarget): void {
       signInStep(() => browser!, ADA),
       signInStep(() => browser!, GRACE),
       watchAuditStep(/admin\/v1\/audit-events\?account=/, (lines) => AUDITED.every((type) => lines.some(([seen, t]) => seen === 'new' && t === type)), 'the receiver to print the records of §3'),
+      watchAuditStep(/\/redeliver\b/, (lines) => lines.some(([seen, t]) => seen === 'again' && t === 'audit.client.updated'), 'the record sent again'),
     ]);
 
     // PAYMENTS: the invoice settles, the payout is made, the pages and the ledger read.
@@ -248,8 +249,12 @@ function walkthroughSuite(target: DatabaseTarget): void {
     // nothing), and the one sent again under the same Event-Id.
     const streamed = auditLines(walk).map((l) => l.join(' '));
     for (const type of AUDITED) assert.ok(streamed.includes(`new ${type}`), `${type} in ${streamed.join(', ')}`);
-    // The redelivery's bytes, Event-Id and new Delivery-Id are proved by test/audit/siem.test.ts.
     assert.match(walk.output('AUDIT.md', '/redeliver'), /"object":"redelivery"[^\n]*"requeued":1/);
+    assert.ok(streamed.includes('again audit.client.updated'), streamed.join(', '));
+    const sent = receiverLines(walk).filter((l) => / audit\.client\.updated /.test(l)).map((l) => l.split(' '));
+    assert.equal(sent.length, 2, 'sent once, and once again on request');
+    assert.equal(sent[0]![2], sent[1]![2], 'the same event');
+    assert.notEqual(sent[0]![4], sent[1]![4], 'a new Delivery-Id');
     // Deactivated: her name stays; deleted: her records keep her id, lose her name, and those about her are detached.
     assert.deepEqual(lines(walk.output('AUDIT.md', '"path":"active"')), [
       '{"active":false}',
