@@ -79,13 +79,13 @@ CREATE INDEX "accounts_created" on "accounts" ("created_at", "id");
 
 CREATE INDEX "audit_events_account_time" on "audit_events" ("account_id", "occurred_at", "id");
 
-CREATE INDEX "audit_events_actor" on "audit_events" ("actor_id", "occurred_at");
+CREATE INDEX "audit_events_actor" on "audit_events" ("actor_id", "occurred_at") where "seq" is not null;
 
 CREATE UNIQUE INDEX "audit_events_chain" on "audit_events" ("account_id", "seq") where "seq" is not null;
 
-CREATE INDEX "audit_events_target" on "audit_events" ("target_id", "occurred_at");
+CREATE INDEX "audit_events_target" on "audit_events" ("target_id", "occurred_at") where "seq" is not null;
 
-CREATE INDEX "audit_events_time" on "audit_events" ("occurred_at", "id");
+CREATE INDEX "audit_events_time" on "audit_events" ("occurred_at", "id") where "seq" is not null;
 
 CREATE INDEX "audit_events_unsealed" on "audit_events" ("account_id", "occurred_at", "id") where "seq" is null;
 

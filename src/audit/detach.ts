@@ -11,20 +11,37 @@
  * written, name included: their stored bodies are detached alike, so a redelivery after the
  * deletion sends the record as the API now shows it (what receivers already hold is theirs).
  */
-import { sql } from 'kysely';
+import { sql, type UpdateQueryBuilder, type UpdateResult } from 'kysely';
+import type { Tables } from '../platform/db/tables.ts';
 import type { Db } from '../platform/db/database.ts';
 import { AUDIT_EVENT_PREFIX } from '../events/types.ts';
 
 export async function detachPerson(trx: Db, accountId: string, userId: string, at: number): Promise<number> {
-  const result = await trx
-    .updateTable('audit_events')
-    .set({ changes: null, detached_at: at })
-    .where('account_id', '=', accountId)
-    .where('target_id', '=', userId)
-    .where('detached_at', 'is', null)
-    .executeTakeFirst();
+  const detached = await detachRecords(trx, accountId, (q) => q.where('target_id', '=', userId), at);
   await detachStreamedRecords(trx, accountId, userId);
-  return Number(result.numUpdatedRows);
+  return detached;
+}
+
+type RecordsUpdate = UpdateQueryBuilder<Tables, 'audit_events', 'audit_events', UpdateResult>;
+
+/**
+ * Detaches the account's records that `whose` selects, unsealed and sealed apart, since the index
+ * by target holds sealed records only (migration 0602) and unsealed ones are found by account.
+ * The unsealed first: a record the sealer seals between the two statements is then found by the
+ * second (on PostgreSQL each statement sees what committed before it); the other order would
+ * miss it.
+ */
+async function detachRecords(trx: Db, accountId: string, whose: (q: RecordsUpdate) => RecordsUpdate, at: number): Promise<number> {
+  let detached = 0;
+  for (const sealed of [false, true]) {
+    const result = await whose(trx.updateTable('audit_events').set({ changes: null, detached_at: at }))
+      .where('seq', sealed ? 'is not' : 'is', null)
+      .where('account_id', '=', accountId)
+      .where('detached_at', 'is', null)
+      .executeTakeFirst();
+    detached += Number(result.numUpdatedRows);
+  }
+  return detached;
 }
 
 /**
@@ -33,15 +50,9 @@ export async function detachPerson(trx: Db, accountId: string, userId: string, a
  * their rows.
  */
 export async function detachPeople(trx: Db, accountId: string, at: number): Promise<number> {
-  const result = await trx
-    .updateTable('audit_events')
-    .set({ changes: null, detached_at: at })
-    .where('account_id', '=', accountId)
-    .where('target_id', 'in', trx.selectFrom('users').select('id').where('account_id', '=', accountId))
-    .where('detached_at', 'is', null)
-    .executeTakeFirst();
+  const detached = await detachRecords(trx, accountId, (q) => q.where('target_id', 'in', trx.selectFrom('users').select('id').where('account_id', '=', accountId)), at);
   await detachStreamedRecords(trx, accountId);
-  return Number(result.numUpdatedRows);
+  return detached;
 }
 
 interface StreamedRecord {

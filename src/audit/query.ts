@@ -12,6 +12,7 @@ import { toRfc3339 } from '../platform/clock.ts';
 import { problem } from '../platform/errors/catalogue.ts';
 import type { Paging } from '../paging/page.ts';
 import { keysetPage } from '../paging/keyset.ts';
+import type { CursorPosition } from '../paging/cursor.ts';
 import type { AuditEventRow } from './tables.ts';
 
 export interface AuditFilters {
@@ -107,35 +108,61 @@ export async function presentAuditRecords(db: Db, rows: readonly AuditEventRow[]
 }
 
 
+/**
+ * Which records a read takes: the read indexes by actor, target and time across accounts hold
+ * sealed records only (migration 0602), so every read runs twice, once over the sealed records
+ * through those indexes and once over the unsealed few through theirs (`audit_events_unsealed`),
+ * and the two are merged. A record is in exactly one half whenever the read runs.
+ */
+type Half = 'sealed' | 'unsealed';
+const HALVES: readonly Half[] = ['sealed', 'unsealed'];
+
+function filtered(db: Db, accountId: string | undefined, filters: AuditFilters, half: Half) {
+  const since = instant('since', filters.since);
+  const until = instant('until', filters.until);
+  let q = db.selectFrom('audit_events').selectAll();
+  q = half === 'sealed' ? q.where('seq', 'is not', null) : q.where('seq', 'is', null);
+  if (accountId !== undefined) q = q.where('account_id', '=', accountId);
+  if (filters.actor) q = q.where('actor_id', '=', filters.actor);
+  if (filters.target) q = q.where('target_id', '=', filters.target);
+  if (filters.action) q = q.where(sql<SqlBool>`substr(action, 1, ${filters.action.length}) = ${filters.action}`);
+  if (since !== undefined) q = q.where('occurred_at', '>=', since);
+  if (until !== undefined) q = q.where('occurred_at', '<', until);
+  return q;
+}
+
+/**
+ * The query of up to `take` of `accountId`'s records (every account's when undefined) after
+ * `after` in (occurred_at, id) order: `take` from each half, each read in order from its
+ * index, then merged and cut to `take`.
+ */
+export function auditPageQuery(
+  db: Db,
+  page: { accountId: string | undefined; filters: AuditFilters; direction: 'asc' | 'desc'; after: CursorPosition | undefined; take: number },
+) {
+  const { direction, take } = page;
+  const [sealed, unsealed] = HALVES.map((half) =>
+    db.selectFrom(keysetPage(filtered(db, page.accountId, page.filters, half), { sortColumn: 'occurred_at', idColumn: 'id', direction }, page.after, take).as(half)).selectAll(),
+  );
+  return sealed!.unionAll(unsealed!).orderBy('occurred_at', direction).orderBy('id', direction).limit(take);
+}
+
 export function createAuditQueries(deps: { db: Db; paging: Paging }) {
   const { db, paging } = deps;
-
-  function filtered(accountId: string | undefined, filters: AuditFilters) {
-    const since = instant('since', filters.since);
-    const until = instant('until', filters.until);
-    let q = db.selectFrom('audit_events').selectAll();
-    if (accountId !== undefined) q = q.where('account_id', '=', accountId);
-    if (filters.actor) q = q.where('actor_id', '=', filters.actor);
-    if (filters.target) q = q.where('target_id', '=', filters.target);
-    if (filters.action) q = q.where(sql<SqlBool>`substr(action, 1, ${filters.action.length}) = ${filters.action}`);
-    if (since !== undefined) q = q.where('occurred_at', '>=', since);
-    if (until !== undefined) q = q.where('occurred_at', '<', until);
-    return q;
-  }
 
   return {
     /** A page of `accountId`'s records (every account's when undefined: the admin API). */
     async list(request: { accountId: string | undefined; limit: number | undefined; after: string | undefined; filters: AuditFilters }) {
       const { accountId, filters } = request;
-      const page = await paging.read(
+      const read = await paging.read(
         { accountId: accountId ?? ALL_ACCOUNTS, limit: request.limit, after: request.after, filters: { ...filters } },
         {
           orderName: AUDIT_ORDER,
-          fetch: (after, take) => keysetPage(filtered(accountId, filters), { sortColumn: 'occurred_at', idColumn: 'id', direction: 'desc' }, after, take).execute(),
+          fetch: (after, take) => auditPageQuery(db, { accountId, filters, direction: 'desc', after, take }).execute(),
           position: (row) => ({ key: Number(row.occurred_at), id: row.id }),
         },
       );
-      return { data: await presentAuditRecords(db, page.rows), next_cursor: page.nextCursor };
+      return { data: await presentAuditRecords(db, read.rows), next_cursor: read.nextCursor };
     },
 
     /**
@@ -146,7 +173,7 @@ export function createAuditQueries(deps: { db: Db; paging: Paging }) {
       const batchSize = request.batchSize ?? 1000;
       let after: { key: number; id: string } | undefined;
       for (;;) {
-        const rows = await keysetPage(filtered(request.accountId, request.filters), { sortColumn: 'occurred_at', idColumn: 'id', direction: 'asc' }, after, batchSize).execute();
+        const rows = await auditPageQuery(db, { accountId: request.accountId, filters: request.filters, direction: 'asc', after, take: batchSize }).execute();
         for (const view of await presentAuditRecords(db, rows)) yield view;
         if (rows.length < batchSize) return;
         const last = rows[rows.length - 1]!;
@@ -156,11 +183,14 @@ export function createAuditQueries(deps: { db: Db; paging: Paging }) {
 
     /** How many records the range holds (export's progress). */
     async count(request: { accountId: string | undefined; filters: AuditFilters }): Promise<number> {
-      const row = await filtered(request.accountId, request.filters)
-        .clearSelect()
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .executeTakeFirstOrThrow();
-      return Number(row.n);
+      // Both halves in one statement, so a record sealed meanwhile is counted once.
+      const [sealed, unsealed] = HALVES.map((half) =>
+        filtered(db, request.accountId, request.filters, half)
+          .clearSelect()
+          .select((eb) => eb.fn.countAll<number>().as('n')),
+      );
+      const rows = await sealed!.unionAll(unsealed!).execute();
+      return rows.reduce((total, row) => total + Number(row.n), 0);
     },
   };
 }

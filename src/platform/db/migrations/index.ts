@@ -19,6 +19,7 @@ import * as m0506 from './0506_webhook_attempt_log_key.ts';
 import * as m0507 from './0507_webhook_endpoint_headers.ts';
 import * as m0600 from './0600_audit.ts';
 import * as m0601 from './0601_audit_chain_index_sealed.ts';
+import * as m0602 from './0602_audit_read_indexes_sealed.ts';
 import * as m0700 from './0700_oidc.ts';
 
 export const migrations: Record<string, Migration> = {
@@ -40,5 +41,6 @@ export const migrations: Record<string, Migration> = {
   '0507_webhook_endpoint_headers': m0507,
   '0600_audit': m0600,
   '0601_audit_chain_index_sealed': m0601,
+  '0602_audit_read_indexes_sealed': m0602,
   '0700_oidc': m0700,
 };
