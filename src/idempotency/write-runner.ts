@@ -16,8 +16,8 @@
  *    takes over once its lease has run out. The writes of one account that arrive together
  *    share that transaction, each in its own savepoint (group-commit.ts, keyed by account),
  *    so a busy account is not limited to one commit at a time. A route whose write is one
-    statement (`writesInOneStatement`) takes no claim: that statement inserts the key, done,
-    with its effects (`runInOneStatement`), and only what it did not perform goes the claimed way.
+ *    statement (`writesInOneStatement`) takes no claim: that statement inserts the key, done,
+ *    with its effects (`runInOneStatement`), and only what it did not perform goes the claimed way.
  *    SQLite (one writer at a time, IMMEDIATE transactions): the key is checked again and
  *    written, already `done`, inside the transaction that performs the request, under the
  *    write lock. A copy waits for that lock (milliseconds) and then replays; a crash leaves
