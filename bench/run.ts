@@ -15,7 +15,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import path from 'node:path';
 import { machineLine, renderTable, type Row } from './lib/report.ts';
-import { handWrittenSections, renderBenchmarksDoc, type ScenarioRun } from './lib/benchmarks-doc.ts';
+import { handWrittenSections, machineOf, renderBenchmarksDoc, type ScenarioRun } from './lib/benchmarks-doc.ts';
 import { healthz } from './scenarios/healthz.ts';
 import { scimFilter } from './scenarios/scim-filter.ts';
 import { listInvoices } from './scenarios/list-invoices.ts';
@@ -95,7 +95,7 @@ for (const scenario of selected) {
   }
   rows.push(...scenarioRows);
   const seconds = (Date.now() - started.getTime()) / 1000;
-  runs.push({ scenario: scenario.name, rows: scenarioRows, startedAt: started.toISOString(), seconds, loadBefore, loadAfter: os.loadavg()[0]!, notes, databases: databases.map((d) => d.kind) });
+  runs.push({ scenario: scenario.name, rows: scenarioRows, startedAt: started.toISOString(), seconds, loadBefore, loadAfter: os.loadavg()[0]!, notes, databases: databases.map((d) => d.kind), machine: machineOf(machineLine()) });
   console.log(`  ${scenario.name} took ${seconds.toFixed(0)} s`);
 }
 if (pgUrl) await dropSchema(pgUrl, runSchema);

@@ -34,107 +34,16 @@ export interface ScenarioRun {
   loadAfter: number;
   notes: string[];
   databases: string[];
+  /** The machine it ran on (`machineLine` without the date); absent in runs recorded before it was kept. */
+  machine?: string;
 }
 
-/**
- * Figures measured once, on the way to a decision in docs/DECISIONS.md: kept here with the run they
- * come from, since each was one run on a shared machine, while the decision states what was chosen.
- */
-const DECISION_MEASUREMENTS = `## Measurements behind decisions
 
-Each figure is from one run on this kind of shared machine (2 cores, other work beside it); the
-decision it supported is in docs/DECISIONS.md under the name given.
-
-- **Identifiers** (time-ordered ids): on SQLite, create-payout went from 2,975 to 3,297 req/s in one run.
-- **The deliveries still to be attempted are a table of their own** (migration 0505): recording outcomes
-  went from 28 to 20–22 µs of CPU per delivery on PostgreSQL; claiming stayed at 23–27 µs (25–26 when it
-  leased delivery rows); SQLite unchanged at 11–13 µs each. In a 20,000-delivery loop every
-  acknowledgement was a HOT update.
-- **The attempt log's key** (migration 0506): on SQLite, one prepared statement run per attempt instead of
-  one JSON parameter took recording from about 11 to 9 µs per delivery.
-- **Request metrics bound once**: prom-client's label children cost about 1.5 µs of CPU per request, a
-  twentieth of a whole \`/healthz\`.
-- **Attempts are sent from the event loop** (a sender thread, rejected): the main thread's CPU per
-  delivery fell from about 55 to 27 µs, the process's total rose by 10 to 20 µs, and the drain was no
-  faster within the machine's noise.
-- **The loop reference is mostly the kernel's**: in one full run the undici loop cost 26 µs per request
-  and Gatehouse 54 µs per delivery on SQLite (0.50 × the loop; PostgreSQL 0.44); in another, hours later
-  on a slower machine (and after migration 0506 saved Gatehouse about 2 µs), 48 and 70 (0.66; PostgreSQL
-  0.56); in a third, in between, 38 and 61 (0.61; PostgreSQL 0.54).
-
-`;
-
-/**
- * The PostgreSQL payout work: each step's quick run (figures from one run each, on the shared
- * machine), the driver comparison and what was not kept; docs/DECISIONS.md gives the decisions.
- */
-const POSTGRES_PAYOUTS = `## PostgreSQL payouts: the steps, and what was not kept
-
-Quick runs (\`npm run bench -- --quick create-payout\`: 3 s per measurement, 50 connections) while other
-work shared the machine (1-minute load in brackets), so compare the figures within a row; CPU is µs per
-request of Gatehouse + PostgreSQL's backends serving it.
-
-| step | one account (PostgreSQL) | 1,000 accounts (PostgreSQL) | 1,000 accounts, Gatehouse CPU × SQLite's |
-|---|---|---|---|
-| before: 12 statements per request over TCP (load 7) | 301/s, 2,417 + 1,829 | 594/s, 1,105 + 1,200 | 2.39 |
-| one statement per payout, group commit by account, TCP (load 9) | 369/s, 1,573 + 877 | 579/s, 974 + 812 | 2.05 |
-| the same through the Unix socket (load 9) | 74/s, 2,422 + 1,211 (savepoints released) | 423/s, 773 + 789 | 1.76 |
-| the claim completed in the payout's statement (load 12) | 594/s, 1,067 + 719 | 874/s, 778 + 694 | 1.52 |
-| batches without savepoints unless a work fails (load 7) | 409/s, 1,010 + 708 | 642/s, 743 + 779 | 1.88 |
-| the fan-out in the statement; a payout alone without BEGIN and COMMIT (load 5–8; the ceiling at half its quiet rate) | 353/s, 1,445 + 1,010 | 479/s, 814 + 946 | 1.97 |
-| the same, full-length run on the quiet machine (load 0.1 → 3.7; the table above) | 750/s, 767 + 740 | 799/s, 652 + 799 | 1.47 |
-
-The statements of one payout request, counted at the driver (\`test/payments/payout-statements-postgres.test.ts\`):
-12 before (the bearer token's lookup, the claim, BEGIN, the claim's proof, payout, postings, event,
-endpoints, audit record, debit, completion, COMMIT), 3 now (the lookup, the claim, and the payout's one
-statement, which commits on its own, or inside its account's batch).
-Below the HTTP layer, 50 concurrent payouts of one account through the stores and the group commit
-(\`createGroupCommit\` keyed by account, socket) ran at 336/s with a savepoint released after each work
-(load 11), 463–792/s with nested savepoints (load 9–11) and 1,119/s with no savepoint unless a work
-fails (load 7), at 363 µs of the client's CPU per payout. Over 1,000 accounts the same loop took 540 µs of
-the client's CPU per payout with BEGIN and COMMIT around the payout's statement and 416 µs without them
-(load 7, one run each). A round trip costs this machine's kernel most:
-in the profiles, \`writev\` to the database's socket is a fifth to a quarter of the server's CPU (each
-write wakes the backend on the other core).
-
-**Driver: pg against postgres.js** (3.4.9, through \`kysely-postgres-js\` 3.0.0, the release for Kysely 0.28;
-its queries made prepared, as pg's named statements are), on the payout path itself (claim; BEGIN; the
-payout's statement; the claim's completion; COMMIT, through Gatehouse's stores, without the group commit;
-10 workers; 1,500 payouts each; load 4–5, one run; by a script over a scratch install of both packages,
-not kept, as the project does not depend on postgres.js):
-
-| transport | driver | 1,000 accounts | client CPU/payout | PostgreSQL CPU/payout | one account | client CPU/payout |
-|---|---|---:|---:|---:|---:|---:|
-| TCP | pg | 1,023/s | 568 µs | 733 µs | 627/s | 689 µs |
-| TCP | postgres.js | 1,062/s | 672 µs | 727 µs | 599/s | 733 µs |
-| socket | pg | 1,068/s | 444 µs | 767 µs | 288/s | 668 µs |
-| socket | postgres.js | 865/s | 561 µs | 787 µs | 226/s | 900 µs |
-
-An earlier run of the same comparison (load 9, before the payout's statement took in the claim's
-completion and the fan-out) gave the same order: pg 503/369 µs of client CPU per payout (TCP/socket),
-postgres.js 604/452 µs.
-
-Not kept:
-- **postgres.js**: no faster (Kysely awaits every statement, so its pipelining never applies) and 5–35 %
-  more client CPU; it serialised a JSON text bound to a \`json\` parameter as a JSON string (the payout statement
-  failed until its json type was overridden), and the error codes, pool gauge, LISTEN and named statements
-  would all need porting.
-- **Releasing each savepoint** (two commands per request in a batch): savepoints nest instead, and are
-  taken only when a work of the batch fails.
-- **Proving the claim at the start of the transaction**: its completion's compare-and-set at the end
-  proves the same, one round trip fewer.
-- **Choosing the socket on its own**: a socket at the default path may be another server's; the
-  operator writes it in the URL (docs/OPERATIONS.md), the bench does on this machine.
-- **Caching a bearer token's lookup**: one round trip per request, kept, because a revoked token or a
-  deactivated person must stop working on the next request on every node.
-- **The endpoints read by the payout's statement, the fan-out written after it** (an intermediate step):
-  an account with endpoints paid two more round trips and needed BEGIN and COMMIT; the fan-out is now
-  part of the statement, its delivery ids' random part drawn by PostgreSQL.
-
-`;
 
 /** The headings this file writes; any other `## ` section of the page as it stands is kept (written by hand, e.g. by bench/audit-cost.ts's reader). */
-const GENERATED_SECTIONS = ['## Seeding and notes', '## What each scenario measures', '## Soak', '## Measurements behind decisions', '## PostgreSQL payouts', '## Reproducing'];
+// "Measurements behind decisions" and the other sections of figures measured once are written by hand
+// beside the decisions they support: a run keeps them as they stand.
+const GENERATED_SECTIONS = ['## Seeding and notes', '## What each scenario measures', '## Soak', '## Reproducing'];
 
 /** The hand-written `## ` sections of `page` (the document as it stands), in order. */
 export function handWrittenSections(page: string | undefined): string[] {
@@ -147,11 +56,15 @@ export function renderBenchmarksDoc(input: { machine: string; cores: number; run
   const { runs } = input;
   const rows = runs.flatMap((r) => r.rows);
   const failed = rows.filter((r) => r.pass === false);
-  const busiest = Math.max(...runs.map((r) => Math.max(r.loadBefore, r.loadAfter)));
   // A scenario itself keeps about two cores busy (the server and autocannon), so only load beyond
   // that is other work.
-  const busy = busiest > input.cores + 2;
-  const when = (r: ScenarioRun) => `${r.startedAt.replace('T', ' ').slice(0, 16)} UTC, ${Math.round(r.seconds)} s, load ${r.loadBefore.toFixed(1)} → ${r.loadAfter.toFixed(1)}`;
+  const peak = (r: ScenarioRun) => Math.max(r.loadBefore, r.loadAfter);
+  const busyRuns = runs.filter((r) => peak(r) > input.cores + 2);
+  const busiest = Math.max(...busyRuns.map(peak));
+  // Ratios compare figures of one run; figures of runs on other machines are not comparable.
+  const elsewhere = runs.filter((r) => r.machine !== machineOf(input.machine));
+  const when = (r: ScenarioRun) =>
+    `${r.startedAt.replace('T', ' ').slice(0, 16)} UTC, ${Math.round(r.seconds)} s, load ${r.loadBefore.toFixed(1)} → ${r.loadAfter.toFixed(1)}${r.machine === machineOf(input.machine) ? '' : `, on ${r.machine ?? 'an earlier machine'}`}`;
   const notes = runs.flatMap((r) => r.notes);
   return `# Benchmarks
 
@@ -166,7 +79,7 @@ names the release) and takes the same kind of request as the route it is compare
 - Machine: ${input.machine}
 - Databases: ${[...new Set(runs.flatMap((r) => r.databases))].join(', ')}
 - When each scenario ran (and the 1-minute load average as it began and ended):
-${runs.map((r) => `  - ${r.scenario}: ${when(r)}`).join('\n')}${busy ? `\n- **The machine was busy**: its ${input.cores} cores were shared with other work (load average up to ${busiest.toFixed(1)}), so absolute req/s are low and noisy; the ratios to a reference measured in the same run are the figures to read, and the CPU time per request where a row gives it.` : ''}
+${runs.map((r) => `  - ${r.scenario}: ${when(r)}`).join('\n')}${busyRuns.length > 0 ? `\n- **The machine was busy** during ${busyRuns.map((r) => r.scenario).join(', ')}: its ${input.cores} cores were shared with other work (load average up to ${busiest.toFixed(1)}), so absolute req/s are low and noisy; the ratios to a reference measured in the same run are the figures to read, and the CPU time per request where a row gives it.` : ''}${elsewhere.length > 0 ? `\n- **Not from this machine**: ${elsewhere.map((r) => r.scenario).join(', ')} (see above); compare its ratios, not its absolute figures, with the other rows.` : ''}
 - Result: ${failed.length === 0 ? 'every target met' : `${failed.length} row(s) below target: ${failed.map((r) => `${r.scenario} (${r.database})`).join(', ')}`}
 
 ${renderTable(rows)}
@@ -179,7 +92,7 @@ ${notes.length ? `## Seeding and notes\n\n${notes.map((n) => `- ${n}`).join('\n'
 
 ${runs.map((r) => r.scenario).map((s) => `### ${s}\n\n${ABOUT[s] ?? 'See its file in bench/scenarios/.'}`).join('\n\n')}
 ${runs.some((r) => r.scenario === 'create-payout') ? '' : '\n### create-payout\n\nNot in this run: the scenario is not registered in bench/run.ts in this build.\n'}
-${input.soak ? `## Soak (the last \`npm run soak\` on this machine)\n\n${input.soak.replace(/^# Soak run\n\n/, '').trim()}\n\n` : ''}${DECISION_MEASUREMENTS}${POSTGRES_PAYOUTS}${(input.kept ?? []).join('')}## Reproducing
+${input.soak ? `## Soak (the last \`npm run soak\` on this machine)\n\n${input.soak.replace(/^# Soak run\n\n/, '').trim()}\n\n` : ''}${(input.kept ?? []).join('')}## Reproducing
 
 \`\`\`
 BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench          # full run, writes this file
@@ -191,4 +104,9 @@ npm run bench -- --render                                                       
 \`BENCH_SECONDS\` sets each measurement's length (default 10); without a PostgreSQL URL only SQLite is measured.
 \`npm run soak\` is the long-running counterpart (memory and errors over minutes): see bench/results/soak.md.
 `;
+}
+
+/** The machine line without its date: runs on one machine on different days are on the same machine. */
+export function machineOf(line: string): string {
+  return line.replace(/, \d{4}-\d{2}-\d{2}$/, '');
 }
