@@ -55,7 +55,8 @@ export interface SealerDeps {
  * records (`audit_events_unsealed`, empty when all is sealed), compiled once and kept prepared
  * on PostgreSQL. An idle round costs that one probe and nothing else.
  */
-export const accountsToSeal = preparedQuery((db) => db.selectFrom('audit_events').select('account_id').distinct().where('seq', 'is', null).limit(100));
+const ACCOUNTS_PER_PROBE = 100;
+export const accountsToSeal = preparedQuery((db) => db.selectFrom('audit_events').select('account_id').distinct().where('seq', 'is', null).limit(ACCOUNTS_PER_PROBE));
 
 /** What sealing writes into a record: its place in the chain, and the MAC of its changes. */
 type Placed = Pick<AuditEventRow, 'id' | 'seq' | 'prev_hash' | 'hash' | 'changes_mac'>;
@@ -168,20 +169,25 @@ export function createAuditSealer(deps: SealerDeps) {
   /**
    * Seals what is pending, account by account, then checkpoints the accounts whose interval
    * has run; returns how many records were sealed.
+   *
+   * A pass goes round again only while a backlog is left: more accounts than one probe returns,
+   * or an account with more records than one batch. Records committed during a pass wait for
+   * the next tick. Going round until nothing is pending would chase the writers: under steady
+   * writes each round finds the few committed during the last, and the sealer spends a
+   * transaction and its round trips on every few records instead of one per batch per tick.
    */
   async function sealPending(options: { forceCheckpoint?: boolean } = {}): Promise<number> {
     let total = 0;
     for (let round = 0; round < 100; round++) {
       const { rows: accounts } = await accountsToSeal.execute(db, {});
-      if (accounts.length === 0) break;
-      let sealed = 0;
+      let backlog = accounts.length === ACCOUNTS_PER_PROBE;
       for (const { account_id } of accounts) {
         const result = await sealAccount(account_id);
-        sealed += result.sealed;
+        total += result.sealed;
+        backlog ||= result.sealed === batchSize;
         await checkpoint(account_id, options.forceCheckpoint);
       }
-      total += sealed;
-      if (sealed === 0) break;
+      if (!backlog) break;
     }
     if (options.forceCheckpoint) {
       const chains = await db.selectFrom('audit_chains').select('account_id').execute();
