@@ -18,6 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { measureWithCpu } from '../lib/load.ts';
+import { postgresCpuOf, type PostgresCpu } from '../lib/postgres-cpu.ts';
 import { startCeiling, startGatehouse } from '../lib/processes.ts';
 import { median, type Row } from '../lib/report.ts';
 import { seedCache, type SeedRecord } from '../lib/seed-cache.ts';
@@ -290,8 +291,9 @@ export const listInvoices: Scenario = {
             (built ? ' (this run)' : ` (on ${record.builtAt.slice(0, 16).replace('T', ' ')} UTC, reused from bench/.cache)`),
         );
         const seeded = await prepare(url, record.accountId, cursorKey);
+        const postgres: PostgresCpu | undefined = database.kind === 'postgres' ? postgresCpuOf(url) : undefined;
         const gatehouse = await startGatehouse({
-          databaseUrl: url,
+          databaseUrl: postgres?.url ?? url,
           env: { GATEHOUSE_CURSOR_KEYS: `${cursorKey.id}:${cursorKey.key.toString('base64')}` },
         });
         try {
@@ -305,8 +307,8 @@ export const listInvoices: Scenario = {
           const rounds: Round[] = [];
           for (let round = 0; round < ROUNDS; round++) {
             const top = await measureWithCpu(ceiling.process.pid!, { url: ceiling.url, headers });
-            const first = await measureWithCpu(gatehouse.process.pid!, { url: firstUrl, headers });
-            const deep = await measureWithCpu(gatehouse.process.pid!, { url: deepUrl, headers });
+            const first = await measureWithCpu(gatehouse.process.pid!, { url: firstUrl, headers }, { postgres });
+            const deep = await measureWithCpu(gatehouse.process.pid!, { url: deepUrl, headers }, { postgres });
             ceilings.push(top);
             rounds.push({ top, first, deep });
           }
@@ -314,7 +316,7 @@ export const listInvoices: Scenario = {
           const deepOverFirstOf = (r: Round) => r.deep.p50Ms / Math.max(r.first.p50Ms, 0.001);
           note(
             `list-invoices, ${database.kind}, rounds (first page × ceiling, deep/first p50): ` +
-              rounds.map((r) => `${vsCeilingOf(r).toFixed(2)} (${r.first.requestsPerSecond}/${r.top.requestsPerSecond}), ${deepOverFirstOf(r).toFixed(2)} (${r.deep.p50Ms}/${r.first.p50Ms} ms)`).join('; '),
+              rounds.map((r) => `${vsCeilingOf(r).toFixed(2)} (${r.first.requestsPerSecond}/${r.top.requestsPerSecond}, ${r.first.cpu}), ${deepOverFirstOf(r).toFixed(2)} (${r.deep.p50Ms}/${r.first.p50Ms} ms)`).join('; '),
           );
           const answered = rounds.every((r) => r.first.non2xx === 0);
           const byCeiling = median(rounds, vsCeilingOf);

@@ -3,7 +3,7 @@
  * row value, which both planners turn into an index range, never the OR of two comparisons;
  * the order on both columns; one more row than the page; and, in a compiled read, the scope's
  * parameters first and the position's right after them, bound by name where selectKeysetRows
- * fills them in; and on PostgreSQL the page's texts joined by the database, in the page's order.
+ * fills them in; and on PostgreSQL the page's texts gathered in the page's order and joined by the database.
  */
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -30,7 +30,7 @@ describe('keyset paging: the SQL each database receives', () => {
     db = await compilers();
   });
 
-  it('postgres: a joined read numbers the page in its own order and joins the first limit texts by that number', () => {
+  it('postgres: a joined read gathers the ordered page into an array and joins its first limit texts', () => {
     const read = keysetRead(
       (scopedDb, value: Placeholder<{ accountId: string }>) => scopedDb.selectFrom('invoices').select('representation').where('account_id', '=', value('accountId')),
       NEWEST_FIRST,
@@ -38,9 +38,9 @@ describe('keyset paging: the SQL each database receives', () => {
     const after = read.joinedQueries(20).after.bind(db.postgres, { accountId: 'acc_1', keysetAfterKey: 1_700_000_000_000, keysetAfterId: 'inv_9' });
     assert.equal(
       after.sql,
-      'select count(*) as "found", string_agg("representation", \',\' order by "keyset_n") filter (where "keyset_n" <= 20) as "joined", ' +
-        'min("representation") filter (where "keyset_n" = 20) as "last" from (select "representation", row_number() over (order by "created_at" desc, "id" desc) as "keyset_n" ' +
-        'from "invoices" where "account_id" = $1 and ("created_at", "id") < ($2, $3) order by "created_at" desc, "id" desc limit $4) as "keyset_rows"',
+      'select cardinality("page") as "found", array_to_string("page"[1:20], \',\') as "joined", "page"[20] as "last" from (select array((' +
+        'select "representation" from "invoices" where "account_id" = $1 and ("created_at", "id") < ($2, $3) order by "created_at" desc, "id" desc limit $4' +
+        ')) as "page") as "keyset_page"',
     );
     assert.deepEqual(after.parameters, ['acc_1', 1_700_000_000_000, 'inv_9', 21], 'one row more than the page, to learn whether another follows');
     assert.equal(read.joinedQueries(20).after, read.joinedQueries(20).after, 'compiled once per page size');
