@@ -9,7 +9,7 @@
  * SQLite turn into an index range on (…, sort, id); an OR of two comparisons would not be.
  * One more row than the page is fetched to learn whether another page exists.
  */
-import { sql, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { sql, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import { selectColumn, type Db } from '../platform/db/database.ts';
 import { preparedQuery, type Placeholder, type PreparedQuery } from '../platform/db/prepared.ts';
 import { dialectOf } from '../platform/db/dialect.ts';
@@ -52,7 +52,19 @@ export function keysetPage<DB, TB extends keyof DB, O>(
     const beyond = order.direction === 'desc' ? sql.raw('<') : sql.raw('>');
     q = q.where(sql<SqlBool>`(${sort}, ${id}) ${beyond} (${after.key}, ${after.id})`);
   }
-  return q.orderBy(sort, order.direction).orderBy(id, order.direction).limit(take);
+  return q.orderBy(sort, order.direction).orderBy(id, order.direction).limit(pageSize(take));
+}
+
+/**
+ * A page's LIMIT, written into the SQL text on both databases: a page query is compiled once per
+ * page size anyway, and PostgreSQL plans a named statement with a bound LIMIT for a tenth of the
+ * table, so it would find its generic plan dearer than a custom one and plan every run again
+ * (planning cost it more than running the page's read). Only a whole number from the code is
+ * ever written in.
+ */
+function pageSize(take: number): RawBuilder<number> {
+  if (!Number.isSafeInteger(take) || take < 1) throw new Error(`a page takes a positive whole number of rows, not ${take}`);
+  return sql.lit(take);
 }
 
 /**
@@ -60,9 +72,8 @@ export function keysetPage<DB, TB extends keyof DB, O>(
  * pages are read on every request, and building and compiling the query anew costs more than
  * SQLite takes to run it. `scoped` builds the collection's query, selecting only its rows'
  * stored `representation` (see payments/tables.ts), with placeholders for its scope values
- * (e.g. `where('account_id', '=', value('accountId'))`). The page size is compiled in, as a
- * literal or a parameter as the dialect writes it (SQLite's is a literal: a bound LIMIT would
- * make it prepare the statement again).
+ * (e.g. `where('account_id', '=', value('accountId'))`). The page size is compiled in as a
+ * literal (`pageSize`).
  *
  * A page is its rows' stored texts, in order: nothing is converted per column, and the
  * response is those texts joined. (Reading a page's ~800 column values into JavaScript values
@@ -130,12 +141,13 @@ export function keysetRead<S>(scoped: (db: Db, value: Placeholder<S>) => ScopedQ
  * first `limit` texts joined by commas in that order, and the `limit`th text when one more
  * follows. The texts are gathered by an array constructor over the ordered read, whose elements
  * are the subquery's rows in the order its ORDER BY gives them, then joined and indexed as an
- * array. (Numbering the rows with a window function and joining them in an ordered aggregate,
- * which sorts its input again, cost PostgreSQL several times the index scan itself.)
+ * array. `offset 0` keeps the array a subquery of its own: pulled up, it would be read once for
+ * each of the three columns. (Numbering the rows with a window function and joining them in an
+ * ordered aggregate, which sorts its input again, cost PostgreSQL twice as much.)
  */
 function joinRows(rows: ScopedQuery, limit: number) {
   const size = sql.lit(limit);
-  return sql<JoinedRowsColumns>`select cardinality("page") as "found", array_to_string("page"[1:${size}], ',') as "joined", "page"[${size}] as "last" from (select array(${rows}) as "page") as "keyset_page"`;
+  return sql<JoinedRowsColumns>`select cardinality("page") as "found", array_to_string("page"[1:${size}], ',') as "joined", "page"[${size}] as "last" from (select array(${rows}) as "page" offset 0) as "keyset_page"`;
 }
 
 /**

@@ -19,8 +19,8 @@ const EXPECTED: Record<DatabaseKind, { after: string; first: string }> = {
     first: 'select "representation" from "invoices" where "account_id" = ? order by "created_at" desc, "id" desc limit 21',
   },
   postgres: {
-    after: 'select "representation" from "invoices" where "account_id" = $1 and ("created_at", "id") < ($2, $3) order by "created_at" desc, "id" desc limit $4',
-    first: 'select "representation" from "invoices" where "account_id" = $1 order by "created_at" desc, "id" desc limit $2',
+    after: 'select "representation" from "invoices" where "account_id" = $1 and ("created_at", "id") < ($2, $3) order by "created_at" desc, "id" desc limit 21',
+    first: 'select "representation" from "invoices" where "account_id" = $1 order by "created_at" desc, "id" desc limit 21',
   },
 };
 
@@ -39,10 +39,11 @@ describe('keyset paging: the SQL each database receives', () => {
     assert.equal(
       after.sql,
       'select cardinality("page") as "found", array_to_string("page"[1:20], \',\') as "joined", "page"[20] as "last" from (select array((' +
-        'select "representation" from "invoices" where "account_id" = $1 and ("created_at", "id") < ($2, $3) order by "created_at" desc, "id" desc limit $4' +
-        ')) as "page") as "keyset_page"',
+        'select "representation" from "invoices" where "account_id" = $1 and ("created_at", "id") < ($2, $3) order by "created_at" desc, "id" desc limit 21' +
+        ')) as "page" offset 0) as "keyset_page"',
     );
-    assert.deepEqual(after.parameters, ['acc_1', 1_700_000_000_000, 'inv_9', 21], 'one row more than the page, to learn whether another follows');
+    assert.deepEqual(after.parameters, ['acc_1', 1_700_000_000_000, 'inv_9']);
+    assert.match(after.sql, / limit 21\)/, 'one row more than the page, to learn whether another follows, written in: a bound LIMIT makes PostgreSQL plan every run');
     assert.equal(read.joinedQueries(20).after, read.joinedQueries(20).after, 'compiled once per page size');
   });
 
@@ -53,7 +54,7 @@ describe('keyset paging: the SQL each database receives', () => {
         const query = keysetPage(scoped, NEWEST_FIRST, { key: 1_700_000_000_000, id: 'inv_9' }, 21).compile();
         assert.equal(query.sql, EXPECTED[kind].after);
         assert.doesNotMatch(query.sql, / or /i, 'an OR of two comparisons defeats the index range');
-        assert.deepEqual(query.parameters, kind === 'sqlite' ? ['acc_1', 1_700_000_000_000, 'inv_9'] : ['acc_1', 1_700_000_000_000, 'inv_9', 21]);
+        assert.deepEqual(query.parameters, ['acc_1', 1_700_000_000_000, 'inv_9']);
       });
 
       it('oldest first compares the other way', () => {
@@ -74,10 +75,10 @@ describe('keyset paging: the SQL each database receives', () => {
         assert.equal(first.sql, EXPECTED[kind].first);
         assert.equal(after.sql, EXPECTED[kind].after);
         // The one scope value first, the position right after it.
-        assert.deepEqual(after.parameters, kind === 'sqlite' ? ['acc_1', 1_700_000_000_000, 'inv_9'] : ['acc_1', 1_700_000_000_000, 'inv_9', 21]);
+        assert.deepEqual(after.parameters, ['acc_1', 1_700_000_000_000, 'inv_9']);
         assert.equal(read.queries(21).after, queries.after, 'compiled once per page size');
         const smaller = read.queries(11).after.bind(db[kind], { accountId: 'acc_1', keysetAfterKey: 1, keysetAfterId: 'x' });
-        assert.notEqual(smaller.sql === after.sql && kind === 'sqlite', true, 'SQLite writes the page size into the text');
+        assert.notEqual(smaller.sql, after.sql, 'the page size is written into the text');
       });
     });
   }
