@@ -16,7 +16,8 @@
  * - one hot account (`create-payout`): every payout debits the same balance row, which each
  *   must hold until its commit (PostgreSQL) or which shares the one writer (SQLite). On SQLite
  *   the payouts that arrive together share one commit (group commit,
- *   src/platform/db/group-commit.ts); on PostgreSQL those of one account do (payout-batches.ts).
+ *   src/platform/db/group-commit.ts); on PostgreSQL those of one account do, written by one statement
+ *   (src/payments/payout-batch-statement.ts).
  *   Target on PostgreSQL: ≥ 1,000 payouts/s.
  * - a platform (`create-payout-accounts`): ACCOUNTS funded accounts (1,000 by default), each
  *   request from one picked at random, so payouts of different accounts run side by side.

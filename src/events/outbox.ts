@@ -20,7 +20,7 @@ import { newTimeOrderedId } from '../platform/ids.ts';
 import { preparedInsert } from '../platform/db/prepared.ts';
 import { toRfc3339 } from '../platform/clock.ts';
 import type { EventRow } from './tables.ts';
-import { deliveryIdPrefix, fanOut, fanOutClauses, type FanOutInStatement, type SubscribedEndpoint } from '../webhooks/fan-out.ts';
+import { deliveryIdPrefix, fanOut, fanOutClauses, fanOutClausesForMany, type FanOutInStatement, type SubscribedEndpoint } from '../webhooks/fan-out.ts';
 
 export interface EventInput {
   accountId: string;
@@ -80,6 +80,9 @@ export function eventRow(input: EventInput): EventRow {
 export function deliveryClauses(event: FanOutInStatement): RawBuilder<unknown> {
   return fanOutClauses(event);
 }
+
+/** `deliveryClauses` for several events written by one statement (webhooks/fan-out.ts `fanOutClausesForMany`). */
+export { fanOutClausesForMany as deliveryClausesForMany };
 
 /** The time part of the ids of deliveries raised at `at`, which `deliveryClauses` completes. */
 export { deliveryIdPrefix };

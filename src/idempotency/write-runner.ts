@@ -275,7 +275,7 @@ export function createWriteRunner(deps: {
         }
         if (performed === undefined) throw new Error(`${request.routeOptions.url ?? 'a route'} performed a write without inserting its key`);
         return { performed };
-      }, write.scope.accountId, { oneStatement: true });
+      }, write.scope.accountId, { oneStatement: true, combinable: true });
     } catch (error) {
       // A refusal thrown before the statement: stored the claimed way.
       if (isStoredRefusal(error)) return runClaimed(request, reply, write, handler);

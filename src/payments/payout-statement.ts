@@ -24,6 +24,8 @@ import type { AuditRow } from '../audit/record.ts';
 import type { EventRow } from '../events/tables.ts';
 import { KEY_COLUMNS, type ClaimCompletionValues, type KeyInsertValues } from '../idempotency/store.ts';
 import type { IdempotencyRow } from '../idempotency/tables.ts';
+import { statementBatchOf } from '../platform/db/statement-batch.ts';
+import { payoutBatch } from './payout-batch-statement.ts';
 import type { Payout } from './payouts.ts';
 import type { LedgerEntryRow, PayoutRow } from './tables.ts';
 
@@ -166,6 +168,14 @@ export interface PayoutRows {
  */
 export async function writePayoutInOneStatement(trx: Db, rows: PayoutRows, answer: Payout, claim?: PayoutClaim): Promise<boolean> {
   const { payout, event } = rows;
+  const batch = claim?.inserting ? statementBatchOf(trx) : undefined;
+  if (batch !== undefined) {
+    // With the other payouts of its account's batch, in one statement (payout-batch-statement.ts).
+    const values = { accountId: payout.account_id, currency: payout.currency, amount: payout.amount, at: payout.created_at, payout, entries: rows.entries, event, audit: rows.audit, eventId: event.id, eventType: event.type, deliveryIdPrefix: deliveryIdPrefix(event.created_at) };
+    const result = await batch.combine(payoutBatch, { ...values, ...(claim!.valuesFor(answer) as KeyInsertValues) });
+    if (!result.claimed) claim!.lost(result.seen ?? undefined);
+    return result.debited;
+  }
   const writes = {
     accountId: payout.account_id,
     currency: payout.currency,

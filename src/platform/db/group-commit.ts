@@ -30,6 +30,11 @@
  *   account queue behind each other's round trips while their batch holds the account's row, this
  *   halves the round trips of a payout in a batch. A batch of one runs alone in its transaction,
  *   or, when its work is one statement (`oneStatement`), without BEGIN and COMMIT.
+ * - **One statement for many.** A batch whose works all say they are `combinable` (PostgreSQL,
+ *   one statement each) runs them side by side on its transaction, and the statements of one kind
+ *   they hand over go as one multi-row statement (statement-batch.ts): the payouts of a busy
+ *   account cost one round trip per batch instead of one each. If it fails, the batch runs again
+ *   one work at a time, each in its savepoint, as after any failure.
  *
  * **On PostgreSQL, by key.** Writers there run side by side on a pool of connections, and what
  * serializes them is a row they all change: the balance of one account, which each payout holds
@@ -42,6 +47,7 @@
 import { CompiledQuery, type Transaction } from 'kysely';
 import type { Db } from './database.ts';
 import type { Tables } from './tables.ts';
+import { runCombined } from './statement-batch.ts';
 
 export type Work<T> = (trx: Transaction<Tables>) => Promise<T>;
 
@@ -51,6 +57,11 @@ export interface RunOptions {
    * alone it runs without BEGIN and COMMIT, its statement being a transaction of its own.
    */
   oneStatement?: boolean;
+  /**
+   * PostgreSQL: `work` is one statement that may be sent together with those of the other works
+   * of its batch (statement-batch.ts). A batch whose works all say so runs them side by side.
+   */
+  combinable?: boolean;
 }
 
 export interface GroupCommit {
@@ -70,6 +81,7 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 interface Queued {
   work: Work<unknown>;
   oneStatement: boolean;
+  combinable: boolean;
   settle(outcome: Outcome): void;
 }
 
@@ -97,7 +109,7 @@ export function createGroupCommit(deps: { db: Db; maxBatch?: number }): GroupCom
 
   async function commitNextBatch(key: string, lane: Lane): Promise<void> {
     const batch = lane.queue.splice(0, maxBatch);
-    const outcomes = batch.length === 1 && batch[0]!.oneStatement ? [await inItsOwnStatement(db, batch[0]!.work)] : await commitBatch(db, batch.map((queued) => queued.work));
+    const outcomes = batch.length === 1 && batch[0]!.oneStatement ? [await inItsOwnStatement(db, batch[0]!.work)] : await commitBatch(db, batch.map((queued) => queued.work), batch.every((queued) => queued.combinable));
     lane.scheduled = false;
     batch.forEach((queued, i) => queued.settle(outcomes[i]!));
     schedule(key, lane);
@@ -111,7 +123,7 @@ export function createGroupCommit(deps: { db: Db; maxBatch?: number }): GroupCom
           lane = { queue: [], scheduled: false };
           lanes.set(key, lane);
         }
-        lane.queue.push({ work, oneStatement: options.oneStatement === true, settle: (outcome) => (outcome.ok ? resolve(outcome.value as T) : reject(outcome.error)) });
+        lane.queue.push({ work, oneStatement: options.oneStatement === true, combinable: options.combinable === true, settle: (outcome) => (outcome.ok ? resolve(outcome.value as T) : reject(outcome.error)) });
         schedule(key, lane);
       });
     },
@@ -126,9 +138,9 @@ export function createGroupCommit(deps: { db: Db; maxBatch?: number }): GroupCom
  * failure undoes only its own work. A work may therefore run twice, like a transaction retried
  * after a deadlock: handlers write only through the transaction they are given.
  */
-async function commitBatch(db: Db, batch: Array<Work<unknown>>): Promise<Outcome[]> {
+async function commitBatch(db: Db, batch: Array<Work<unknown>>, combinable: boolean): Promise<Outcome[]> {
   if (batch.length === 1) return [await alone(db, batch[0]!)];
-  const together = await allTogether(db, batch);
+  const together = await allTogether(db, batch, combinable);
   if (together !== WORK_FAILED) return together;
   try {
     return await db.transaction().execute(async (trx) => {
@@ -144,11 +156,20 @@ async function commitBatch(db: Db, batch: Array<Work<unknown>>): Promise<Outcome
 
 const WORK_FAILED = Symbol('a work failed');
 
-/** Every work in one transaction with no savepoint: their values, or WORK_FAILED after rolling back when one threw. */
-async function allTogether(db: Db, batch: Array<Work<unknown>>): Promise<Outcome[] | typeof WORK_FAILED> {
+/**
+ * Every work in one transaction with no savepoint: their values, or WORK_FAILED after rolling back
+ * when one threw. Combinable works run side by side, their statements sent as one.
+ */
+async function allTogether(db: Db, batch: Array<Work<unknown>>, combinable: boolean): Promise<Outcome[] | typeof WORK_FAILED> {
   let workFailed = false;
   try {
     return await db.transaction().execute(async (trx) => {
+      if (combinable) {
+        const settled = await runCombined(trx, batch);
+        workFailed = settled.some((outcome) => outcome.status === 'rejected');
+        if (workFailed) throw new Error('a combined work failed');
+        return settled.map((outcome) => ({ ok: true, value: (outcome as PromiseFulfilledResult<unknown>).value }));
+      }
       const outcomes: Outcome[] = [];
       for (const work of batch) {
         try {

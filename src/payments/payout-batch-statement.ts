@@ -1,0 +1,156 @@
+/**
+ * PostgreSQL: the payouts of one account that share a group-commit batch written by one
+ * statement (platform/db/statement-batch.ts), instead of one payout statement each
+ * (payout-statement.ts, whose `inserting` form this is for many: each payout's Idempotency-Key
+ * inserted done with its answer, its row, two ledger entries, event, audit record and
+ * deliveries, and one debit of the balance per currency).
+ *
+ * Each payout is judged as its own statement would have judged it, in arrival order:
+ * - a key that has a row (committed before the batch) writes nothing and returns that row, for
+ *   the write runner to judge (replay, reused, in use);
+ * - a key already sent by an earlier payout of the batch writes nothing and returns no row: the
+ *   runner then takes the claimed way, which finds the earlier payout's key once it is committed;
+ * - the others walk the balance, locked first, in arrival order: a payout is accepted when what
+ *   the accepted ones before it left covers it, else refused (nothing written; the runner stores
+ *   the refusal the claimed way, as for a lone payout).
+ * The accepted keys go in before anything else is written. If one of them met a key inserted
+ * meanwhile by another transaction (its unique entry waited for, then nothing inserted), the
+ * walk no longer says what happened, so the statement fails and the batch runs again one
+ * payout at a time.
+ */
+import { sql, type Compilable } from 'kysely';
+import type { Db } from '../platform/db/database.ts';
+import { preparedQuery, type Placeholder } from '../platform/db/prepared.ts';
+import type { Combinable } from '../platform/db/statement-batch.ts';
+import { deliveryClausesForMany } from '../events/outbox.ts';
+import { KEY_COLUMNS, type KeyInsertValues } from '../idempotency/store.ts';
+import type { IdempotencyRow } from '../idempotency/tables.ts';
+
+/** One payout of the batch, as its own statement would have taken its values. */
+export interface BatchedPayout extends KeyInsertValues {
+  accountId: string;
+  currency: string;
+  amount: number;
+  at: number;
+  /** Each row written, as its owner's function makes it. */
+  payout: object;
+  entries: object;
+  event: object;
+  audit: object | null;
+  eventId: string;
+  eventType: string;
+  deliveryIdPrefix: string;
+}
+
+/** What the statement did for one payout: as payout-statement.ts's result. */
+export interface BatchedPayoutResult {
+  claimed: boolean;
+  debited: boolean;
+  seen?: IdempotencyRow | null;
+}
+
+interface BatchRow {
+  ord: number;
+  inserted: boolean;
+  seen: IdempotencyRow | null;
+  keys_inserted: boolean;
+}
+
+const SEEN_COLUMNS = sql.join(KEY_COLUMNS.map((column) => sql.ref(`k.${column}`)));
+
+const writePayouts = preparedQuery((db, value: Placeholder<{ accountId: string; payouts: string }>): Compilable<BatchRow> => {
+  const account = sql`${value('accountId')}::text`;
+  const statement = sql<BatchRow>`with recursive input as (
+      select * from json_to_recordset(${value('payouts')}::json) as i(ord int, id text, client_id text, key text, fingerprint text,
+        lease_token text, now bigint, status int, headers text, body text, expires_at bigint, currency text, amount bigint, at bigint,
+        payout json, entries json, event json, audit json, event_id text, event_type text, delivery_id_prefix text)
+    ), seen as (
+      select i.ord, (select row_to_json(r) from (select ${SEEN_COLUMNS}) as r) as row
+      from input as i join idempotency_keys as k on k.account_id = ${account} and k.client_id = i.client_id and k.idempotency_key = i.key
+    ), firsts as (
+      select i.ord, i.currency, i.amount, row_number() over (partition by i.currency order by i.ord) as n from input as i
+      where not exists (select from seen where seen.ord = i.ord)
+        and not exists (select from input as earlier where earlier.client_id = i.client_id and earlier.key = i.key and earlier.ord < i.ord)
+    ), locked as (
+      select currency, available from balances
+      where account_id = ${account} and currency in (select currency from firsts) for no key update
+    ), walk (currency, n, ord, remaining, taken) as (
+      select currency, 0::bigint, null::int, available, false from locked
+      union all
+      select walk.currency, f.n, f.ord, case when f.amount <= walk.remaining then walk.remaining - f.amount else walk.remaining end, f.amount <= walk.remaining
+      from walk join firsts as f on f.currency = walk.currency and f.n = walk.n + 1
+    ), accepted as (
+      select i.* from input as i join walk on walk.ord = i.ord and walk.taken
+    ), keys as (
+      insert into idempotency_keys (id, account_id, client_id, idempotency_key, fingerprint, state, lease_token, locked_until,
+        response_status, response_headers, response_body, created_at, completed_at, expires_at)
+      select id, ${account}, client_id, key, fingerprint, 'done', lease_token, now, status, headers, body, now, now, expires_at from accepted
+      on conflict (account_id, client_id, idempotency_key) do nothing
+      returning id
+    ), all_keys as (
+      select (select count(*) from keys) = (select count(*) from accepted) as inserted
+    ), debit as (
+      update balances set available = available - total.amount, updated_at = total.at
+      from (select currency, sum(amount) as amount, max(at) as at from accepted group by currency) as total
+      where balances.account_id = ${account} and balances.currency = total.currency and (select inserted from all_keys)
+      returning balances.currency
+    ), written as (
+      select accepted.* from accepted where (select inserted from all_keys)
+    ), payout as (
+      insert into payouts select (json_populate_record(null::payouts, payout)).* from written
+    ), entries as (
+      insert into ledger_entries select entry.* from written cross join lateral json_populate_recordset(null::ledger_entries, written.entries) as entry
+    ), event as (
+      insert into events select (json_populate_record(null::events, event)).* from written
+    ), audit as (
+      insert into audit_events select (json_populate_record(null::audit_events, audit)).* from written where audit is not null
+    ), ${deliveryClausesForMany(account, sql`written`)}
+    select i.ord, exists (select from accepted where accepted.ord = i.ord) as inserted, (select row from seen where seen.ord = i.ord) as seen,
+      (select inserted from all_keys) as keys_inserted, (select count(*) from woken) as woken, (select count(*) from debit) as debits
+    from input as i order by i.ord`;
+  return { compile: () => statement.compile(db) };
+});
+
+/** The payouts of one account's batch, in arrival order, in one statement. */
+export const payoutBatch: Combinable<BatchedPayout, BatchedPayoutResult> = {
+  async send(executor: Db, payouts: readonly BatchedPayout[]): Promise<BatchedPayoutResult[]> {
+    const accountId = payouts[0]!.accountId;
+    if (payouts.some((p) => p.accountId !== accountId)) throw new Error('a payout batch spans accounts');
+    const { rows } = await writePayouts.execute(executor, { accountId, payouts: JSON.stringify(payouts.map(asInputRow)) });
+    if (rows.some((row) => !row.keys_inserted)) throw new KeyRaced();
+    return rows.map((row) => ({ claimed: row.inserted, debited: row.inserted, seen: row.seen }));
+  },
+};
+
+/** An accepted payout's key was inserted meanwhile by another transaction. */
+class KeyRaced extends Error {
+  constructor() {
+    super("a batched payout's Idempotency-Key was inserted meanwhile by another transaction");
+  }
+}
+
+function asInputRow(p: BatchedPayout, ord: number) {
+  return {
+    ord,
+    id: p.id,
+    client_id: p.clientId,
+    key: p.key,
+    fingerprint: p.fingerprint,
+    lease_token: p.leaseToken,
+    now: p.now,
+    status: p.status,
+    headers: p.headers,
+    body: p.body,
+    expires_at: p.expiresAt,
+    currency: p.currency,
+    amount: p.amount,
+    at: p.at,
+    payout: p.payout,
+    entries: p.entries,
+    event: p.event,
+    audit: p.audit,
+    event_id: p.eventId,
+    event_type: p.eventType,
+    delivery_id_prefix: p.deliveryIdPrefix,
+  };
+}
