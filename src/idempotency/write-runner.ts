@@ -94,6 +94,7 @@ interface Write {
   scope: KeyScope;
   fingerprint: string;
   carriesSecret: boolean;
+  /** The route writes in one statement (`writesInOneStatement`) and no test hook stops before its commit. */
   oneStatement: boolean;
 }
 
@@ -201,8 +202,6 @@ export function createWriteRunner(deps: {
     if (outcome.kind === 'replay') return replay(reply, outcome.response);
     const { claim } = outcome;
 
-    // A test that stops between the effects and the commit (beforeCommit) needs them apart.
-    const oneStatement = write.oneStatement && hooks?.beforeCommit === undefined;
     let response: StoredResponse;
     try {
       response = await transact(async (trx) => {
@@ -223,7 +222,7 @@ export function createWriteRunner(deps: {
         if (completed === undefined && !(await store.complete(trx, claim, atRest(write, answer), clock.now()))) throw new ClaimLost();
         await hooks?.beforeCommit?.(request);
         return answer;
-      }, write.scope.accountId, { oneStatement });
+      }, write.scope.accountId, { oneStatement: write.oneStatement });
     } catch (error) {
       if (error instanceof ClaimLost) throw inUse();
       if (!isStoredRefusal(error)) {
@@ -331,13 +330,13 @@ export function createWriteRunner(deps: {
         scope: { accountId, clientId, key },
         fingerprint: requestFingerprint(request, route),
         carriesSecret: route.config.responseCarriesSecret === true,
-        oneStatement: route.config.writesInOneStatement === true,
+        // A test that stops between the effects and the commit (beforeCommit) needs them apart, after a claim.
+        oneStatement: route.config.writesInOneStatement === true && hooks?.beforeCommit === undefined,
       };
       if (hooks?.beforeKeyRead) await hooks.beforeKeyRead(request);
       try {
         if (store.dialect.writesOneAtATime) return await runInline(request, reply, write, handler);
-        // A test that stops between the effects and the commit (beforeCommit) needs a claim to stop after.
-        if (write.oneStatement && hooks?.beforeCommit === undefined) return await runInOneStatement(request, reply, write, handler);
+        if (write.oneStatement) return await runInOneStatement(request, reply, write, handler);
         return await runClaimed(request, reply, write, handler);
       } catch (error) {
         if (isHttpError(error) && error.code === 'idempotency_key_in_use') outcomes?.inc({ outcome: 'in_use' });
