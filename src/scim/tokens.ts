@@ -12,7 +12,6 @@ import type { Db } from '../platform/db/database.ts';
 import { preparedQuery, type Placeholder } from '../platform/db/prepared.ts';
 import { arrivingTogether } from '../platform/db/arriving-together.ts';
 import { dialectOf } from '../platform/db/dialect.ts';
-import { sql } from 'kysely';
 import type { Clock } from '../platform/clock.ts';
 import type { Principal } from '../platform/auth.ts';
 import { bearerToken } from '../platform/auth.ts';
@@ -36,32 +35,27 @@ const byDigest = preparedQuery((db, value: Placeholder<{ digest: string }>) =>
   db.selectFrom('scim_tokens').select(['id', 'account_id', 'revoked_at']).where('token_digest', '=', value('digest')),
 );
 
-/** The tokens of several digests, for the requests that arrive together on PostgreSQL (`lookUpTogether`). */
-const byDigests = preparedQuery((db, value: Placeholder<{ digests: string[] }>) =>
-  db.selectFrom('scim_tokens').select(['id', 'account_id', 'revoked_at', 'token_digest']).where('token_digest', '=', sql<string>`any(${value('digests')}::text[])`),
-);
-
 type TokenRow = { id: string; account_id: string; revoked_at: number | null };
 
 /** Requests verified in one statement at most. */
 const MAX_LOOKUPS = 64;
 
 /**
- * On PostgreSQL the SCIM requests that arrive together (arriving-together.ts) have their tokens
- * looked up by one statement: one round trip instead of one each. Each lookup is still made
+ * The SCIM requests that arrive together (arriving-together.ts) have their tokens looked up by
+ * one statement: on PostgreSQL one round trip instead of one each. Each lookup is still made
  * after its request arrived, never answered from memory, so a token revoked before a request
- * fails that request. On SQLite, in process, each runs alone.
+ * fails that request. A lookup alone runs the prepared query by itself.
  */
 function lookUpTogether(db: Db): (digest: string) => Promise<TokenRow | undefined> {
   const alone = async (digest: string) => (await byDigest.execute(db, { digest })).rows[0];
-  if (dialectOf(db).name !== 'postgres') return alone;
+  const together = async (digests: string[]) => {
+    const rows = await db.selectFrom('scim_tokens').select(['id', 'account_id', 'revoked_at', 'token_digest']).where((eb) => dialectOf(db).inList(eb.ref('token_digest'), digests)).execute();
+    return new Map(rows.map((row) => [row.token_digest, row]));
+  };
   const submit = arrivingTogether<{ digest: string; resolve(row: TokenRow | undefined): void; reject(error: unknown): void }>((batch) => {
     if (batch.length === 1) return void alone(batch[0]!.digest).then(batch[0]!.resolve, batch[0]!.reject);
-    byDigests.execute(db, { digests: [...new Set(batch.map((b) => b.digest))] }).then(
-      ({ rows }) => {
-        const found = new Map(rows.map((row) => [row.token_digest, row]));
-        for (const lookup of batch) lookup.resolve(found.get(lookup.digest));
-      },
+    together([...new Set(batch.map((lookup) => lookup.digest))]).then(
+      (found) => batch.forEach((lookup) => lookup.resolve(found.get(lookup.digest))),
       (error: unknown) => batch.forEach((lookup) => lookup.reject(error)),
     );
   }, MAX_LOOKUPS);
