@@ -10,8 +10,6 @@ import { changesOf, recordAudit, type AuditBy } from '../audit/record.ts';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../platform/db/database.ts';
 import { preparedQuery, type Placeholder } from '../platform/db/prepared.ts';
-import { arrivingTogether } from '../platform/db/arriving-together.ts';
-import { dialectOf } from '../platform/db/dialect.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Principal } from '../platform/auth.ts';
 import { bearerToken } from '../platform/auth.ts';
@@ -35,36 +33,8 @@ const byDigest = preparedQuery((db, value: Placeholder<{ digest: string }>) =>
   db.selectFrom('scim_tokens').select(['id', 'account_id', 'revoked_at']).where('token_digest', '=', value('digest')),
 );
 
-type TokenRow = { id: string; account_id: string; revoked_at: number | null };
-
-/** Requests verified in one statement at most. */
-const MAX_LOOKUPS = 64;
-
-/**
- * The SCIM requests that arrive together (arriving-together.ts) have their tokens looked up by
- * one statement: on PostgreSQL one round trip instead of one each. Each lookup is still made
- * after its request arrived, never answered from memory, so a token revoked before a request
- * fails that request. A lookup alone runs the prepared query by itself.
- */
-function lookUpTogether(db: Db): (digest: string) => Promise<TokenRow | undefined> {
-  const alone = async (digest: string) => (await byDigest.execute(db, { digest })).rows[0];
-  const together = async (digests: string[]) => {
-    const rows = await db.selectFrom('scim_tokens').select(['id', 'account_id', 'revoked_at', 'token_digest']).where((eb) => dialectOf(db).inList(eb.ref('token_digest'), digests)).execute();
-    return new Map(rows.map((row) => [row.token_digest, row]));
-  };
-  const submit = arrivingTogether<{ digest: string; resolve(row: TokenRow | undefined): void; reject(error: unknown): void }>((batch) => {
-    if (batch.length === 1) return void alone(batch[0]!.digest).then(batch[0]!.resolve, batch[0]!.reject);
-    together([...new Set(batch.map((lookup) => lookup.digest))]).then(
-      (found) => batch.forEach((lookup) => lookup.resolve(found.get(lookup.digest))),
-      (error: unknown) => batch.forEach((lookup) => lookup.reject(error)),
-    );
-  }, MAX_LOOKUPS);
-  return (digest) => new Promise((resolve, reject) => submit({ digest, resolve, reject }));
-}
-
 export function createScimTokens(deps: { db: Db; clock: Clock }) {
   const { db, clock } = deps;
-  const lookUp = lookUpTogether(db);
   const view = (r: { id: string; description: string; created_at: number; revoked_at: number | null }): ScimTokenView => ({
     id: r.id,
     object: 'scim_token',
@@ -110,7 +80,7 @@ export function createScimTokens(deps: { db: Db; clock: Clock }) {
     async verify(token: string): Promise<Principal | undefined> {
       if (!token.startsWith(SCIM_TOKEN_PREFIX)) return undefined;
       // Looked up by digest: equality of digests of a high-entropy secret leaks nothing usable.
-      const row = await lookUp(sha256Hex(token));
+      const [row] = (await byDigest.execute(db, { digest: sha256Hex(token) })).rows;
       if (!row || row.revoked_at !== null) return undefined;
       return { kind: 'scim_token', tokenId: row.id, accountId: row.account_id, clientId: row.id, userId: null, scopes: new Set(['scim']) };
     },
