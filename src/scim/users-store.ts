@@ -18,6 +18,7 @@ import { touchInIdOrder } from './versions.ts';
 import { insertTogether, writeTogether, type RowsInsert } from '../platform/db/writes-together.ts';
 import { dialectOf } from '../platform/db/dialect.ts';
 import { insertAuditRow, type AuditRow } from '../audit/record.ts';
+import { createTogether } from './create-together.ts';
 
 type Executor = Db | Transaction<Tables>;
 type ValueRow = ScimTables['scim_user_values'];
@@ -323,20 +324,24 @@ export function createScimUserStore(deps: { db: Db; dialect: SqlDialect }) {
     await writeValues(trx, rest);
   }
 
+  /** A create of up to 500 search rows on PostgreSQL: one statement sent alone (see `create`). */
+  const createAlone = ({ row, values, record }: { row: UserRow; values: ValueRow[]; record: AuditRow | null }) =>
+    retryOnConflict(() => insertTogether(db, newPersonInserts(row, values, record), { named: values.length <= NAMED_UP_TO_VALUES }));
+  const together = dialect.writableCtes ? createTogether(db, createAlone) : undefined;
+
   return {
     /**
      * Writes a new person, their search rows and `record` (its audit record; null when nothing is
      * recorded) as a transaction of their own. On PostgreSQL, for a person of up to 500 search
      * rows, that is one statement sent on its own, outside BEGIN and COMMIT: PostgreSQL runs a
      * lone statement as a transaction, so its clauses commit together or not at all, and the
-     * write costs one round trip instead of three. Otherwise the writes go in a transaction
-     * (`insert`), run again on a conflict with a concurrent one.
+     * write costs one round trip instead of three; a person of the usual few search rows shares
+     * that statement with the creates that arrived with theirs (create-together.ts). Otherwise
+     * the writes go in a transaction (`insert`), run again on a conflict with a concurrent one.
      */
     async create(row: UserRow, values: ValueRow[], record: AuditRow | null): Promise<void> {
-      if (dialect.writableCtes && values.length <= 500) {
-        await retryOnConflict(() => insertTogether(db, newPersonInserts(row, values, record), { named: values.length <= NAMED_UP_TO_VALUES }));
-        return;
-      }
+      if (together && values.length <= NAMED_UP_TO_VALUES) return together.create({ row, values, record });
+      if (dialect.writableCtes && values.length <= 500) return createAlone({ row, values, record });
       await transactWithRetry(db, (trx) => insertPerson(trx, row, values, record));
     },
 
