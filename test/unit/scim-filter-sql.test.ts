@@ -12,7 +12,7 @@ import { postgresDialect, sqliteDialect } from '../../src/platform/db/dialect.ts
 import type { Db } from '../../src/platform/db/database.ts';
 import { filterShape, parseFilter, translateFilter } from '../../src/scim/filter.ts';
 import { groupFilterTarget } from '../../src/scim/groups-store.ts';
-import { userFilterTarget } from '../../src/scim/users-store.ts';
+import { userFilterTarget } from '../../src/scim/user-filter.ts';
 import { compilers } from './compile.ts';
 
 describe('SCIM filters: the SQL each database receives', () => {
