@@ -85,7 +85,20 @@ const auditLines = (walk: Walkthrough) => receiverLines(walk).map((l) => l.split
 
 /** AUDIT.md §5: the person watches the SIEM's receiver print the records of §3 (they stream as they are chained). */
 function watchAuditStep(after: RegExp, expected: (lines: string[][]) => boolean, what: string): PersonStep {
-  return { page: 'AUDIT.md', after, run: (walk) => until(() => expected(auditLines(walk)), 30_000, what) };
+  return {
+    page: 'AUDIT.md',
+    after,
+    // Records stream a second or two after their change; a loaded machine (CI) may take longer.
+    run: async (walk) => {
+      try {
+        await until(() => expected(auditLines(walk)), 60_000, what);
+      } catch (error) {
+        // What the events say of their deliveries, to tell a slow delivery from a lost one.
+        const events = await walk.shell(walk.localise(`curl -s "http://localhost:8080/v1/events?limit=100" -H "Authorization: Bearer $SIEM_TOKEN"`), 'events?');
+        throw new Error(`${(error as Error).message}; the receiver printed ${JSON.stringify(auditLines(walk))}; events: ${events}`, { cause: error });
+      }
+    },
+  };
 }
 
 const AUDITED = ['audit.scim.user.created', 'audit.client.updated', 'audit.invoice.created', 'audit.signin.succeeded', 'audit.consent.granted'];
