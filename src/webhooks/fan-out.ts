@@ -113,23 +113,31 @@ export interface FanOutInStatement {
  * reduced modulo 62: 5.95 bits a character, 71 bits in all, as `newTimeOrderedId` draws).
  */
 export function fanOutClauses(event: FanOutInStatement): RawBuilder<unknown> {
-  const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
   return sql`deliveries as (
         insert into webhook_deliveries (id, account_id, event_id, endpoint_id, state, attempt_count, last_attempt_at, parked_at, created_at, updated_at)
-        select ${event.deliveryIdPrefix}::text || (select string_agg(substr(${sql.lit(alphabet)}, get_byte(random.bytes, position) % 62 + 1, 1), '' order by position)
-            from unnest('{0,1,2,3,4,5,7,9,10,11,12,13}'::int[]) as position),
-          ${event.accountId}::text, ${event.eventId}::text, endpoint.id, 'pending', 0, null, null, ${event.at}::bigint, ${event.at}::bigint
+        select ${event.deliveryIdPrefix}::text || ${RANDOM_ID_PART}, ${event.accountId}::text, ${event.eventId}::text, endpoint.id, 'pending', 0, null, null, ${event.at}::bigint, ${event.at}::bigint
         from webhook_endpoints as endpoint cross join lateral (select uuid_send(gen_random_uuid()) as bytes) as random
-        where endpoint.account_id = ${event.accountId}::text and endpoint.enabled = 1
-          and (endpoint.event_types::jsonb ? '*' or endpoint.event_types::jsonb ? ${event.type}::text) and ${event.when}
+        where endpoint.account_id = ${event.accountId}::text and endpoint.enabled = 1 and ${subscribedTo(sql`${event.type}::text`)} and ${event.when}
         returning id, endpoint_id
       ), queued as (
         insert into webhook_queue (delivery_id, account_id, event_id, endpoint_id, cycle_failures, next_attempt_at, lease_owner, lease_until)
         select id, ${event.accountId}::text, ${event.eventId}::text, endpoint_id, 0, ${event.at}::bigint, null, null from deliveries
-      ), woken as (
+      ), ${WOKEN}`;
+}
+
+/** A delivery id's random part: 12 base62 characters from the bytes of `random.bytes` (a `uuid_send(gen_random_uuid())`). */
+const RANDOM_ID_PART = sql`(select string_agg(substr(${sql.lit('0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz')}, get_byte(random.bytes, position) % 62 + 1, 1), '' order by position)
+            from unnest('{0,1,2,3,4,5,7,9,10,11,12,13}'::int[]) as position)`;
+
+/** `endpoint` subscribes to events of `type`, as `subscribes` says in process. */
+function subscribedTo(type: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`(endpoint.event_types::jsonb ? '*' or endpoint.event_types::jsonb ? ${type})`;
+}
+
+/** Wakes the dispatchers once the statement commits, when it wrote any delivery. */
+const WOKEN = sql`woken as (
         select pg_notify(${sql.lit(NOTIFY_CHANNEL)} || '_' || current_schema(), '') from (select from deliveries limit 1) as any_delivery
       )`;
-}
 
 /**
  * PostgreSQL: `fanOutClauses` for several events of one account written by one statement (the
@@ -137,22 +145,16 @@ export function fanOutClauses(event: FanOutInStatement): RawBuilder<unknown> {
  * written (`event_id`, `event_type`, `at`, `delivery_id_prefix`).
  */
 export function fanOutClausesForMany(accountId: RawBuilder<unknown> | unknown, events: RawBuilder<unknown>): RawBuilder<unknown> {
-  const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
   return sql`deliveries as (
         insert into webhook_deliveries (id, account_id, event_id, endpoint_id, state, attempt_count, last_attempt_at, parked_at, created_at, updated_at)
-        select event.delivery_id_prefix || (select string_agg(substr(${sql.lit(alphabet)}, get_byte(random.bytes, position) % 62 + 1, 1), '' order by position)
-            from unnest('{0,1,2,3,4,5,7,9,10,11,12,13}'::int[]) as position),
-          ${accountId}::text, event.event_id, endpoint.id, 'pending', 0, null, null, event.at, event.at
+        select event.delivery_id_prefix || ${RANDOM_ID_PART}, ${accountId}::text, event.event_id, endpoint.id, 'pending', 0, null, null, event.at, event.at
         from ${events} as event
-        join webhook_endpoints as endpoint on endpoint.account_id = ${accountId}::text and endpoint.enabled = 1
-          and (endpoint.event_types::jsonb ? '*' or endpoint.event_types::jsonb ? event.event_type)
+        join webhook_endpoints as endpoint on endpoint.account_id = ${accountId}::text and endpoint.enabled = 1 and ${subscribedTo(sql`event.event_type`)}
         -- Correlated, so that every delivery draws bytes of its own.
         cross join lateral (select uuid_send(gen_random_uuid()) as bytes where endpoint.id is not null and event.event_id is not null) as random
         returning id, event_id, endpoint_id, created_at
       ), queued as (
         insert into webhook_queue (delivery_id, account_id, event_id, endpoint_id, cycle_failures, next_attempt_at, lease_owner, lease_until)
         select id, ${accountId}::text, event_id, endpoint_id, 0, created_at, null, null from deliveries
-      ), woken as (
-        select pg_notify(${sql.lit(NOTIFY_CHANNEL)} || '_' || current_schema(), '') from (select from deliveries limit 1) as any_delivery
-      )`;
+      ), ${WOKEN}`;
 }
