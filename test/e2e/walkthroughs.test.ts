@@ -28,7 +28,13 @@ const chromiumLookup = findChromium();
 const skip = skipWithoutChromium(chromiumLookup);
 
 /** Lines the page's webhook receiver printed (it runs in the background of the session). */
-const receiverLines = (walk: Walkthrough) => walk.stdout.split('\n').filter((l) => /^(new|again) /.test(l));
+/**
+ * The receiver's lines (`new|again <type> <id> <state> <delivery id>`). The receiver shares the
+ * session's output, so a line of its may follow, on the same line, a command's output that ends
+ * without a newline (the redelivery's 202 races the redelivery itself): it is read at a line's end.
+ */
+const RECEIVER_LINE = /\b(?:new|again) \S+ \S+ \S+ dlv_\w+$/;
+const receiverLines = (walk: Walkthrough) => walk.stdout.split('\n').flatMap((l) => RECEIVER_LINE.exec(l)?.[0] ?? []);
 
 /** A person who signs in at a printed authorization URL: the page, the block printing it, who, and the state the page sent. */
 interface SignIn {
