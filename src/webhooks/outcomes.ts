@@ -94,7 +94,8 @@ async function recordAttempts(db: Db | Transaction<Tables>, outcomes: readonly O
   );
   if (acknowledged.length === 0) return;
   await dequeue(dialect.inList(sql.ref('delivery_id'), deliveries)).execute(db);
-  await acknowledge(dialect.inList(sql.ref('id'), deliveries), now).execute(db);
+  // One writer at a time: what the delete left in the queue of these deliveries was requeued.
+  await acknowledge(dialect.inList(sql.ref('id'), deliveries), now, sql`exists (${stillQueued})`).execute(db);
   await heal(dialect.inList(sql.ref('id'), endpoints)).execute(db);
 }
 
@@ -132,8 +133,8 @@ const recordInOneStatement = preparedQuery((db, value: Placeholder<BatchValues>)
       select attempt.* from unnest(${attempts}) as attempt (${ATTEMPT_COLUMNS})
       where attempt.endpoint_id in (select id from owners)
     ),
-    dequeued as (${dequeue(dialect.inList(sql.ref('delivery_id'), value('deliveries')))}),
-    acknowledged as (${acknowledge(dialect.inList(sql.ref('id'), value('deliveries')), value('now'))}),
+    dequeued as (${dequeue(dialect.inList(sql.ref('delivery_id'), value('deliveries')))} returning delivery_id),
+    acknowledged as (${acknowledge(dialect.inList(sql.ref('id'), value('deliveries')), value('now'), requeuedMeanwhile)}),
     healed as (${heal(sql`${dialect.inList(sql.ref('id'), value('endpoints'))} and id in (select id from owners)`)})
     select 1`;
 });
@@ -190,21 +191,36 @@ function outcomeOf(o: Outcome): 'succeeded' | 'failed' {
 /**
  * An acknowledgement counts even if the lease ran out meanwhile (the delivery leaves the
  * queue, whoever holds it now), or the delivery was parked meanwhile (its endpoint disabled
- * mid-attempt): the receiver has the event. It changes no column an index names, so on
- * PostgreSQL the row's new version stays on its page and out of every index (migration 0505).
+ * mid-attempt): the receiver has the event. A delivery requeued meanwhile (`requeued`, see
+ * `dequeue`) has its attempt counted but stays `pending`: it will be sent again, as whoever
+ * asked was told, and is not shown as done before then. It changes no column an index names,
+ * so on PostgreSQL the row's new version stays on its page and out of every index (migration 0505).
  */
-function acknowledge(deliveries: RawBuilder<unknown>, now: unknown): RawBuilder<unknown> {
+function acknowledge(deliveries: RawBuilder<unknown>, now: unknown, requeued: RawBuilder<unknown>): RawBuilder<unknown> {
   return sql`
     update webhook_deliveries
-    set state = 'acknowledged', attempt_count = attempt_count + 1, last_attempt_at = ${now},
-      parked_at = null, updated_at = ${now}
+    set state = case when ${requeued} then 'pending' else 'acknowledged' end,
+      attempt_count = attempt_count + 1, last_attempt_at = ${now}, parked_at = null, updated_at = ${now}
     where ${deliveries} and state <> 'acknowledged'`;
 }
+
+/** The delivery being updated has a row in the queue. */
+const stillQueued = sql`select 1 from webhook_queue where webhook_queue.delivery_id = webhook_deliveries.id`;
+
+/**
+ * In the one statement, every clause reads the queue as it was when the statement began. A
+ * delivery the delete took (the usual case, found in its hashed list without touching the
+ * queue) is acknowledged; one it left that was queued all the same had no lease: it was
+ * requeued before the statement, or while it ran (the delete waited for the requeue's lock,
+ * then found the lease gone; the queue as read here still shows the row). One with no queue
+ * row at all had left the queue (parked, or acknowledged by another attempt).
+ */
+const requeuedMeanwhile = sql`case when id in (select delivery_id from dequeued) then false else exists (${stillQueued}) end`;
 
 /**
  * The acknowledged deliveries leave the queue, unless one was put back while its attempt was in
  * flight (a redelivery or recovery requeues it with no lease, due now): that one stays, to be sent
- * again as its caller was told.
+ * again as its caller was told, and stays `pending` (`acknowledge`).
  */
 function dequeue(deliveries: RawBuilder<unknown>): RawBuilder<unknown> {
   return sql`delete from webhook_queue where ${deliveries} and lease_owner is not null`;
