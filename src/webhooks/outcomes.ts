@@ -74,6 +74,7 @@ async function recordAttempts(db: Db | Transaction<Tables>, outcomes: readonly O
   const dialect = dialectOf(db);
   const acknowledged = outcomes.filter((o) => o.result.ok);
   const deliveries = acknowledged.map((o) => o.delivery.id);
+  const { held, lapsed } = leasesOf(acknowledged, now);
   const endpoints = [...new Set(acknowledged.map((o) => o.delivery.endpointId))];
   const rows = outcomes.map(attemptRow);
   if (dialect.writableCtes) {
@@ -81,6 +82,8 @@ async function recordAttempts(db: Db | Transaction<Tables>, outcomes: readonly O
       now,
       owners: [...new Set(outcomes.map((o) => o.delivery.endpointId))],
       deliveries,
+      held,
+      lapsed,
       endpoints,
       ...attemptColumns(rows),
     });
@@ -93,7 +96,7 @@ async function recordAttempts(db: Db | Transaction<Tables>, outcomes: readonly O
     rows.map((row) => [...row, row[ENDPOINT_COLUMN]]),
   );
   if (acknowledged.length === 0) return;
-  await dequeue(dialect.inList(sql.ref('delivery_id'), deliveries)).execute(db);
+  await dequeue(dialect.inList(sql.ref('delivery_id'), deliveries), leasedBy(dialect, held, lapsed)).execute(db);
   // One writer at a time: what the delete left in the queue of these deliveries was requeued.
   await acknowledge(dialect.inList(sql.ref('id'), deliveries), now, sql`exists (${stillQueued})`).execute(db);
   await heal(dialect.inList(sql.ref('id'), endpoints)).execute(db);
@@ -113,6 +116,9 @@ interface BatchValues extends AttemptColumns {
   owners: string[];
   /** The acknowledged deliveries, and their endpoints. */
   deliveries: string[];
+  /** The acknowledged deliveries by whose lease they may leave the queue (`leasesOf`). */
+  held: string[];
+  lapsed: string[];
   endpoints: string[];
 }
 
@@ -133,7 +139,7 @@ const recordInOneStatement = preparedQuery((db, value: Placeholder<BatchValues>)
       select attempt.* from unnest(${attempts}) as attempt (${ATTEMPT_COLUMNS})
       where attempt.endpoint_id in (select id from owners)
     ),
-    dequeued as (${dequeue(dialect.inList(sql.ref('delivery_id'), value('deliveries')))} returning delivery_id),
+    dequeued as (${dequeue(dialect.inList(sql.ref('delivery_id'), value('deliveries')), leasedBy(dialect, value('held'), value('lapsed')))} returning delivery_id),
     acknowledged as (${acknowledge(dialect.inList(sql.ref('id'), value('deliveries')), value('now'), requeuedMeanwhile)}),
     healed as (${heal(sql`${dialect.inList(sql.ref('id'), value('endpoints'))} and id in (select id from owners)`)})
     select 1`;
@@ -220,10 +226,32 @@ const requeuedMeanwhile = sql`case when id in (select delivery_id from dequeued)
 /**
  * The acknowledged deliveries leave the queue, unless one was put back while its attempt was in
  * flight (a redelivery or recovery requeues it with no lease, due now): that one stays, to be sent
- * again as its caller was told, and stays `pending` (`acknowledge`).
+ * again as its caller was told, and stays `pending` (`acknowledge`). So does one requeued and
+ * claimed again meanwhile, by whichever worker: its new attempt's outcome moves it on.
  */
-function dequeue(deliveries: RawBuilder<unknown>): RawBuilder<unknown> {
-  return sql`delete from webhook_queue where ${deliveries} and lease_owner is not null`;
+function dequeue(deliveries: RawBuilder<unknown>, leased: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`delete from webhook_queue where ${deliveries} and lease_owner is not null and ${leased}`;
+}
+
+/**
+ * An acknowledged delivery whose lease had not run out when its outcome is recorded (`held`, as
+ * "delivery claim") leaves the queue only under that lease: another lease on it can only follow
+ * a requeue, since nobody may claim a delivery under a lease still running. One whose lease ran
+ * out (`lapsed`) leaves whoever leases it now: another worker may have claimed it to retry, and
+ * the receiver has the event. Held pairs are matched after the id's index has found the rows.
+ */
+function leasesOf(acknowledged: readonly Outcome[], now: number): { held: string[]; lapsed: string[] } {
+  const held: string[] = [];
+  const lapsed: string[] = [];
+  for (const { delivery } of acknowledged) {
+    if (now < delivery.leaseUntil) held.push(`${delivery.id} ${delivery.claim}`);
+    else lapsed.push(delivery.id);
+  }
+  return { held, lapsed };
+}
+
+function leasedBy(dialect: SqlDialect, held: readonly string[], lapsed: readonly string[]): RawBuilder<unknown> {
+  return sql`(${dialect.inList(sql`delivery_id || ' ' || lease_owner`, held)} or ${dialect.inList(sql.ref('delivery_id'), lapsed)})`;
 }
 
 /** A success ends the endpoint's run of failures. */

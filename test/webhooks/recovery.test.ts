@@ -3,6 +3,9 @@ import assert from 'node:assert/strict';
 import { databaseTargets } from '../helpers/databases.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
+import { claimDue } from '../../src/webhooks/queue.ts';
+import { recordOutcomes } from '../../src/webhooks/outcomes.ts';
+import { newTimeOrderedId } from '../../src/platform/ids.ts';
 import { ALLOW_LOOPBACK, deliveriesOf, dispatcher, raise, registerEndpoint, tenant, type Tenant } from './support.ts';
 
 for (const target of databaseTargets()) {
@@ -178,6 +181,47 @@ for (const target of databaseTargets()) {
       assert.equal(recovered!.body.requeued, 1);
       assert.deepEqual(await seen.resent, stillToSend());
       await assertAcknowledgedTwice(who, event.id);
+    });
+
+    it('redeliver while an attempt is in flight, claimed again by another worker before the 2xx is recorded: the new attempt decides, and its failure is retried', async () => {
+      const who = await tenant(t);
+      const endpoint = await registerEndpoint(who, receiver.url, ['invoice.settled']);
+      receiver.secrets = [endpoint.secret];
+      const event = await raise(t, who.accountId, 'invoice.settled', 'inv_claimed_again');
+      const db = t.gatehouse.database.db;
+      const [delivery] = await deliveriesOf(t, event.id);
+      const claimAgain = async () => {
+        const requested = await who.call('POST', `/v1/events/${event.id}/redeliver`);
+        assert.equal(requested.status, 202);
+        const claimed = await claimDue(db, { claim: 'wkr_other.1', now: t.clock.now(), leaseMs: 60_000, max: 100, room: { of: new Map(), otherwise: 100 }, skipEndpoints: [] });
+        return claimed.find((c) => c.id === delivery!.id);
+      };
+      const seen = holdAnswers('inv_claimed_again', claimAgain, () => observe(who, endpoint.id, event.id));
+
+      // The first attempt is acknowledged; the delivery is another worker's now, so this one sends nothing more.
+      assert.equal(await dispatcher(t).runDue(), 1);
+      const other = await seen.meanwhile;
+      assert.ok(other, 'the other worker claimed the requeued delivery');
+      const queued = () => db.selectFrom('webhook_queue').select(['lease_owner', 'cycle_failures']).where('delivery_id', '=', delivery!.id).execute();
+      assert.deepEqual(await queued(), [{ lease_owner: 'wkr_other.1', cycle_failures: 0 }]);
+      const shown = await observe(who, endpoint.id, event.id);
+      assert.deepEqual({ ...shown, queued: [] }, { ...stillToSend(), queued: [] });
+
+      // The other worker's attempt fails: the delivery is retried, as a requeued one is.
+      const failed = { ok: false, status: 500, retryAfter: undefined, excerpt: null, error: null, latencyMs: 1 };
+      const policy = { scheduleSeconds: [1], disableAfterMs: 86_400_000, now: () => t.clock.now() };
+      const notices = await recordOutcomes(db, [{ delivery: other!, attemptId: newTimeOrderedId('dlv', t.clock.now()), attemptedAt: t.clock.now(), result: failed }], policy);
+      assert.deepEqual(notices.map((n) => n.kind), ['retrying']);
+      assert.deepEqual(await queued(), [{ lease_owner: null, cycle_failures: 1 }]);
+      const [retrying] = await deliveriesOf(t, event.id);
+      assert.deepEqual([retrying!.state, retrying!.attempt_count], ['pending', 2]);
+      assert.equal((await who.call('GET', `/v1/events/${event.id}`)).body.delivery_state, 'pending');
+
+      t.clock.advance(2_000);
+      assert.equal(await dispatcher(t).runDue(), 1);
+      const [done] = await deliveriesOf(t, event.id);
+      assert.deepEqual([done!.state, done!.attempt_count], ['acknowledged', 3]);
+      assert.deepEqual(await queued(), []);
     });
 
     /**
