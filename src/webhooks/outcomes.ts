@@ -74,7 +74,7 @@ async function recordAttempts(db: Db | Transaction<Tables>, outcomes: readonly O
   const dialect = dialectOf(db);
   const acknowledged = outcomes.filter((o) => o.result.ok);
   const deliveries = acknowledged.map((o) => o.delivery.id);
-  const { held, lapsed } = leasesOf(acknowledged, now);
+  const claims = leaseClaims(acknowledged, now);
   const endpoints = [...new Set(acknowledged.map((o) => o.delivery.endpointId))];
   const rows = outcomes.map(attemptRow);
   if (dialect.writableCtes) {
@@ -82,8 +82,7 @@ async function recordAttempts(db: Db | Transaction<Tables>, outcomes: readonly O
       now,
       owners: [...new Set(outcomes.map((o) => o.delivery.endpointId))],
       deliveries,
-      held,
-      lapsed,
+      claims,
       endpoints,
       ...attemptColumns(rows),
     });
@@ -96,7 +95,7 @@ async function recordAttempts(db: Db | Transaction<Tables>, outcomes: readonly O
     rows.map((row) => [...row, row[ENDPOINT_COLUMN]]),
   );
   if (acknowledged.length === 0) return;
-  await dequeue(dialect.inList(sql.ref('delivery_id'), deliveries), leasedBy(dialect, held, lapsed)).execute(db);
+  await dequeueInTurn(dialect, deliveries, claims).execute(db);
   // One writer at a time: what the delete left in the queue of these deliveries was requeued.
   await acknowledge(dialect.inList(sql.ref('id'), deliveries), now, sql`exists (${stillQueued})`).execute(db);
   await heal(dialect.inList(sql.ref('id'), endpoints)).execute(db);
@@ -116,9 +115,8 @@ interface BatchValues extends AttemptColumns {
   owners: string[];
   /** The acknowledged deliveries, and their endpoints. */
   deliveries: string[];
-  /** The acknowledged deliveries by whose lease they may leave the queue (`leasesOf`). */
-  held: string[];
-  lapsed: string[];
+  /** For each of `deliveries`, the lease it leaves the queue under, or null for any (`leaseClaims`). */
+  claims: (string | null)[];
   endpoints: string[];
 }
 
@@ -139,7 +137,11 @@ const recordInOneStatement = preparedQuery((db, value: Placeholder<BatchValues>)
       select attempt.* from unnest(${attempts}) as attempt (${ATTEMPT_COLUMNS})
       where attempt.endpoint_id in (select id from owners)
     ),
-    dequeued as (${dequeue(dialect.inList(sql.ref('delivery_id'), value('deliveries')), leasedBy(dialect, value('held'), value('lapsed')))} returning delivery_id),
+    dequeued as (
+      delete from webhook_queue using unnest(${value('deliveries')}::text[], ${value('claims')}::text[]) as acked (id, claim)
+      where delivery_id = acked.id and ${underLease(sql.ref('acked.claim'))}
+      returning delivery_id
+    ),
     acknowledged as (${acknowledge(dialect.inList(sql.ref('id'), value('deliveries')), value('now'), requeuedMeanwhile)}),
     healed as (${heal(sql`${dialect.inList(sql.ref('id'), value('endpoints'))} and id in (select id from owners)`)})
     select 1`;
@@ -198,7 +200,7 @@ function outcomeOf(o: Outcome): 'succeeded' | 'failed' {
  * An acknowledgement counts even if the lease ran out meanwhile (the delivery leaves the
  * queue, whoever holds it now), or the delivery was parked meanwhile (its endpoint disabled
  * mid-attempt): the receiver has the event. A delivery requeued meanwhile (`requeued`, see
- * `dequeue`) has its attempt counted but stays `pending`: it will be sent again, as whoever
+ * `leaseClaims`) has its attempt counted but stays `pending`: it will be sent again, as whoever
  * asked was told, and is not shown as done before then. It changes no column an index names,
  * so on PostgreSQL the row's new version stays on its page and out of every index (migration 0505).
  */
@@ -228,30 +230,32 @@ const requeuedMeanwhile = sql`case when id in (select delivery_id from dequeued)
  * flight (a redelivery or recovery requeues it with no lease, due now): that one stays, to be sent
  * again as its caller was told, and stays `pending` (`acknowledge`). So does one requeued and
  * claimed again meanwhile, by whichever worker: its new attempt's outcome moves it on.
+ *
+ * An acknowledged delivery whose lease had not run out when its outcome is recorded leaves only
+ * under that lease (its claim): another lease on it can only follow a requeue, since nobody claims
+ * a delivery under a running lease. One whose lease ran out (null) leaves whoever leases it now:
+ * another worker may have claimed it to retry, and the receiver has the event.
  */
-function dequeue(deliveries: RawBuilder<unknown>, leased: RawBuilder<unknown>): RawBuilder<unknown> {
-  return sql`delete from webhook_queue where ${deliveries} and lease_owner is not null and ${leased}`;
+function leaseClaims(acknowledged: readonly Outcome[], now: number): (string | null)[] {
+  return acknowledged.map(({ delivery }) => (now < delivery.leaseUntil ? delivery.claim : null));
+}
+
+/** The queue row's lease is `claim`'s, or any lease when `claim` is null. */
+function underLease(claim: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`lease_owner is not null and (${claim} is null or lease_owner = ${claim})`;
 }
 
 /**
- * An acknowledged delivery whose lease had not run out when its outcome is recorded (`held`, as
- * "delivery claim") leaves the queue only under that lease: another lease on it can only follow
- * a requeue, since nobody may claim a delivery under a lease still running. One whose lease ran
- * out (`lapsed`) leaves whoever leases it now: another worker may have claimed it to retry, and
- * the receiver has the event. Held pairs are matched after the id's index has found the rows.
+ * Where statements run in turn (SQLite): the deliveries' rows found by id, each kept unless its
+ * lease is the one it may leave under, matched as "delivery claim" text in a list, or it may
+ * leave under any. In the one statement the ids and claims are joined as two arrays instead.
  */
-function leasesOf(acknowledged: readonly Outcome[], now: number): { held: string[]; lapsed: string[] } {
-  const held: string[] = [];
-  const lapsed: string[] = [];
-  for (const { delivery } of acknowledged) {
-    if (now < delivery.leaseUntil) held.push(`${delivery.id} ${delivery.claim}`);
-    else lapsed.push(delivery.id);
-  }
-  return { held, lapsed };
-}
-
-function leasedBy(dialect: SqlDialect, held: readonly string[], lapsed: readonly string[]): RawBuilder<unknown> {
-  return sql`(${dialect.inList(sql`delivery_id || ' ' || lease_owner`, held)} or ${dialect.inList(sql.ref('delivery_id'), lapsed)})`;
+function dequeueInTurn(dialect: SqlDialect, deliveries: readonly string[], claims: readonly (string | null)[]): RawBuilder<unknown> {
+  const held = deliveries.flatMap((id, i) => (claims[i] === null ? [] : [`${id} ${claims[i]}`]));
+  const lapsed = deliveries.filter((_, i) => claims[i] === null);
+  return sql`
+    delete from webhook_queue where ${dialect.inList(sql.ref('delivery_id'), deliveries)} and lease_owner is not null
+      and (${dialect.inList(sql`delivery_id || ' ' || lease_owner`, held)} or ${dialect.inList(sql.ref('delivery_id'), lapsed)})`;
 }
 
 /** A success ends the endpoint's run of failures. */
