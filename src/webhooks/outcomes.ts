@@ -218,10 +218,10 @@ const stillQueued = sql`select 1 from webhook_queue where webhook_queue.delivery
 /**
  * In the one statement, every clause reads the queue as it was when the statement began. A
  * delivery the delete took (the usual case, found in its hashed list without touching the
- * queue) is acknowledged; one it left that was queued all the same had no lease: it was
- * requeued before the statement, or while it ran (the delete waited for the requeue's lock,
- * then found the lease gone; the queue as read here still shows the row). One with no queue
- * row at all had left the queue (parked, or acknowledged by another attempt).
+ * queue) is acknowledged; one it left that was queued all the same was requeued: before the
+ * statement (no lease, or a lease taken since), or while it ran (the delete waited for the
+ * requeue's lock, then found the lease gone; the queue as read here still shows the row). One
+ * with no queue row at all had left the queue (parked, or acknowledged by another attempt).
  */
 const requeuedMeanwhile = sql`case when id in (select delivery_id from dequeued) then false else exists (${stillQueued}) end`;
 
