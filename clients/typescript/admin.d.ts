@@ -30,7 +30,7 @@ export interface paths {
         get: operations["getAccount"];
         put?: never;
         post?: never;
-        /** Close an account: refused (409) while it holds an available balance or pending payouts; otherwise its clients, tokens, sessions, people and SCIM tokens go, its webhook endpoints are disabled, and its ledger, payouts, invoices, events and audit trail are kept */
+        /** Close an account: refused (409) while it holds an available balance or pending payouts; otherwise its clients, tokens, sessions, people and SCIM tokens go, its webhook endpoints are disabled (disabled_reason account_closed), and its ledger, payouts, invoices, events and audit trail are kept */
         delete: operations["deleteAccount"];
         options?: never;
         head?: never;

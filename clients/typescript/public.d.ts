@@ -1062,8 +1062,11 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             description?: string | null;
-            /** @enum {string|null} */
-            disabled_reason?: "manual" | "gone" | "failing" | null;
+            /**
+             * @description Why a disabled endpoint is disabled: manual (by its owner), gone (it answered 410 Gone), failing (failures unbroken for GATEHOUSE_WEBHOOK_DISABLE_AFTER), account_closed (its account was closed); null while enabled
+             * @enum {string|null}
+             */
+            disabled_reason?: "manual" | "gone" | "failing" | "account_closed" | null;
             event_types: string[];
             /** @description Values of credential-like names (auth, token, key, secret…) read "[withheld]" */
             headers?: {

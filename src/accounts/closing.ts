@@ -9,7 +9,8 @@
  *   ends, and its clients are deleted (oauth/user-access.ts `endAccountAccess`); its SCIM
  *   tokens are revoked and its people deleted as SCIM DELETE deletes them, their details
  *   detached from the audit trail (scim/closing.ts);
- * - its webhook endpoints are disabled, their queued deliveries parked (webhooks/lifecycle.ts);
+ * - its webhook endpoints are disabled (`disabled_reason` `account_closed`), their queued
+ *   deliveries parked (webhooks/lifecycle.ts);
  * - the account row stays as a tombstone (`deleted_at`): its invoices, ledger entries, payouts,
  *   events and audit trail are kept, as bookkeeping and the audit feature require, and the
  *   audit trail stays readable on the admin API (`GET /admin/v1/audit-events?account=`).
@@ -42,7 +43,7 @@ export async function closeAccount(db: Db, input: { accountId: string; now: numb
     const clients = await endAccountAccess(trx, accountId, now);
     const directory = await removeAccountDirectory(trx, accountId, now);
     const endpoints = await trx.selectFrom('webhook_endpoints').select('id').where('account_id', '=', accountId).where('enabled', '=', 1).execute();
-    for (const endpoint of endpoints) await disableEndpoint(trx, { accountId, endpointId: endpoint.id, reason: 'manual', now });
+    for (const endpoint of endpoints) await disableEndpoint(trx, { accountId, endpointId: endpoint.id, reason: 'account_closed', now });
     await trx.updateTable('accounts').set({ deleted_at: now, updated_at: now, logo: null, brand_color: null }).where('id', '=', accountId).execute();
     const removed = { clients_removed: clients, people_removed: directory.people, scim_access_revoked: directory.scimTokens, webhook_endpoints_disabled: endpoints.length };
     await recordAudit(trx, input.by, { accountId, action: 'account.deleted', target: { type: 'account', id: accountId }, changes: changesOf({ name: account.name, ...removed }, null), at: now });

@@ -106,7 +106,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: { accounts: Ac
         tags: ['accounts'],
         operationId: 'deleteAccount',
         summary:
-          'Close an account: refused (409) while it holds an available balance or pending payouts; otherwise its clients, tokens, sessions, people and SCIM tokens go, its webhook endpoints are disabled, and its ledger, payouts, invoices, events and audit trail are kept',
+          'Close an account: refused (409) while it holds an available balance or pending payouts; otherwise its clients, tokens, sessions, people and SCIM tokens go, its webhook endpoints are disabled (disabled_reason account_closed), and its ledger, payouts, invoices, events and audit trail are kept',
         params,
         response: { 204: { type: 'null', description: 'Closed' }, ...errorResponses(401, 404, 409) },
       },

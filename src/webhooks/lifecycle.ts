@@ -1,8 +1,8 @@
 /**
- * Disabling an endpoint, by the user or automatically (410 Gone, or failing for days).
- * Its pending deliveries are parked, not dropped, so `recover` can requeue them once the
- * endpoint is enabled again. An automatic disable raises `webhook_endpoint.disabled`, which
- * the account's other subscribed endpoints receive as a notice.
+ * Disabling an endpoint, by the user, automatically (410 Gone, or failing for days), or because
+ * its account was closed. Its pending deliveries are parked, not dropped, so `recover` can
+ * requeue them once the endpoint is enabled again. An automatic disable raises
+ * `webhook_endpoint.disabled`, which the account's other subscribed endpoints receive as a notice.
  */
 import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { Tables } from '../platform/db/tables.ts';
@@ -11,7 +11,22 @@ import { recordAudit, systemActor } from '../audit/record.ts';
 import { dialectOf } from '../platform/db/dialect.ts';
 import { presentEndpointInEvent } from './endpoints.ts';
 
-export type DisableReason = 'manual' | 'gone' | 'failing';
+/**
+ * Why an endpoint is disabled, as `disabled_reason` shows it: `manual` by its owner, `gone` (it
+ * answered 410), `failing` (failures unbroken for GATEHOUSE_WEBHOOK_DISABLE_AFTER), `account_closed`.
+ */
+export const DISABLE_REASONS = ['manual', 'gone', 'failing', 'account_closed'] as const;
+export type DisableReason = (typeof DISABLE_REASONS)[number];
+
+/**
+ * Only a disable nobody asked for is announced, to the account's other endpoints and in the trail
+ * as the dispatcher's. The owner's own disable is audited by its route; closing an account
+ * disables all its endpoints at once, so none is left to be told, and its one audit record
+ * (`account.deleted`) counts them.
+ */
+function isAutomatic(reason: DisableReason): reason is 'gone' | 'failing' {
+  return reason === 'gone' || reason === 'failing';
+}
 
 /** Disables the endpoint if it is enabled; returns how many of its deliveries were parked, or undefined if it was not enabled. */
 export async function disableEndpoint(
@@ -27,7 +42,7 @@ export async function disableEndpoint(
     .executeTakeFirst();
   if (Number(changed.numUpdatedRows) === 0) return undefined;
   const parked = await parkQueued(trx, input.endpointId, input.now);
-  if (input.reason !== 'manual') {
+  if (isAutomatic(input.reason)) {
     const row = await trx.selectFrom('webhook_endpoints').selectAll().where('id', '=', input.endpointId).executeTakeFirstOrThrow();
     await recordEvent(trx, {
       accountId: input.accountId,

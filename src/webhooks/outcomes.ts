@@ -74,6 +74,7 @@ async function recordAttempts(db: Db | Transaction<Tables>, outcomes: readonly O
   const dialect = dialectOf(db);
   const acknowledged = outcomes.filter((o) => o.result.ok);
   const deliveries = acknowledged.map((o) => o.delivery.id);
+  const claims = leaseClaims(acknowledged, now);
   const endpoints = [...new Set(acknowledged.map((o) => o.delivery.endpointId))];
   const rows = outcomes.map(attemptRow);
   if (dialect.writableCtes) {
@@ -81,6 +82,7 @@ async function recordAttempts(db: Db | Transaction<Tables>, outcomes: readonly O
       now,
       owners: [...new Set(outcomes.map((o) => o.delivery.endpointId))],
       deliveries,
+      claims,
       endpoints,
       ...attemptColumns(rows),
     });
@@ -93,8 +95,9 @@ async function recordAttempts(db: Db | Transaction<Tables>, outcomes: readonly O
     rows.map((row) => [...row, row[ENDPOINT_COLUMN]]),
   );
   if (acknowledged.length === 0) return;
-  await dequeue(dialect.inList(sql.ref('delivery_id'), deliveries)).execute(db);
-  await acknowledge(dialect.inList(sql.ref('id'), deliveries), now).execute(db);
+  await dequeueInTurn(dialect, deliveries, claims).execute(db);
+  // One writer at a time: what the delete left in the queue of these deliveries was requeued.
+  await acknowledge(dialect.inList(sql.ref('id'), deliveries), now, sql`exists (${stillQueued})`).execute(db);
   await heal(dialect.inList(sql.ref('id'), endpoints)).execute(db);
 }
 
@@ -112,6 +115,8 @@ interface BatchValues extends AttemptColumns {
   owners: string[];
   /** The acknowledged deliveries, and their endpoints. */
   deliveries: string[];
+  /** For each of `deliveries`, the lease it leaves the queue under, or null for any (`leaseClaims`). */
+  claims: (string | null)[];
   endpoints: string[];
 }
 
@@ -132,8 +137,12 @@ const recordInOneStatement = preparedQuery((db, value: Placeholder<BatchValues>)
       select attempt.* from unnest(${attempts}) as attempt (${ATTEMPT_COLUMNS})
       where attempt.endpoint_id in (select id from owners)
     ),
-    dequeued as (${dequeue(dialect.inList(sql.ref('delivery_id'), value('deliveries')))}),
-    acknowledged as (${acknowledge(dialect.inList(sql.ref('id'), value('deliveries')), value('now'))}),
+    dequeued as (
+      delete from webhook_queue using unnest(${value('deliveries')}::text[], ${value('claims')}::text[]) as acked (id, claim)
+      where delivery_id = acked.id and ${underLease(sql.ref('acked.claim'))}
+      returning delivery_id
+    ),
+    acknowledged as (${acknowledge(dialect.inList(sql.ref('id'), value('deliveries')), value('now'), requeuedMeanwhile)}),
     healed as (${heal(sql`${dialect.inList(sql.ref('id'), value('endpoints'))} and id in (select id from owners)`)})
     select 1`;
 });
@@ -190,24 +199,63 @@ function outcomeOf(o: Outcome): 'succeeded' | 'failed' {
 /**
  * An acknowledgement counts even if the lease ran out meanwhile (the delivery leaves the
  * queue, whoever holds it now), or the delivery was parked meanwhile (its endpoint disabled
- * mid-attempt): the receiver has the event. It changes no column an index names, so on
- * PostgreSQL the row's new version stays on its page and out of every index (migration 0505).
+ * mid-attempt): the receiver has the event. A delivery requeued meanwhile (`requeued`, see
+ * `leaseClaims`) has its attempt counted but stays `pending`: it will be sent again, as whoever
+ * asked was told, and is not shown as done before then. It changes no column an index names,
+ * so on PostgreSQL the row's new version stays on its page and out of every index (migration 0505).
  */
-function acknowledge(deliveries: RawBuilder<unknown>, now: unknown): RawBuilder<unknown> {
+function acknowledge(deliveries: RawBuilder<unknown>, now: unknown, requeued: RawBuilder<unknown>): RawBuilder<unknown> {
   return sql`
     update webhook_deliveries
-    set state = 'acknowledged', attempt_count = attempt_count + 1, last_attempt_at = ${now},
-      parked_at = null, updated_at = ${now}
+    set state = case when ${requeued} then 'pending' else 'acknowledged' end,
+      attempt_count = attempt_count + 1, last_attempt_at = ${now}, parked_at = null, updated_at = ${now}
     where ${deliveries} and state <> 'acknowledged'`;
 }
+
+/** The delivery being updated has a row in the queue. */
+const stillQueued = sql`select 1 from webhook_queue where webhook_queue.delivery_id = webhook_deliveries.id`;
+
+/**
+ * In the one statement, every clause reads the queue as it was when the statement began. A
+ * delivery the delete took (the usual case, found in its hashed list without touching the
+ * queue) is acknowledged; one it left that was queued all the same was requeued: before the
+ * statement (no lease, or a lease taken since), or while it ran (the delete waited for the
+ * requeue's lock, then found the lease gone; the queue as read here still shows the row). One
+ * with no queue row at all had left the queue (parked, or acknowledged by another attempt).
+ */
+const requeuedMeanwhile = sql`case when id in (select delivery_id from dequeued) then false else exists (${stillQueued}) end`;
 
 /**
  * The acknowledged deliveries leave the queue, unless one was put back while its attempt was in
  * flight (a redelivery or recovery requeues it with no lease, due now): that one stays, to be sent
- * again as its caller was told.
+ * again as its caller was told, and stays `pending` (`acknowledge`). So does one requeued and
+ * claimed again meanwhile, by whichever worker: its new attempt's outcome moves it on.
+ *
+ * An acknowledged delivery whose lease had not run out when its outcome is recorded leaves only
+ * under that lease (its claim): another lease on it can only follow a requeue, since nobody claims
+ * a delivery under a running lease. One whose lease ran out (null) leaves whoever leases it now:
+ * another worker may have claimed it to retry, and the receiver has the event.
  */
-function dequeue(deliveries: RawBuilder<unknown>): RawBuilder<unknown> {
-  return sql`delete from webhook_queue where ${deliveries} and lease_owner is not null`;
+function leaseClaims(acknowledged: readonly Outcome[], now: number): (string | null)[] {
+  return acknowledged.map(({ delivery }) => (now < delivery.leaseUntil ? delivery.claim : null));
+}
+
+/** The queue row's lease is `claim`'s, or any lease when `claim` is null. */
+function underLease(claim: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`lease_owner is not null and (${claim} is null or lease_owner = ${claim})`;
+}
+
+/**
+ * Where statements run in turn (SQLite): the deliveries' rows found by id, each kept unless its
+ * lease is the one it may leave under, matched as "delivery claim" text in a list, or it may
+ * leave under any. In the one statement the ids and claims are joined as two arrays instead.
+ */
+function dequeueInTurn(dialect: SqlDialect, deliveries: readonly string[], claims: readonly (string | null)[]): RawBuilder<unknown> {
+  const held = deliveries.flatMap((id, i) => (claims[i] === null ? [] : [`${id} ${claims[i]}`]));
+  const lapsed = deliveries.filter((_, i) => claims[i] === null);
+  return sql`
+    delete from webhook_queue where ${dialect.inList(sql.ref('delivery_id'), deliveries)} and lease_owner is not null
+      and (${dialect.inList(sql`delivery_id || ' ' || lease_owner`, held)} or ${dialect.inList(sql.ref('delivery_id'), lapsed)})`;
 }
 
 /** A success ends the endpoint's run of failures. */

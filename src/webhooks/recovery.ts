@@ -42,8 +42,10 @@ export function createRecovery(deps: { db: Db; clock: Clock }) {
   async function requeue(trx: Trx, ids: string[]): Promise<number> {
     if (ids.length === 0) return 0;
     const now = clock.now();
-    await trx.updateTable('webhook_deliveries').set({ state: 'pending', parked_at: null, updated_at: now }).where('id', 'in', ids).execute();
-    // A delivery still queued (pending) is due now instead, and whoever holds it loses the lease.
+    // A delivery still queued (pending) is due now instead, and whoever holds it loses the lease:
+    // an attempt of it in flight, acknowledged, leaves it queued and pending (outcomes.ts). The
+    // queue's rows are written before the deliveries', in the order recording an outcome takes
+    // them, so the two wait for each other rather than deadlock.
     await trx
       .insertInto('webhook_queue')
       .columns(['delivery_id', 'account_id', 'event_id', 'endpoint_id', 'cycle_failures', 'next_attempt_at'])
@@ -55,6 +57,7 @@ export function createRecovery(deps: { db: Db; clock: Clock }) {
       )
       .onConflict((oc) => oc.column('delivery_id').doUpdateSet({ cycle_failures: 0, next_attempt_at: now, lease_owner: null, lease_until: null }))
       .execute();
+    await trx.updateTable('webhook_deliveries').set({ state: 'pending', parked_at: null, updated_at: now }).where('id', 'in', ids).execute();
     await signalDeliveriesDue(trx);
     return ids.length;
   }

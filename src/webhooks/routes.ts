@@ -21,6 +21,7 @@ import type { EventDeliveryState, Recovery } from './recovery.ts';
 import type { PageOf, WebhookCollections } from './collections.ts';
 import { SUBSCRIBABLE_EVENT_TYPES } from '../events/types.ts';
 import { MAX_HEADERS, WITHHELD } from './endpoint-headers.ts';
+import { DISABLE_REASONS } from './lifecycle.ts';
 import { pageQueryProperties, pageSchema } from '../paging/page.ts';
 import { component } from '../platform/http/openapi-components.ts';
 
@@ -56,7 +57,12 @@ const endpointSchema = component('WebhookEndpoint', {
     event_types: { type: 'array', items: { type: 'string' } },
     headers: { type: 'object', additionalProperties: { type: 'string' }, description: `Values of credential-like names (auth, token, key, secret…) read "${WITHHELD}"` },
     status: { type: 'string', enum: ['enabled', 'disabled'] },
-    disabled_reason: { type: ['string', 'null'], enum: ['manual', 'gone', 'failing', null] },
+    disabled_reason: {
+      type: ['string', 'null'],
+      enum: [...DISABLE_REASONS, null],
+      description:
+        'Why a disabled endpoint is disabled: manual (by its owner), gone (it answered 410 Gone), failing (failures unbroken for GATEHOUSE_WEBHOOK_DISABLE_AFTER), account_closed (its account was closed); null while enabled',
+    },
     previous_secret_expires_at: { type: ['string', 'null'], format: 'date-time' },
     created_at: { type: 'string', format: 'date-time' },
     updated_at: { type: 'string', format: 'date-time' },

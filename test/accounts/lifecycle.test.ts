@@ -167,6 +167,9 @@ for (const target of databaseTargets()) {
       const hooks = await mintAccessToken(t, { accountId, scopes: ['webhooks:manage'] });
       const endpoint = await api(t, hooks, 'POST', '/v1/webhook_endpoints', { url: 'http://127.0.0.1:9/hooks', event_types: ['invoice.settled'] });
       assert.equal(endpoint.status, 201, JSON.stringify(endpoint.body));
+      // An endpoint that would be told of another's automatic disable: closing tells nobody.
+      const watcher = await api(t, hooks, 'POST', '/v1/webhook_endpoints', { url: 'http://127.0.0.1:9/notices', event_types: ['webhook_endpoint.disabled'] });
+      assert.equal(watcher.status, 201, JSON.stringify(watcher.body));
       const other = await createAccount(t, 'Bystander');
       const otherToken = await mintAccessToken(t, { accountId: other, scopes: ['invoices:read'] });
 
@@ -195,8 +198,17 @@ for (const target of databaseTargets()) {
       assert.equal((await db.selectFrom('oauth_clients').select('id').where('account_id', '=', accountId).execute()).length, 0);
       assert.equal((await db.selectFrom('access_tokens').select('id').where('account_id', '=', accountId).where('revoked_at', 'is', null).execute()).length, 0);
       assert.equal((await db.selectFrom('scim_tokens').select('id').where('account_id', '=', accountId).where('revoked_at', 'is', null).execute()).length, 0);
-      const disabled = await db.selectFrom('webhook_endpoints').select(['enabled', 'disabled_reason']).where('id', '=', endpoint.body.id).executeTakeFirstOrThrow();
-      assert.deepEqual(disabled, { enabled: 0, disabled_reason: 'manual' });
+      // Its endpoints are disabled for a reason of their own, not as if their owner had disabled them.
+      const disabled = await db.selectFrom('webhook_endpoints').select(['id', 'enabled', 'disabled_reason', 'updated_at']).where('account_id', '=', accountId).orderBy('id').execute();
+      assert.deepEqual(
+        disabled.map((e) => ({ ...e, updated_at: Number(e.updated_at) })),
+        [endpoint.body.id as string, watcher.body.id as string].sort().map((id) => ({ id, enabled: 0, disabled_reason: 'account_closed', updated_at: t.clock.now() - 2_000 })),
+      );
+      const shown = await t.gatehouse.services.webhooks.endpoints.get(accountId, endpoint.body.id as string);
+      assert.equal(shown.status, 'disabled');
+      assert.equal(shown.disabled_reason, 'account_closed');
+      assert.deepEqual(await db.selectFrom('events').select('type').where('account_id', '=', accountId).where('type', '=', 'webhook_endpoint.disabled').execute(), []);
+      assert.deepEqual(await db.selectFrom('webhook_deliveries').select('id').where('account_id', '=', accountId).execute(), []);
       const tombstone = await db.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirstOrThrow();
       assert.equal(typeof tombstone.deleted_at, 'number');
       assert.equal((await api(t, otherToken, 'GET', '/v1/invoices')).status, 200, 'other accounts are untouched');
@@ -211,7 +223,7 @@ for (const target of databaseTargets()) {
         clients_removed: { before: 1 },
         people_removed: { before: 1 },
         scim_access_revoked: { before: 1 },
-        webhook_endpoints_disabled: { before: 1 },
+        webhook_endpoints_disabled: { before: 2 },
       });
       const created = trail.body.data.find((e: { action: string }) => e.action === 'scim.user.created');
       assert.equal(created.changes, null, "the deleted person's details are detached");

@@ -3,7 +3,10 @@ import assert from 'node:assert/strict';
 import { databaseTargets } from '../helpers/databases.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
-import { ALLOW_LOOPBACK, deliveriesOf, dispatcher, raise, registerEndpoint, tenant } from './support.ts';
+import { claimDue } from '../../src/webhooks/queue.ts';
+import { recordOutcomes } from '../../src/webhooks/outcomes.ts';
+import { newTimeOrderedId } from '../../src/platform/ids.ts';
+import { ALLOW_LOOPBACK, deliveriesOf, dispatcher, raise, registerEndpoint, tenant, type Tenant } from './support.ts';
 
 for (const target of databaseTargets()) {
   describe(`webhook recovery API (${target.kind})`, () => {
@@ -140,6 +143,136 @@ for (const target of databaseTargets()) {
       assert.equal(done!.state, 'acknowledged');
       assert.equal(done!.attempt_count, 2);
     });
+
+    it('redeliver while an attempt is in flight and answered 2xx: the attempt counts, the delivery stays pending and queued until it is sent again', async () => {
+      const who = await tenant(t);
+      const endpoint = await registerEndpoint(who, receiver.url, ['invoice.settled']);
+      receiver.secrets = [endpoint.secret];
+      const event = await raise(t, who.accountId, 'invoice.settled', 'inv_in_flight');
+      const start = receiver.received.length;
+      const seen = holdAnswers('inv_in_flight', () => who.call('POST', `/v1/events/${event.id}/redeliver`), () => observe(who, endpoint.id, event.id));
+
+      // The first attempt, then the one the redelivery asked for, in one run.
+      assert.equal(await dispatcher(t).runDue(), 2);
+      const requested = await seen.meanwhile;
+      assert.equal(requested!.status, 202);
+      assert.deepEqual(requested!.body, { object: 'redelivery', event_id: event.id, requeued: 1 });
+      assert.deepEqual(await seen.resent, stillToSend());
+      assert.equal(receiver.received.slice(start).filter((m) => m.headers['event-id'] === event.id).length, 2);
+      await assertAcknowledgedTwice(who, event.id);
+    });
+
+    it('recover while an attempt is in flight and answered 2xx (the endpoint disabled and enabled meanwhile): the delivery stays pending and queued until it is sent again', async () => {
+      const who = await tenant(t);
+      const endpoint = await registerEndpoint(who, receiver.url, ['payout.paid']);
+      receiver.secrets = [endpoint.secret];
+      const since = t.clock.now();
+      const event = await raise(t, who.accountId, 'payout.paid', 'po_in_flight');
+      const recover = async () => {
+        assert.equal((await who.call('POST', `/v1/webhook_endpoints/${endpoint.id}/disable`)).status, 200);
+        assert.equal((await who.call('POST', `/v1/webhook_endpoints/${endpoint.id}/enable`)).status, 200);
+        return who.call('POST', `/v1/webhook_endpoints/${endpoint.id}/recover`, { since: new Date(since).toISOString() });
+      };
+      const seen = holdAnswers('po_in_flight', recover, () => observe(who, endpoint.id, event.id));
+
+      assert.equal(await dispatcher(t).runDue(), 2);
+      const recovered = await seen.meanwhile;
+      assert.equal(recovered!.status, 202);
+      assert.equal(recovered!.body.requeued, 1);
+      assert.deepEqual(await seen.resent, stillToSend());
+      await assertAcknowledgedTwice(who, event.id);
+    });
+
+    it('redeliver while an attempt is in flight, claimed again by another worker before the 2xx is recorded: the new attempt decides, and its failure is retried', async () => {
+      const who = await tenant(t);
+      const endpoint = await registerEndpoint(who, receiver.url, ['invoice.settled']);
+      receiver.secrets = [endpoint.secret];
+      const event = await raise(t, who.accountId, 'invoice.settled', 'inv_claimed_again');
+      const db = t.gatehouse.database.db;
+      const [delivery] = await deliveriesOf(t, event.id);
+      const claimAgain = async () => {
+        const requested = await who.call('POST', `/v1/events/${event.id}/redeliver`);
+        assert.equal(requested.status, 202);
+        const claimed = await claimDue(db, { claim: 'wkr_other.1', now: t.clock.now(), leaseMs: 60_000, max: 100, room: { of: new Map(), otherwise: 100 }, skipEndpoints: [] });
+        return claimed.find((c) => c.id === delivery!.id);
+      };
+      const seen = holdAnswers('inv_claimed_again', claimAgain, () => observe(who, endpoint.id, event.id));
+
+      // The first attempt is acknowledged; the delivery is another worker's now, so this one sends nothing more.
+      assert.equal(await dispatcher(t).runDue(), 1);
+      const other = await seen.meanwhile;
+      assert.ok(other, 'the other worker claimed the requeued delivery');
+      const queued = () => db.selectFrom('webhook_queue').select(['lease_owner', 'cycle_failures']).where('delivery_id', '=', delivery!.id).execute();
+      assert.deepEqual(await queued(), [{ lease_owner: 'wkr_other.1', cycle_failures: 0 }]);
+      const shown = await observe(who, endpoint.id, event.id);
+      assert.deepEqual({ ...shown, queued: [] }, { ...stillToSend(), queued: [] });
+
+      // The other worker's attempt fails: the delivery is retried, as a requeued one is.
+      const failed = { ok: false, status: 500, retryAfter: undefined, excerpt: null, error: null, latencyMs: 1 };
+      const policy = { scheduleSeconds: [1], disableAfterMs: 86_400_000, now: () => t.clock.now() };
+      const notices = await recordOutcomes(db, [{ delivery: other!, attemptId: newTimeOrderedId('dlv', t.clock.now()), attemptedAt: t.clock.now(), result: failed }], policy);
+      assert.deepEqual(notices.map((n) => n.kind), ['retrying']);
+      assert.deepEqual(await queued(), [{ lease_owner: null, cycle_failures: 1 }]);
+      const [retrying] = await deliveriesOf(t, event.id);
+      assert.deepEqual([retrying!.state, retrying!.attempt_count], ['pending', 2]);
+      assert.equal((await who.call('GET', `/v1/events/${event.id}`)).body.delivery_state, 'pending');
+
+      t.clock.advance(2_000);
+      assert.equal(await dispatcher(t).runDue(), 1);
+      const [done] = await deliveriesOf(t, event.id);
+      assert.deepEqual([done!.state, done!.attempt_count], ['acknowledged', 3]);
+      assert.deepEqual(await queued(), []);
+    });
+
+    /**
+     * The receiver holds its first 2xx for `objectId` until `meanwhile` has been answered, and its
+     * second (the attempt that was asked for) until `resent` has read what is shown then.
+     */
+    function holdAnswers<M, R>(objectId: string, meanwhile: () => Promise<M>, resent: () => Promise<R>) {
+      const held: { meanwhile?: Promise<M>; resent?: Promise<R> } = {};
+      receiver.answer = (r) => {
+        if (r.body.id !== objectId) return 204;
+        if (!held.meanwhile) return { status: 204, after: (held.meanwhile = meanwhile()) };
+        if (!held.resent) return { status: 204, after: (held.resent = resent()) };
+        return 204;
+      };
+      return held;
+    }
+
+    /** What the delivery and its event look like, in the store and on the API. */
+    async function observe(who: Tenant, endpointId: string, eventId: string) {
+      const [delivery] = await deliveriesOf(t, eventId);
+      const queued = await t.gatehouse.database.db.selectFrom('webhook_queue').select(['cycle_failures']).where('delivery_id', '=', delivery!.id).execute();
+      const listed = async (state: string) =>
+        (await who.call('GET', `/v1/events?delivery_state=${state}&limit=100`)).body.data.filter((e: { id: string }) => e.id === eventId).length;
+      const log = await who.call('GET', `/v1/webhook_endpoints/${endpointId}/deliveries?event_id=${eventId}`);
+      return {
+        stored: { state: delivery!.state, attempt_count: delivery!.attempt_count, parked_at: delivery!.parked_at },
+        queued,
+        shown: (await who.call('GET', `/v1/events/${eventId}`)).body.delivery_state,
+        listed: { pending: await listed('pending'), acknowledged: await listed('acknowledged') },
+        log: log.body.data.map((a: { outcome: string; response_status: number }) => [a.outcome, a.response_status]),
+      };
+    }
+
+    /** The first attempt answered and counted; the delivery queued and pending wherever it is shown. */
+    function stillToSend() {
+      return {
+        stored: { state: 'pending', attempt_count: 1, parked_at: null },
+        queued: [{ cycle_failures: 0 }],
+        shown: 'pending',
+        listed: { pending: 1, acknowledged: 0 },
+        log: [['succeeded', 204]],
+      };
+    }
+
+    async function assertAcknowledgedTwice(who: Tenant, eventId: string) {
+      const [done] = await deliveriesOf(t, eventId);
+      assert.equal(done!.state, 'acknowledged');
+      assert.equal(done!.attempt_count, 2);
+      assert.deepEqual(await t.gatehouse.database.db.selectFrom('webhook_queue').select('delivery_id').where('delivery_id', '=', done!.id).execute(), []);
+      assert.equal((await who.call('GET', `/v1/events/${eventId}`)).body.delivery_state, 'acknowledged');
+    }
 
     it('the attempt log keeps status, latency and the first 1024 bytes of the response; recover only requeues parked deliveries since the time given', async () => {
       const who = await tenant(t);
