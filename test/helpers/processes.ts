@@ -52,15 +52,35 @@ export function spawnedNodeEnv(node: { databaseUrl: string; dataDir: string; por
  * `env` is laid over the test environment; a variable given as undefined is left unset. `ports`
  * keeps a restarted node on the addresses its clients already use.
  */
-export async function spawnGatehouse(options: {
+export async function spawnGatehouse(options: SpawnOptions): Promise<SpawnedGatehouse> {
+  if (options.ports) return spawnOn(options, options.ports);
+  // The issuer must name the public port, so the ports are chosen before the start; another
+  // socket may take one of them first. Then the process says so and exits, and new ones are chosen.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await spawnOn(options, { port: await freePort(), adminPort: await freePort() });
+    } catch (error) {
+      if (!(error instanceof PortInUse) || attempt === 5) throw error;
+    }
+  }
+}
+
+export interface SpawnOptions {
   databaseUrl: string;
   env?: Record<string, string | undefined>;
   command?: 'serve' | 'worker';
   ports?: { port: number; adminPort: number };
-}): Promise<SpawnedGatehouse> {
+}
+
+/** A start that failed only because a port it was given was taken (the process's own line says so). */
+export class PortInUse extends Error {
+  override name = 'PortInUse';
+}
+
+async function spawnOn(options: SpawnOptions, ports: { port: number; adminPort: number }): Promise<SpawnedGatehouse> {
   const command = options.command ?? 'serve';
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-node-'));
-  const { port, adminPort } = options.ports ?? { port: await freePort(), adminPort: await freePort() };
+  const { port, adminPort } = ports;
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [BIN, command], {
     env: {
@@ -93,8 +113,9 @@ export async function spawnGatehouse(options: {
   await until(ready, 60_000, 'readiness (/readyz 200)').catch(async (error: unknown) => {
     // A node that never became ready must not outlive the test that started it.
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await exited;
-    throw new Error(`${(error as Error).message}:\n${output}`);
+    const { code } = await exited;
+    const message = `${(error as Error).message}:\n${output}`;
+    throw code === 1 && /^gatehouse: GATEHOUSE_[A-Z_]*PORT: \S+ is already in use$/m.test(output) ? new PortInUse(message) : new Error(message);
   });
   return {
     url,
