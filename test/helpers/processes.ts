@@ -29,6 +29,34 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * A port free now, between 10000 and the start of the system's ephemeral range, for a server
+ * that must keep its port across restarts: the system hands out no port there (neither for
+ * port 0 nor for an outgoing connection), so only a process asking for it by number can take it
+ * while the server is down. Another such process may still have it: starts retry on EADDRINUSE.
+ */
+export async function fixedPort(): Promise<number> {
+  let ephemeralStart = 32_768; // Linux's default
+  try {
+    ephemeralStart = Number(fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+  } catch {
+    /* not Linux: its default */
+  }
+  const top = ephemeralStart > 11_000 ? ephemeralStart : 32_768;
+  for (;;) {
+    const port = 10_000 + Math.floor(Math.random() * (top - 10_000));
+    if (await bindable(port)) return port;
+  }
+}
+
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
 /** The environment of a Gatehouse process a test spawns: its own data dir, ports and issuer, quiet logs. */
 export function spawnedNodeEnv(node: { databaseUrl: string; dataDir: string; port: number; adminPort: number }): NodeJS.ProcessEnv {
   return {
