@@ -22,7 +22,7 @@ import { randomUUID } from 'node:crypto';
 import { Pool } from 'undici';
 import type { DatabaseTarget } from '../helpers/databases.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
-import { freePort, runToExit, spawnGatehouse, type SpawnedGatehouse } from '../helpers/processes.ts';
+import { runToExit, spawnGatehouse, type SpawnedGatehouse } from '../helpers/processes.ts';
 import { until } from '../helpers/until.ts';
 import { api, fund, newTenant } from '../payments/api.ts';
 import { startReceiver } from '../webhooks/receiver.ts';
@@ -161,10 +161,13 @@ export function describeStartAndStop(target: DatabaseTarget): void {
         const workers = { GATEHOUSE_IN_PROCESS_WORKERS: 'on' };
 
         await withPortTaken(async (taken) => {
+          // Every other listener binds port 0 (the system picks a free port as it binds): a port
+          // found free beforehand could be taken by another test first, and the start would fail
+          // on the wrong setting.
           const cases = [
-            { command: 'serve' as const, setting: 'GATEHOUSE_PORT', port: taken, adminPort: await freePort(), env: workers },
-            { command: 'serve' as const, setting: 'GATEHOUSE_ADMIN_PORT', port: await freePort(), adminPort: taken, env: workers },
-            { command: 'worker' as const, setting: 'GATEHOUSE_WORKER_METRICS_PORT', port: await freePort(), adminPort: await freePort(), env: { GATEHOUSE_WORKER_METRICS_PORT: String(taken) } },
+            { command: 'serve' as const, setting: 'GATEHOUSE_PORT', port: taken, adminPort: 0, env: workers },
+            { command: 'serve' as const, setting: 'GATEHOUSE_ADMIN_PORT', port: 0, adminPort: taken, env: workers },
+            { command: 'worker' as const, setting: 'GATEHOUSE_WORKER_METRICS_PORT', port: 0, adminPort: 0, env: { GATEHOUSE_WORKER_METRICS_PORT: String(taken) } },
           ];
           const runs = await Promise.all(
             // Three cold starts at once on a busy machine: a generous bound, only for a start that never ends.

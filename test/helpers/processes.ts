@@ -29,6 +29,34 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * A port free now, between 10000 and the start of the system's ephemeral range, for a server
+ * that must keep its port across restarts: the system hands out no port there (neither for
+ * port 0 nor for an outgoing connection), so only a process asking for it by number can take it
+ * while the server is down. Another such process may still have it: starts retry on EADDRINUSE.
+ */
+export async function fixedPort(): Promise<number> {
+  let ephemeralStart = 32_768; // Linux's default
+  try {
+    ephemeralStart = Number(fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+  } catch {
+    /* not Linux: its default */
+  }
+  const top = ephemeralStart > 11_000 ? ephemeralStart : 32_768;
+  for (;;) {
+    const port = 10_000 + Math.floor(Math.random() * (top - 10_000));
+    if (await bindable(port)) return port;
+  }
+}
+
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
 /** The environment of a Gatehouse process a test spawns: its own data dir, ports and issuer, quiet logs. */
 export function spawnedNodeEnv(node: { databaseUrl: string; dataDir: string; port: number; adminPort: number }): NodeJS.ProcessEnv {
   return {
@@ -52,15 +80,35 @@ export function spawnedNodeEnv(node: { databaseUrl: string; dataDir: string; por
  * `env` is laid over the test environment; a variable given as undefined is left unset. `ports`
  * keeps a restarted node on the addresses its clients already use.
  */
-export async function spawnGatehouse(options: {
+export async function spawnGatehouse(options: SpawnOptions): Promise<SpawnedGatehouse> {
+  if (options.ports) return spawnOn(options, options.ports);
+  // The issuer must name the public port, so the ports are chosen before the start; another
+  // socket may take one of them first. Then the process says so and exits, and new ones are chosen.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await spawnOn(options, { port: await freePort(), adminPort: await freePort() });
+    } catch (error) {
+      if (!(error instanceof PortInUse) || attempt === 5) throw error;
+    }
+  }
+}
+
+export interface SpawnOptions {
   databaseUrl: string;
   env?: Record<string, string | undefined>;
   command?: 'serve' | 'worker';
   ports?: { port: number; adminPort: number };
-}): Promise<SpawnedGatehouse> {
+}
+
+/** A start that failed only because a port it was given was taken (the process's own line says so). */
+export class PortInUse extends Error {
+  override name = 'PortInUse';
+}
+
+async function spawnOn(options: SpawnOptions, ports: { port: number; adminPort: number }): Promise<SpawnedGatehouse> {
   const command = options.command ?? 'serve';
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-node-'));
-  const { port, adminPort } = options.ports ?? { port: await freePort(), adminPort: await freePort() };
+  const { port, adminPort } = ports;
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [BIN, command], {
     env: {
@@ -93,8 +141,9 @@ export async function spawnGatehouse(options: {
   await until(ready, 60_000, 'readiness (/readyz 200)').catch(async (error: unknown) => {
     // A node that never became ready must not outlive the test that started it.
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await exited;
-    throw new Error(`${(error as Error).message}:\n${output}`);
+    const { code } = await exited;
+    const message = `${(error as Error).message}:\n${output}`;
+    throw code === 1 && /^gatehouse: GATEHOUSE_[A-Z_]*PORT: \S+ is already in use$/m.test(output) ? new PortInUse(message) : new Error(message);
   });
   return {
     url,

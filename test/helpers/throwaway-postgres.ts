@@ -11,7 +11,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { DatabaseTarget } from './databases.ts';
-import { freePort } from './processes.ts';
+import { fixedPort } from './processes.ts';
 
 export interface ThrowawayPostgres {
   port: number;
@@ -72,14 +72,12 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
     if (result.status !== 0) throw new Error(`${path.basename(command)} failed: ${result.stderr || result.stdout || result.error}`);
   };
   run(bin('initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C']);
-  const port = await freePort();
   // The server is stopped and killed, never the machine: what it wrote to the operating system
   // survives, so it may skip flushing to disk. Commits stay synchronous (its WAL is written
   // before a commit is acknowledged), so an immediate stop loses nothing acknowledged.
   fs.appendFileSync(
     path.join(data, 'postgresql.conf'),
     [
-      `port = ${port}`,
       "listen_addresses = '127.0.0.1'",
       `unix_socket_directories = '${dir}'`,
       'fsync = off',
@@ -92,7 +90,22 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
   const log = path.join(dir, 'server.log');
   const start = async () => run(bin('pg_ctl'), ['-D', data, '-l', log, '-w', '-t', '30', 'start']);
   const stop = async (mode: 'fast' | 'immediate') => run(bin('pg_ctl'), ['-D', data, '-m', mode, '-w', '-t', '30', 'stop']);
-  await start();
+  // PostgreSQL cannot be told to pick its own port, so a port found free is given, one that a
+  // restart keeps (fixedPort). Another process may take it first: then the server does not
+  // start, its log says why, and a new one is chosen (the file's last `port` line counts).
+  let port = 0;
+  for (let attempt = 1; ; attempt++) {
+    port = await fixedPort();
+    fs.appendFileSync(path.join(data, 'postgresql.conf'), `port = ${port}\n`);
+    const logged = fs.existsSync(log) ? fs.statSync(log).size : 0;
+    try {
+      await start();
+      break;
+    } catch (error) {
+      const said = fs.existsSync(log) ? fs.readFileSync(log, 'utf8').slice(logged) : '';
+      if (!/could not bind .*Address already in use/.test(said) || attempt === 5) throw error;
+    }
+  }
   const url = (name = 'postgres') => `postgres://postgres@127.0.0.1:${port}/${name}`;
   async function admin<R extends pg.QueryResultRow>(text: string, values: unknown[] = [], database = 'postgres'): Promise<R[]> {
     const client = new pg.Client({ connectionString: url(database) });

@@ -22,14 +22,18 @@ export function redisServerMissing(): string | undefined {
   return probe.status === 0 ? undefined : 'redis-server not found; install redis-server';
 }
 
-function answersPing(port: number): Promise<boolean> {
+/** True once the server listening on `port` is process `pid` (another may hold the port). */
+function answersAs(port: number, pid: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1');
+    let text = '';
     socket.setTimeout(500, () => socket.destroy());
-    socket.on('connect', () => socket.write('PING\r\n'));
+    socket.on('connect', () => socket.write('INFO server\r\n'));
     socket.on('data', (data) => {
+      text += data.toString();
+      if (!/\r\nprocess_id:\d+\r\n/.test(text)) return;
       socket.destroy();
-      resolve(data.toString().startsWith('+PONG'));
+      resolve(text.includes(`\r\nprocess_id:${pid}\r\n`));
     });
     socket.on('error', () => resolve(false));
     socket.on('close', () => resolve(false));
@@ -37,12 +41,25 @@ function answersPing(port: number): Promise<boolean> {
 }
 
 export async function startThrowawayRedis(): Promise<ThrowawayRedis> {
-  const port = await freePort();
+  // redis-server cannot be told to pick its own port (0 turns TCP off), so a port found free is
+  // given; another socket may take it first. Then the server exits, and a new one is chosen.
+  for (let attempt = 1; ; attempt++) {
+    const started = await startOn(await freePort());
+    if (started) return started;
+    if (attempt === 5) throw new Error('redis-server exited at start five times (its ports were taken)');
+  }
+}
+
+/** The server on `port`, or undefined when it exited before answering (its port was taken). */
+async function startOn(port: number): Promise<ThrowawayRedis | undefined> {
   const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
     stdio: 'ignore',
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await until(() => answersPing(port), 10_000, `redis-server on port ${port}`);
+  let gone = false;
+  void exited.then(() => (gone = true));
+  await until(async () => gone || (await answersAs(port, child.pid!)), 10_000, `redis-server on port ${port}`);
+  if (gone) return undefined;
   return {
     url: `redis://127.0.0.1:${port}`,
     freeze: () => child.kill('SIGSTOP'),

@@ -13,13 +13,17 @@
  * - the shell has GATEHOUSE_DATABASE_URL set to the run's database, as a person's shell has it
  *   (a page may reach the database with sqlite3 or psql).
  *
- * Only addresses change: the pages say :8080, :8081 and :4000, the run uses free ports.
+ * Only addresses change: the pages say :8080, :8081 and :4000, the run uses free ports. They are
+ * kept for the whole run (a restarted server, a receiver started later, keep the addresses the
+ * session already uses), so they are taken from below the system's ephemeral range: a port the
+ * system hands out for port 0 or an outgoing connection could otherwise land on one of them
+ * between the moment it was chosen and the moment the server or the receiver binds it.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort, spawnGatehouse, type SpawnedGatehouse } from './processes.ts';
+import { fixedPort, PortInUse, spawnGatehouse, type SpawnedGatehouse } from './processes.ts';
 import { until } from './until.ts';
 
 export interface Block {
@@ -104,8 +108,17 @@ export class Walkthrough {
     fs.mkdirSync(dataDir);
     // Packages a saved snippet imports resolve as they would in the repository.
     fs.symlinkSync(path.resolve('node_modules'), path.join(this.dir, 'node_modules'));
-    this.#ports = { port: await freePort(), adminPort: await freePort(), receiver: await freePort() };
-    await this.#startServer({});
+    // Another run (of another checkout) may hold a port chosen here: then the server says so and
+    // new ones are chosen.
+    for (let attempt = 1; ; attempt++) {
+      this.#ports = { port: await fixedPort(), adminPort: await fixedPort(), receiver: await fixedPort() };
+      try {
+        await this.#startServer({});
+        break;
+      } catch (error) {
+        if (!(error instanceof PortInUse) || attempt === 5) throw error;
+      }
+    }
     this.#shell = spawn('bash', [], {
       cwd: this.dir,
       detached: true, // its own process group: the receivers it starts end with it
