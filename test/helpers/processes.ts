@@ -84,13 +84,7 @@ export async function spawnGatehouse(options: SpawnOptions): Promise<SpawnedGate
   if (options.ports) return spawnOn(options, options.ports);
   // The issuer must name the public port, so the ports are chosen before the start; another
   // socket may take one of them first. Then the process says so and exits, and new ones are chosen.
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await spawnOn(options, { port: await freePort(), adminPort: await freePort() });
-    } catch (error) {
-      if (!(error instanceof PortInUse) || attempt === 5) throw error;
-    }
-  }
+  return retryWhilePortTaken(async () => spawnOn(options, { port: await freePort(), adminPort: await freePort() }));
 }
 
 export interface SpawnOptions {
@@ -100,9 +94,24 @@ export interface SpawnOptions {
   ports?: { port: number; adminPort: number };
 }
 
-/** A start that failed only because a port it was given was taken (the process's own line says so). */
+/** A start that failed only because a port it was given was taken (the server's own output says so). */
 export class PortInUse extends Error {
   override name = 'PortInUse';
+}
+
+/**
+ * For a server that must be given its ports (it cannot bind port 0 and say which it got):
+ * `start` chooses them afresh and starts it, and is run again, up to five times in all, while
+ * it fails with PortInUse (`taken`), since another socket may take a chosen port first.
+ */
+export async function retryWhilePortTaken<T>(start: () => Promise<T>, taken: (error: unknown) => boolean = (error) => error instanceof PortInUse): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start();
+    } catch (error) {
+      if (!taken(error) || attempt === 5) throw error;
+    }
+  }
 }
 
 async function spawnOn(options: SpawnOptions, ports: { port: number; adminPort: number }): Promise<SpawnedGatehouse> {

@@ -11,7 +11,7 @@ import { createGatehouse, type Gatehouse, type GatehouseDeps } from '../../src/a
 import { createTestClock, type TestClock } from '../../src/platform/clock.ts';
 import type { DatabaseTarget } from './databases.ts';
 import type { Json } from './http.ts';
-import { freePort } from './processes.ts';
+import { freePort, retryWhilePortTaken } from './processes.ts';
 import { Agent, setGlobalDispatcher } from 'undici';
 
 export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef';
@@ -48,7 +48,8 @@ export async function startTestApp(target: DatabaseTarget, options: TestAppOptio
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-data-'));
   // The issuer must be the URL clients actually reach, so the public port is chosen first. Another
   // process may take that port before the app binds it; then a new one is chosen.
-  for (let attempt = 1; ; attempt++) {
+  const portTaken = (error: unknown) => (error as { code?: string }).code === 'EADDRINUSE' && !options.env?.GATEHOUSE_PORT;
+  return retryWhilePortTaken(async () => {
     const port = await freePort();
     const env = {
       GATEHOUSE_PORT: String(port),
@@ -60,12 +61,8 @@ export async function startTestApp(target: DatabaseTarget, options: TestAppOptio
       GATEHOUSE_RATE_LIMIT_TOKEN_FAILURES: '100000/1',
       ...options.env,
     };
-    try {
-      return await startOn(database, dataDir, { ...options, env });
-    } catch (error) {
-      if ((error as { code?: string }).code !== 'EADDRINUSE' || attempt === 5 || options.env?.GATEHOUSE_PORT) throw error;
-    }
-  }
+    return startOn(database, dataDir, { ...options, env });
+  }, portTaken);
 }
 
 

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { DatabaseTarget } from './databases.ts';
-import { fixedPort } from './processes.ts';
+import { fixedPort, PortInUse, retryWhilePortTaken } from './processes.ts';
 
 export interface ThrowawayPostgres {
   port: number;
@@ -93,19 +93,18 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
   // PostgreSQL cannot be told to pick its own port, so a port found free is given, one that a
   // restart keeps (fixedPort). Another process may take it first: then the server does not
   // start, its log says why, and a new one is chosen (the file's last `port` line counts).
-  let port = 0;
-  for (let attempt = 1; ; attempt++) {
-    port = await fixedPort();
-    fs.appendFileSync(path.join(data, 'postgresql.conf'), `port = ${port}\n`);
+  const port = await retryWhilePortTaken(async () => {
+    const chosen = await fixedPort();
+    fs.appendFileSync(path.join(data, 'postgresql.conf'), `port = ${chosen}\n`);
     const logged = fs.existsSync(log) ? fs.statSync(log).size : 0;
     try {
       await start();
-      break;
+      return chosen;
     } catch (error) {
       const said = fs.existsSync(log) ? fs.readFileSync(log, 'utf8').slice(logged) : '';
-      if (!/could not bind .*Address already in use/.test(said) || attempt === 5) throw error;
+      throw /could not bind .*Address already in use/.test(said) ? new PortInUse((error as Error).message) : error;
     }
-  }
+  });
   const url = (name = 'postgres') => `postgres://postgres@127.0.0.1:${port}/${name}`;
   async function admin<R extends pg.QueryResultRow>(text: string, values: unknown[] = [], database = 'postgres'): Promise<R[]> {
     const client = new pg.Client({ connectionString: url(database) });

@@ -4,7 +4,7 @@
  * when redis-server is not installed, so a suite can skip visibly.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { freePort } from './processes.ts';
+import { freePort, PortInUse, retryWhilePortTaken } from './processes.ts';
 import { until } from './until.ts';
 import net from 'node:net';
 
@@ -43,15 +43,11 @@ function answersAs(port: number, pid: number): Promise<boolean> {
 export async function startThrowawayRedis(): Promise<ThrowawayRedis> {
   // redis-server cannot be told to pick its own port (0 turns TCP off), so a port found free is
   // given; another socket may take it first. Then the server exits, and a new one is chosen.
-  for (let attempt = 1; ; attempt++) {
-    const started = await startOn(await freePort());
-    if (started) return started;
-    if (attempt === 5) throw new Error('redis-server exited at start five times (its ports were taken)');
-  }
+  return retryWhilePortTaken(async () => startOn(await freePort()));
 }
 
-/** The server on `port`, or undefined when it exited before answering (its port was taken). */
-async function startOn(port: number): Promise<ThrowawayRedis | undefined> {
+/** The server on `port`; PortInUse when it exited before answering (its port was taken). */
+async function startOn(port: number): Promise<ThrowawayRedis> {
   const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
     stdio: 'ignore',
   });
@@ -59,7 +55,7 @@ async function startOn(port: number): Promise<ThrowawayRedis | undefined> {
   let gone = false;
   void exited.then(() => (gone = true));
   await until(async () => gone || (await answersAs(port, child.pid!)), 10_000, `redis-server on port ${port}`);
-  if (gone) return undefined;
+  if (gone) throw new PortInUse(`redis-server exited at start on port ${port} (the port was taken)`);
   return {
     url: `redis://127.0.0.1:${port}`,
     freeze: () => child.kill('SIGSTOP'),

@@ -23,7 +23,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fixedPort, PortInUse, spawnGatehouse, type SpawnedGatehouse } from './processes.ts';
+import { fixedPort, retryWhilePortTaken, spawnGatehouse, type SpawnedGatehouse } from './processes.ts';
 import { until } from './until.ts';
 
 export interface Block {
@@ -110,15 +110,10 @@ export class Walkthrough {
     fs.symlinkSync(path.resolve('node_modules'), path.join(this.dir, 'node_modules'));
     // Another run (of another checkout) may hold a port chosen here: then the server says so and
     // new ones are chosen.
-    for (let attempt = 1; ; attempt++) {
+    await retryWhilePortTaken(async () => {
       this.#ports = { port: await fixedPort(), adminPort: await fixedPort(), receiver: await fixedPort() };
-      try {
-        await this.#startServer({});
-        break;
-      } catch (error) {
-        if (!(error instanceof PortInUse) || attempt === 5) throw error;
-      }
-    }
+      await this.#startServer({});
+    });
     this.#shell = spawn('bash', [], {
       cwd: this.dir,
       detached: true, // its own process group: the receivers it starts end with it
