@@ -10,7 +10,7 @@
  * Either way revocation, a deleted client and a deactivated user take effect on the very next
  * request (RFC 6750 bearer usage).
  */
-import type { Transaction } from 'kysely';
+import { sql, type SqlBool, type Transaction } from 'kysely';
 import type { Db } from '../platform/db/database.ts';
 import type { Tables } from '../platform/db/tables.ts';
 import type { Clock } from '../platform/clock.ts';
@@ -19,6 +19,8 @@ import { newTimeOrderedId } from '../platform/ids.ts';
 import { randomSecret, sha256Hex } from '../platform/crypto.ts';
 import type { KeyVault } from '../platform/secrets-key.ts';
 import { preparedQuery, type Placeholder } from '../platform/db/prepared.ts';
+import { dialectOf } from '../platform/db/dialect.ts';
+import { LOOKUPS_TOGETHER, lookedUpTogether, lookupByKey } from '../platform/db/arriving-together.ts';
 import { createTokenSealer, type SealedClaims } from './token-sealing.ts';
 
 export const ACCESS_TOKEN_PREFIX = 'gh_at_';
@@ -55,14 +57,18 @@ export function isSealed(token: string): boolean {
   return token.startsWith(ACCESS_TOKEN_PREFIX) && token.includes('.');
 }
 
-// Every request with a bearer token runs one of these two lookups.
+// Every request with a bearer token runs one of these two lookups. On PostgreSQL the lookups of
+// requests that arrive together go as one statement (`lookedUpTogether`): a round trip per
+// request was most of what a read such as a list page cost the node there.
 
-const storedToken = preparedQuery((db, value: Placeholder<{ digest: string }>) =>
+
+const storedTokenColumns = (db: Db) =>
   db
     .selectFrom('access_tokens')
     .leftJoin('users', 'users.id', 'access_tokens.user_id')
     .select([
       'access_tokens.id',
+      'access_tokens.token_digest',
       'access_tokens.account_id',
       'access_tokens.client_id',
       'access_tokens.user_id',
@@ -71,8 +77,14 @@ const storedToken = preparedQuery((db, value: Placeholder<{ digest: string }>) =
       'access_tokens.expires_at',
       'access_tokens.revoked_at',
       'users.active as user_active',
-    ])
-    .where('access_tokens.token_digest', '=', value('digest')),
+    ]);
+
+type StoredTokenRow = Awaited<ReturnType<ReturnType<typeof storedTokenColumns>['executeTakeFirstOrThrow']>>;
+
+const storedToken = preparedQuery((db, value: Placeholder<{ digest: string }>) => storedTokenColumns(db).where('access_tokens.token_digest', '=', value('digest')));
+
+const storedTokens = preparedQuery((db, value: Placeholder<{ digests: readonly string[] }>) =>
+  storedTokenColumns(db).where(sql<SqlBool>`access_tokens.token_digest = any(${value('digests')}::text[])`),
 );
 
 const sealedTokenClient = preparedQuery((db, value: Placeholder<{ tokenId: string; clientId: string; accountId: string }>) =>
@@ -84,12 +96,59 @@ const sealedTokenClient = preparedQuery((db, value: Placeholder<{ tokenId: strin
     .where('oauth_clients.account_id', '=', value('accountId')),
 );
 
+/** The clients of a batch of sealed tokens, and which of the tokens are revoked. */
+const sealedTokensClients = preparedQuery((_db, value: Placeholder<{ clientIds: readonly string[]; tokenIds: readonly string[] }>) =>
+  sql<{ revoked: boolean; id: string; account_id: string | null }>`
+    select false as revoked, id, account_id from oauth_clients where id = any(${value('clientIds')}::text[])
+    union all
+    select true, token_id, null from oauth_revoked_tokens where token_id = any(${value('tokenIds')}::text[])`,
+);
+
+type ClientOfToken = Pick<SealedClaims, 'id' | 'clientId' | 'accountId'>;
+
+/**
+ * The two lookups as the database runs them best: one statement per lookup on SQLite (in
+ * process), one per batch of lookups arriving together on PostgreSQL.
+ */
+function tokenLookups(db: Db): { storedRow(digest: string): Promise<StoredTokenRow | undefined>; clientStands(claims: ClientOfToken): Promise<boolean> } {
+  const storedRow = lookupByKey<StoredTokenRow>(
+    db,
+    {
+      one: async (digest) => (await storedToken.execute(db, { digest })).rows[0],
+      many: async (digests) => (await storedTokens.execute(db, { digests })).rows,
+      keyOf: (row) => row.token_digest,
+    },
+    LOOKUPS_TOGETHER,
+  );
+  if (!dialectOf(db).statementsTravel) {
+    return {
+      storedRow,
+      clientStands: async ({ id, clientId, accountId }) => {
+        const row = (await sealedTokenClient.execute(db, { tokenId: id, clientId, accountId })).rows[0];
+        return row !== undefined && row.token_id === null;
+      },
+    };
+  }
+  return {
+    storedRow,
+    clientStands: lookedUpTogether(async (batch: readonly ClientOfToken[]) => {
+      const clientIds = [...new Set(batch.map((claims) => claims.clientId))];
+      const tokenIds = [...new Set(batch.map((claims) => claims.id))];
+      const { rows } = await sealedTokensClients.execute(db, { clientIds, tokenIds });
+      const accountOfClient = new Map(rows.filter((row) => !row.revoked).map((row) => [row.id, row.account_id]));
+      const revoked = new Set(rows.filter((row) => row.revoked).map((row) => row.id));
+      return (claims) => accountOfClient.get(claims.clientId) === claims.accountId && !revoked.has(claims.id);
+    }, LOOKUPS_TOGETHER),
+  };
+}
+
 export function createAccessTokens(deps: { db: Db; clock: Clock; vault: KeyVault }) {
   const { db, clock } = deps;
   const sealer = createTokenSealer(deps);
+  const lookups = tokenLookups(db);
 
   async function stored(token: string): Promise<TokenFacts | undefined> {
-    const row = (await storedToken.execute(db, { digest: sha256Hex(token) })).rows[0];
+    const row = await lookups.storedRow(sha256Hex(token));
     if (!row || row.revoked_at !== null || row.expires_at <= clock.now()) return undefined;
     // A token issued to a person stops working once that person is deactivated or deleted.
     if (row.user_id !== null && row.user_active !== 1) return undefined;
@@ -108,8 +167,7 @@ export function createAccessTokens(deps: { db: Db; clock: Clock; vault: KeyVault
   async function sealed(token: string): Promise<TokenFacts | undefined> {
     const claims = await sealer.open(token, ACCESS_TOKEN_PREFIX);
     if (!claims || claims.expiresAt <= clock.now()) return undefined;
-    const row = (await sealedTokenClient.execute(db, { tokenId: claims.id, clientId: claims.clientId, accountId: claims.accountId })).rows[0];
-    if (!row || row.token_id !== null) return undefined;
+    if (!(await lookups.clientStands(claims))) return undefined;
     return { ...claims, userId: null, sealed: true };
   }
 

@@ -10,6 +10,8 @@ import { changesOf, recordAudit, type AuditBy } from '../audit/record.ts';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../platform/db/database.ts';
 import { preparedQuery, type Placeholder } from '../platform/db/prepared.ts';
+import { LOOKUPS_TOGETHER, lookupByKey } from '../platform/db/arriving-together.ts';
+import { sql, type SqlBool } from 'kysely';
 import type { Clock } from '../platform/clock.ts';
 import type { Principal } from '../platform/auth.ts';
 import { bearerToken } from '../platform/auth.ts';
@@ -28,13 +30,27 @@ export interface ScimTokenView {
   revoked_at: string | null;
 }
 
-/** Every SCIM request verifies its token: the query is compiled once, run with each digest. */
-const byDigest = preparedQuery((db, value: Placeholder<{ digest: string }>) =>
-  db.selectFrom('scim_tokens').select(['id', 'account_id', 'revoked_at']).where('token_digest', '=', value('digest')),
+/**
+ * Every SCIM request verifies its token: the query is compiled once, run with each digest (on
+ * PostgreSQL with the digests of the requests that arrive together, `lookupByKey`).
+ */
+const tokenColumns = (db: Db) => db.selectFrom('scim_tokens').select(['token_digest', 'id', 'account_id', 'revoked_at']);
+const byDigest = preparedQuery((db, value: Placeholder<{ digest: string }>) => tokenColumns(db).where('token_digest', '=', value('digest')));
+const byDigests = preparedQuery((db, value: Placeholder<{ digests: readonly string[] }>) =>
+  tokenColumns(db).where(sql<SqlBool>`token_digest = any(${value('digests')}::text[])`),
 );
 
 export function createScimTokens(deps: { db: Db; clock: Clock }) {
   const { db, clock } = deps;
+  const tokenRow = lookupByKey(
+    db,
+    {
+      one: async (digest) => (await byDigest.execute(db, { digest })).rows[0],
+      many: async (digests) => (await byDigests.execute(db, { digests })).rows,
+      keyOf: (row) => row.token_digest,
+    },
+    LOOKUPS_TOGETHER,
+  );
   const view = (r: { id: string; description: string; created_at: number; revoked_at: number | null }): ScimTokenView => ({
     id: r.id,
     object: 'scim_token',
@@ -80,7 +96,7 @@ export function createScimTokens(deps: { db: Db; clock: Clock }) {
     async verify(token: string): Promise<Principal | undefined> {
       if (!token.startsWith(SCIM_TOKEN_PREFIX)) return undefined;
       // Looked up by digest: equality of digests of a high-entropy secret leaks nothing usable.
-      const [row] = (await byDigest.execute(db, { digest: sha256Hex(token) })).rows;
+      const row = await tokenRow(sha256Hex(token));
       if (!row || row.revoked_at !== null) return undefined;
       return { kind: 'scim_token', tokenId: row.id, accountId: row.account_id, clientId: row.id, userId: null, scopes: new Set(['scim']) };
     },

@@ -9,10 +9,11 @@ import pino from 'pino';
 import { databaseTargets } from '../helpers/databases.ts';
 import { json } from '../helpers/http.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
-import { createAccount } from '../helpers/fixtures.ts';
+import { createAccount, mintAccessToken } from '../helpers/fixtures.ts';
+import { statementsSentDuring } from '../helpers/sent-statements.ts';
 import { createHttpServer, httpLimitsOf } from '../../src/platform/http/server.ts';
 import { principalOf, requireBearer } from '../../src/platform/auth.ts';
-import { basic, postForm, registerClient } from './helpers.ts';
+import { basic, createUser, postForm, registerClient } from './helpers.ts';
 
 for (const target of databaseTargets()) {
   describe(`RFC 6750 bearer tokens on resource routes (${target.kind})`, () => {
@@ -85,6 +86,56 @@ for (const target of databaseTargets()) {
       assert.equal((await call(kept)).status, 200);
       assert.equal((await t.admin('DELETE', `/admin/v1/accounts/${accountId}/clients/${client.client_id}`)).status, 204);
       assert.equal((await call(kept)).status, 401);
+    });
+
+    it('requests that arrive together: each token judged on its own, live ones as their own account and client, one statement per kind of lookup on PostgreSQL', async () => {
+      const other = await createAccount(t, 'Other account');
+      const mine = await registerClient(t, other, { grant_types: ['client_credentials'], scope: 'invoices:read' });
+      const doomed = await registerClient(t, other, { grant_types: ['client_credentials'], scope: 'invoices:read' });
+      const sealedBy = async (c: { client_id: string; client_secret: string }) =>
+        (await postForm(`${t.publicUrl}/token`, { grant_type: 'client_credentials', scope: 'invoices:read' }, { authorization: basic(c.client_id, c.client_secret) })).body.access_token as string;
+      const person = await createUser(t, other, 'grace');
+      const leaving = await createUser(t, other, 'alan');
+      const tokens = {
+        sealed: await sealedBy(mine),
+        sealedRevoked: await sealedBy(mine),
+        sealedOfDeletedClient: await sealedBy(doomed),
+        stored: await mintAccessToken(t, { accountId: other, clientId: mine.client_id, userId: person.id as string, scopes: ['invoices:read'] }),
+        storedRevoked: await mintAccessToken(t, { accountId: other, clientId: mine.client_id, userId: person.id as string, scopes: ['invoices:read'] }),
+        storedOfDeactivated: await mintAccessToken(t, { accountId: other, clientId: mine.client_id, userId: leaving.id as string, scopes: ['invoices:read'] }),
+        unknown: 'gh_at_' + 'A'.repeat(43),
+      };
+      await postForm(`${t.publicUrl}/revoke`, { token: tokens.sealedRevoked }, { authorization: basic(mine.client_id, mine.client_secret) });
+      await postForm(`${t.publicUrl}/revoke`, { token: tokens.storedRevoked }, { authorization: basic(mine.client_id, mine.client_secret) });
+      assert.equal((await t.admin('DELETE', `/admin/v1/accounts/${other}/clients/${doomed.client_id}`)).status, 204);
+      assert.equal((await t.admin('POST', `/admin/v1/accounts/${other}/users/${leaving.id as string}/deactivate`)).status, 200);
+
+      const live = new Set(['sealed', 'stored']);
+      const names = Object.keys(tokens) as Array<keyof typeof tokens>;
+      // Each token three times, interleaved, all sent at once.
+      const sent = [...names, ...names, ...names];
+      const answers = await Promise.all(sent.map(async (name) => ({ name, response: await call(tokens[name]) })));
+      for (const { name, response } of answers) {
+        assert.equal(response.status, live.has(name) ? 200 : 401, name);
+        if (live.has(name)) assert.deepEqual(await json(response), { account: other, client: mine.client_id });
+        else assert.equal((await json(response)).code, 'invalid_token');
+      }
+
+      const { accessTokens } = t.gatehouse.services;
+      let principals: Array<{ accountId: string; userId: string | null } | undefined> = [];
+      const statements = await statementsSentDuring(async () => {
+        principals = await Promise.all(sent.map((name) => accessTokens.verify(tokens[name])));
+      });
+      assert.deepEqual(
+        principals.map((p) => p && { accountId: p.accountId, userId: p.userId }),
+        sent.map((name) => (name === 'sealed' ? { accountId: other, userId: null } : name === 'stored' ? { accountId: other, userId: person.id } : undefined)),
+      );
+      if (target.kind === 'postgres') {
+        // Seven kinds of token three times: one statement for the stored tokens' digests, one for the sealed tokens' clients.
+        // Counted by table: the app's background work (the audit sealer) may send statements meanwhile.
+        const lookups = statements.filter((s) => /"access_tokens"|oauth_clients/.test(s.text));
+        assert.equal(lookups.length, 2, lookups.map((s) => s.text).join('\n'));
+      }
     });
   });
 }

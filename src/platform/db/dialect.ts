@@ -35,6 +35,11 @@ export interface SqlDialect {
   readonly listenNotify: boolean;
   /** Several writes can run in one statement, as data-modifying WITH clauses. */
   readonly writableCtes: boolean;
+  /**
+   * Each statement is a round trip to a server (PostgreSQL), so lookups that arrive together are
+   * worth one statement between them; SQLite runs a statement in process, where a batch only waits.
+   */
+  readonly statementsTravel: boolean;
   /** Most values one statement may bind (PostgreSQL's protocol limit; SQLite's SQLITE_MAX_VARIABLE_NUMBER). */
   readonly maxParameters: number;
   /** How SQL text refers to the `n`th (from 1) bound value. */
@@ -72,6 +77,7 @@ export const sqliteDialect: SqlDialect = Object.freeze({
   writesOneAtATime: true,
   listenNotify: false,
   writableCtes: false,
+  statementsTravel: false,
   maxParameters: 32_766,
   placeholder: () => '?',
   lockForWrite: (query) => query,
@@ -93,6 +99,7 @@ export const postgresDialect: SqlDialect = Object.freeze({
   writesOneAtATime: false,
   listenNotify: true,
   writableCtes: true,
+  statementsTravel: true,
   maxParameters: 65_535,
   placeholder: (n) => `$${n}`,
   lockForWrite: (query) => query.forNoKeyUpdate(),
