@@ -17,7 +17,7 @@ import type { Clients } from './clients.ts';
 import { AUTH_METHODS, ID_TOKEN_ALGS, SUBJECT_TYPES } from './clients.ts';
 import { ASSERTION_ALGORITHMS } from './client-auth.ts';
 import { ACR_PASSWORD, type IdTokens } from './id-token.ts';
-import { CLAIMS_SUPPORTED, claimsOfScopes, parseClaimsRequest, profileClaims, selectClaims } from './oidc-claims.ts';
+import { CLAIMS_SUPPORTED, claimsOfScopes, consentedClaims, parseClaimsRequest, profileClaims, selectClaims } from './oidc-claims.ts';
 import { SCOPE_NAMES } from './scopes.ts';
 
 /** One metadata document for both well-known names (RFC 8414 §2, OIDC Discovery §3). */
@@ -140,7 +140,7 @@ export function registerOidcRoutes(app: FastifyInstance, deps: { issuer: string;
     ]);
     if (!client || !user) throw problem('invalid_token', { headers: { 'www-authenticate': 'Bearer realm="gatehouse", error="invalid_token"' } });
     const requested = token?.claims ? parseClaimsRequest(token.claims) : undefined;
-    const wanted = [...claimsOfScopes(principal.scopes), ...(requested?.userinfo ?? [])];
+    const wanted = [...claimsOfScopes(principal.scopes), ...consentedClaims(requested?.userinfo ?? [], principal.scopes)];
     return { ...selectClaims(profileClaims(user), wanted), sub: deps.idTokens.subjectFor(client, user.id) };
   };
 

@@ -24,7 +24,7 @@ import { isUserActive } from '../users/store.ts';
 import { consumeCode, createGrant, findCode, findGrant, findRefreshToken, issueRefreshToken, revokeGrant, rotateRefreshToken, type Trx } from './grants.ts';
 import { formatScope, grantableToPerson, isSubset, parseScope, scopeSet } from './scopes.ts';
 import { ACR_PASSWORD, type IdTokens } from './id-token.ts';
-import { parseClaimsRequest } from './oidc-claims.ts';
+import { consentedClaims, parseClaimsRequest } from './oidc-claims.ts';
 
 
 /** The audit record of a grant revoked because its code or refresh token came back (RFC 6749 §4.1.2, §10.4). */
@@ -123,7 +123,7 @@ export function createTokenEndpoint(deps: TokenEndpointDeps) {
       nonce: refresh ? null : grant.nonce,
       sessionId: grant.session_id,
       accessToken: response.access_token,
-      claims: requested?.id_token,
+      claims: requested ? consentedClaims(requested.id_token, scopeSet(response.scope)) : undefined,
       acr: requested?.id_token.includes('acr') ? ACR_PASSWORD : null,
     });
     return { ...response, id_token };
