@@ -219,6 +219,8 @@ export function createTokenEndpoint(deps: TokenEndpointDeps) {
     }
     const bound = await userScopeBound(grant.account_id, grant.user_id);
     const scopes = withinRegistration(client, grantableToPerson(requested && requested.length > 0 ? requested : consented, bound));
+    // Before the rotation: a refusal must not spend the token, or the client's next try would look like a replay.
+    if (scopes.length === 0) throw oauthError('invalid_scope', "None of the requested scopes may be granted: the client's registration no longer holds them, or the user has no role that names them (privileged scopes need one)");
     const response = await withRefusals(async (trx) => {
       if (!(await rotateRefreshToken(trx, row.id, now))) {
         await revokeGrant(trx, row.grant_id, now);
@@ -226,7 +228,6 @@ export function createTokenEndpoint(deps: TokenEndpointDeps) {
         return new Refusal(oauthError('invalid_grant', 'The refresh token was already used; the grant is revoked'));
       }
       if (!(await isUserActive(trx, grant.account_id, grant.user_id))) return new Refusal(oauthError('invalid_grant', 'The user can no longer sign in'));
-      if (scopes.length === 0) return new Refusal(oauthError('invalid_scope', "None of the requested scopes may be granted: the client's registration no longer holds them, or the user has no role that names them (privileged scopes need one)"));
       const access = await accessTokens.issue(
         { accountId: grant.account_id, clientId: client.id, userId: grant.user_id, grantId: grant.id, scopes, ttlSeconds: deps.accessTokenTtl },
         trx,

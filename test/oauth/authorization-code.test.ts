@@ -306,6 +306,14 @@ for (const target of databaseTargets()) {
       assert.equal(refused.body.error, 'invalid_scope');
       assert.equal(refused.headers.get('cache-control'), 'no-store');
       assert.equal(await countRows(t, 'access_tokens'), before);
+      const spent = await t.gatehouse.database.db.selectFrom('oauth_refresh_tokens').select(['rotated_at', 'revoked_at']).where('token_digest', '=', sha256Hex(refreshed.body.refresh_token)).executeTakeFirstOrThrow();
+      assert.deepEqual(spent, { rotated_at: null, revoked_at: null }, 'a refused refresh does not spend the refresh token');
+
+      // Given back its scope, the client refreshes with the same token: no replay, no revoked grant.
+      assert.equal((await patch('ledger:read')).status, 200);
+      const again = await postForm(`${t.publicUrl}/token`, { grant_type: 'refresh_token', refresh_token: refreshed.body.refresh_token }, auth);
+      assert.equal(again.status, 200, JSON.stringify(again.body));
+      assert.equal(again.body.scope, 'ledger:read');
     });
 
     it('sign-in attempts are rate-limited per userName: 429 with Retry-After and RateLimit headers', async () => {
