@@ -127,7 +127,13 @@ export function registerOidcRoutes(app: FastifyInstance, deps: { issuer: string;
   const userInfo = async (request: FastifyRequest, reply: FastifyReply) => {
     const principal = principalOf(request);
     reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
-    if (principal.userId === null) throw problem('insufficient_scope', { detail: 'This token stands for no person (client credentials)' });
+    // RFC 6750 §3: the refusal carries its Bearer challenge, as requireBearer's do.
+    if (principal.userId === null) {
+      throw problem('insufficient_scope', {
+        detail: 'This token stands for no person (client credentials)',
+        headers: { 'www-authenticate': 'Bearer realm="gatehouse", error="insufficient_scope", error_description="The token stands for no person"' },
+      });
+    }
     const [client, user, token] = await Promise.all([
       deps.clients.find(principal.clientId),
       db.selectFrom('users').selectAll().where('account_id', '=', principal.accountId).where('id', '=', principal.userId).executeTakeFirst(),

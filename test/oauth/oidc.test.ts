@@ -201,6 +201,18 @@ for (const target of databaseTargets()) {
       assert.match(forbidden.headers.get('www-authenticate')!, /insufficient_scope/);
     });
 
+    it('RFC 6750 §3: a client-credentials token with openid stands for nobody: userinfo answers 403 insufficient_scope with its Bearer challenge', async () => {
+      const machine = (await registerClient(t, scim.accountId, { grant_types: ['client_credentials'], scope: 'openid invoices:read' })) as { client_id: string; client_secret: string };
+      const issued = await postForm(`${t.publicUrl}/token`, { grant_type: 'client_credentials' }, { authorization: basic(machine.client_id, machine.client_secret) });
+      assert.equal(issued.status, 200);
+      assert.equal(issued.body.scope, 'invoices:read openid');
+      const response = await fetch(`${t.publicUrl}/userinfo`, { headers: { authorization: `Bearer ${issued.body.access_token as string}` } });
+      assert.equal(response.status, 403);
+      assert.match(response.headers.get('www-authenticate') ?? '', /^Bearer realm="gatehouse", error="insufficient_scope"/);
+      assert.equal(response.headers.get('cache-control'), 'no-store');
+      assert.equal(((await response.json()) as Json).code, 'insufficient_scope');
+    });
+
     it('OIDC Core §3.1.2.1: max_age asks for the password again once the sign-in is older; login_hint fills the userName; a foreign id_token_hint with prompt=none is login_required', async () => {
       const browser = new Browser(t.publicUrl);
       const first = await authorize(browser);
