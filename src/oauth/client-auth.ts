@@ -5,8 +5,9 @@
  *   never both, and never more than one method in one request (§2.3).
  * - RFC 7523 §3 / RFC 7521 §4.2: `private_key_jwt` — iss = sub = client_id, aud = the issuer
  *   or the token endpoint, exp required and at most ten minutes away, an iat no later than now
- *   (both judged with a few seconds' clock tolerance), jti accepted once: it is remembered for
- *   as long as the assertion could be accepted, that is until exp plus the tolerance.
+ *   (both judged with a few seconds' clock tolerance), jti (at most 256 characters) accepted
+ *   once: it is remembered for as long as the assertion could be accepted, that is until exp
+ *   plus the tolerance.
  * - `none`: a public client names itself with client_id and proves nothing here (PKCE does).
  * A client must use the method it registered. Secrets are compared in constant time against
  * their stored digests; a failure never says which part was wrong.
@@ -25,6 +26,8 @@ export const ASSERTION_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384'
 const MAX_ASSERTION_LIFETIME_SECONDS = 600;
 /** How far the client's clock may be from ours when exp, nbf and iat are judged. */
 const CLOCK_TOLERANCE_SECONDS = 5;
+/** The longest jti remembered: it is part of an indexed key, which PostgreSQL bounds (2704 bytes). */
+const MAX_JTI_LENGTH = 256;
 
 export interface ClientCredentials {
   authorization?: string;
@@ -159,8 +162,8 @@ export function createClientAuthenticator(deps: { db: Db; clock: Clock; clients:
     if (iat !== undefined && iat * 1000 > now + CLOCK_TOLERANCE_SECONDS * 1000) {
       throw clientAuthFailed(new ClientAuthFailure('assertion_invalid', 'private_key_jwt', client.id, client.accountId), 'client_assertion is issued in the future (iat)');
     }
-    if (typeof jti !== 'string' || jti === '') {
-      throw clientAuthFailed(new ClientAuthFailure('assertion_invalid', 'private_key_jwt', client.id, client.accountId), 'client_assertion jti must be a non-empty string');
+    if (typeof jti !== 'string' || jti === '' || jti.length > MAX_JTI_LENGTH) {
+      throw clientAuthFailed(new ClientAuthFailure('assertion_invalid', 'private_key_jwt', client.id, client.accountId), `client_assertion jti must be a non-empty string of at most ${MAX_JTI_LENGTH} characters`);
     }
     await rememberJti(client, jti, exp, now);
     return client;

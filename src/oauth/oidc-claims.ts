@@ -7,7 +7,9 @@
  * - Scope claims (§5.4): `profile`, `email`, `phone`; returned at userinfo (a code-flow client
  *   always has an access token), and in the ID token only when the `claims` parameter asks.
  * - The `claims` request parameter (§5.5): names individual claims for `userinfo` and
- *   `id_token`; a claim we do not hold is left out (voluntary and essential alike, §5.5.1).
+ *   `id_token`, among those of the granted scopes (the consent page names scopes, so a claim
+ *   outside them was never consented to); a claim we do not hold is left out (voluntary and
+ *   essential alike, §5.5.1).
  * - `email_verified` and `phone_number_verified` are false: Gatehouse verifies neither, and SCIM
  *   carries no verification, so saying true would be a claim nobody checked (§5.1).
  */
@@ -120,4 +122,10 @@ export function claimsOfScopes(scopes: Iterable<string>): string[] {
   const out: string[] = [];
   for (const s of scopes) out.push(...(SCOPE_CLAIMS[s] ?? []));
   return out;
+}
+
+/** The claims asked for by name (§5.5) that the granted scopes cover: the person consented to those only. */
+export function consentedClaims(requested: readonly string[], scopes: Iterable<string>): string[] {
+  const covered = new Set(claimsOfScopes(scopes));
+  return requested.filter((name) => covered.has(name));
 }

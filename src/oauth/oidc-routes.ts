@@ -17,7 +17,7 @@ import type { Clients } from './clients.ts';
 import { AUTH_METHODS, ID_TOKEN_ALGS, SUBJECT_TYPES } from './clients.ts';
 import { ASSERTION_ALGORITHMS } from './client-auth.ts';
 import { ACR_PASSWORD, type IdTokens } from './id-token.ts';
-import { CLAIMS_SUPPORTED, claimsOfScopes, parseClaimsRequest, profileClaims, selectClaims } from './oidc-claims.ts';
+import { CLAIMS_SUPPORTED, claimsOfScopes, consentedClaims, parseClaimsRequest, profileClaims, selectClaims } from './oidc-claims.ts';
 import { SCOPE_NAMES } from './scopes.ts';
 
 /** One metadata document for both well-known names (RFC 8414 §2, OIDC Discovery §3). */
@@ -127,7 +127,13 @@ export function registerOidcRoutes(app: FastifyInstance, deps: { issuer: string;
   const userInfo = async (request: FastifyRequest, reply: FastifyReply) => {
     const principal = principalOf(request);
     reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
-    if (principal.userId === null) throw problem('insufficient_scope', { detail: 'This token stands for no person (client credentials)' });
+    // RFC 6750 §3: the refusal carries its Bearer challenge, as requireBearer's do.
+    if (principal.userId === null) {
+      throw problem('insufficient_scope', {
+        detail: 'This token stands for no person (client credentials)',
+        headers: { 'www-authenticate': 'Bearer realm="gatehouse", error="insufficient_scope", error_description="The token stands for no person"' },
+      });
+    }
     const [client, user, token] = await Promise.all([
       deps.clients.find(principal.clientId),
       db.selectFrom('users').selectAll().where('account_id', '=', principal.accountId).where('id', '=', principal.userId).executeTakeFirst(),
@@ -140,7 +146,7 @@ export function registerOidcRoutes(app: FastifyInstance, deps: { issuer: string;
     ]);
     if (!client || !user) throw problem('invalid_token', { headers: { 'www-authenticate': 'Bearer realm="gatehouse", error="invalid_token"' } });
     const requested = token?.claims ? parseClaimsRequest(token.claims) : undefined;
-    const wanted = [...claimsOfScopes(principal.scopes), ...(requested?.userinfo ?? [])];
+    const wanted = [...claimsOfScopes(principal.scopes), ...consentedClaims(requested?.userinfo ?? [], principal.scopes)];
     return { ...selectClaims(profileClaims(user), wanted), sub: deps.idTokens.subjectFor(client, user.id) };
   };
 

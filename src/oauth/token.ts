@@ -8,7 +8,8 @@
  *   `scope` may narrow, never widen, the consented set; the user's roles are re-applied, and
  *   an inactive user or a revoked grant gets nothing.
  * - A person's token (code or refresh) carries a privileged scope only when one of the person's
- *   roles names it (`grantableToPerson`), whatever the code or grant recorded.
+ *   roles names it (`grantableToPerson`), and only scopes the client's registration still
+ *   holds (`withinRegistration`), whatever the code or grant recorded.
  * - client_credentials: bounded by the client's registered scope; never a refresh token.
  * Every failure is an RFC 6749 §5.2 error and issues nothing.
  */
@@ -24,7 +25,7 @@ import { isUserActive } from '../users/store.ts';
 import { consumeCode, createGrant, findCode, findGrant, findRefreshToken, issueRefreshToken, revokeGrant, rotateRefreshToken, type Trx } from './grants.ts';
 import { formatScope, grantableToPerson, isSubset, parseScope, scopeSet } from './scopes.ts';
 import { ACR_PASSWORD, type IdTokens } from './id-token.ts';
-import { parseClaimsRequest } from './oidc-claims.ts';
+import { consentedClaims, parseClaimsRequest } from './oidc-claims.ts';
 
 
 /** The audit record of a grant revoked because its code or refresh token came back (RFC 6749 §4.1.2, §10.4). */
@@ -93,6 +94,11 @@ function requireGrantType(client: Client, grantType: string): void {
   if (!client.grantTypes.includes(grantType)) throw oauthError('unauthorized_client', `This client may not use ${grantType}`);
 }
 
+/** The scopes the client's registration still holds: an operator may have narrowed it since the consent. */
+function withinRegistration(client: Client, scopes: string[]): string[] {
+  return scopes.filter((s) => client.scopes.has(s));
+}
+
 /** A failure that must still commit what it revoked: thrown after the transaction. */
 class Refusal {
   constructor(readonly error: Error) {}
@@ -123,7 +129,7 @@ export function createTokenEndpoint(deps: TokenEndpointDeps) {
       nonce: refresh ? null : grant.nonce,
       sessionId: grant.session_id,
       accessToken: response.access_token,
-      claims: requested?.id_token,
+      claims: requested ? consentedClaims(requested.id_token, scopeSet(response.scope)) : undefined,
       acr: requested?.id_token.includes('acr') ? ACR_PASSWORD : null,
     });
     return { ...response, id_token };
@@ -155,7 +161,7 @@ export function createTokenEndpoint(deps: TokenEndpointDeps) {
       throw oauthError('invalid_grant', 'code_verifier sent but no code_challenge was');
     }
     const bound = await userScopeBound(row.account_id, row.user_id);
-    const scopes = grantableToPerson(scopeSet(row.scope), bound);
+    const scopes = withinRegistration(client, grantableToPerson(scopeSet(row.scope), bound));
     const response = await withRefusals(async (trx) => {
       if (!(await consumeCode(trx, row.code_digest, now))) {
         await revokeGrant(trx, row.grant_id, now);
@@ -163,7 +169,7 @@ export function createTokenEndpoint(deps: TokenEndpointDeps) {
         return new Refusal(oauthError('invalid_grant', 'The authorization code was already used; the tokens it issued are revoked'));
       }
       if (!(await isUserActive(trx, row.account_id, row.user_id))) return new Refusal(oauthError('invalid_grant', 'The user can no longer sign in'));
-      if (scopes.length === 0) return new Refusal(oauthError('invalid_scope', "None of the consented scopes may be granted to this user (privileged scopes need a role that names them)"));
+      if (scopes.length === 0) return new Refusal(oauthError('invalid_scope', "None of the consented scopes may be granted: the client's registration no longer holds them, or the user has no role that names them (privileged scopes need one)"));
       const grant = {
         id: row.grant_id,
         account_id: row.account_id,
@@ -212,7 +218,9 @@ export function createTokenEndpoint(deps: TokenEndpointDeps) {
       throw oauthError('invalid_scope', 'A refresh may narrow the scope, never widen it; a broader scope needs a new consent');
     }
     const bound = await userScopeBound(grant.account_id, grant.user_id);
-    const scopes = grantableToPerson(requested && requested.length > 0 ? requested : consented, bound);
+    const scopes = withinRegistration(client, grantableToPerson(requested && requested.length > 0 ? requested : consented, bound));
+    // Before the rotation: a refusal must not spend the token, or the client's next try would look like a replay.
+    if (scopes.length === 0) throw oauthError('invalid_scope', "None of the requested scopes may be granted: the client's registration no longer holds them, or the user has no role that names them (privileged scopes need one)");
     const response = await withRefusals(async (trx) => {
       if (!(await rotateRefreshToken(trx, row.id, now))) {
         await revokeGrant(trx, row.grant_id, now);
@@ -220,7 +228,6 @@ export function createTokenEndpoint(deps: TokenEndpointDeps) {
         return new Refusal(oauthError('invalid_grant', 'The refresh token was already used; the grant is revoked'));
       }
       if (!(await isUserActive(trx, grant.account_id, grant.user_id))) return new Refusal(oauthError('invalid_grant', 'The user can no longer sign in'));
-      if (scopes.length === 0) return new Refusal(oauthError('invalid_scope', "None of the requested scopes may be granted to this user (privileged scopes need a role that names them)"));
       const access = await accessTokens.issue(
         { accountId: grant.account_id, clientId: client.id, userId: grant.user_id, grantId: grant.id, scopes, ttlSeconds: deps.accessTokenTtl },
         trx,

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { databaseTargets } from '../helpers/databases.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { createAccount } from '../helpers/fixtures.ts';
-import { sha256Base64Url } from '../../src/platform/crypto.ts';
+import { sha256Base64Url, sha256Hex } from '../../src/platform/crypto.ts';
 import { Browser, authorizePath, basic, consent, countRows, createUser, postForm, redirectParams, registerClient, signIn } from './helpers.ts';
 
 // RFC 7636 Appendix B
@@ -280,6 +280,40 @@ for (const target of databaseTargets()) {
       assert.equal(refused.body.error, 'invalid_grant');
       const silent = await browser.get(authorizePath(params({ prompt: 'none' })));
       assert.equal(redirectParams(silent).get('error'), 'login_required', 'the session ended');
+    });
+
+    it('a refresh stays within the client’s registration: scopes the operator took away are dropped, and none left → invalid_scope', async () => {
+      const narrowing = await registerClient(t, accountId, { redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], scope: 'invoices:read ledger:read' });
+      const auth = { authorization: basic(narrowing.client_id, narrowing.client_secret) };
+      const browser = new Browser(t.publicUrl);
+      const page = await browser.get(authorizePath({ response_type: 'code', client_id: narrowing.client_id, redirect_uri: REDIRECT, scope: 'invoices:read ledger:read', state: 's' }));
+      const redirect = await consent(browser, await signIn(browser, page, 'ada', PASSWORD));
+      const tokens = await postForm(`${t.publicUrl}/token`, { grant_type: 'authorization_code', code: redirectParams(redirect).get('code')!, redirect_uri: REDIRECT }, auth);
+      assert.equal(tokens.body.scope, 'invoices:read ledger:read');
+      const patch = (scope: string) => t.admin('PATCH', `/admin/v1/accounts/${accountId}/clients/${narrowing.client_id}`, { scope });
+
+      assert.equal((await patch('ledger:read')).status, 200);
+      const refreshed = await postForm(`${t.publicUrl}/token`, { grant_type: 'refresh_token', refresh_token: tokens.body.refresh_token }, auth);
+      assert.equal(refreshed.status, 200, JSON.stringify(refreshed.body));
+      assert.equal(refreshed.body.scope, 'ledger:read');
+      const stored = await t.gatehouse.database.db.selectFrom('access_tokens').select('scope').where('token_digest', '=', sha256Hex(refreshed.body.access_token)).executeTakeFirstOrThrow();
+      assert.equal(stored.scope, 'ledger:read');
+
+      assert.equal((await patch('payouts:read')).status, 200);
+      const before = await countRows(t, 'access_tokens');
+      const refused = await postForm(`${t.publicUrl}/token`, { grant_type: 'refresh_token', refresh_token: refreshed.body.refresh_token }, auth);
+      assert.equal(refused.status, 400);
+      assert.equal(refused.body.error, 'invalid_scope');
+      assert.equal(refused.headers.get('cache-control'), 'no-store');
+      assert.equal(await countRows(t, 'access_tokens'), before);
+      const spent = await t.gatehouse.database.db.selectFrom('oauth_refresh_tokens').select(['rotated_at', 'revoked_at']).where('token_digest', '=', sha256Hex(refreshed.body.refresh_token)).executeTakeFirstOrThrow();
+      assert.deepEqual(spent, { rotated_at: null, revoked_at: null }, 'a refused refresh does not spend the refresh token');
+
+      // Given back its scope, the client refreshes with the same token: no replay, no revoked grant.
+      assert.equal((await patch('ledger:read')).status, 200);
+      const again = await postForm(`${t.publicUrl}/token`, { grant_type: 'refresh_token', refresh_token: refreshed.body.refresh_token }, auth);
+      assert.equal(again.status, 200, JSON.stringify(again.body));
+      assert.equal(again.body.scope, 'ledger:read');
     });
 
     it('sign-in attempts are rate-limited per userName: 429 with Retry-After and RateLimit headers', async () => {

@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as oauth from 'oauth4webapi';
+import { randomBytes } from 'node:crypto';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { databaseTargets } from '../helpers/databases.ts';
 import { json } from '../helpers/http.ts';
@@ -144,6 +145,33 @@ for (const target of databaseTargets()) {
       const skewed = await present(await sign('skewed', now + 5, now + 60));
       assert.equal(skewed.status, 200, 'an iat within the tolerance is accepted');
       assert.deepEqual(await storedJtis(), [['skewed', (now + 65) * 1000]]);
+    });
+
+    it('RFC 7523 §3: a jti longer than the server remembers is invalid_client, not a failed write; nothing is issued or stored', async () => {
+      const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
+      const jwk = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'ES256' };
+      const reg = await registerClient(t, accountId, { grant_types: ['client_credentials'], token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: [jwk] }, scope: 'events:read' });
+      const db = t.gatehouse.database.db;
+      const now = Math.floor(t.clock.now() / 1000);
+      const sign = (jti: string) =>
+        new SignJWT({ jti })
+          .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
+          .setIssuer(reg.client_id).setSubject(reg.client_id).setAudience(t.publicUrl).setIssuedAt(now).setExpirationTime(now + 60)
+          .sign(privateKey);
+      const present = async (jti: string) =>
+        postForm(`${t.publicUrl}/token`, { grant_type: 'client_credentials', client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer', client_assertion: await sign(jti) });
+      const before = await countRows(t, 'access_tokens');
+      // Random text does not compress, so a PostgreSQL index row would exceed its 2704 bytes.
+      const long = await present(randomBytes(3000).toString('base64url'));
+      assert.equal(long.status, 401, JSON.stringify(long.body));
+      assert.equal(long.body.error, 'invalid_client');
+      assert.match(long.body.error_description, /jti/);
+      assert.equal(long.headers.get('cache-control'), 'no-store');
+      assert.equal(await countRows(t, 'access_tokens'), before);
+      assert.deepEqual(await db.selectFrom('oauth_assertion_jtis').select('jti').where('client_id', '=', reg.client_id).execute(), []);
+      const longest = 'j'.repeat(256);
+      assert.equal((await present(longest)).status, 200, 'a jti of 256 characters is accepted');
+      assert.deepEqual((await db.selectFrom('oauth_assertion_jtis').select('jti').where('client_id', '=', reg.client_id).execute()).map((r) => r.jti), [longest]);
     });
 
     it('RFC 6749 §5.2: wrong Basic secret → 401 invalid_client with WWW-Authenticate: Basic, nothing issued', async () => {

@@ -148,6 +148,33 @@ for (const target of databaseTargets()) {
       assert.equal(bad.params.get('state'), 's1');
     });
 
+    it('OIDC Core §5.5: the claims parameter chooses among the claims of the consented scopes; it never releases one the person did not consent to', async () => {
+      const browser = new Browser(t.publicUrl);
+      const asked = { id_token: { email: { essential: true }, phone_number: null, name: null }, userinfo: { email: null, given_name: null } };
+      const { params } = await authorize(browser, { scope: 'openid', claims: JSON.stringify(asked) });
+      const token = await redeem(params.get('code')!);
+      assert.equal(token.status, 200, JSON.stringify(token.body));
+      assert.equal(token.body.scope, 'openid');
+      const claims = await verifyJwt(token.body.id_token as string);
+      assert.equal(claims.sub, userId);
+      for (const name of ['email', 'phone_number', 'name']) assert.equal(claims[name], undefined, `${name} is not in the ID token`);
+      const info = await fetch(`${t.publicUrl}/userinfo`, { headers: { authorization: `Bearer ${token.body.access_token as string}` } });
+      assert.equal(info.status, 200);
+      assert.deepEqual(await info.json(), { sub: userId });
+      const refreshed = await postForm(`${t.publicUrl}/token`, { grant_type: 'refresh_token', refresh_token: token.body.refresh_token as string }, { authorization: basic(client.client_id, client.client_secret) });
+      assert.equal(refreshed.status, 200);
+      assert.equal((await verifyJwt(refreshed.body.id_token as string)).email, undefined, 'nor in a refreshed one');
+
+      // A refresh narrowed to openid gives up the claims of the scopes it left behind.
+      const wide = await authorize(browser, { scope: 'openid email', claims: JSON.stringify({ id_token: { email: null } }) });
+      const first = await redeem(wide.params.get('code')!);
+      assert.equal((await verifyJwt(first.body.id_token as string)).email, 'grace@example.com');
+      const narrowed = await postForm(`${t.publicUrl}/token`, { grant_type: 'refresh_token', refresh_token: first.body.refresh_token as string, scope: 'openid' }, { authorization: basic(client.client_id, client.client_secret) });
+      assert.equal(narrowed.status, 200);
+      assert.equal(narrowed.body.scope, 'openid');
+      assert.equal((await verifyJwt(narrowed.body.id_token as string)).email, undefined);
+    });
+
     it('OIDC Core §5.3: userinfo answers GET and POST with the scope claims; email_verified is false; no token 401, no openid 403', async () => {
       const browser = new Browser(t.publicUrl);
       const { params } = await authorize(browser);
@@ -172,6 +199,18 @@ for (const target of databaseTargets()) {
       const forbidden = await fetch(`${t.publicUrl}/userinfo`, { headers: { authorization: `Bearer ${apiOnly.body.access_token as string}` } });
       assert.equal(forbidden.status, 403);
       assert.match(forbidden.headers.get('www-authenticate')!, /insufficient_scope/);
+    });
+
+    it('RFC 6750 §3: a client-credentials token with openid stands for nobody: userinfo answers 403 insufficient_scope with its Bearer challenge', async () => {
+      const machine = (await registerClient(t, scim.accountId, { grant_types: ['client_credentials'], scope: 'openid invoices:read' })) as { client_id: string; client_secret: string };
+      const issued = await postForm(`${t.publicUrl}/token`, { grant_type: 'client_credentials' }, { authorization: basic(machine.client_id, machine.client_secret) });
+      assert.equal(issued.status, 200);
+      assert.equal(issued.body.scope, 'invoices:read openid');
+      const response = await fetch(`${t.publicUrl}/userinfo`, { headers: { authorization: `Bearer ${issued.body.access_token as string}` } });
+      assert.equal(response.status, 403);
+      assert.match(response.headers.get('www-authenticate') ?? '', /^Bearer realm="gatehouse", error="insufficient_scope"/);
+      assert.equal(response.headers.get('cache-control'), 'no-store');
+      assert.equal(((await response.json()) as Json).code, 'insufficient_scope');
     });
 
     it('OIDC Core §3.1.2.1: max_age asks for the password again once the sign-in is older; login_hint fills the userName; a foreign id_token_hint with prompt=none is login_required', async () => {
