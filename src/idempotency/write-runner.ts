@@ -24,7 +24,7 @@
  *    nothing at all, so the retry performs the request at once. Requests that arrive together
  *    share that transaction, each in its own savepoint, and hear back only after its COMMIT
  *    (platform/db/group-commit.ts).
- * 4. A business refusal thrown by the handler (a 4xx HttpError other than 401/403/429) rolls
+ * 4. A business refusal thrown by the handler (a 4xx HttpError other than 400/401/403/429) rolls
  *    the effects back and is then stored in a small transaction of its own, so it is replayed
  *    too. Any other failure gives the key back, so a retry runs afresh.
  * 5. A route whose answer carries a secret declares `config: { responseCarriesSecret: true }`:
@@ -115,8 +115,12 @@ export interface WriteHooks {
 export const DEFAULT_LEASE_MS = 30_000;
 /** What a request that found the key busy is told to wait, in seconds. */
 const RETRY_AFTER_SECONDS = 1;
-/** Statuses that are about the caller's credential or rate, not the operation: never stored. */
-const NEVER_STORED = new Set([401, 403, 429]);
+/**
+ * Statuses that are about the request's own validity (400: a body the handler finds invalid, as a
+ * webhook URL that is refused or does not resolve yet), or the caller's credential or rate, not the
+ * operation: never stored, so the key stays free for the corrected request (docs/IDEMPOTENCY.md).
+ */
+const NEVER_STORED = new Set([400, 401, 403, 429]);
 
 type Outcome = { kind: 'claimed'; claim: Claim } | { kind: 'replay'; response: StoredResponse };
 

@@ -218,7 +218,7 @@ export function scalarTest(ctx: Comparing, operand: Operand & { kind: 'scalar' }
     default: {
       if (typeof value !== 'string') throw invalidFilter(`${where} is a string: compare it with a quoted value`);
       const folded = !operand.caseExact;
-      const left = folded && !operand.lowered ? sql`lower(${lhs})` : lhs;
+      const left = folded && !operand.lowered ? ctx.dialect.lowerCase(lhs) : lhs;
       const right = folded ? value.toLowerCase() : value;
       return stringTest(ctx.dialect, bind, left, op, right, where);
     }
@@ -249,6 +249,6 @@ function stringTest(dialect: SqlDialect, bind: Bind, left: RawBuilder<unknown>, 
 
 /** Orders by a scalar operand with binary collation on both databases. */
 export function orderExpression(dialect: SqlDialect, operand: Operand & { kind: 'scalar' }): Expression<unknown> {
-  const base = operand.caseExact || operand.lowered || operand.type !== 'string' ? operand.sql : sql`lower(${operand.sql})`;
+  const base = operand.caseExact || operand.lowered || operand.type !== 'string' ? operand.sql : dialect.lowerCase(operand.sql);
   return operand.type === 'string' || operand.type === 'reference' ? dialect.binaryOrder(base) : base;
 }

@@ -167,21 +167,25 @@ function applyToMatches(container: JsonObject, target: PatchTarget, op: PatchOpN
     return coerced;
   };
   const patch = patchOf();
-  let matched = false;
+  // The elements as patched: when the patch makes them primary, they are the ones that stay so.
+  const patched: JsonObject[] = [];
   const next = elements.map((element) => {
     if (!isObject(element) || !matches(filter!, element, def)) return element;
-    matched = true;
-    return { ...element, ...patch };
+    const updated = { ...element, ...patch };
+    patched.push(updated);
+    return updated;
   });
-  if (!matched) {
+  if (patched.length === 0) {
     const seed = elementFromFilter(filter!, def);
     if (!seed) {
       if (op === 'replace') throw noTarget(`no ${def.name} element matches the filter`);
       return;
     }
-    next.push({ ...seed, ...patch });
+    const made = { ...seed, ...patch };
+    patched.push(made);
+    next.push(made);
   }
-  container[def.name] = withSinglePrimary(next, patch.primary === true ? [patch] : []);
+  container[def.name] = withSinglePrimary(next, patch.primary === true ? patched : []);
 }
 
 function removeAt(container: JsonObject, target: PatchTarget, value: unknown): void {
@@ -232,7 +236,9 @@ function withSinglePrimary(elements: Json[], incoming: Json[]): Json[] {
   const newPrimary = incoming.find((e) => isObject(e) && e.primary === true);
   const primaries = elements.filter((e) => isObject(e) && e.primary === true);
   if (primaries.length <= 1) return elements;
-  const keep = newPrimary ? elements.find((e) => isObject(e) && isObject(newPrimary) && e.primary === true && sameElement(e, newPrimary)) : primaries[0];
+  const keep = newPrimary
+    ? (elements.find((e) => e === newPrimary) ?? elements.find((e) => isObject(e) && isObject(newPrimary) && e.primary === true && sameElement(e, newPrimary)))
+    : primaries[0];
   return elements.map((e) => (isObject(e) && e.primary === true && e !== keep ? { ...e, primary: false } : e));
 }
 

@@ -18,7 +18,7 @@ import { listOf, resourceTypes, schemas, serviceProviderConfig } from './discove
 import { countOf, startIndexOf } from './pagination.ts';
 import { parseProjection, project, wants, type Projection } from './projection.ts';
 import { runBulk } from './bulk.ts';
-import { checkSchemas } from './users.ts';
+import { checkSchemas, noneMatchHits } from './users.ts';
 import type { ScimUsers } from './users.ts';
 import type { ScimGroups } from './groups.ts';
 import { SCIM_TOKEN_SCHEME } from './tokens.ts';
@@ -181,7 +181,7 @@ export async function registerScimRoutes(app: FastifyInstance, deps: ScimRouteDe
               ? await deps.users.get(accountId, request.params.id)
               : await deps.groups.get(accountId, request.params.id, wants(GROUP_SCHEMA, projection, 'members'));
           const version = (found.meta as JsonObject).version as string;
-          if (request.headers['if-none-match'] === version) return reply.code(304).header('etag', version).send();
+          if (noneMatchHits(request.headers['if-none-match'], version)) return reply.code(304).header('etag', version).send();
           return sendResource(reply, 200, project(kind.schema, found, projection));
         },
       );

@@ -69,6 +69,16 @@ export function checkIfMatch(ifMatch: string | undefined, version: number): void
   if (!tags.some((t) => t === current || t === current.slice(2))) throw preconditionFailed();
 }
 
+/**
+ * RFC 7232 §3.2 If-None-Match against the current entity tag: true when the header lists it
+ * (weak comparison: `W/"3"` and `"3"` are the same tag) or is `*`.
+ */
+export function noneMatchHits(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (ifNoneMatch === undefined) return false;
+  const opaque = (tag: string) => (tag.startsWith('W/') ? tag.slice(2) : tag);
+  return ifNoneMatch.split(',').some((t) => t.trim() === '*' || opaque(t.trim()) === opaque(etag));
+}
+
 export function checkSchemas(body: JsonObject, expected: string): void {
   if (body.schemas === undefined) return;
   if (!Array.isArray(body.schemas) || !body.schemas.every((s) => typeof s === 'string')) throw invalidSyntax('schemas must be an array of URNs');

@@ -1,9 +1,13 @@
 /**
  * One POST to a receiver (interface endpoint 10). Only a 2xx acknowledges; a redirect is a
  * failure and is never followed (it could lead anywhere, including inside the network).
- * The attempt is bounded by the per-attempt timeout (to connect, to the response headers,
- * and between body chunks); connection errors, resets and
- * timeouts are failures like any non-2xx. The response is kept only as a short excerpt.
+ * The whole attempt, from its dispatch to the end of the response, is bounded by the
+ * per-attempt timeout; undici's own timers (to connect, to the response headers, between body
+ * chunks) are restarted by every interim 1xx answer and every body chunk, so a receiver that
+ * trickles them would otherwise hold the attempt, its slot and its lease indefinitely. An
+ * attempt cut off at the deadline is a failure even when a 2xx status had arrived: the
+ * event is sent again, as after any lost response. Connection errors, resets and timeouts are
+ * failures like any non-2xx. The response is kept only as a short excerpt.
  *
  * It goes through the agent's `dispatch` with a handler of its own rather than `request`:
  * the answer is a status, one header and at most an excerpt, so there is no use for a
@@ -16,6 +20,8 @@ import { hostnameOf } from './target-policy.ts';
 
 export const RESPONSE_EXCERPT_BYTES = 1024;
 const READ_LIMIT_BYTES = 64 * 1024;
+/** The code of the error that ends an attempt at the per-attempt timeout. */
+const ATTEMPT_TIMEOUT = 'EATTEMPTTIMEOUT';
 
 export interface AttemptResult {
   ok: boolean;
@@ -77,6 +83,7 @@ export function postOnce(input: {
 }): Promise<AttemptResult> {
   return new Promise((resolve) => {
     const answer = new Answer(input.timeoutMs, resolve);
+    answer.startDeadline();
     try {
       const target = input.targets.of(input.url);
       input.agent.dispatch(
@@ -103,6 +110,8 @@ class Answer implements Dispatcher.DispatchHandler {
   readonly #timeoutMs: number;
   readonly #resolve: (result: AttemptResult) => void;
   #settled = false;
+  #deadline: NodeJS.Timeout | undefined;
+  #controller: Dispatcher.DispatchController | undefined;
   #status = 0;
   #retryAfter: string | undefined;
   readonly #chunks: Buffer[] = [];
@@ -113,7 +122,20 @@ class Answer implements Dispatcher.DispatchHandler {
     this.#resolve = resolve;
   }
 
-  onRequestStart(): void {}
+  /** Ends the attempt as a timeout once the per-attempt timeout has passed, whatever is still arriving. */
+  startDeadline(): void {
+    this.#deadline = setTimeout(() => {
+      const error = Object.assign(new Error(`no complete response within ${this.#timeoutMs} ms`), { code: ATTEMPT_TIMEOUT });
+      this.failed(error);
+      this.#controller?.abort(error);
+    }, this.#timeoutMs);
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.#controller = controller;
+    // Settled before the request started (the deadline passed while it waited): it goes no further.
+    if (this.#settled) controller.abort(new Error('the attempt is over'));
+  }
 
   onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
     // 1xx informational answers come before the final one.
@@ -136,6 +158,7 @@ class Answer implements Dispatcher.DispatchHandler {
   onResponseEnd(): void {
     if (this.#settled) return;
     this.#settled = true;
+    clearTimeout(this.#deadline);
     const status = this.#status;
     this.#resolve({
       ok: status >= 200 && status < 300,
@@ -154,6 +177,7 @@ class Answer implements Dispatcher.DispatchHandler {
   failed(error: unknown): void {
     if (this.#settled) return;
     this.#settled = true;
+    clearTimeout(this.#deadline);
     this.#resolve({ ok: false, status: null, retryAfter: undefined, excerpt: null, error: describe(error, this.#timeoutMs), latencyMs: this.#elapsed() });
   }
 
@@ -171,7 +195,7 @@ function excerptOf(chunks: Buffer[], size: number): string | null {
 
 function describe(error: unknown, timeoutMs: number): string {
   const e = error as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT' || e.code === 'UND_ERR_CONNECT_TIMEOUT') {
+  if (e.code === ATTEMPT_TIMEOUT || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT' || e.code === 'UND_ERR_CONNECT_TIMEOUT') {
     return `timeout: no response within ${timeoutMs} ms`;
   }
   if (e.code === 'EREFUSEDTARGET' || e.cause?.code === 'EREFUSEDTARGET' || e.constructor?.name === 'RefusedTarget') {

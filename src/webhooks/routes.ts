@@ -16,6 +16,7 @@ import type { WriteRunner } from '../idempotency/write-runner.ts';
 import { bearerAccess, principalOf, protectedRoute, type Principal } from '../platform/auth.ts';
 import { logEvent } from '../platform/log-events.ts';
 import { errorResponses } from '../platform/http/schemas.ts';
+import { problem } from '../platform/errors/catalogue.ts';
 import type { Endpoints } from './endpoints.ts';
 import type { EventDeliveryState, Recovery } from './recovery.ts';
 import type { PageOf, WebhookCollections } from './collections.ts';
@@ -265,9 +266,12 @@ export function registerWebhookRoutes(
     },
   }), async (request, reply) => {
     const principal = principalOf(request);
+    // The schema's date-time admits a leap second (23:59:60), which no Date holds: a bad value, not a 500.
+    const since = Date.parse(request.body.since);
+    if (Number.isNaN(since)) throw problem('validation_failed', { detail: 'since must be an RFC 3339 instant' });
     let recovered: Awaited<ReturnType<Recovery['recover']>> | undefined;
     const sent = await writes.runWrite(request, reply, async (trx) => {
-      recovered = await recovery.recover(trx, principal.accountId, request.params.id, Date.parse(request.body.since));
+      recovered = await recovery.recover(trx, principal.accountId, request.params.id, since);
       await audited(trx, request, 'webhook_endpoint.recovered', request.params.id, { since: { after: request.body.since }, requeued: { after: recovered.requeued } });
       return { status: 202, body: recovered };
     });

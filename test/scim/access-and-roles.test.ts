@@ -114,6 +114,17 @@ for (const target of databaseTargets()) {
       assert.equal(ok.body.name.givenName, 'Pat');
       const unchanged = await c.call('GET', `/Users/${user.body.id}`, undefined, { 'if-none-match': ok.body.meta.version });
       assert.equal(unchanged.status, 304);
+      // RFC 7232 §3.2: a list of tags, compared weakly, or * (any current representation).
+      const strong = (ok.body.meta.version as string).slice(2);
+      for (const header of [`"other", ${ok.body.meta.version}`, strong, `W/"0",${strong}`, '*']) {
+        const listed = await c.call('GET', `/Users/${user.body.id}`, undefined, { 'if-none-match': header });
+        assert.equal(listed.status, 304, header);
+        assert.equal(listed.body, undefined, header);
+        assert.equal(listed.headers.get('etag'), ok.body.meta.version, header);
+      }
+      const stale = await c.call('GET', `/Users/${user.body.id}`, undefined, { 'if-none-match': 'W/"1", "1"' });
+      assert.equal(stale.status, 200);
+      assert.equal(stale.body.meta.version, ok.body.meta.version);
     });
 
     const createUsers = async (c: ScimClient, ...userNames: string[]): Promise<string[]> => {

@@ -103,6 +103,31 @@ for (const target of databaseTargets()) {
       });
     }
 
+    it('RFC 7643 §2.1: strings that are not caseExact compare case-insensitively beyond ASCII, the stored case included', async () => {
+      const u = await scimClient(t, 'Unicode');
+      const created = await u.call('POST', '/Users', { schemas: [USER], userName: 'Ömer@example.net', displayName: 'Ærø Ömer', name: { givenName: 'Ömer', familyName: 'Łódź' } });
+      assert.equal(created.status, 201);
+      const filters = [
+        'name.givenName eq "Ömer"',
+        'name.givenName eq "ÖMER"',
+        'name.givenName eq "ömer"',
+        'name.familyName eq "ŁÓDŹ"',
+        'name.familyName sw "ł"',
+        'displayName eq "ærø ömer"',
+        'displayName sw "ÆR"',
+        'displayName ew "ÖMER"',
+        'userName eq "ömer@EXAMPLE.net"',
+      ];
+      for (const filter of filters) {
+        const response = await u.call('GET', `/Users?filter=${encodeURIComponent(filter)}`);
+        assert.equal(response.status, 200, filter);
+        assert.equal(response.body.totalResults, 1, filter);
+        assert.equal(response.body.Resources[0].id, created.body.id, filter);
+      }
+      const none = await u.call('GET', `/Users?filter=${encodeURIComponent('name.givenName eq "Omer"')}`);
+      assert.equal(none.body.totalResults, 0);
+    });
+
     it('the same filter through POST /.search with attributes, sort and paging', async () => {
       const response = await c.call('POST', '/Users/.search', {
         schemas: ['urn:ietf:params:scim:api:messages:2.0:SearchRequest'],

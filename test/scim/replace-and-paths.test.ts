@@ -68,6 +68,26 @@ for (const target of databaseTargets()) {
       assert.equal((await storedGroup(bare.body.id)).external_id, 'bare-ext');
     });
 
+    it('RFC 7643 §2.4: a PATCH through a value filter that makes an element primary leaves it the one primary, by sub-attribute path or by value', async () => {
+      const created = await c.call('POST', '/Users', {
+        schemas: [USER],
+        userName: 'primary@example.com',
+        emails: [{ type: 'work', value: 'w@example.com' }, { type: 'home', value: 'h@example.com', primary: true }],
+      });
+      assert.equal(created.status, 201);
+      const id = created.body.id as string;
+      const bySubPath = await c.call('PATCH', `/Users/${id}`, { schemas: [PATCH], Operations: [{ op: 'Replace', path: 'emails[type eq "work"].primary', value: 'True' }] });
+      assert.equal(bySubPath.status, 200);
+      assert.deepEqual(bySubPath.body.emails, [{ type: 'work', value: 'w@example.com', primary: true }, { type: 'home', value: 'h@example.com', primary: false }]);
+      const byValue = await c.call('PATCH', `/Users/${id}`, { schemas: [PATCH], Operations: [{ op: 'replace', path: 'emails[value eq "h@example.com"]', value: { primary: true } }] });
+      assert.equal(byValue.status, 200);
+      assert.deepEqual(byValue.body.emails, [{ type: 'work', value: 'w@example.com', primary: false }, { type: 'home', value: 'h@example.com', primary: true }]);
+      const stored = await c.call('GET', `/Users/${id}`);
+      assert.deepEqual(stored.body.emails, byValue.body.emails);
+      const row = await t.gatehouse.database.db.selectFrom('users').select('attributes').where('id', '=', id).executeTakeFirstOrThrow();
+      assert.deepEqual(JSON.parse(row.attributes).emails, byValue.body.emails);
+    });
+
     it('a trailing slash on /Users and /Groups is the collection: GET lists with its filter, POST creates', async () => {
       const user = await c.call('POST', '/Users/', { schemas: [USER], userName: 'slash@example.com' });
       assert.equal(user.status, 201);

@@ -60,7 +60,9 @@ describe('SCIM filters: the SQL each database receives', () => {
 
       it('and/or/not keep their grouping', () => {
         const query = users(kind, 'name.familyName sw "J" or not (userName ew "x")');
-        assert.match(query.sql, /where \(\(substr\(lower\("users"\."family_name"\), 1, .+\) = .+\) or \(not \(/);
+        // SQLite's lower() folds ASCII only: its connections carry js_lower (sqlite.ts).
+        const lower = kind === 'sqlite' ? 'js_lower' : 'lower';
+        assert.match(query.sql, new RegExp(`where \\(\\(substr\\(${lower}\\("users"\\."family_name"\\), 1, .+\\) = .+\\) or \\(not \\(`));
       });
 
       it('ordering comparisons on strings do not depend on the locale', () => {

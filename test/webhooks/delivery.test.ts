@@ -1,5 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { databaseTargets } from '../helpers/databases.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { recordEvent } from '../../src/events/outbox.ts';
@@ -144,6 +146,53 @@ for (const target of databaseTargets()) {
       );
       assert.match(log.body.data[1].error, /timeout/);
       await receiver.close();
+    });
+
+    it('the per-attempt timeout bounds the whole attempt: a receiver trickling interim 102 answers or its body is cut off at it, and retried', async () => {
+      // Each trickle refreshes undici's own headers and body timers; only a deadline for the
+      // whole attempt ends it. The receiver gives up after 5 s, five times the timeout (1 s).
+      const trickles = {
+        interim: (response: http.ServerResponse) => response.writeProcessing(),
+        body: (response: http.ServerResponse) => {
+          if (!response.headersSent) response.writeHead(200, { 'content-length': '1000' });
+          response.write('x');
+        },
+      };
+      for (const [name, trickle] of Object.entries(trickles)) {
+        const server = http.createServer((request, response) => {
+          request.resume();
+          const timer = setInterval(() => trickle(response), 200);
+          const stop = setTimeout(() => response.destroy(), 5000);
+          response.once('close', () => {
+            clearInterval(timer);
+            clearTimeout(stop);
+          });
+        });
+        await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+        try {
+          const who = await tenant(t);
+          const endpoint = await registerEndpoint(who, `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`);
+          const event = await raise(t, who.accountId);
+          const started = performance.now();
+          assert.equal(await dispatcher(t).runDue(), 1);
+          const took = performance.now() - started;
+          assert.ok(took < 3000, `${name}: the attempt took ${Math.round(took)} ms with a 1000 ms timeout`);
+          const [delivery] = await deliveriesOf(t, event.id);
+          assert.equal(delivery!.state, 'pending', name);
+          assert.equal(delivery!.attempt_count, 1, name);
+          const log = await who.call('GET', `/v1/webhook_endpoints/${endpoint.id}/deliveries`);
+          assert.equal(log.status, 200);
+          assert.equal(log.body.data.length, 1);
+          assert.equal(log.body.data[0].outcome, 'failed', name);
+          assert.match(log.body.data[0].error, /^timeout: /, name);
+          assert.ok(log.body.data[0].latency_ms < 3000, `${name}: latency ${log.body.data[0].latency_ms} ms`);
+          // Its retries are not the business of the tests that follow.
+          assert.equal((await who.call('DELETE', `/v1/webhook_endpoints/${endpoint.id}`)).status, 204);
+        } finally {
+          server.closeAllConnections();
+          await new Promise((resolve) => server.close(resolve));
+        }
+      }
     });
 
     it('a connection reset is a failure and is retried', async () => {

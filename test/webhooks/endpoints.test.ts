@@ -191,6 +191,39 @@ for (const target of databaseTargets()) {
       }
     });
 
+    it('a refused url or headers is a body that fails validation: not stored, so the corrected request may use the same Idempotency-Key', async () => {
+      const who = await tenant(strictApp);
+      const post = async (key: string, body: unknown) => {
+        const response = await fetch(`${strictApp.publicUrl}/v1/webhook_endpoints`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${who.token}`, 'idempotency-key': key, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        return { status: response.status, replayed: response.headers.get('idempotent-replay'), body: (await response.json()) as { code?: string; id?: string } };
+      };
+      const keys = () => strictApp.gatehouse.database.db.selectFrom('idempotency_keys').select(['state', 'response_status']).where('account_id', '=', who.accountId).execute();
+      const refusals = [
+        // A name that does not resolve yet (DNS not set up, or briefly failing) must not spend the key.
+        { url: 'http://not-yet.example.test/hook', event_types: ['*'] },
+        { url: 'http://internal.example.test/hook', event_types: ['*'] },
+        { url: 'http://public.example.test/hook', event_types: ['*'], headers: { Signature: 'forged' } },
+      ];
+      for (const [i, refused] of refusals.entries()) {
+        const key = `corrected-${i}`;
+        const first = await post(key, refused);
+        assert.equal(first.status, 400, refused.url);
+        assert.match(first.body.code ?? '', /^webhook_(url|headers)_invalid$/);
+        assert.deepEqual(await keys(), [], `${first.body.code} left a record`);
+        const corrected = await post(key, { url: 'http://public.example.test/hook', event_types: ['*'] });
+        assert.equal(corrected.status, 201, JSON.stringify(corrected.body));
+        assert.equal(corrected.replayed, null);
+        assert.deepEqual(await keys(), [{ state: 'done', response_status: 201 }]);
+        await strictApp.gatehouse.database.db.deleteFrom('idempotency_keys').where('account_id', '=', who.accountId).execute();
+      }
+      const stored = await strictApp.gatehouse.database.db.selectFrom('webhook_endpoints').select('url').where('account_id', '=', who.accountId).execute();
+      assert.equal(stored.length, refusals.length);
+    });
+
     it('SSRF at registration: loopback, private, metadata, [::1] and names resolving to them are refused without an allow-list', async () => {
       const who = await tenant(strictApp);
       for (const url of [

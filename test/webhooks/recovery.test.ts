@@ -310,5 +310,24 @@ for (const target of databaseTargets()) {
       assert.equal((await who.call('GET', `/v1/events/${old.id}`)).body.delivery_state, 'parked');
       assert.equal((await who.call('GET', `/v1/events/${recent.id}`)).body.delivery_state, 'acknowledged');
     });
+    it('recover: a since the schema admits but no clock holds (a leap second, 23:59:60) → 400 validation_failed, nothing requeued', async () => {
+      const who = await tenant(t);
+      const { id } = await registerEndpoint(who, receiver.url, ['payout.failed']);
+      receiver.answer = () => 500;
+      const event = await raise(t, who.accountId, 'payout.failed', 'po_leap');
+      await dispatcher(t).runDue();
+      t.clock.advance(1200);
+      await dispatcher(t).runDue();
+      assert.equal((await deliveriesOf(t, event.id))[0]!.state, 'parked');
+      receiver.answer = () => 204;
+      const refused = await who.call('POST', `/v1/webhook_endpoints/${id}/recover`, { since: '2016-12-31T23:59:60Z' });
+      assert.equal(refused.status, 400);
+      assert.match(refused.headers.get('content-type') ?? '', /^application\/problem\+json/);
+      assert.equal(refused.body.code, 'validation_failed');
+      assert.equal(refused.body.status, 400);
+      assert.match(refused.body.detail, /since/);
+      assert.equal((await deliveriesOf(t, event.id))[0]!.state, 'parked');
+      assert.equal(await dispatcher(t).runDue(), 0);
+    });
   });
 }

@@ -18,8 +18,10 @@
  *   has no such channel.
  *
  * Expressions and functions: `contains` (strpos/instr), `binaryOrder` (code-point order, which
- * SQLite's BINARY collation already is), JSON arrays built in SQL (`jsonArray`, `jsonArrayAgg`)
- * and read back (`readJson`: pg parses json columns itself, SQLite returns the text).
+ * SQLite's BINARY collation already is), `lowerCase` (SQLite's own lower() folds ASCII only, so
+ * SQLite connections carry `js_lower`, JavaScript's toLowerCase: sqlite.ts), JSON arrays built in
+ * SQL (`jsonArray`, `jsonArrayAgg`) and read back (`readJson`: pg parses json columns itself,
+ * SQLite returns the text).
  */
 import { postgresCatalog, sqliteCatalog, type Catalog } from './catalog.ts';
 import { PostgresAdapter, sql, type Expression, type Kysely, type RawBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
@@ -60,6 +62,8 @@ export interface SqlDialect {
   contains(text: Expression<unknown>, part: unknown): RawBuilder<SqlBool>;
   /** `expression` compared and ordered by code point, whatever the database's collation. */
   binaryOrder(expression: Expression<unknown>): Expression<unknown>;
+  /** Text `expression` in lower case, every letter folded, as the values lower-cased in JavaScript it is compared with. */
+  lowerCase(expression: Expression<unknown>): RawBuilder<unknown>;
   /** A JSON array of `values`. */
   jsonArray(...values: Expression<unknown>[]): RawBuilder<unknown>;
   /** The aggregate JSON array of `element` over a group's rows in `orderBy` order; `[]` for none. */
@@ -88,6 +92,7 @@ export const sqliteDialect: SqlDialect = Object.freeze({
   notInList: (expression, values) => sql<SqlBool>`${expression} not in (select value from json_each(${JSON.stringify(values)}))`,
   contains: (text, part) => sql<SqlBool>`(instr(${text}, ${part}) > 0)`,
   binaryOrder: (expression) => expression,
+  lowerCase: (expression) => sql`js_lower(${expression})`,
   jsonArray: (...values) => sql`json_array(${sql.join(values)})`,
   jsonArrayAgg: (element, orderBy) => sql`json_group_array(${element} order by ${orderBy})`,
   readJson: (value) => (typeof value === 'string' ? JSON.parse(value) : value),
@@ -110,6 +115,7 @@ export const postgresDialect: SqlDialect = Object.freeze({
   notInList: (expression, values) => sql<SqlBool>`${expression} <> all(${values}::text[])`,
   contains: (text, part) => sql<SqlBool>`(strpos(${text}, ${part}) > 0)`,
   binaryOrder: (expression) => sql`${expression} collate "C"`,
+  lowerCase: (expression) => sql`lower(${expression})`,
   jsonArray: (...values) => sql`json_build_array(${sql.join(values)})`,
   jsonArrayAgg: (element, orderBy) => sql`coalesce(json_agg(${element} order by ${orderBy}), '[]'::json)`,
   readJson: (value) => value,

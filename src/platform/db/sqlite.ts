@@ -172,6 +172,8 @@ export function openSqlite(options: DatabaseOptions): Database {
   // Savepoints (group-commit.ts) keep the original of every page they change in a sub-journal;
   // in memory, not spilled to a temporary file page by page.
   connection.pragma('temp_store = MEMORY');
+  // SQLite's lower() folds ASCII letters only; compared values are lower-cased in JavaScript (dialect.ts `lowerCase`).
+  connection.function('js_lower', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value));
   // Checkpoints run in a worker thread (checkpointer.ts); this connection's own is the backstop.
   const checkpointer = inMemory ? undefined : startCheckpointer(path.resolve(file));
   connection.pragma(`wal_autocheckpoint = ${BACKSTOP_CHECKPOINT_PAGES}`);
