@@ -22,6 +22,8 @@ export const RESPONSE_EXCERPT_BYTES = 1024;
 const READ_LIMIT_BYTES = 64 * 1024;
 /** The code of the error that ends an attempt at the per-attempt timeout. */
 const ATTEMPT_TIMEOUT = 'EATTEMPTTIMEOUT';
+/** Errors that mean the receiver took too long: ours, and undici's to connect, to the headers, between body chunks. */
+const TIMEOUT_CODES = new Set([ATTEMPT_TIMEOUT, 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
 
 export interface AttemptResult {
   ok: boolean;
@@ -195,7 +197,7 @@ function excerptOf(chunks: Buffer[], size: number): string | null {
 
 function describe(error: unknown, timeoutMs: number): string {
   const e = error as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (e.code === ATTEMPT_TIMEOUT || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT' || e.code === 'UND_ERR_CONNECT_TIMEOUT') {
+  if (e.code !== undefined && TIMEOUT_CODES.has(e.code)) {
     return `timeout: no response within ${timeoutMs} ms`;
   }
   if (e.code === 'EREFUSEDTARGET' || e.cause?.code === 'EREFUSEDTARGET' || e.constructor?.name === 'RefusedTarget') {
