@@ -81,6 +81,11 @@ export function createAuditVerifier(deps: { db: Db; macKey: Buffer }) {
         if (row.detached_at === null && changesMac(macKey, row.changes) !== row.changes_mac) {
           return { records, detached, hashAt, problem: { kind: 'altered', seq, id: row.id, detail: 'its changes do not match their MAC' } as ChainProblem };
         }
+        // Detaching empties the changes of the records about a person, and nothing else: a
+        // detached record with changes, or about anything else, was edited after.
+        if (row.detached_at !== null && (row.changes !== null || row.target_type !== 'user')) {
+          return { records, detached, hashAt, problem: { kind: 'altered', seq, id: row.id, detail: 'it is marked detached, which deleting a person does not leave' } as ChainProblem };
+        }
         if (row.prev_hash === null || recordHash(row.prev_hash, row) !== row.hash) {
           return { records, detached, hashAt, problem: { kind: 'altered', seq, id: row.id, detail: 'its content does not match its hash' } as ChainProblem };
         }
