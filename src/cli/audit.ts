@@ -19,6 +19,13 @@ export async function auditExport({ flags, env }: CommandContext): Promise<numbe
   const config = loadConfig(env, flags);
   const out = flags['--out'];
   if (!out) throw new UsageError('audit export needs --out <file> (or --out - for standard output)');
+  // A bad instant is a refused command line (exit 2, naming the flag), found before anything opens.
+  for (const flag of ['--since', '--until']) {
+    const value = flags[flag];
+    if (value !== undefined && (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(Date.parse(value)))) {
+      throw new UsageError(`audit export: ${flag} must be an RFC 3339 date-time (got "${value}")`);
+    }
+  }
   const database = await openDatabase({ databaseUrl: config.databaseUrl });
   try {
     await migrateToLatest(database);
