@@ -2,7 +2,9 @@
  * `verify`: walks each account's chain from its oldest kept record and names the first record
  * altered, removed or reordered (docs/AUDIT.md, "Tamper evidence"):
  *
- * - altered: the record's content (or its changes, against their MAC) no longer gives its hash;
+ * - altered: the record's content (or its changes, against their MAC) no longer gives its hash,
+ *   or it is marked detached as deleting a person never leaves a record (changes kept, or not
+ *   about a person);
  * - removed: a place in the chain is empty, or the chain ends before its recorded head;
  * - reordered: an intact record no longer links to the one before it, and the record that
  *   should follow is elsewhere in the chain;
