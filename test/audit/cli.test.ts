@@ -65,8 +65,8 @@ for (const target of databaseTargets()) {
   });
 }
 
-describe('gatehouse audit export: a bad instant', () => {
-  it('--since or --until that is not RFC 3339 is refused before anything opens: exit 2, one line naming the flag, no file', () => {
+describe('gatehouse audit export: a bad instant or an --out that cannot be written', () => {
+  it('--since or --until that is not RFC 3339 is refused before anything opens (exit 2); an --out that cannot be written fails with one line naming it (exit 1)', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-audit-export-'));
     try {
       const databaseUrl = `sqlite:${path.join(dir, 'gatehouse.db')}`;
@@ -78,6 +78,12 @@ describe('gatehouse audit export: a bad instant', () => {
         assert.equal(fs.existsSync(out), false);
       }
       assert.equal(fs.existsSync(path.join(dir, 'gatehouse.db')), false, 'no database was opened');
+
+      const unwritable = path.join(dir, 'missing', 'audit.ndjson');
+      const r = gatehouse(['audit', 'export', '--out', unwritable], databaseUrl);
+      assert.equal(r.status, 1, r.stderr);
+      assert.deepEqual(r.stderr.trim().split('\n'), [`gatehouse: audit export: cannot write --out ${unwritable}: ENOENT: no such file or directory, open '${unwritable}'`]);
+      assert.equal(fs.existsSync(unwritable), false);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
