@@ -103,13 +103,20 @@ export interface Config {
   shutdownTimeout: number;
 }
 
+/** A refused value as an error may show it: a secret's length only, a URL's password masked. */
+function shownValue(raw: string, shown: Setting<keyof Config>['shown']): string {
+  if (shown === 'secret') return `${raw.length} characters, not shown`;
+  return JSON.stringify(shown === 'url' ? raw.replace(/(\/\/[^/@]*?:)[^/@]*@/, '$1…@') : raw);
+}
+
 export class ConfigError extends Error {
   constructor(
     readonly setting: string,
     problem: string,
+    /** The value as the message may show it (shownValue). */
     given: string,
   ) {
-    super(`invalid setting ${setting}: ${problem} (got ${JSON.stringify(given)})`);
+    super(`invalid setting ${setting}: ${problem} (got ${given})`);
     this.name = 'ConfigError';
   }
 }
@@ -123,6 +130,11 @@ interface Setting<K extends keyof Config> {
   flag: string;
   description: string;
   parse: Parser<Config[K]>;
+  /**
+   * How a refused value is shown in the error (which goes to standard error and the logs):
+   * `secret` not at all (its length only), `url` without the password it may carry.
+   */
+  shown?: 'secret' | 'url';
   /** Default value, computed from the settings already resolved. */
   fallback: (resolved: Partial<Config>) => Config[K];
 }
@@ -279,6 +291,7 @@ export const SETTINGS = [
   setting({
     key: 'databaseUrl',
     env: 'GATEHOUSE_DATABASE_URL',
+    shown: 'url',
     flag: '--database-url',
     description: 'sqlite:<path> (embedded) or postgres://user@host:port/db[?schema=name][&prepare=off]',
     parse: databaseUrl,
@@ -319,6 +332,7 @@ export const SETTINGS = [
   setting({
     key: 'adminToken',
     env: 'GATEHOUSE_ADMIN_TOKEN',
+    shown: 'secret',
     flag: '--admin-token',
     description: 'Bearer token for the admin API (generated on first start when unset)',
     parse: (raw) => {
@@ -363,6 +377,7 @@ export const SETTINGS = [
   setting({
     key: 'redisUrl',
     env: 'GATEHOUSE_REDIS_URL',
+    shown: 'url',
     flag: '--redis-url',
     description: 'redis://… for rate limits shared across nodes',
     parse: redisUrl,
@@ -502,6 +517,7 @@ export const SETTINGS = [
   setting({
     key: 'cursorKeys',
     env: 'GATEHOUSE_CURSOR_KEYS',
+    shown: 'secret',
     flag: '--cursor-keys',
     description: 'Paging cursor keys, kid:base64key comma-separated; the first seals, all open (generated and shared through the database when unset)',
     parse: cursorKeys,
@@ -550,6 +566,7 @@ export const SETTINGS = [
   setting({
     key: 'secretsKey',
     env: 'GATEHOUSE_SECRETS_KEY',
+    shown: 'secret',
     flag: '--secrets-key',
     description: 'Base64 of 32 random bytes sealing what is stored and must be recovered: webhook secrets, signing and token MAC keys, the generated cursor key (generated into the database when unset)',
     parse: (raw) => {
@@ -678,7 +695,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Flags = 
     try {
       (resolved as Record<string, unknown>)[s.key] = s.parse(raw);
     } catch (error) {
-      if (error instanceof Invalid) throw new ConfigError(name, error.message, raw);
+      if (error instanceof Invalid) throw new ConfigError(name, error.message, shownValue(raw, s.shown));
       throw error;
     }
   }

@@ -2,7 +2,9 @@
  * `verify`: walks each account's chain from its oldest kept record and names the first record
  * altered, removed or reordered (docs/AUDIT.md, "Tamper evidence"):
  *
- * - altered: the record's content (or its changes, against their MAC) no longer gives its hash;
+ * - altered: the record's content (or its changes, against their MAC) no longer gives its hash,
+ *   or it is marked detached as deleting a person never leaves a record (changes kept, or not
+ *   about a person);
  * - removed: a place in the chain is empty, or the chain ends before its recorded head;
  * - reordered: an intact record no longer links to the one before it, and the record that
  *   should follow is elsewhere in the chain;
@@ -80,6 +82,11 @@ export function createAuditVerifier(deps: { db: Db; macKey: Buffer }) {
         }
         if (row.detached_at === null && changesMac(macKey, row.changes) !== row.changes_mac) {
           return { records, detached, hashAt, problem: { kind: 'altered', seq, id: row.id, detail: 'its changes do not match their MAC' } as ChainProblem };
+        }
+        // Detaching empties the changes of the records about a person, and nothing else: a
+        // detached record with changes, or about anything else, was edited after.
+        if (row.detached_at !== null && (row.changes !== null || row.target_type !== 'user')) {
+          return { records, detached, hashAt, problem: { kind: 'altered', seq, id: row.id, detail: 'it is marked detached, which deleting a person does not leave' } as ChainProblem };
         }
         if (row.prev_hash === null || recordHash(row.prev_hash, row) !== row.hash) {
           return { records, detached, hashAt, problem: { kind: 'altered', seq, id: row.id, detail: 'its content does not match its hash' } as ChainProblem };

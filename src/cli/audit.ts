@@ -2,7 +2,7 @@
  * `gatehouse audit export` and `gatehouse audit verify` (docs/AUDIT.md). Progress and reports
  * go to standard error and standard output respectively; an export can go to standard output.
  */
-import fs from 'node:fs';
+import type fs from 'node:fs';
 import { once } from 'node:events';
 import { loadConfig } from '../config.ts';
 import { systemClock } from '../platform/clock.ts';
@@ -10,6 +10,7 @@ import { openDatabase } from '../platform/db/database.ts';
 import { migrateToLatest } from '../platform/db/migrate.ts';
 import { openAudit } from '../audit/standalone.ts';
 import { UsageError } from './args.ts';
+import { openOutput } from './output.ts';
 import type { CommandContext } from './commands.ts';
 
 /** Exit status of a verification that found a problem. */
@@ -19,14 +20,21 @@ export async function auditExport({ flags, env }: CommandContext): Promise<numbe
   const config = loadConfig(env, flags);
   const out = flags['--out'];
   if (!out) throw new UsageError('audit export needs --out <file> (or --out - for standard output)');
+  // A bad instant is a refused command line (exit 2, naming the flag), found before anything opens.
+  for (const flag of ['--since', '--until']) {
+    const value = flags[flag];
+    if (value !== undefined && (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(Date.parse(value)))) {
+      throw new UsageError(`audit export: ${flag} must be an RFC 3339 date-time (got "${value}")`);
+    }
+  }
   const database = await openDatabase({ databaseUrl: config.databaseUrl });
   try {
     await migrateToLatest(database);
     const audit = await openAudit(database, config, systemClock);
     const request = { accountId: flags['--account'], filters: { since: flags['--since'], until: flags['--until'], action: flags['--action'] } };
+    const stream = out === '-' ? process.stdout : await openOutput(out, 'audit export');
     const total = await audit.queries.count(request);
     process.stderr.write(`gatehouse: exporting ${total} audit records\n`);
-    const stream = out === '-' ? process.stdout : fs.createWriteStream(out, { mode: 0o600 });
     let done = 0;
     let shown = 0;
     for await (const record of audit.queries.stream(request)) {

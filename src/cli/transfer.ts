@@ -11,6 +11,7 @@ import { openConfiguredDatabase } from '../platform/db/database.ts';
 import { migrateToLatest } from '../platform/db/migrate.ts';
 import { exportDatabase, importDatabase, ImportRefused, type Progress } from '../platform/db/transfer.ts';
 import { UsageError } from './args.ts';
+import { openOutput } from './output.ts';
 import { PLATFORM_ACCOUNT } from '../audit/catalogue.ts';
 import { cliActor, recordAudit } from '../audit/record.ts';
 import { systemClock } from '../platform/clock.ts';
@@ -32,8 +33,9 @@ export async function exportCommand({ flags, env }: CommandContext): Promise<num
   const out = flags['--out'];
   if (!out) throw new UsageError('export needs --out <file> (or --out - for standard output)');
   const database = await openConfiguredDatabase(config);
-  const stream = out === '-' ? process.stdout : fs.createWriteStream(out, { mode: 0o600 });
+  let stream: NodeJS.WritableStream = process.stdout;
   try {
+    if (out !== '-') stream = await openOutput(out, 'export');
     process.stderr.write(`gatehouse: exporting ${database.dialect.name} database at ${database.location}\n`);
     const write = async (line: string) => {
       if (!stream.write(`${line}\n`)) await once(stream, 'drain');

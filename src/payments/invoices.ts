@@ -9,6 +9,7 @@ import type { Clock } from '../platform/clock.ts';
 import { toRfc3339 } from '../platform/clock.ts';
 import { newTimeOrderedId } from '../platform/ids.ts';
 import { problem } from '../platform/errors/catalogue.ts';
+import { dialectOf } from '../platform/db/dialect.ts';
 import { recordEvent } from '../events/outbox.ts';
 import { changesOf, recordAudit, type AuditBy } from '../audit/record.ts';
 import type { Paging } from '../paging/page.ts';
@@ -104,6 +105,13 @@ export function createInvoices(deps: { db: Db; clock: Clock; paging: Paging }) {
     },
 
     async settle(trx: Db, accountId: string, id: string, by?: AuditBy): Promise<Invoice> {
+      // The account open, and kept so until this commits: closing it (accounts/closing.ts) holds
+      // its row while it finds nothing left in it, so a settlement that began before waits for
+      // it and then credits nothing, instead of leaving money in a closed account.
+      const account = await dialectOf(trx)
+        .lockForShare(trx.selectFrom('accounts').select('id').where('id', '=', accountId).where('deleted_at', 'is', null))
+        .executeTakeFirst();
+      if (!account) throw problem('invoice_not_found', { detail: `No invoice ${id}` });
       const now = clock.now();
       const open = await find(trx, accountId, id);
       if (!open || open.state !== 'open') return alreadySettled(trx, accountId, id);

@@ -232,6 +232,24 @@ for (const target of databaseTargets()) {
       assert.deepEqual([changed.problem!.kind, changed.problem!.seq], ['altered', 3]);
     });
 
+    it('verify names a record passed off as detached: changes rewritten, or detached without being about a person', async () => {
+      const { accountId, rows } = await sealedChain(3);
+      // Detaching empties `changes`; a detached record that still has them was written after.
+      await db().updateTable('audit_events').set({ changes: '{"amount":{"after":1}}', detached_at: t.clock.now() }).where('id', '=', rows[2]!.id).execute();
+      const rewritten = (await audit().verifier.verify(accountId)).chains[0]!;
+      assert.equal(rewritten.ok, false);
+      assert.deepEqual([rewritten.problem!.kind, rewritten.problem!.seq, rewritten.problem!.id], ['altered', 3, rows[2]!.id]);
+
+      // Only the records about a person are ever detached: emptying an invoice's changes is tampering.
+      const second = await sealedChain(3);
+      await db().updateTable('audit_events').set({ changes: null, detached_at: t.clock.now() }).where('id', '=', second.rows[1]!.id).execute();
+      const emptied = (await audit().verifier.verify(second.accountId)).chains[0]!;
+      assert.equal(emptied.ok, false);
+      assert.deepEqual([emptied.problem!.kind, emptied.problem!.seq, emptied.problem!.id], ['altered', 2, second.rows[1]!.id]);
+      const stored = await db().selectFrom('audit_events').select(['changes', 'detached_at']).where('id', '=', second.rows[1]!.id).executeTakeFirstOrThrow();
+      assert.equal(stored.changes, null);
+    });
+
     it('verify names a deleted record, in the middle and at the end', async () => {
       const middle = await sealedChain(4);
       await db().deleteFrom('audit_events').where('id', '=', middle.rows[1]!.id).execute();

@@ -6,6 +6,8 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { databaseTargets, type DatabaseTarget } from '../helpers/databases.ts';
 import { startTestApp } from '../helpers/test-app.ts';
@@ -62,3 +64,28 @@ for (const target of databaseTargets()) {
     });
   });
 }
+
+describe('gatehouse audit export: a bad instant or an --out that cannot be written', () => {
+  it('--since or --until that is not RFC 3339 is refused before anything opens (exit 2); an --out that cannot be written fails with one line naming it (exit 1)', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-audit-export-'));
+    try {
+      const databaseUrl = `sqlite:${path.join(dir, 'gatehouse.db')}`;
+      for (const flag of ['--since', '--until']) {
+        const out = path.join(dir, `${flag.slice(2)}.ndjson`);
+        const r = gatehouse(['audit', 'export', '--out', out, flag, 'yesterday'], databaseUrl);
+        assert.equal(r.status, 2, r.stderr);
+        assert.deepEqual(r.stderr.trim().split('\n'), [`gatehouse: audit export: ${flag} must be an RFC 3339 date-time (got "yesterday")`]);
+        assert.equal(fs.existsSync(out), false);
+      }
+      assert.equal(fs.existsSync(path.join(dir, 'gatehouse.db')), false, 'no database was opened');
+
+      const unwritable = path.join(dir, 'missing', 'audit.ndjson');
+      const r = gatehouse(['audit', 'export', '--out', unwritable], databaseUrl);
+      assert.equal(r.status, 1, r.stderr);
+      assert.deepEqual(r.stderr.trim().split('\n'), [`gatehouse: audit export: cannot write --out ${unwritable}: ENOENT: no such file or directory, open '${unwritable}'`]);
+      assert.equal(fs.existsSync(unwritable), false);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -125,3 +125,20 @@ async function scimClientWithToken(t: TestApp, accountId: string, token: string)
     },
   };
 }
+
+describe('export to a path that cannot be written', () => {
+  it('fails with exit 1 and one line naming --out, not a stack', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-export-'));
+    try {
+      const out = path.join(dir, 'missing', 'gatehouse.ndjson');
+      const r = gatehouse(['export', '--out', out], `sqlite:${path.join(dir, 'gatehouse.db')}`);
+      assert.equal(r.status, 1, r.stderr);
+      const lines = r.stderr.trim().split('\n');
+      assert.equal(lines.at(-1), `gatehouse: export: cannot write --out ${out}: ENOENT: no such file or directory, open '${out}'`);
+      assert.ok(!r.stderr.includes('    at '), r.stderr);
+      assert.equal(fs.existsSync(out), false);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

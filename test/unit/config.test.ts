@@ -78,6 +78,33 @@ describe('config', () => {
     }
   });
 
+  it('a refused secret is not shown, only its length; a refused URL is shown without its password', () => {
+    const secrets: Array<[Record<string, string>, string, string]> = [
+      [{ GATEHOUSE_SECRETS_KEY: 'c2VjcmV0LWtleS1vZi10aGlydHktb25lLWJ5dGVzLg==' }, 'GATEHOUSE_SECRETS_KEY', 'c2VjcmV0LWtleS1vZi10aGlydHktb25lLWJ5dGVzLg=='],
+      [{ GATEHOUSE_ADMIN_TOKEN: 'fifteen-secret!' }, 'GATEHOUSE_ADMIN_TOKEN', 'fifteen-secret!'],
+      [{ GATEHOUSE_CURSOR_KEYS: 'k1:too-short-secret' }, 'GATEHOUSE_CURSOR_KEYS', 'too-short-secret'],
+    ];
+    for (const [env, name, secret] of secrets) {
+      assert.throws(
+        () => loadConfig(env),
+        (error: unknown) => {
+          assert.ok(error instanceof ConfigError);
+          assert.equal(error.setting, name);
+          assert.ok(!error.message.includes(secret), error.message);
+          assert.match(error.message, new RegExp(`\\(got ${Object.values(env)[0]!.length} characters, not shown\\)$`));
+          return true;
+        },
+      );
+    }
+    const urls: Array<[Record<string, string>, string]> = [
+      [{ GATEHOUSE_DATABASE_URL: 'postgres://app:S3cretPw@db:5432/gh?prepare=no' }, '"postgres://app:…@db:5432/gh?prepare=no"'],
+      [{ GATEHOUSE_REDIS_URL: 'http://:S3cretPw@cache:6379' }, '"http://:…@cache:6379"'],
+    ];
+    for (const [env, shown] of urls) {
+      assert.throws(() => loadConfig(env), (error: unknown) => error instanceof ConfigError && error.message.endsWith(`(got ${shown})`) && !error.message.includes('S3cretPw'));
+    }
+  });
+
   it('a bad flag is named by its flag', () => {
     assert.throws(() => loadConfig({}, { '--port': '-1' }), /invalid setting --port/);
   });

@@ -48,6 +48,8 @@ export interface SqlDialect {
   placeholder(n: number): string;
   /** `query` locking the rows it reads until the transaction ends, so no one else updates them meanwhile (key shares still pass). */
   lockForWrite<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O>;
+  /** `query` keeping the rows it reads from changing until the transaction ends; others may share them, a `lockForWrite` waits. */
+  lockForShare<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O>;
   /** `query` taking the rows it reads for update, passing over rows another transaction holds (concurrent workers take disjoint rows). */
   skipLocked<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O>;
   /** The same, as SQL text closing a select written by hand (empty on SQLite). */
@@ -85,6 +87,7 @@ export const sqliteDialect: SqlDialect = Object.freeze({
   maxParameters: 32_766,
   placeholder: () => '?',
   lockForWrite: (query) => query,
+  lockForShare: (query) => query,
   skipLocked: (query) => query,
   skipLockedClause: nothing,
   limit: (count) => sql.lit(count),
@@ -108,6 +111,7 @@ export const postgresDialect: SqlDialect = Object.freeze({
   maxParameters: 65_535,
   placeholder: (n) => `$${n}`,
   lockForWrite: (query) => query.forNoKeyUpdate(),
+  lockForShare: (query) => query.forShare(),
   skipLocked: (query) => query.forUpdate().skipLocked(),
   skipLockedClause: sql`for update skip locked`,
   limit: (count) => sql`${count}`,
