@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import { once } from 'node:events';
 import { loadConfig } from '../config.ts';
 import { systemClock } from '../platform/clock.ts';
-import { openDatabase } from '../platform/db/database.ts';
+import { openConfiguredDatabase } from '../platform/db/database.ts';
 import { migrateToLatest } from '../platform/db/migrate.ts';
 import { openAudit } from '../audit/standalone.ts';
 import { UsageError } from './args.ts';
@@ -19,7 +19,7 @@ export async function auditExport({ flags, env }: CommandContext): Promise<numbe
   const config = loadConfig(env, flags);
   const out = flags['--out'];
   if (!out) throw new UsageError('audit export needs --out <file> (or --out - for standard output)');
-  const database = await openDatabase({ databaseUrl: config.databaseUrl });
+  const database = await openConfiguredDatabase(config);
   try {
     await migrateToLatest(database);
     const audit = await openAudit(database, config, systemClock);
@@ -48,7 +48,7 @@ export async function auditExport({ flags, env }: CommandContext): Promise<numbe
 
 export async function auditVerify({ flags, env }: CommandContext): Promise<number> {
   const config = loadConfig(env, flags);
-  const database = await openDatabase({ databaseUrl: config.databaseUrl });
+  const database = await openConfiguredDatabase(config);
   try {
     await migrateToLatest(database);
     const audit = await openAudit(database, config, systemClock);

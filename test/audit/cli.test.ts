@@ -6,6 +6,7 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { sql } from 'kysely';
 import path from 'node:path';
 import { databaseTargets, type DatabaseTarget } from '../helpers/databases.ts';
 import { startTestApp } from '../helpers/test-app.ts';
@@ -14,8 +15,8 @@ import { api, newTenant } from '../payments/api.ts';
 
 const BIN = path.resolve('bin/gatehouse.js');
 
-function gatehouse(args: string[], databaseUrl: string) {
-  return spawnSync(process.execPath, [BIN, ...args], { env: { ...process.env, GATEHOUSE_DATABASE_URL: databaseUrl }, encoding: 'utf8', timeout: 60_000 });
+function gatehouse(args: string[], databaseUrl: string, env: Record<string, string> = {}, timeout = 60_000) {
+  return spawnSync(process.execPath, [BIN, ...args], { env: { ...process.env, GATEHOUSE_DATABASE_URL: databaseUrl, ...env }, encoding: 'utf8', timeout });
 }
 
 function existing(kind: DatabaseTarget['kind'], url: string): DatabaseTarget {
@@ -59,6 +60,38 @@ for (const target of databaseTargets()) {
       assert.equal(broken.status, 4, broken.stderr + broken.stdout);
       assert.match(broken.stdout, new RegExp(`FAIL ${accountId}.*\\n  altered at 3 \\(${victim.id}\\)`));
       assert.match(broken.stdout, /tampered with/);
+    });
+
+    // `audit verify --help` lists the database settings: the command honours them like every other
+    // that opens the database. A statement stuck behind a lock ends at the statement timeout.
+    it('verify honours GATEHOUSE_DATABASE_STATEMENT_TIMEOUT: a chain locked by someone else fails it in time', { skip: target.kind !== 'postgres' && 'PostgreSQL only: SQLite has no statement timeout' }, async () => {
+      const database = await target.create();
+      cleanups.push(database.drop);
+      const t = await startTestApp(existing(target.kind, database.url));
+      const { accountId, token } = await newTenant(t);
+      assert.equal((await api(t, token, 'POST', '/v1/invoices', { amount: 1, currency: 'EUR' })).status, 201);
+      await t.gatehouse.close();
+
+      const holder = await openDatabase({ databaseUrl: database.url });
+      const locked = await holder.db.connection().execute(async (connection) => {
+        await sql`BEGIN`.execute(connection);
+        await sql`LOCK TABLE audit_events IN ACCESS EXCLUSIVE MODE`.execute(connection);
+        try {
+          // The default (15 s) would outlast this call's deadline; 500 ms fails it well before.
+          return gatehouse(['audit', 'verify', '--account', accountId], database.url, { GATEHOUSE_DATABASE_STATEMENT_TIMEOUT: '500' }, 10_000);
+        } finally {
+          await sql`ROLLBACK`.execute(connection);
+        }
+      });
+      await holder.close();
+      assert.equal(locked.signal, null, 'it ended by itself, not killed at the deadline');
+      assert.equal(locked.status, 1, locked.stderr + locked.stdout);
+      assert.match(locked.stderr, /statement timeout/);
+
+      // Nothing was sealed meanwhile; once the lock is gone the same command seals and verifies.
+      const again = gatehouse(['audit', 'verify', '--account', accountId], database.url, { GATEHOUSE_DATABASE_STATEMENT_TIMEOUT: '500' });
+      assert.equal(again.status, 0, again.stderr + again.stdout);
+      assert.match(again.stdout, new RegExp(`ok   ${accountId}: 2 records \\(1\\.\\.2\\)`));
     });
   });
 }
