@@ -103,4 +103,26 @@ describe('the API documents name every status the routes answer, in the shape an
       for (const method of ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none']) assert.match(operation.description, new RegExp(`\`${method}\``));
     }
   });
+
+  it('every collection documents the limit it takes, 1 to 100, as it answers: 101 is 400 limit_out_of_range, 100 is a page', async () => {
+    for (const document of [doc, adminDoc]) {
+      for (const [route, operations] of Object.entries(document.paths as Record<string, Record<string, Json>>)) {
+        for (const [method, operation] of Object.entries(operations)) {
+          const limit = (operation.parameters ?? []).find((p: Json) => p.in === 'query' && p.name === 'limit');
+          if (limit && !route.startsWith('/scim/')) assert.deepEqual(limit.schema, { type: 'integer', minimum: 1, maximum: 100 }, `${method} ${route}`);
+        }
+      }
+    }
+    // A token of its own: this suite's API limit (3 a minute per token) is spent by the 429 test.
+    const reader = await mintAccessToken(t, { accountId: await createAccount(t), scopes: ['invoices:read'] });
+    const over = await fetch(`${t.publicUrl}/v1/invoices?limit=101`, { headers: { authorization: `Bearer ${reader}` } });
+    const body = await json(over.clone());
+    assert.equal(over.status, 400);
+    assert.equal(body.code, 'limit_out_of_range');
+    assert.deepEqual(body.errors, [{ pointer: '#/limit', in: 'query', detail: 'limit must be at most 100' }]);
+    await documented(doc, 'get', '/v1/invoices', over);
+    const full = await fetch(`${t.adminUrl}/admin/v1/accounts?limit=100`, { headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
+    assert.equal(full.status, 200);
+    assert.equal((await json(full)).data.length, 2, 'both accounts of this suite');
+  });
 });
