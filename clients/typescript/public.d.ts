@@ -6801,6 +6801,8 @@ export interface operations {
             /** @description Not found (also for objects of another account) */
             404: {
                 headers: {
+                    /** @description Present on a replayed response: the operation was performed by an earlier request with the same key. */
+                    "Idempotent-Replay"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6828,6 +6830,8 @@ export interface operations {
             /** @description Conflict */
             409: {
                 headers: {
+                    /** @description Present on a replayed response: the operation was performed by an earlier request with the same key. */
+                    "Idempotent-Replay"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7144,6 +7148,8 @@ export interface operations {
             /** @description Conflict */
             409: {
                 headers: {
+                    /** @description Present on a replayed response: the operation was performed by an earlier request with the same key. */
+                    "Idempotent-Replay"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7488,6 +7494,8 @@ export interface operations {
             /** @description Not found (also for objects of another account) */
             404: {
                 headers: {
+                    /** @description Present on a replayed response: the operation was performed by an earlier request with the same key. */
+                    "Idempotent-Replay"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7515,6 +7523,8 @@ export interface operations {
             /** @description Conflict */
             409: {
                 headers: {
+                    /** @description Present on a replayed response: the operation was performed by an earlier request with the same key. */
+                    "Idempotent-Replay"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8022,6 +8032,8 @@ export interface operations {
             /** @description Conflict */
             409: {
                 headers: {
+                    /** @description Present on a replayed response: the operation was performed by an earlier request with the same key. */
+                    "Idempotent-Replay"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8075,6 +8087,8 @@ export interface operations {
             /** @description Business rule refused the request */
             422: {
                 headers: {
+                    /** @description Present on a replayed response: the operation was performed by an earlier request with the same key. */
+                    "Idempotent-Replay"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8553,6 +8567,8 @@ export interface operations {
             /** @description Conflict */
             409: {
                 headers: {
+                    /** @description Present on a replayed response: the operation was performed by an earlier request with the same key. */
+                    "Idempotent-Replay"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8879,6 +8895,8 @@ export interface operations {
             /** @description Not found (also for objects of another account) */
             404: {
                 headers: {
+                    /** @description Present on a replayed response: the operation was performed by an earlier request with the same key. */
+                    "Idempotent-Replay"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8906,6 +8924,8 @@ export interface operations {
             /** @description Conflict */
             409: {
                 headers: {
+                    /** @description Present on a replayed response: the operation was performed by an earlier request with the same key. */
+                    "Idempotent-Replay"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9352,6 +9372,8 @@ export interface operations {
             /** @description Not found (also for objects of another account) */
             404: {
                 headers: {
+                    /** @description Present on a replayed response: the operation was performed by an earlier request with the same key. */
+                    "Idempotent-Replay"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9379,6 +9401,8 @@ export interface operations {
             /** @description Conflict */
             409: {
                 headers: {
+                    /** @description Present on a replayed response: the operation was performed by an earlier request with the same key. */
+                    "Idempotent-Replay"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9534,6 +9558,8 @@ export interface operations {
             /** @description Not found (also for objects of another account) */
             404: {
                 headers: {
+                    /** @description Present on a replayed response: the operation was performed by an earlier request with the same key. */
+                    "Idempotent-Replay"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9561,6 +9587,8 @@ export interface operations {
             /** @description Conflict */
             409: {
                 headers: {
+                    /** @description Present on a replayed response: the operation was performed by an earlier request with the same key. */
+                    "Idempotent-Replay"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9723,6 +9751,8 @@ export interface operations {
             /** @description Not found (also for objects of another account) */
             404: {
                 headers: {
+                    /** @description Present on a replayed response: the operation was performed by an earlier request with the same key. */
+                    "Idempotent-Replay"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9750,6 +9780,8 @@ export interface operations {
             /** @description Conflict */
             409: {
                 headers: {
+                    /** @description Present on a replayed response: the operation was performed by an earlier request with the same key. */
+                    "Idempotent-Replay"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9941,6 +9973,8 @@ export interface operations {
             /** @description Not found (also for objects of another account) */
             404: {
                 headers: {
+                    /** @description Present on a replayed response: the operation was performed by an earlier request with the same key. */
+                    "Idempotent-Replay"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9968,6 +10002,8 @@ export interface operations {
             /** @description Conflict */
             409: {
                 headers: {
+                    /** @description Present on a replayed response: the operation was performed by an earlier request with the same key. */
+                    "Idempotent-Replay"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
