@@ -1132,7 +1132,7 @@ export interface components {
                 /**
                  * @example {
                  *       "schemas": [
-                 *         "string"
+                 *         "urn:ietf:params:scim:api:messages:2.0:Error"
                  *       ],
                  *       "status": "400",
                  *       "detail": "Invalid request"
@@ -1212,7 +1212,7 @@ export interface components {
                 /**
                  * @example {
                  *       "schemas": [
-                 *         "string"
+                 *         "urn:ietf:params:scim:api:messages:2.0:Error"
                  *       ],
                  *       "status": "500",
                  *       "detail": "Unexpected failure; the answer names the request id, which the log records"
@@ -1327,7 +1327,7 @@ export interface components {
                 /**
                  * @example {
                  *       "schemas": [
-                 *         "string"
+                 *         "urn:ietf:params:scim:api:messages:2.0:Error"
                  *       ],
                  *       "status": "503",
                  *       "detail": "Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After"
@@ -1366,7 +1366,7 @@ export interface components {
                 /**
                  * @example {
                  *       "schemas": [
-                 *         "string"
+                 *         "urn:ietf:params:scim:api:messages:2.0:Error"
                  *       ],
                  *       "status": "429",
                  *       "detail": "Rate limited; Retry-After says when to try again"
@@ -2410,7 +2410,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "status": "string"
+                     *       "status": "503"
                      *     }
                      */
                     "application/json": {
@@ -2568,9 +2568,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "400",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -2587,9 +2587,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "401",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -2606,9 +2606,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "403",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -2625,9 +2625,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "404",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -2645,9 +2645,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "409",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -2664,9 +2664,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "412",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -2683,9 +2683,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "413",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -2702,9 +2702,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "415",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -2778,9 +2778,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "400",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -2797,9 +2797,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "401",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -2816,9 +2816,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "403",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -2835,9 +2835,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "404",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -2855,9 +2855,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "409",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -2874,9 +2874,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "412",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -2893,9 +2893,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "413",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -2912,9 +2912,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "415",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -2979,9 +2979,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "400",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -2998,9 +2998,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "401",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3017,9 +3017,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "403",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3036,9 +3036,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "404",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3056,9 +3056,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "409",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3075,9 +3075,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "412",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3094,9 +3094,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "413",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3113,9 +3113,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "415",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3190,9 +3190,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "400",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3209,9 +3209,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "401",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3228,9 +3228,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "403",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3247,9 +3247,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "404",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3267,9 +3267,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "409",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3286,9 +3286,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "412",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3305,9 +3305,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "413",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3324,9 +3324,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "415",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3392,9 +3392,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "400",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3411,9 +3411,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "401",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3430,9 +3430,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "403",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3449,9 +3449,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "404",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3469,9 +3469,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "409",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3488,9 +3488,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "412",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3507,9 +3507,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "413",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3526,9 +3526,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "415",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3595,9 +3595,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "400",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3614,9 +3614,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "401",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3633,9 +3633,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "403",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3652,9 +3652,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "404",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3672,9 +3672,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "409",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3691,9 +3691,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "412",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3710,9 +3710,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "413",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3729,9 +3729,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "415",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3772,9 +3772,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "400",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3791,9 +3791,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "401",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3810,9 +3810,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "403",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3829,9 +3829,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "404",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3849,9 +3849,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "409",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3868,9 +3868,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "412",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3887,9 +3887,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "413",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3906,9 +3906,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "415",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3985,9 +3985,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "400",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4004,9 +4004,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "401",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4023,9 +4023,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "403",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4042,9 +4042,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "404",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4062,9 +4062,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "409",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4081,9 +4081,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "412",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4100,9 +4100,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "413",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4119,9 +4119,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "415",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4176,9 +4176,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "401",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4195,9 +4195,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "404",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4255,9 +4255,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "401",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4274,9 +4274,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "404",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4332,9 +4332,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "401",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4351,9 +4351,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "404",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4411,9 +4411,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "401",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4430,9 +4430,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "404",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4488,9 +4488,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "401",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4507,9 +4507,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "404",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4584,9 +4584,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "400",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4603,9 +4603,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "401",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4622,9 +4622,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "403",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4641,9 +4641,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "404",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4661,9 +4661,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "409",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4680,9 +4680,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "412",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4699,9 +4699,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "413",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4718,9 +4718,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "415",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4785,9 +4785,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "400",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4804,9 +4804,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "401",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4823,9 +4823,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "403",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4842,9 +4842,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "404",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4862,9 +4862,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "409",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4881,9 +4881,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "412",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4900,9 +4900,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "413",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4919,9 +4919,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "415",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4996,9 +4996,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "400",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5015,9 +5015,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "401",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5034,9 +5034,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "403",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5053,9 +5053,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "404",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5073,9 +5073,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "409",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5092,9 +5092,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "412",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5111,9 +5111,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "413",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5130,9 +5130,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "415",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5198,9 +5198,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "400",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5217,9 +5217,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "401",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5236,9 +5236,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "403",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5255,9 +5255,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "404",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5275,9 +5275,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "409",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5294,9 +5294,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "412",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5313,9 +5313,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "413",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5332,9 +5332,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "415",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5401,9 +5401,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "400",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5420,9 +5420,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "401",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5439,9 +5439,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "403",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5458,9 +5458,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "404",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5478,9 +5478,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "409",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5497,9 +5497,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "412",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5516,9 +5516,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "413",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5535,9 +5535,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "415",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5578,9 +5578,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "400",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5597,9 +5597,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "401",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5616,9 +5616,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "403",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5635,9 +5635,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "404",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5655,9 +5655,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "409",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5674,9 +5674,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "412",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5693,9 +5693,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "413",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5712,9 +5712,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "415",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5784,9 +5784,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "400",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5803,9 +5803,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "401",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5822,9 +5822,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "403",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5841,9 +5841,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "404",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5861,9 +5861,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "409",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5880,9 +5880,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "412",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5899,9 +5899,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "413",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5918,9 +5918,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "415",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -6101,17 +6101,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -6127,17 +6120,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 403,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -6191,17 +6177,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -6217,17 +6196,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 403,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -6325,7 +6297,7 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 400,
                      *       "code": "string",
                      *       "detail": "string",
                      *       "instance": "string",
@@ -6351,17 +6323,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -6377,17 +6342,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 403,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -6404,17 +6362,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 429,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -6486,7 +6437,7 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 400,
                      *       "code": "string",
                      *       "detail": "string",
                      *       "instance": "string",
@@ -6512,17 +6463,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -6538,17 +6482,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 403,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -6609,17 +6546,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -6635,17 +6565,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 403,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -6661,17 +6584,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 404,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -6730,7 +6646,7 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 400,
                      *       "code": "string",
                      *       "detail": "string",
                      *       "instance": "string",
@@ -6756,17 +6672,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -6782,17 +6691,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 403,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -6810,17 +6712,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 404,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -6839,17 +6734,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 409,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -6918,7 +6806,7 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 400,
                      *       "code": "string",
                      *       "detail": "string",
                      *       "instance": "string",
@@ -6944,17 +6832,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -6970,17 +6851,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 403,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -6997,17 +6871,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 429,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -7076,7 +6943,7 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 400,
                      *       "code": "string",
                      *       "detail": "string",
                      *       "instance": "string",
@@ -7102,17 +6969,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -7128,17 +6988,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 403,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -7157,17 +7010,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 409,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -7184,17 +7030,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 415,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -7210,17 +7049,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 429,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -7275,17 +7107,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -7301,17 +7126,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 403,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -7327,17 +7145,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 404,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -7354,17 +7165,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 429,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -7423,7 +7227,7 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 400,
                      *       "code": "string",
                      *       "detail": "string",
                      *       "instance": "string",
@@ -7449,17 +7253,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -7475,17 +7272,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 403,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -7503,17 +7293,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 404,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -7532,17 +7315,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 409,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -7560,17 +7336,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 429,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -7648,7 +7417,7 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 400,
                      *       "code": "string",
                      *       "detail": "string",
                      *       "instance": "string",
@@ -7674,17 +7443,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -7700,17 +7462,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 403,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -7727,17 +7482,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 429,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -7803,7 +7551,7 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 400,
                      *       "code": "string",
                      *       "detail": "string",
                      *       "instance": "string",
@@ -7829,17 +7577,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -7855,17 +7596,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 403,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -7882,17 +7616,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 429,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -7960,7 +7687,7 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 400,
                      *       "code": "string",
                      *       "detail": "string",
                      *       "instance": "string",
@@ -7986,17 +7713,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -8012,17 +7732,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 403,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -8041,17 +7754,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 409,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -8068,17 +7774,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 415,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -8096,17 +7795,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 422,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -8122,17 +7814,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 429,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -8187,17 +7872,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -8213,17 +7891,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 403,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -8239,17 +7910,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 404,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -8266,17 +7930,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 429,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -8347,7 +8004,7 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 400,
                      *       "code": "string",
                      *       "detail": "string",
                      *       "instance": "string",
@@ -8373,17 +8030,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -8399,17 +8049,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 403,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -8495,7 +8138,7 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 400,
                      *       "code": "string",
                      *       "detail": "string",
                      *       "instance": "string",
@@ -8521,17 +8164,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -8547,17 +8183,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 403,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -8576,17 +8205,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 409,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -8603,17 +8225,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 415,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -8674,17 +8289,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -8700,17 +8308,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 403,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -8726,17 +8327,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 404,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -8824,7 +8418,7 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 400,
                      *       "code": "string",
                      *       "detail": "string",
                      *       "instance": "string",
@@ -8850,17 +8444,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -8876,17 +8463,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 403,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -8904,17 +8484,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 404,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -8933,17 +8506,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 409,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -8960,17 +8526,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 415,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -9011,17 +8570,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -9037,17 +8589,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 403,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -9063,17 +8608,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 404,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -9147,7 +8685,7 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 400,
                      *       "code": "string",
                      *       "detail": "string",
                      *       "instance": "string",
@@ -9173,17 +8711,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -9199,17 +8730,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 403,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -9225,17 +8749,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 404,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -9301,7 +8818,7 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 400,
                      *       "code": "string",
                      *       "detail": "string",
                      *       "instance": "string",
@@ -9327,17 +8844,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -9353,17 +8863,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 403,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -9381,17 +8884,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 404,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -9410,17 +8906,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 409,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -9487,7 +8976,7 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 400,
                      *       "code": "string",
                      *       "detail": "string",
                      *       "instance": "string",
@@ -9513,17 +9002,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -9539,17 +9021,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 403,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -9567,17 +9042,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 404,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -9596,17 +9064,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 409,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -9680,7 +9141,7 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 400,
                      *       "code": "string",
                      *       "detail": "string",
                      *       "instance": "string",
@@ -9706,17 +9167,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -9732,17 +9186,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 403,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -9760,17 +9207,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 404,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -9789,17 +9229,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 409,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -9816,17 +9249,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 415,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -9902,7 +9328,7 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 400,
                      *       "code": "string",
                      *       "detail": "string",
                      *       "instance": "string",
@@ -9928,17 +9354,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -9954,17 +9373,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 403,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -9982,17 +9394,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 404,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -10011,17 +9416,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 409,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -10038,17 +9436,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 415,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];

@@ -104,6 +104,26 @@ describe('the API documents name every status the routes answer, in the shape an
     }
   });
 
+  it('every error example says the status it is documented under; only a 400 example lists invalid members', () => {
+    for (const document of [doc, adminDoc]) {
+      for (const [route, operations] of Object.entries(document.paths as Record<string, Record<string, Json>>)) {
+        for (const [method, operation] of Object.entries(operations)) {
+          for (const [status, response] of Object.entries(operation.responses as Record<string, Json>)) {
+            if (!/^[45]/.test(status)) continue;
+            for (const [type, media] of Object.entries((resolve(document, response).content ?? {}) as Record<string, Json>)) {
+              const example = media.example;
+              if (!example || typeof example !== 'object' || !('status' in example)) continue;
+              const where = `${method.toUpperCase()} ${route} ${status} ${type}`;
+              assert.equal(String(example.status), status, where);
+              if (type === 'application/scim+json') assert.deepEqual(example.schemas, ['urn:ietf:params:scim:api:messages:2.0:Error'], where);
+              if (status !== '400') assert.equal(example.errors, undefined, where);
+            }
+          }
+        }
+      }
+    }
+  });
+
   it('a refusal stored under an Idempotency-Key is replayed with Idempotent-Replay, and documented with it', async () => {
     const writer = await mintAccessToken(t, { accountId: await createAccount(t), scopes: ['invoices:write'] });
     const settle = () =>
