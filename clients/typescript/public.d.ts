@@ -6727,6 +6727,8 @@ export interface operations {
                 headers: {
                     /** @description Present on a replayed response: the operation was performed by an earlier request with the same key. */
                     "Idempotent-Replay"?: "true";
+                    /** @description On 409 idempotency_key_in_use: seconds to wait before sending the same request again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7003,6 +7005,8 @@ export interface operations {
                 headers: {
                     /** @description Present on a replayed response: the operation was performed by an earlier request with the same key. */
                     "Idempotent-Replay"?: "true";
+                    /** @description On 409 idempotency_key_in_use: seconds to wait before sending the same request again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7308,6 +7312,8 @@ export interface operations {
                 headers: {
                     /** @description Present on a replayed response: the operation was performed by an earlier request with the same key. */
                     "Idempotent-Replay"?: "true";
+                    /** @description On 409 idempotency_key_in_use: seconds to wait before sending the same request again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7747,6 +7753,8 @@ export interface operations {
                 headers: {
                     /** @description Present on a replayed response: the operation was performed by an earlier request with the same key. */
                     "Idempotent-Replay"?: "true";
+                    /** @description On 409 idempotency_key_in_use: seconds to wait before sending the same request again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8198,6 +8206,8 @@ export interface operations {
                 headers: {
                     /** @description Present on a replayed response: the operation was performed by an earlier request with the same key. */
                     "Idempotent-Replay"?: "true";
+                    /** @description On 409 idempotency_key_in_use: seconds to wait before sending the same request again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8499,6 +8509,8 @@ export interface operations {
                 headers: {
                     /** @description Present on a replayed response: the operation was performed by an earlier request with the same key. */
                     "Idempotent-Replay"?: "true";
+                    /** @description On 409 idempotency_key_in_use: seconds to wait before sending the same request again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8899,6 +8911,8 @@ export interface operations {
                 headers: {
                     /** @description Present on a replayed response: the operation was performed by an earlier request with the same key. */
                     "Idempotent-Replay"?: "true";
+                    /** @description On 409 idempotency_key_in_use: seconds to wait before sending the same request again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9057,6 +9071,8 @@ export interface operations {
                 headers: {
                     /** @description Present on a replayed response: the operation was performed by an earlier request with the same key. */
                     "Idempotent-Replay"?: "true";
+                    /** @description On 409 idempotency_key_in_use: seconds to wait before sending the same request again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9222,6 +9238,8 @@ export interface operations {
                 headers: {
                     /** @description Present on a replayed response: the operation was performed by an earlier request with the same key. */
                     "Idempotent-Replay"?: "true";
+                    /** @description On 409 idempotency_key_in_use: seconds to wait before sending the same request again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9409,6 +9427,8 @@ export interface operations {
                 headers: {
                     /** @description Present on a replayed response: the operation was performed by an earlier request with the same key. */
                     "Idempotent-Replay"?: "true";
+                    /** @description On 409 idempotency_key_in_use: seconds to wait before sending the same request again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

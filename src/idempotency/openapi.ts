@@ -31,6 +31,12 @@ const REPLAY_HEADER = {
 /** Answers given before the write runs (the request's arrival and parsing): never stored, so never replayed. */
 const ANSWERED_BEFORE_THE_WRITE = new Set(['408', '413', '415', '431']);
 
+const IN_USE_RETRY_AFTER = {
+  type: 'integer',
+  minimum: 0,
+  description: 'On 409 idempotency_key_in_use: seconds to wait before sending the same request again.',
+} as const;
+
 function isV1Write(route: RouteOptions): boolean {
   const methods = Array.isArray(route.method) ? route.method : [route.method];
   return methods.includes('POST') && route.url.startsWith('/v1/');
@@ -63,6 +69,8 @@ function withIdempotencyKey(schema: FastifySchema): FastifySchema {
     }
   }
   for (const [status, entry] of Object.entries(errorResponses(400, 409))) response[status] ??= entry;
+  const conflict = response['409'] as { headers?: Record<string, unknown> };
+  response['409'] = { ...conflict, headers: { ...conflict.headers, 'Retry-After': IN_USE_RETRY_AFTER } };
   return {
     ...schema,
     headers: {

@@ -139,6 +139,8 @@ describe('the API documents name every status the routes answer, in the shape an
     const operation = doc.paths['/v1/invoices/{id}/settle'].post;
     for (const status of ['200', '404', '409']) assert.ok(resolve(doc, operation.responses[status]).headers?.['Idempotent-Replay'], `settle ${status} documents Idempotent-Replay`);
     assert.ok(resolve(doc, doc.paths['/v1/payouts'].post.responses['422']).headers?.['Idempotent-Replay'], 'a payout refused for funds is replayed too');
+    // A key still in use answers 409 with Retry-After: 1 (docs/IDEMPOTENCY.md).
+    assert.deepEqual(resolve(doc, operation.responses['409']).headers['Retry-After'].schema, { type: 'integer', minimum: 0 });
     // Refusals about the request or the credential are not stored: no replay header is promised for them.
     for (const status of ['400', '401', '403', '413', '415', '429']) {
       const entry = resolve(doc, operation.responses[status]);
