@@ -9,6 +9,7 @@ import { systemClock } from '../platform/clock.ts';
 import { openConfiguredDatabase } from '../platform/db/database.ts';
 import { migrateToLatest } from '../platform/db/migrate.ts';
 import { openAudit } from '../audit/standalone.ts';
+import { isInstant } from '../audit/query.ts';
 import { UsageError } from './args.ts';
 import type { CommandContext } from './commands.ts';
 
@@ -19,6 +20,11 @@ export async function auditExport({ flags, env }: CommandContext): Promise<numbe
   const config = loadConfig(env, flags);
   const out = flags['--out'];
   if (!out) throw new UsageError('audit export needs --out <file> (or --out - for standard output)');
+  // A bad bound is a refused command line (exit 2), found before the database is opened.
+  for (const flag of ['--since', '--until']) {
+    const value = flags[flag];
+    if (value !== undefined && !isInstant(value)) throw new UsageError(`audit export: ${flag} must be an RFC 3339 date-time, e.g. 2026-03-01T00:00:00Z (got "${value}")`);
+  }
   const database = await openConfiguredDatabase(config);
   try {
     await migrateToLatest(database);

@@ -7,6 +7,8 @@ import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { sql } from 'kysely';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { databaseTargets, type DatabaseTarget } from '../helpers/databases.ts';
 import { startTestApp } from '../helpers/test-app.ts';
@@ -22,6 +24,24 @@ function gatehouse(args: string[], databaseUrl: string, env: Record<string, stri
 function existing(kind: DatabaseTarget['kind'], url: string): DatabaseTarget {
   return { kind, create: async () => ({ url, drop: async () => {} }) };
 }
+
+describe('gatehouse audit export: its command line', () => {
+  it('a --since or --until that is not an RFC 3339 date-time is refused (exit 2, one line naming the flag) before the database is opened', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-audit-cli-'));
+    try {
+      const file = path.join(dir, 'gatehouse.db');
+      for (const [flag, value] of [['--since', 'yesterday'], ['--until', '2026-13-45']]) {
+        const refused = gatehouse(['audit', 'export', '--out', '-', flag!, value!], `sqlite:${file}`);
+        assert.equal(refused.status, 2, refused.stderr);
+        assert.equal(refused.stdout, '');
+        assert.equal(refused.stderr, `gatehouse: audit export: ${flag} must be an RFC 3339 date-time, e.g. 2026-03-01T00:00:00Z (got "${value}")\n`);
+        assert.equal(fs.existsSync(file), false, 'no database was created');
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
 
 for (const target of databaseTargets()) {
   describe(`gatehouse audit (${target.kind})`, () => {
