@@ -293,7 +293,7 @@ export const SETTINGS = [
     env: 'GATEHOUSE_DATABASE_URL',
     shown: 'url',
     flag: '--database-url',
-    description: 'sqlite:<path> (embedded) or postgres://user@host:port/db[?schema=name][&prepare=off]',
+    description: 'sqlite:<path> (embedded) or postgres://user@host:port/db[?schema=name][&host=/socket/dir][&prepare=off]',
     parse: databaseUrl,
     fallback: (c) => `sqlite:${path.join(c.dataDir!, 'gatehouse.db')}`,
   }),

@@ -902,7 +902,7 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 400,
                      *       "code": "string",
                      *       "detail": "string",
                      *       "instance": "string",
@@ -928,17 +928,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -1000,7 +993,7 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 400,
                      *       "code": "string",
                      *       "detail": "string",
                      *       "instance": "string",
@@ -1026,17 +1019,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -1054,17 +1040,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 415,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -1117,17 +1096,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -1143,17 +1115,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 404,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -1194,17 +1159,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -1220,17 +1178,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 404,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -1247,17 +1198,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 409,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -1334,7 +1278,7 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 400,
                      *       "code": "string",
                      *       "detail": "string",
                      *       "instance": "string",
@@ -1360,17 +1304,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -1386,17 +1323,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 404,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -1414,17 +1344,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 415,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -1512,7 +1435,7 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 400,
                      *       "code": "string",
                      *       "detail": "string",
                      *       "instance": "string",
@@ -1538,17 +1461,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -1564,17 +1480,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 404,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -1682,7 +1591,7 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 400,
                      *       "code": "string",
                      *       "detail": "string",
                      *       "instance": "string",
@@ -1708,17 +1617,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -1734,17 +1636,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 404,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -1762,17 +1657,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 415,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -1848,17 +1736,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -1874,17 +1755,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 404,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -1926,17 +1800,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -1952,17 +1819,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 404,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -2073,7 +1933,7 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 400,
                      *       "code": "string",
                      *       "detail": "string",
                      *       "instance": "string",
@@ -2099,17 +1959,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -2125,17 +1978,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 404,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -2153,17 +1999,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 415,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -2238,7 +2077,7 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 400,
                      *       "code": "string",
                      *       "detail": "string",
                      *       "instance": "string",
@@ -2264,17 +2103,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -2290,17 +2122,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 404,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -2376,7 +2201,7 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 400,
                      *       "code": "string",
                      *       "detail": "string",
                      *       "instance": "string",
@@ -2402,17 +2227,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -2428,17 +2246,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 404,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -2498,17 +2309,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -2524,17 +2328,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 404,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -2551,17 +2348,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 409,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -2633,7 +2423,7 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 400,
                      *       "code": "string",
                      *       "detail": "string",
                      *       "instance": "string",
@@ -2659,17 +2449,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -2685,17 +2468,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 404,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -2713,17 +2489,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 415,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -2796,7 +2565,7 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 400,
                      *       "code": "string",
                      *       "detail": "string",
                      *       "instance": "string",
@@ -2822,17 +2591,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -2848,17 +2610,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 404,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -2935,7 +2690,7 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 400,
                      *       "code": "string",
                      *       "detail": "string",
                      *       "instance": "string",
@@ -2961,17 +2716,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -2987,17 +2735,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 404,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -3014,17 +2755,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 409,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -3041,17 +2775,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 415,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -3112,17 +2839,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -3138,17 +2858,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 404,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -3226,7 +2939,7 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 400,
                      *       "code": "string",
                      *       "detail": "string",
                      *       "instance": "string",
@@ -3252,17 +2965,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -3278,17 +2984,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 404,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -3305,17 +3004,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 409,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -3332,17 +3024,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 415,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -3383,17 +3068,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -3409,17 +3087,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 404,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -3486,7 +3157,7 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 400,
                      *       "code": "string",
                      *       "detail": "string",
                      *       "instance": "string",
@@ -3512,17 +3183,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -3538,17 +3202,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 404,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -3621,7 +3278,7 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 400,
                      *       "code": "string",
                      *       "detail": "string",
                      *       "instance": "string",
@@ -3647,17 +3304,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -3673,17 +3323,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 404,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -3701,17 +3344,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 415,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -3752,17 +3388,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -3778,17 +3407,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 404,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -3859,7 +3481,7 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 400,
                      *       "code": "string",
                      *       "detail": "string",
                      *       "instance": "string",
@@ -3885,17 +3507,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -3911,17 +3526,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 404,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -3999,7 +3607,7 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 400,
                      *       "code": "string",
                      *       "detail": "string",
                      *       "instance": "string",
@@ -4025,17 +3633,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -4051,17 +3652,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 404,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -4078,17 +3672,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 409,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -4105,17 +3692,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 415,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -4172,17 +3752,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -4198,17 +3771,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 404,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -4250,17 +3816,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -4276,17 +3835,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 404,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -4346,17 +3898,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -4372,17 +3917,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 404,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -4451,7 +3989,7 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 400,
                      *       "code": "string",
                      *       "detail": "string",
                      *       "instance": "string",
@@ -4477,17 +4015,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -4503,17 +4034,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 404,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -4556,17 +4080,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -4582,17 +4099,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 404,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -4662,7 +4172,7 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 400,
                      *       "code": "string",
                      *       "detail": "string",
                      *       "instance": "string",
@@ -4688,17 +4198,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -4714,17 +4217,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 404,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -4742,17 +4238,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 415,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -4809,17 +4298,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -4835,17 +4317,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 404,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -4912,7 +4387,7 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 400,
                      *       "code": "string",
                      *       "detail": "string",
                      *       "instance": "string",
@@ -4938,17 +4413,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -4964,17 +4432,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 404,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -5017,17 +4478,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -5043,17 +4497,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 404,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -5153,7 +4600,7 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 400,
                      *       "code": "string",
                      *       "detail": "string",
                      *       "instance": "string",
@@ -5179,17 +4626,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -5257,7 +4697,7 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 400,
                      *       "code": "string",
                      *       "detail": "string",
                      *       "instance": "string",
@@ -5283,17 +4723,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -5372,7 +4805,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "status": "string"
+                     *       "status": "503"
                      *     }
                      */
                     "application/json": {

@@ -1132,7 +1132,7 @@ export interface components {
                 /**
                  * @example {
                  *       "schemas": [
-                 *         "string"
+                 *         "urn:ietf:params:scim:api:messages:2.0:Error"
                  *       ],
                  *       "status": "400",
                  *       "detail": "Invalid request"
@@ -1212,7 +1212,7 @@ export interface components {
                 /**
                  * @example {
                  *       "schemas": [
-                 *         "string"
+                 *         "urn:ietf:params:scim:api:messages:2.0:Error"
                  *       ],
                  *       "status": "500",
                  *       "detail": "Unexpected failure; the answer names the request id, which the log records"
@@ -1327,7 +1327,7 @@ export interface components {
                 /**
                  * @example {
                  *       "schemas": [
-                 *         "string"
+                 *         "urn:ietf:params:scim:api:messages:2.0:Error"
                  *       ],
                  *       "status": "503",
                  *       "detail": "Temporarily unavailable (the database is out of reach, or a concurrent change conflicted); nothing was changed, retry after Retry-After"
@@ -1366,7 +1366,7 @@ export interface components {
                 /**
                  * @example {
                  *       "schemas": [
-                 *         "string"
+                 *         "urn:ietf:params:scim:api:messages:2.0:Error"
                  *       ],
                  *       "status": "429",
                  *       "detail": "Rate limited; Retry-After says when to try again"
@@ -2410,7 +2410,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "status": "string"
+                     *       "status": "503"
                      *     }
                      */
                     "application/json": {
@@ -2568,9 +2568,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "400",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -2587,9 +2587,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "401",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -2606,9 +2606,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "403",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -2625,9 +2625,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "404",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -2645,9 +2645,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "409",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -2664,9 +2664,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "412",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -2683,9 +2683,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "413",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -2702,9 +2702,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "415",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -2778,9 +2778,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "400",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -2797,9 +2797,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "401",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -2816,9 +2816,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "403",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -2835,9 +2835,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "404",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -2855,9 +2855,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "409",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -2874,9 +2874,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "412",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -2893,9 +2893,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "413",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -2912,9 +2912,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "415",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -2979,9 +2979,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "400",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -2998,9 +2998,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "401",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3017,9 +3017,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "403",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3036,9 +3036,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "404",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3056,9 +3056,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "409",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3075,9 +3075,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "412",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3094,9 +3094,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "413",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3113,9 +3113,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "415",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3190,9 +3190,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "400",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3209,9 +3209,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "401",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3228,9 +3228,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "403",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3247,9 +3247,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "404",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3267,9 +3267,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "409",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3286,9 +3286,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "412",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3305,9 +3305,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "413",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3324,9 +3324,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "415",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3392,9 +3392,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "400",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3411,9 +3411,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "401",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3430,9 +3430,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "403",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3449,9 +3449,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "404",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3469,9 +3469,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "409",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3488,9 +3488,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "412",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3507,9 +3507,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "413",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3526,9 +3526,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "415",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3595,9 +3595,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "400",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3614,9 +3614,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "401",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3633,9 +3633,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "403",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3652,9 +3652,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "404",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3672,9 +3672,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "409",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3691,9 +3691,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "412",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3710,9 +3710,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "413",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3729,9 +3729,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "415",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3772,9 +3772,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "400",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3791,9 +3791,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "401",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3810,9 +3810,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "403",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3829,9 +3829,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "404",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3849,9 +3849,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "409",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3868,9 +3868,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "412",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3887,9 +3887,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "413",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3906,9 +3906,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "415",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -3985,9 +3985,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "400",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4004,9 +4004,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "401",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4023,9 +4023,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "403",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4042,9 +4042,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "404",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4062,9 +4062,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "409",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4081,9 +4081,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "412",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4100,9 +4100,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "413",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4119,9 +4119,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "415",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4176,9 +4176,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "401",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4195,9 +4195,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "404",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4255,9 +4255,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "401",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4274,9 +4274,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "404",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4332,9 +4332,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "401",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4351,9 +4351,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "404",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4411,9 +4411,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "401",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4430,9 +4430,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "404",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4488,9 +4488,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "401",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4507,9 +4507,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "404",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4584,9 +4584,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "400",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4603,9 +4603,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "401",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4622,9 +4622,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "403",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4641,9 +4641,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "404",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4661,9 +4661,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "409",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4680,9 +4680,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "412",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4699,9 +4699,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "413",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4718,9 +4718,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "415",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4785,9 +4785,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "400",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4804,9 +4804,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "401",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4823,9 +4823,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "403",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4842,9 +4842,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "404",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4862,9 +4862,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "409",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4881,9 +4881,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "412",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4900,9 +4900,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "413",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4919,9 +4919,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "415",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -4996,9 +4996,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "400",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5015,9 +5015,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "401",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5034,9 +5034,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "403",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5053,9 +5053,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "404",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5073,9 +5073,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "409",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5092,9 +5092,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "412",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5111,9 +5111,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "413",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5130,9 +5130,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "415",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5198,9 +5198,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "400",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5217,9 +5217,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "401",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5236,9 +5236,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "403",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5255,9 +5255,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "404",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5275,9 +5275,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "409",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5294,9 +5294,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "412",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5313,9 +5313,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "413",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5332,9 +5332,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "415",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5401,9 +5401,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "400",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5420,9 +5420,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "401",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5439,9 +5439,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "403",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5458,9 +5458,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "404",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5478,9 +5478,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "409",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5497,9 +5497,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "412",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5516,9 +5516,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "413",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5535,9 +5535,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "415",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5578,9 +5578,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "400",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5597,9 +5597,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "401",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5616,9 +5616,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "403",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5635,9 +5635,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "404",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5655,9 +5655,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "409",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5674,9 +5674,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "412",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5693,9 +5693,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "413",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5712,9 +5712,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "415",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5784,9 +5784,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "400",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5803,9 +5803,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "401",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5822,9 +5822,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "403",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5841,9 +5841,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "404",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5861,9 +5861,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "409",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5880,9 +5880,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "412",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5899,9 +5899,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "413",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -5918,9 +5918,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "schemas": [
-                     *         "string"
+                     *         "urn:ietf:params:scim:api:messages:2.0:Error"
                      *       ],
-                     *       "status": "string",
+                     *       "status": "415",
                      *       "scimType": "string",
                      *       "detail": "string"
                      *     }
@@ -6101,17 +6101,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -6127,17 +6120,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 403,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -6191,17 +6177,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -6217,17 +6196,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 403,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -6325,7 +6297,7 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 400,
                      *       "code": "string",
                      *       "detail": "string",
                      *       "instance": "string",
@@ -6351,17 +6323,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -6377,17 +6342,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 403,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -6404,17 +6362,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 429,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -6486,7 +6437,7 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 400,
                      *       "code": "string",
                      *       "detail": "string",
                      *       "instance": "string",
@@ -6512,17 +6463,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -6538,17 +6482,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 403,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -6609,17 +6546,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -6635,17 +6565,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 403,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -6661,17 +6584,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 404,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -6730,7 +6646,7 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 400,
                      *       "code": "string",
                      *       "detail": "string",
                      *       "instance": "string",
@@ -6756,17 +6672,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -6782,17 +6691,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 403,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -6801,6 +6703,8 @@ export interface operations {
             /** @description Not found (also for objects of another account) */
             404: {
                 headers: {
+                    /** @description Present on a replayed response: the operation was performed by an earlier request with the same key. */
+                    "Idempotent-Replay"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6808,17 +6712,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 404,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -6828,6 +6725,10 @@ export interface operations {
             /** @description Conflict */
             409: {
                 headers: {
+                    /** @description Present on a replayed response: the operation was performed by an earlier request with the same key. */
+                    "Idempotent-Replay"?: "true";
+                    /** @description On 409 idempotency_key_in_use: seconds to wait before sending the same request again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6835,17 +6736,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 409,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -6914,7 +6808,7 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 400,
                      *       "code": "string",
                      *       "detail": "string",
                      *       "instance": "string",
@@ -6940,17 +6834,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -6966,17 +6853,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 403,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -6993,17 +6873,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 429,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -7072,7 +6945,7 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 400,
                      *       "code": "string",
                      *       "detail": "string",
                      *       "instance": "string",
@@ -7098,17 +6971,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -7124,17 +6990,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 403,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -7144,6 +7003,10 @@ export interface operations {
             /** @description Conflict */
             409: {
                 headers: {
+                    /** @description Present on a replayed response: the operation was performed by an earlier request with the same key. */
+                    "Idempotent-Replay"?: "true";
+                    /** @description On 409 idempotency_key_in_use: seconds to wait before sending the same request again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7151,17 +7014,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 409,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -7178,17 +7034,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 415,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -7204,17 +7053,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 429,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -7269,17 +7111,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -7295,17 +7130,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 403,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -7321,17 +7149,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 404,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -7348,17 +7169,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 429,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -7417,7 +7231,7 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 400,
                      *       "code": "string",
                      *       "detail": "string",
                      *       "instance": "string",
@@ -7443,17 +7257,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -7469,17 +7276,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 403,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -7488,6 +7288,8 @@ export interface operations {
             /** @description Not found (also for objects of another account) */
             404: {
                 headers: {
+                    /** @description Present on a replayed response: the operation was performed by an earlier request with the same key. */
+                    "Idempotent-Replay"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7495,17 +7297,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 404,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -7515,6 +7310,10 @@ export interface operations {
             /** @description Conflict */
             409: {
                 headers: {
+                    /** @description Present on a replayed response: the operation was performed by an earlier request with the same key. */
+                    "Idempotent-Replay"?: "true";
+                    /** @description On 409 idempotency_key_in_use: seconds to wait before sending the same request again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7522,17 +7321,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 409,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -7550,17 +7342,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 429,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -7638,7 +7423,7 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 400,
                      *       "code": "string",
                      *       "detail": "string",
                      *       "instance": "string",
@@ -7664,17 +7449,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -7690,17 +7468,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 403,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -7717,17 +7488,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 429,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -7793,7 +7557,7 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 400,
                      *       "code": "string",
                      *       "detail": "string",
                      *       "instance": "string",
@@ -7819,17 +7583,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -7845,17 +7602,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 403,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -7872,17 +7622,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 429,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -7950,7 +7693,7 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 400,
                      *       "code": "string",
                      *       "detail": "string",
                      *       "instance": "string",
@@ -7976,17 +7719,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -8002,17 +7738,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 403,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -8022,6 +7751,10 @@ export interface operations {
             /** @description Conflict */
             409: {
                 headers: {
+                    /** @description Present on a replayed response: the operation was performed by an earlier request with the same key. */
+                    "Idempotent-Replay"?: "true";
+                    /** @description On 409 idempotency_key_in_use: seconds to wait before sending the same request again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8029,17 +7762,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 409,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -8056,17 +7782,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 415,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -8075,6 +7794,8 @@ export interface operations {
             /** @description Business rule refused the request */
             422: {
                 headers: {
+                    /** @description Present on a replayed response: the operation was performed by an earlier request with the same key. */
+                    "Idempotent-Replay"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8082,17 +7803,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 422,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -8108,17 +7822,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 429,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -8173,17 +7880,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -8199,17 +7899,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 403,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -8225,17 +7918,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 404,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -8252,17 +7938,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 429,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -8333,7 +8012,7 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 400,
                      *       "code": "string",
                      *       "detail": "string",
                      *       "instance": "string",
@@ -8359,17 +8038,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -8385,17 +8057,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 403,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -8481,7 +8146,7 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 400,
                      *       "code": "string",
                      *       "detail": "string",
                      *       "instance": "string",
@@ -8507,17 +8172,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -8533,17 +8191,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 403,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -8553,6 +8204,10 @@ export interface operations {
             /** @description Conflict */
             409: {
                 headers: {
+                    /** @description Present on a replayed response: the operation was performed by an earlier request with the same key. */
+                    "Idempotent-Replay"?: "true";
+                    /** @description On 409 idempotency_key_in_use: seconds to wait before sending the same request again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8560,17 +8215,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 409,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -8587,17 +8235,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 415,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -8658,17 +8299,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -8684,17 +8318,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 403,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -8710,17 +8337,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 404,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -8808,7 +8428,7 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 400,
                      *       "code": "string",
                      *       "detail": "string",
                      *       "instance": "string",
@@ -8834,17 +8454,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -8860,17 +8473,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 403,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -8879,6 +8485,8 @@ export interface operations {
             /** @description Not found (also for objects of another account) */
             404: {
                 headers: {
+                    /** @description Present on a replayed response: the operation was performed by an earlier request with the same key. */
+                    "Idempotent-Replay"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8886,17 +8494,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 404,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -8906,6 +8507,10 @@ export interface operations {
             /** @description Conflict */
             409: {
                 headers: {
+                    /** @description Present on a replayed response: the operation was performed by an earlier request with the same key. */
+                    "Idempotent-Replay"?: "true";
+                    /** @description On 409 idempotency_key_in_use: seconds to wait before sending the same request again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8913,17 +8518,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 409,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -8940,17 +8538,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 415,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -8991,17 +8582,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -9017,17 +8601,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 403,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -9043,17 +8620,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 404,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -9127,7 +8697,7 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 400,
                      *       "code": "string",
                      *       "detail": "string",
                      *       "instance": "string",
@@ -9153,17 +8723,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -9179,17 +8742,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 403,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -9205,17 +8761,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 404,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -9281,7 +8830,7 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 400,
                      *       "code": "string",
                      *       "detail": "string",
                      *       "instance": "string",
@@ -9307,17 +8856,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -9333,17 +8875,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 403,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -9352,6 +8887,8 @@ export interface operations {
             /** @description Not found (also for objects of another account) */
             404: {
                 headers: {
+                    /** @description Present on a replayed response: the operation was performed by an earlier request with the same key. */
+                    "Idempotent-Replay"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9359,17 +8896,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 404,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -9379,6 +8909,10 @@ export interface operations {
             /** @description Conflict */
             409: {
                 headers: {
+                    /** @description Present on a replayed response: the operation was performed by an earlier request with the same key. */
+                    "Idempotent-Replay"?: "true";
+                    /** @description On 409 idempotency_key_in_use: seconds to wait before sending the same request again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9386,17 +8920,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 409,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -9463,7 +8990,7 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 400,
                      *       "code": "string",
                      *       "detail": "string",
                      *       "instance": "string",
@@ -9489,17 +9016,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -9515,17 +9035,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 403,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -9534,6 +9047,8 @@ export interface operations {
             /** @description Not found (also for objects of another account) */
             404: {
                 headers: {
+                    /** @description Present on a replayed response: the operation was performed by an earlier request with the same key. */
+                    "Idempotent-Replay"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9541,17 +9056,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 404,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -9561,6 +9069,10 @@ export interface operations {
             /** @description Conflict */
             409: {
                 headers: {
+                    /** @description Present on a replayed response: the operation was performed by an earlier request with the same key. */
+                    "Idempotent-Replay"?: "true";
+                    /** @description On 409 idempotency_key_in_use: seconds to wait before sending the same request again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9568,17 +9080,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 409,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -9652,7 +9157,7 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 400,
                      *       "code": "string",
                      *       "detail": "string",
                      *       "instance": "string",
@@ -9678,17 +9183,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -9704,17 +9202,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 403,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -9723,6 +9214,8 @@ export interface operations {
             /** @description Not found (also for objects of another account) */
             404: {
                 headers: {
+                    /** @description Present on a replayed response: the operation was performed by an earlier request with the same key. */
+                    "Idempotent-Replay"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9730,17 +9223,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 404,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -9750,6 +9236,10 @@ export interface operations {
             /** @description Conflict */
             409: {
                 headers: {
+                    /** @description Present on a replayed response: the operation was performed by an earlier request with the same key. */
+                    "Idempotent-Replay"?: "true";
+                    /** @description On 409 idempotency_key_in_use: seconds to wait before sending the same request again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9757,17 +9247,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 409,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -9784,17 +9267,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 415,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -9870,7 +9346,7 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 400,
                      *       "code": "string",
                      *       "detail": "string",
                      *       "instance": "string",
@@ -9896,17 +9372,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 401,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -9922,17 +9391,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 403,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -9941,6 +9403,8 @@ export interface operations {
             /** @description Not found (also for objects of another account) */
             404: {
                 headers: {
+                    /** @description Present on a replayed response: the operation was performed by an earlier request with the same key. */
+                    "Idempotent-Replay"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9948,17 +9412,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 404,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -9968,6 +9425,10 @@ export interface operations {
             /** @description Conflict */
             409: {
                 headers: {
+                    /** @description Present on a replayed response: the operation was performed by an earlier request with the same key. */
+                    "Idempotent-Replay"?: "true";
+                    /** @description On 409 idempotency_key_in_use: seconds to wait before sending the same request again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9975,17 +9436,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 409,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -10002,17 +9456,10 @@ export interface operations {
                      * @example {
                      *       "type": "string",
                      *       "title": "string",
-                     *       "status": 1,
+                     *       "status": 415,
                      *       "code": "string",
                      *       "detail": "string",
-                     *       "instance": "string",
-                     *       "errors": [
-                     *         {
-                     *           "pointer": "#/amount",
-                     *           "in": "body",
-                     *           "detail": "amount must be at least 1"
-                     *         }
-                     *       ]
+                     *       "instance": "string"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];

@@ -50,9 +50,13 @@ export const ALL_ACCOUNTS = '*';
 
 function instant(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  const at = Date.parse(value);
-  if (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(at)) throw problem('validation_failed', { detail: `${name} must be an RFC 3339 date-time` });
-  return at;
+  if (!isInstant(value)) throw problem('validation_failed', { detail: `${name} must be an RFC 3339 date-time` });
+  return Date.parse(value);
+}
+
+/** Whether `value` is an instant the `since` and `until` filters take (RFC 3339 date-time). */
+export function isInstant(value: string): boolean {
+  return /^\d{4}-\d{2}-\d{2}T/.test(value) && !Number.isNaN(Date.parse(value));
 }
 
 const OPERATOR_NAMES: Record<string, string> = { admin_api: 'Operator (admin API)', cli: 'Operator (command line)' };

@@ -6,9 +6,10 @@ import type fs from 'node:fs';
 import { once } from 'node:events';
 import { loadConfig } from '../config.ts';
 import { systemClock } from '../platform/clock.ts';
-import { openDatabase } from '../platform/db/database.ts';
+import { openConfiguredDatabase } from '../platform/db/database.ts';
 import { migrateToLatest } from '../platform/db/migrate.ts';
 import { openAudit } from '../audit/standalone.ts';
+import { isInstant } from '../audit/query.ts';
 import { UsageError } from './args.ts';
 import { openOutput } from './output.ts';
 import type { CommandContext } from './commands.ts';
@@ -20,14 +21,12 @@ export async function auditExport({ flags, env }: CommandContext): Promise<numbe
   const config = loadConfig(env, flags);
   const out = flags['--out'];
   if (!out) throw new UsageError('audit export needs --out <file> (or --out - for standard output)');
-  // A bad instant is a refused command line (exit 2, naming the flag), found before anything opens.
+  // A bad bound is a refused command line (exit 2), found before the database is opened.
   for (const flag of ['--since', '--until']) {
     const value = flags[flag];
-    if (value !== undefined && (!/^\d{4}-\d{2}-\d{2}T/.test(value) || Number.isNaN(Date.parse(value)))) {
-      throw new UsageError(`audit export: ${flag} must be an RFC 3339 date-time (got "${value}")`);
-    }
+    if (value !== undefined && !isInstant(value)) throw new UsageError(`audit export: ${flag} must be an RFC 3339 date-time, e.g. 2026-03-01T00:00:00Z (got "${value}")`);
   }
-  const database = await openDatabase({ databaseUrl: config.databaseUrl });
+  const database = await openConfiguredDatabase(config);
   try {
     await migrateToLatest(database);
     const audit = await openAudit(database, config, systemClock);
@@ -56,7 +55,7 @@ export async function auditExport({ flags, env }: CommandContext): Promise<numbe
 
 export async function auditVerify({ flags, env }: CommandContext): Promise<number> {
   const config = loadConfig(env, flags);
-  const database = await openDatabase({ databaseUrl: config.databaseUrl });
+  const database = await openConfiguredDatabase(config);
   try {
     await migrateToLatest(database);
     const audit = await openAudit(database, config, systemClock);

@@ -172,6 +172,17 @@ export const COMMANDS: Record<string, Command> = {
       'workerMetricsPort',
       'bodyLimit',
       'shutdownTimeout',
+      // The metrics listener's limits, like the admin listener's.
+      'httpRequestTimeout',
+      'httpHeadersTimeout',
+      'httpKeepAliveTimeout',
+      'httpMaxConnections',
+      // The audit trail it seals and sweeps (audit/standalone.ts) and the signing keys it signs checkpoints and logout tokens with.
+      'accessTokenTtl',
+      'cursorKeys',
+      'cursorTtl',
+      'auditRetention',
+      'auditCheckpointInterval',
     ],
     run: worker,
   },

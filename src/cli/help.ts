@@ -33,9 +33,10 @@ export function commandHelp(command: Command): string {
   return `Usage: gatehouse ${command.name} ${command.usage ?? '[options]'}
 
 ${command.description}
-${options.length > 0 ? `\nOptions:\n${columns(options)}\n` : ''}
-Settings (flag or environment variable; flags win):
-${describeSettings(command.settings)}`;
+${options.length > 0 ? `\nOptions:\n${columns(options)}\n` : ''}${
+    // A command that reads no setting (`audit`, which only names its subcommands) has no such section.
+    command.settings.length > 0 ? `\nSettings (flag or environment variable; flags win):\n${describeSettings(command.settings)}` : ''
+  }`;
 }
 
 /** One line per setting the command reads, in the order of SETTINGS, with its default. */

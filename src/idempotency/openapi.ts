@@ -10,6 +10,7 @@
 import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
 import { errorResponses } from '../platform/http/schemas.ts';
 import { MAX_KEY_LENGTH } from './idempotency-key.ts';
+import { storesRefusal } from './write-runner.ts';
 
 export const IDEMPOTENCY_KEY_PARAMETER = {
   type: 'string',
@@ -25,6 +26,15 @@ const REPLAY_HEADER = {
   type: 'string',
   enum: ['true'],
   description: 'Present on a replayed response: the operation was performed by an earlier request with the same key.',
+} as const;
+
+/** Answers given before the write runs (the request's arrival and parsing): never stored, so never replayed. */
+const ANSWERED_BEFORE_THE_WRITE = new Set(['408', '413', '415', '431']);
+
+const IN_USE_RETRY_AFTER = {
+  type: 'integer',
+  minimum: 0,
+  description: 'On 409 idempotency_key_in_use: seconds to wait before sending the same request again.',
 } as const;
 
 function isV1Write(route: RouteOptions): boolean {
@@ -51,12 +61,16 @@ function withIdempotencyKey(schema: FastifySchema): FastifySchema {
   const headers = (schema.headers ?? { type: 'object', properties: {} }) as { properties?: Record<string, unknown>; required?: string[] };
   const response = { ...(schema.response as Record<string, unknown> | undefined) };
   for (const [status, entry] of Object.entries(response)) {
-    if (status.startsWith('2') && entry && typeof entry === 'object') {
+    // Every answer that is stored under the key is replayed: a success, and a refusal of the operation
+    // itself (404, 409, 422: write-runner.ts), not one about the request, the credential or the rate.
+    if ((status.startsWith('2') || (storesRefusal(Number(status)) && !ANSWERED_BEFORE_THE_WRITE.has(status))) && entry && typeof entry === 'object') {
       const existing = (entry as { headers?: Record<string, unknown> }).headers;
       response[status] = { ...entry, headers: { ...existing, 'Idempotent-Replay': REPLAY_HEADER } };
     }
   }
   for (const [status, entry] of Object.entries(errorResponses(400, 409))) response[status] ??= entry;
+  const conflict = response['409'] as { headers?: Record<string, unknown> };
+  response['409'] = { ...conflict, headers: { ...conflict.headers, 'Retry-After': IN_USE_RETRY_AFTER } };
   return {
     ...schema,
     headers: {

@@ -375,7 +375,12 @@ function inUse(): HttpError {
 }
 
 function isStoredRefusal(error: unknown): error is HttpError {
-  return isHttpError(error) && error.status >= 400 && error.status < 500 && !NEVER_STORED.has(error.status);
+  return isHttpError(error) && storesRefusal(error.status);
+}
+
+/** Whether a refusal with `status` from a write is stored under its key, and so replayed (with Idempotent-Replay). */
+export function storesRefusal(status: number): boolean {
+  return status >= 400 && status < 500 && !NEVER_STORED.has(status);
 }
 
 function send(reply: FastifyReply, response: StoredResponse, replay: boolean): FastifyReply {

@@ -126,6 +126,10 @@ export function pageJson(page: { joined: string; nextCursor: string | null }): s
 export const pageQueryProperties = {
   limit: {
     type: 'integer',
+    // The bounds pageLimit enforces, so that the documents (and clients built from them) know them;
+    // a value outside them fails here first, and is still answered 400 limit_out_of_range (server.ts).
+    minimum: 1,
+    maximum: MAX_LIMIT,
     description: `Largest number of rows in the page, 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT}); out of range → 400 limit_out_of_range`,
   },
   after: {

@@ -6,6 +6,7 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { sql } from 'kysely';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,13 +17,31 @@ import { api, newTenant } from '../payments/api.ts';
 
 const BIN = path.resolve('bin/gatehouse.js');
 
-function gatehouse(args: string[], databaseUrl: string) {
-  return spawnSync(process.execPath, [BIN, ...args], { env: { ...process.env, GATEHOUSE_DATABASE_URL: databaseUrl }, encoding: 'utf8', timeout: 60_000 });
+function gatehouse(args: string[], databaseUrl: string, env: Record<string, string> = {}, timeout = 60_000) {
+  return spawnSync(process.execPath, [BIN, ...args], { env: { ...process.env, GATEHOUSE_DATABASE_URL: databaseUrl, ...env }, encoding: 'utf8', timeout });
 }
 
 function existing(kind: DatabaseTarget['kind'], url: string): DatabaseTarget {
   return { kind, create: async () => ({ url, drop: async () => {} }) };
 }
+
+describe('gatehouse audit export: its command line', () => {
+  it('a --since or --until that is not an RFC 3339 date-time is refused (exit 2, one line naming the flag) before the database is opened', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-audit-cli-'));
+    try {
+      const file = path.join(dir, 'gatehouse.db');
+      for (const [flag, value] of [['--since', 'yesterday'], ['--until', '2026-13-45']]) {
+        const refused = gatehouse(['audit', 'export', '--out', '-', flag!, value!], `sqlite:${file}`);
+        assert.equal(refused.status, 2, refused.stderr);
+        assert.equal(refused.stdout, '');
+        assert.equal(refused.stderr, `gatehouse: audit export: ${flag} must be an RFC 3339 date-time, e.g. 2026-03-01T00:00:00Z (got "${value}")\n`);
+        assert.equal(fs.existsSync(file), false, 'no database was created');
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
 
 for (const target of databaseTargets()) {
   describe(`gatehouse audit (${target.kind})`, () => {
@@ -62,23 +81,46 @@ for (const target of databaseTargets()) {
       assert.match(broken.stdout, new RegExp(`FAIL ${accountId}.*\\n  altered at 3 \\(${victim.id}\\)`));
       assert.match(broken.stdout, /tampered with/);
     });
+
+    // `audit verify --help` lists the database settings: the command honours them like every other
+    // that opens the database. A statement stuck behind a lock ends at the statement timeout.
+    it('verify honours GATEHOUSE_DATABASE_STATEMENT_TIMEOUT: a chain locked by someone else fails it in time', { skip: target.kind !== 'postgres' && 'PostgreSQL only: SQLite has no statement timeout' }, async () => {
+      const database = await target.create();
+      cleanups.push(database.drop);
+      const t = await startTestApp(existing(target.kind, database.url));
+      const { accountId, token } = await newTenant(t);
+      assert.equal((await api(t, token, 'POST', '/v1/invoices', { amount: 1, currency: 'EUR' })).status, 201);
+      await t.gatehouse.close();
+
+      const holder = await openDatabase({ databaseUrl: database.url });
+      const locked = await holder.db.connection().execute(async (connection) => {
+        await sql`BEGIN`.execute(connection);
+        await sql`LOCK TABLE audit_events IN ACCESS EXCLUSIVE MODE`.execute(connection);
+        try {
+          // The default (15 s) would outlast this call's deadline; 500 ms fails it well before.
+          return gatehouse(['audit', 'verify', '--account', accountId], database.url, { GATEHOUSE_DATABASE_STATEMENT_TIMEOUT: '500' }, 10_000);
+        } finally {
+          await sql`ROLLBACK`.execute(connection);
+        }
+      });
+      await holder.close();
+      assert.equal(locked.signal, null, 'it ended by itself, not killed at the deadline');
+      assert.equal(locked.status, 1, locked.stderr + locked.stdout);
+      assert.match(locked.stderr, /statement timeout/);
+
+      // Nothing was sealed meanwhile; once the lock is gone the same command seals and verifies.
+      const again = gatehouse(['audit', 'verify', '--account', accountId], database.url, { GATEHOUSE_DATABASE_STATEMENT_TIMEOUT: '500' });
+      assert.equal(again.status, 0, again.stderr + again.stdout);
+      assert.match(again.stdout, new RegExp(`ok   ${accountId}: 2 records \\(1\\.\\.2\\)`));
+    });
   });
 }
 
-describe('gatehouse audit export: a bad instant or an --out that cannot be written', () => {
-  it('--since or --until that is not RFC 3339 is refused before anything opens (exit 2); an --out that cannot be written fails with one line naming it (exit 1)', () => {
+describe('gatehouse audit export: an --out that cannot be written', () => {
+  it('fails with one line naming it (exit 1), and writes nothing', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-audit-export-'));
     try {
       const databaseUrl = `sqlite:${path.join(dir, 'gatehouse.db')}`;
-      for (const flag of ['--since', '--until']) {
-        const out = path.join(dir, `${flag.slice(2)}.ndjson`);
-        const r = gatehouse(['audit', 'export', '--out', out, flag, 'yesterday'], databaseUrl);
-        assert.equal(r.status, 2, r.stderr);
-        assert.deepEqual(r.stderr.trim().split('\n'), [`gatehouse: audit export: ${flag} must be an RFC 3339 date-time (got "yesterday")`]);
-        assert.equal(fs.existsSync(out), false);
-      }
-      assert.equal(fs.existsSync(path.join(dir, 'gatehouse.db')), false, 'no database was opened');
-
       const unwritable = path.join(dir, 'missing', 'audit.ndjson');
       const r = gatehouse(['audit', 'export', '--out', unwritable], databaseUrl);
       assert.equal(r.status, 1, r.stderr);

@@ -70,6 +70,27 @@ describe('gatehouse CLI', () => {
     assert.match(worker.stdout, /--worker-metrics-port, GATEHOUSE_WORKER_METRICS_PORT .*\[default: unset\]/);
     assert.match(worker.stdout, /--shutdown-timeout, GATEHOUSE_SHUTDOWN_TIMEOUT .*\[default: 20\]/);
     assert.doesNotMatch(worker.stdout, /GATEHOUSE_PORT|GATEHOUSE_SHUTDOWN_GRACE|GATEHOUSE_RATE_LIMIT_API/);
+    // It seals and sweeps the audit trail, and serves its metrics port with the HTTP limits: it reads those settings too.
+    for (const setting of [
+      'GATEHOUSE_AUDIT_RETENTION',
+      'GATEHOUSE_AUDIT_CHECKPOINT_INTERVAL',
+      'GATEHOUSE_CURSOR_KEYS',
+      'GATEHOUSE_CURSOR_TTL',
+      'GATEHOUSE_ACCESS_TOKEN_TTL',
+      'GATEHOUSE_HTTP_REQUEST_TIMEOUT',
+      'GATEHOUSE_HTTP_MAX_CONNECTIONS',
+    ]) {
+      assert.ok(settingsIn(worker.stdout).includes(setting), `worker --help lists ${setting}`);
+    }
+    const retention = run(['worker', '--audit-retention', 'soon']);
+    assert.equal(retention.status, 2);
+    assert.equal(retention.stderr, 'gatehouse: invalid setting --audit-retention: expected a whole number from 1 to 36500 (got "soon")\n');
+
+    // `audit` reads nothing itself: its help names the subcommands, with no empty settings section.
+    const audit = run(['audit', '--help']);
+    assert.equal(audit.status, 0);
+    assert.match(audit.stdout, /gatehouse audit export --help/);
+    assert.doesNotMatch(audit.stdout, /Settings/);
 
     const exported = run(['export', '--help']);
     assert.match(exported.stdout, /--out <file\|->/);

@@ -103,4 +103,73 @@ describe('the API documents name every status the routes answer, in the shape an
       for (const method of ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none']) assert.match(operation.description, new RegExp(`\`${method}\``));
     }
   });
+
+  it('every error example says the status it is documented under; only a 400 example lists invalid members', () => {
+    for (const document of [doc, adminDoc]) {
+      for (const [route, operations] of Object.entries(document.paths as Record<string, Record<string, Json>>)) {
+        for (const [method, operation] of Object.entries(operations)) {
+          for (const [status, response] of Object.entries(operation.responses as Record<string, Json>)) {
+            if (!/^[45]/.test(status)) continue;
+            for (const [type, media] of Object.entries((resolve(document, response).content ?? {}) as Record<string, Json>)) {
+              const example = media.example;
+              if (!example || typeof example !== 'object' || !('status' in example)) continue;
+              const where = `${method.toUpperCase()} ${route} ${status} ${type}`;
+              assert.equal(String(example.status), status, where);
+              if (type === 'application/scim+json') assert.deepEqual(example.schemas, ['urn:ietf:params:scim:api:messages:2.0:Error'], where);
+              if (status !== '400') assert.equal(example.errors, undefined, where);
+            }
+          }
+        }
+      }
+    }
+  });
+
+  it('a refusal stored under an Idempotency-Key is replayed with Idempotent-Replay, and documented with it', async () => {
+    const writer = await mintAccessToken(t, { accountId: await createAccount(t), scopes: ['invoices:write'] });
+    const settle = () =>
+      fetch(`${t.publicUrl}/v1/invoices/inv_missing/settle`, { method: 'POST', headers: { authorization: `Bearer ${writer}`, 'idempotency-key': 'settle-missing' } });
+    const first = await settle();
+    assert.equal(first.status, 404);
+    assert.equal(first.headers.get('idempotent-replay'), null);
+    const again = await settle();
+    assert.equal(again.status, 404);
+    assert.equal(again.headers.get('idempotent-replay'), 'true');
+    assert.equal((await json(again.clone())).code, 'invoice_not_found');
+    await documented(doc, 'post', '/v1/invoices/{id}/settle', again);
+    const operation = doc.paths['/v1/invoices/{id}/settle'].post;
+    for (const status of ['200', '404', '409']) assert.ok(resolve(doc, operation.responses[status]).headers?.['Idempotent-Replay'], `settle ${status} documents Idempotent-Replay`);
+    assert.ok(resolve(doc, doc.paths['/v1/payouts'].post.responses['422']).headers?.['Idempotent-Replay'], 'a payout refused for funds is replayed too');
+    // A key still in use answers 409 with Retry-After: 1 (docs/IDEMPOTENCY.md).
+    assert.deepEqual(resolve(doc, operation.responses['409']).headers['Retry-After'].schema, { type: 'integer', minimum: 0 });
+    // Refusals about the request or the credential are not stored: no replay header is promised for them.
+    for (const status of ['400', '401', '403', '413', '415', '429']) {
+      const entry = resolve(doc, operation.responses[status]);
+      assert.ok(entry, status);
+      assert.equal(entry.headers?.['Idempotent-Replay'], undefined, status);
+    }
+  });
+
+  it('every collection documents the limit it takes, 1 to 100, as it answers: 101 is 400 limit_out_of_range, 100 is a page', async () => {
+    for (const document of [doc, adminDoc]) {
+      for (const [route, operations] of Object.entries(document.paths as Record<string, Record<string, Json>>)) {
+        for (const [method, operation] of Object.entries(operations)) {
+          const limit = (operation.parameters ?? []).find((p: Json) => p.in === 'query' && p.name === 'limit');
+          if (limit && !route.startsWith('/scim/')) assert.deepEqual(limit.schema, { type: 'integer', minimum: 1, maximum: 100 }, `${method} ${route}`);
+        }
+      }
+    }
+    // A token of its own: this suite's API limit (3 a minute per token) is spent by the 429 test.
+    const reader = await mintAccessToken(t, { accountId: await createAccount(t), scopes: ['invoices:read'] });
+    const over = await fetch(`${t.publicUrl}/v1/invoices?limit=101`, { headers: { authorization: `Bearer ${reader}` } });
+    const body = await json(over.clone());
+    assert.equal(over.status, 400);
+    assert.equal(body.code, 'limit_out_of_range');
+    assert.deepEqual(body.errors, [{ pointer: '#/limit', in: 'query', detail: 'limit must be at most 100' }]);
+    await documented(doc, 'get', '/v1/invoices', over);
+    const full = await fetch(`${t.adminUrl}/admin/v1/accounts?limit=100`, { headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
+    assert.equal(full.status, 200);
+    const accounts = await json(full);
+    assert.ok(accounts.data.length >= 2, 'the accounts of this suite, on one page');
+    assert.equal(accounts.next_cursor, null);
+  });
 });

@@ -155,6 +155,7 @@ function inShape(shape: Json, status: number): Json {
     if ('status' in given) given.status = typeof given.status === 'string' ? String(status) : status;
     if ('detail' in given) given.detail = description;
     if ('scimType' in given) delete given.scimType;
+    if (Array.isArray(given.schemas)) given.schemas = ['urn:ietf:params:scim:api:messages:2.0:Error'];
     if ('error' in given) given.error = OAUTH_ERRORS[status] ?? given.error;
     if ('error_description' in given) given.error_description = description;
   }

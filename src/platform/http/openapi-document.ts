@@ -107,18 +107,33 @@ function referTo(schema: Json, nameOf: (schema: unknown) => string | undefined):
   return out;
 }
 
+/**
+ * An error body built from its schema, made to say the status it is the example of (an integer in
+ * problem details, a string in SCIM errors, with the SCIM Error schema URN); the per-member `errors`
+ * list only on a 400, the one status that carries it.
+ */
+const SCIM_ERROR = 'urn:ietf:params:scim:api:messages:2.0:Error';
+
+function answered(example: unknown, status: string | undefined): unknown {
+  if (status === undefined || !/^[45]\d\d$/.test(status) || !example || typeof example !== 'object' || !('status' in example)) return example;
+  const { errors, ...rest } = example as Json;
+  const scim = typeof rest.status === 'string';
+  const said = scim ? { ...rest, ...(Array.isArray(rest.schemas) ? { schemas: [SCIM_ERROR] } : {}), status } : { ...rest, status: Number(status) };
+  return status === '400' && errors !== undefined ? { ...said, errors } : said;
+}
+
 /** An example on every body that has none: the schema's own, or one built from the schema. */
 function addExamples(document: Json, components: Record<string, unknown>): void {
   const paths = (document.paths ?? {}) as Record<string, Record<string, Json>>;
-  const fill = (content: unknown) => {
+  const fill = (content: unknown, status?: string) => {
     for (const media of Object.values((content ?? {}) as Record<string, MediaType>)) {
-      if (media.schema && media.example === undefined && media.examples === undefined) media.example = exampleOf(media.schema, components, 0);
+      if (media.schema && media.example === undefined && media.examples === undefined) media.example = answered(exampleOf(media.schema, components, 0), status);
     }
   };
   for (const operations of Object.values(paths)) {
     for (const operation of Object.values(operations)) {
       fill((operation.requestBody as Json | undefined)?.content);
-      for (const response of Object.values((operation.responses ?? {}) as Record<string, Json>)) fill(response.content);
+      for (const [status, response] of Object.entries((operation.responses ?? {}) as Record<string, Json>)) fill(response.content, status);
     }
   }
   for (const response of Object.values(((document.components as Json | undefined)?.responses ?? {}) as Record<string, Json>)) fill(response.content);
