@@ -58,9 +58,23 @@ const noAudit: RecordAudit = recordNothing;
 type Write = () => Promise<unknown>;
 
 /** A round's wall time and the process's CPU time over it, in µs. */
+/**
+ * Statements sent to PostgreSQL by this process, counted at the pg client every query passes: how
+ * many a round's writes took (creates that arrive together share one, so the count shows how well
+ * they met).
+ */
+let statementsSent = 0;
+const sendQuery = pg.Client.prototype.query;
+pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+  statementsSent += 1;
+  return (sendQuery as (...a: unknown[]) => unknown).apply(this, args);
+} as typeof sendQuery;
+
 interface Spent {
   wallUs: number;
   cpuUs: number;
+  /** Statements sent to PostgreSQL during the round (0 on SQLite). */
+  statements: number;
   /** Of the wall time, what the round's closing work (sealing) took. */
   settleUs: number;
 }
@@ -75,6 +89,7 @@ async function runRound(write: Write, count: number, inFlight: number, settle?: 
   let next = 0;
   const started = performance.now();
   const cpu = process.cpuUsage();
+  const statementsBefore = statementsSent;
   await Promise.all(
     Array.from({ length: inFlight }, async () => {
       while (next < count) {
@@ -87,7 +102,7 @@ async function runRound(write: Write, count: number, inFlight: number, settle?: 
   await settle?.();
   const settleUs = (performance.now() - settling) * 1000;
   const used = process.cpuUsage(cpu);
-  return { wallUs: (performance.now() - started) * 1000, cpuUs: used.user + used.system, settleUs };
+  return { wallUs: (performance.now() - started) * 1000, cpuUs: used.user + used.system, settleUs, statements: statementsSent - statementsBefore };
 }
 
 async function writers(db: Db) {
@@ -134,6 +149,9 @@ interface Row {
   withoutCpuUs: number;
   /** Of `withUs`, the wall time per write spent sealing at the ends of rounds (through the API). */
   withSealUs: number;
+  /** PostgreSQL statements per write, without and with the trail (sealing included). */
+  withoutStatements: number;
+  withStatements: number;
 }
 
 /** What a round of one variant runs: its write, and the work that completes the round's writes (sealing). */
@@ -144,7 +162,7 @@ interface Variant {
 
 /** Runs `rounds` alternating rounds of each variant (with, without; then without, with); per-write means. */
 async function alternate(variants: { with: Variant; without: Variant }, perRound: number, inFlight: number): Promise<Omit<Row, 'write' | 'inFlight'>> {
-  const totals = { with: { wallUs: 0, cpuUs: 0, settleUs: 0 }, without: { wallUs: 0, cpuUs: 0, settleUs: 0 } };
+  const totals = { with: { wallUs: 0, cpuUs: 0, settleUs: 0, statements: 0 }, without: { wallUs: 0, cpuUs: 0, settleUs: 0, statements: 0 } };
   for (let round = 0; round < ROUNDS; round++) {
     const order = round % 2 === 0 ? (['with', 'without'] as const) : (['without', 'with'] as const);
     for (const name of order) {
@@ -152,10 +170,14 @@ async function alternate(variants: { with: Variant; without: Variant }, perRound
       totals[name].wallUs += spent.wallUs;
       totals[name].cpuUs += spent.cpuUs;
       totals[name].settleUs += spent.settleUs;
+      totals[name].statements += spent.statements;
     }
   }
   const per = (us: number) => us / (ROUNDS * perRound);
-  return { withUs: per(totals.with.wallUs), withoutUs: per(totals.without.wallUs), withCpuUs: per(totals.with.cpuUs), withoutCpuUs: per(totals.without.cpuUs), withSealUs: per(totals.with.settleUs) };
+  return { withUs: per(totals.with.wallUs), withoutUs: per(totals.without.wallUs), withCpuUs: per(totals.with.cpuUs), withoutCpuUs: per(totals.without.cpuUs), withSealUs: per(totals.with.settleUs),
+    withoutStatements: totals.without.statements / (ROUNDS * perRound),
+    withStatements: totals.with.statements / (ROUNDS * perRound),
+  };
 }
 
 async function measure(database: Database): Promise<{ rows: Row[]; sealUs: number }> {
@@ -229,7 +251,9 @@ async function server(databaseUrl: string, recordAudit: RecordAudit | undefined)
 
 /** POST /v1/payouts and POST /scim/v2/Users, through two servers side by side: with the trail and without. */
 async function measureApi(withUrl: string, withoutUrl: string): Promise<Row[]> {
-  const servers = { with: await server(withUrl, undefined), without: await server(withoutUrl, noAudit) };
+  // BENCH_AUDIT_AA=1 builds both servers without the trail: an A/A run, what the method reads as a
+  // difference between two servers that do the same.
+  const servers = { with: await server(withUrl, process.env.BENCH_AUDIT_AA === '1' ? noAudit : undefined), without: await server(withoutUrl, noAudit) };
   const rows: Row[] = [];
   try {
     for (const inFlight of IN_FLIGHT) {
@@ -252,7 +276,8 @@ function tableRow(kind: string, r: Row, withSealing = false): string {
   const cpuRatio = r.withCpuUs / r.withoutCpuUs;
   return (
     `| ${kind} | ${r.write} | ${r.inFlight} | ${r.withoutUs.toFixed(0)} µs | ${r.withUs.toFixed(0)} µs | ${((ratio - 1) * 100).toFixed(1)} % | ${ratio <= 1.1 ? 'yes' : 'NO'} ` +
-    `| ${r.withoutCpuUs.toFixed(0)} → ${r.withCpuUs.toFixed(0)} µs | ${((cpuRatio - 1) * 100).toFixed(1)} % |${withSealing ? ` ${r.withSealUs.toFixed(0)} µs |` : ''}`
+    `| ${r.withoutCpuUs.toFixed(0)} → ${r.withCpuUs.toFixed(0)} µs | ${((cpuRatio - 1) * 100).toFixed(1)} % |${withSealing ? ` ${r.withSealUs.toFixed(0)} µs |` : ''}` +
+    ` ${r.withoutStatements.toFixed(2)} → ${r.withStatements.toFixed(2)} |`
   );
 }
 
@@ -290,12 +315,12 @@ async function main() {
       `1-minute load ${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)} on ${os.cpus().length} cores${Math.max(loadBefore, loadAfter) > 3 ? ' (busy: read the ratios, not the absolute figures)' : ''}\n`,
   );
   console.log('The service transaction:\n');
-  console.log('| db | write | in flight | without the trail | with it | added | within 10 % | CPU per write, without → with | CPU added |');
-  console.log('|---|---|---:|---:|---:|---:|---|---:|---:|');
+  console.log('| db | write | in flight | without the trail | with it | added | within 10 % | CPU per write, without → with | CPU added | PostgreSQL statements per write |');
+  console.log('|---|---|---:|---:|---:|---:|---|---:|---:|---:|');
   for (const line of lines) console.log(line);
   console.log(`\nThrough the API (${ROUNDS} alternating rounds of ${API_PER_ROUND} requests per server):\n`);
-  console.log('| db | request | in flight | without the trail | with it | added | within 10 % | CPU per request, without → with | CPU added | of "with it", sealing |');
-  console.log('|---|---|---:|---:|---:|---:|---|---:|---:|---:|');
+  console.log('| db | request | in flight | without the trail | with it | added | within 10 % | CPU per request, without → with | CPU added | of "with it", sealing | PostgreSQL statements per request |');
+  console.log('|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|');
   for (const line of apiLines) console.log(line);
   fs.rmSync(dir, { recursive: true, force: true });
 }
