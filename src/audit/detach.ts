@@ -15,31 +15,16 @@ import { sql, type UpdateQueryBuilder, type UpdateResult } from 'kysely';
 import type { Tables } from '../platform/db/tables.ts';
 import type { Db } from '../platform/db/database.ts';
 import { AUDIT_EVENT_PREFIX } from '../events/types.ts';
-import { dialectOf } from '../platform/db/dialect.ts';
-import { genesisHash } from './chain.ts';
+import { holdChainHead } from './sealer.ts';
 
 export async function detachPerson(trx: Db, accountId: string, userId: string, at: number): Promise<number> {
-  await holdChain(trx, accountId, at);
+  // The chain head held as a sealer holds it (sealer.ts): a sealer streaming the account's records
+  // has read the people's names into the bodies it writes, so the detaching waits for it to commit
+  // and then finds those bodies; a sealer starting later waits for the deletion and reads no name.
+  await holdChainHead(trx, accountId, at);
   const detached = await detachRecords(trx, accountId, (q) => q.where('target_id', '=', userId), at);
   await detachStreamedRecords(trx, accountId, userId);
   return detached;
-}
-
-/**
- * Holds the account's chain head as a sealer does (sealer.ts): a sealer streaming the account's
- * records has read the people's names into the bodies it writes, so the detaching waits for it to
- * commit and then finds those bodies; a sealer starting later waits for the deletion and reads no
- * name. Without it, on PostgreSQL, a body written by a sealer still running (a record by the
- * person, about something else) escaped the detaching with the name in it.
- */
-async function holdChain(trx: Db, accountId: string, at: number): Promise<void> {
-  const genesis = genesisHash(accountId);
-  await trx
-    .insertInto('audit_chains')
-    .values({ account_id: accountId, head_seq: 0, head_hash: genesis, first_seq: 1, first_prev_hash: genesis, checkpointed_at: 0, updated_at: at })
-    .onConflict((oc) => oc.column('account_id').doNothing())
-    .execute();
-  await dialectOf(trx).lockForWrite(trx.selectFrom('audit_chains').select('account_id').where('account_id', '=', accountId)).execute();
 }
 
 type RecordsUpdate = UpdateQueryBuilder<Tables, 'audit_events', 'audit_events', UpdateResult>;
@@ -70,7 +55,7 @@ async function detachRecords(trx: Db, accountId: string, whose: (q: RecordsUpdat
  * their rows.
  */
 export async function detachPeople(trx: Db, accountId: string, at: number): Promise<number> {
-  await holdChain(trx, accountId, at);
+  await holdChainHead(trx, accountId, at);
   const detached = await detachRecords(trx, accountId, (q) => q.where('target_id', 'in', trx.selectFrom('users').select('id').where('account_id', '=', accountId)), at);
   await detachStreamedRecords(trx, accountId);
   return detached;

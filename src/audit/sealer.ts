@@ -105,6 +105,21 @@ async function placeInChain(trx: Db, records: readonly Placed[]): Promise<void> 
   });
 }
 
+/**
+ * Takes the account's chain head (made at genesis if it has none) for the rest of `trx`: the
+ * UPDATE takes its row lock, so sealers of one account run one at a time, and whatever else must
+ * not interleave with a seal (deleting a person, detach.ts) waits the same way.
+ */
+export async function holdChainHead(trx: Db, accountId: string, now: number): Promise<void> {
+  const genesis = genesisHash(accountId);
+  await trx
+    .insertInto('audit_chains')
+    .values({ account_id: accountId, head_seq: 0, head_hash: genesis, first_seq: 1, first_prev_hash: genesis, checkpointed_at: 0, updated_at: now })
+    .onConflict((oc) => oc.column('account_id').doNothing())
+    .execute();
+  await trx.updateTable('audit_chains').set({ updated_at: now }).where('account_id', '=', accountId).execute();
+}
+
 export function createAuditSealer(deps: SealerDeps) {
   const { db, clock, macKey } = deps;
   const batchSize = deps.batchSize ?? 500;
@@ -112,14 +127,7 @@ export function createAuditSealer(deps: SealerDeps) {
   async function sealAccount(accountId: string): Promise<{ sealed: number; head: { seq: number; hash: string } }> {
     return transactWithRetry(db, async (trx) => {
       const now = clock.now();
-      const genesis = genesisHash(accountId);
-      await trx
-        .insertInto('audit_chains')
-        .values({ account_id: accountId, head_seq: 0, head_hash: genesis, first_seq: 1, first_prev_hash: genesis, checkpointed_at: 0, updated_at: now })
-        .onConflict((oc) => oc.column('account_id').doNothing())
-        .execute();
-      // The UPDATE takes the head's row lock: sealers of one account run one at a time.
-      await trx.updateTable('audit_chains').set({ updated_at: now }).where('account_id', '=', accountId).execute();
+      await holdChainHead(trx, accountId, now);
       const chain = await trx.selectFrom('audit_chains').select(['head_seq', 'head_hash']).where('account_id', '=', accountId).executeTakeFirstOrThrow();
       const rows = await trx
         .selectFrom('audit_events')
