@@ -15,15 +15,20 @@
  * at 8 on PostgreSQL, writers of one account would queue if a record took an account lock. The
  * service's transaction alone is the upper bound of what the trail adds to a request.
  *
- * Then through the API: two Gatehouse servers side by side on two databases of the same kind,
- * one built with the trail and one with the recording left out (`GatehouseDeps.recordAudit`),
- * taking POST /v1/payouts (a fresh Idempotency-Key each) and POST /scim/v2/Users in alternating
- * rounds, as a client sees them. Each round there ends by sealing what it wrote, inside the round's
- * time: the sealer is the trail's own work, and both servers share this process, so a record left
- * for the next background tick would be sealed during whichever round runs then, half the time the
- * other variant's. The background ticks still run; they find only the current round's records.
+ * Then through the API, as a client sees it and as every other scenario runs: two Gatehouse
+ * servers, each in a process of its own (bench/lib/audit-variant-server.ts) on a database of its
+ * own of the same kind, one built with the trail and one with the recording left out
+ * (`GatehouseDeps.recordAudit`), loaded in alternating rounds from this process with POST
+ * /v1/payouts (a fresh Idempotency-Key each) and POST /scim/v2/Users. Each round ends by asking its
+ * server to seal what it wrote, inside the round's time: the sealer is the trail's own work, and a
+ * record left for the next background tick would be sealed during whichever round runs then. The
+ * CPU per request is the server process's, and on PostgreSQL also that of the database backends
+ * serving it. `BENCH_AUDIT_AA=1` builds both without the trail: an A/A run, what the method itself
+ * reads as a difference between two servers that do the same.
  */
-import { randomBytes } from 'node:crypto';
+import { fork, type ChildProcess } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -42,10 +47,9 @@ import { createScimUserStore } from '../src/scim/users-store.ts';
 import { createScimGroupStore } from '../src/scim/groups-store.ts';
 import { recordNothing, type AuditBy, type RecordAudit } from '../src/audit/record.ts';
 import { createAuditSealer } from '../src/audit/sealer.ts';
-import { createGatehouse, type Gatehouse } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
-import { Writable } from 'node:stream';
-import { randomUUID } from 'node:crypto';
+import { cpuMicros } from './lib/load.ts';
+import { cpuBetween, postgresCpuOf } from './lib/postgres-cpu.ts';
+import type { AuditVariantMessage } from './lib/audit-variant-server.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 const PER_ROUND = Number(process.env.BENCH_PER_ROUND ?? 200);
@@ -57,11 +61,10 @@ const noAudit: RecordAudit = recordNothing;
 
 type Write = () => Promise<unknown>;
 
-/** A round's wall time and the process's CPU time over it, in µs. */
 /**
  * Statements sent to PostgreSQL by this process, counted at the pg client every query passes: how
  * many a round's writes took (creates that arrive together share one, so the count shows how well
- * they met).
+ * they met). The API's servers count their own (bench/lib/audit-variant-server.ts).
  */
 let statementsSent = 0;
 const sendQuery = pg.Client.prototype.query;
@@ -70,39 +73,68 @@ pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
   return (sendQuery as (...a: unknown[]) => unknown).apply(this, args);
 } as typeof sendQuery;
 
+/** What a round's writes cost where they ran, read before and after it. */
+interface Sample {
+  /** CPU µs of the process that ran the writes: this one, or the server's. */
+  cpuUs: number;
+  /** CPU µs of the PostgreSQL backends serving that server, by pid (through the API on PostgreSQL). */
+  databaseCpu?: Map<number, number>;
+  statements: number;
+}
+
+/** A round's wall time and the CPU time over it, in µs. */
 interface Spent {
   wallUs: number;
   cpuUs: number;
+  databaseCpuUs: number;
   /** Statements sent to PostgreSQL during the round (0 on SQLite). */
   statements: number;
   /** Of the wall time, what the round's closing work (sealing) took. */
   settleUs: number;
 }
 
+/** What a round of one variant runs: its write, the work that completes the round's writes (sealing), and where its cost is read. */
+interface Variant {
+  write: Write;
+  settle?: () => Promise<unknown>;
+  sample: () => Promise<Sample>;
+}
+
+/** This process's CPU time: in the service transaction's rounds only their variant runs meanwhile. */
+async function sampleThisProcess(): Promise<Sample> {
+  const used = process.cpuUsage();
+  return { cpuUs: used.user + used.system, statements: statementsSent };
+}
+
 /**
- * Runs `count` writes, `inFlight` at a time. The CPU time is the whole process's: only this
- * round's variant runs meanwhile (rounds never overlap), and on SQLite it is all of the work,
- * the database's included, so it says what a request costs however loaded the machine is,
- * where wall time also counts the waits for a core other processes hold.
+ * Runs `count` writes, `inFlight` at a time. Rounds never overlap, so the CPU time read before
+ * and after is this round's work (on SQLite all of it, the database's included): it says what a
+ * request costs however loaded the machine is, where wall time also counts the waits for a core
+ * other processes hold.
  */
-async function runRound(write: Write, count: number, inFlight: number, settle?: () => Promise<unknown>): Promise<Spent> {
+async function runRound(variant: Variant, count: number, inFlight: number): Promise<Spent> {
   let next = 0;
+  const before = await variant.sample();
   const started = performance.now();
-  const cpu = process.cpuUsage();
-  const statementsBefore = statementsSent;
   await Promise.all(
     Array.from({ length: inFlight }, async () => {
       while (next < count) {
         next += 1;
-        await write();
+        await variant.write();
       }
     }),
   );
   const settling = performance.now();
-  await settle?.();
-  const settleUs = (performance.now() - settling) * 1000;
-  const used = process.cpuUsage(cpu);
-  return { wallUs: (performance.now() - started) * 1000, cpuUs: used.user + used.system, settleUs, statements: statementsSent - statementsBefore };
+  await variant.settle?.();
+  const ended = performance.now();
+  const after = await variant.sample();
+  return {
+    wallUs: (ended - started) * 1000,
+    cpuUs: after.cpuUs - before.cpuUs,
+    databaseCpuUs: before.databaseCpu && after.databaseCpu ? cpuBetween(before.databaseCpu, after.databaseCpu) : 0,
+    settleUs: (ended - settling) * 1000,
+    statements: after.statements - before.statements,
+  };
 }
 
 async function writers(db: Db) {
@@ -137,7 +169,7 @@ async function writers(db: Db) {
   return {
     'create-payout': { with: payout(payoutsWith()), without: payout(payoutsWith(noAudit)) },
     'SCIM POST /Users': { with: person(scimWith()), without: person(scimWith(noAudit)) },
-  };
+  } satisfies Record<string, { with: Write; without: Write }>;
 }
 
 interface Row {
@@ -147,6 +179,9 @@ interface Row {
   withoutUs: number;
   withCpuUs: number;
   withoutCpuUs: number;
+  /** CPU of the PostgreSQL backends per write, through the API on PostgreSQL (else 0). */
+  withDatabaseCpuUs: number;
+  withoutDatabaseCpuUs: number;
   /** Of `withUs`, the wall time per write spent sealing at the ends of rounds (through the API). */
   withSealUs: number;
   /** PostgreSQL statements per write, without and with the trail (sealing included). */
@@ -154,29 +189,28 @@ interface Row {
   withStatements: number;
 }
 
-/** What a round of one variant runs: its write, and the work that completes the round's writes (sealing). */
-interface Variant {
-  write: Write;
-  settle?: () => Promise<unknown>;
-}
-
 /** Runs `rounds` alternating rounds of each variant (with, without; then without, with); per-write means. */
 async function alternate(variants: { with: Variant; without: Variant }, perRound: number, inFlight: number): Promise<Omit<Row, 'write' | 'inFlight'>> {
-  const totals = { with: { wallUs: 0, cpuUs: 0, settleUs: 0, statements: 0 }, without: { wallUs: 0, cpuUs: 0, settleUs: 0, statements: 0 } };
+  const zero = (): Spent => ({ wallUs: 0, cpuUs: 0, databaseCpuUs: 0, settleUs: 0, statements: 0 });
+  const totals = { with: zero(), without: zero() };
   for (let round = 0; round < ROUNDS; round++) {
     const order = round % 2 === 0 ? (['with', 'without'] as const) : (['without', 'with'] as const);
     for (const name of order) {
-      const spent = await runRound(variants[name].write, perRound, inFlight, variants[name].settle);
-      totals[name].wallUs += spent.wallUs;
-      totals[name].cpuUs += spent.cpuUs;
-      totals[name].settleUs += spent.settleUs;
-      totals[name].statements += spent.statements;
+      const spent = await runRound(variants[name], perRound, inFlight);
+      for (const key of Object.keys(spent) as (keyof Spent)[]) totals[name][key] += spent[key];
     }
   }
   const per = (us: number) => us / (ROUNDS * perRound);
-  return { withUs: per(totals.with.wallUs), withoutUs: per(totals.without.wallUs), withCpuUs: per(totals.with.cpuUs), withoutCpuUs: per(totals.without.cpuUs), withSealUs: per(totals.with.settleUs),
-    withoutStatements: totals.without.statements / (ROUNDS * perRound),
-    withStatements: totals.with.statements / (ROUNDS * perRound),
+  return {
+    withUs: per(totals.with.wallUs),
+    withoutUs: per(totals.without.wallUs),
+    withCpuUs: per(totals.with.cpuUs),
+    withoutCpuUs: per(totals.without.cpuUs),
+    withDatabaseCpuUs: per(totals.with.databaseCpuUs),
+    withoutDatabaseCpuUs: per(totals.without.databaseCpuUs),
+    withSealUs: per(totals.with.settleUs),
+    withoutStatements: per(totals.without.statements),
+    withStatements: per(totals.with.statements),
   };
 }
 
@@ -187,11 +221,12 @@ async function measure(database: Database): Promise<{ rows: Row[]; sealUs: numbe
   const rows: Row[] = [];
   let records = 0;
   for (const inFlight of IN_FLIGHT) {
-    for (const [write, variants] of Object.entries(all)) {
+    for (const [write, writes] of Object.entries(all)) {
+      const variants = { with: { write: writes.with, sample: sampleThisProcess }, without: { write: writes.without, sample: sampleThisProcess } };
       await runRound(variants.with, 20, inFlight);
       await runRound(variants.without, 20, inFlight);
       records += 20 + ROUNDS * PER_ROUND;
-      rows.push({ write, inFlight, ...(await alternate({ with: { write: variants.with }, without: { write: variants.without } }, PER_ROUND, inFlight)) });
+      rows.push({ write, inFlight, ...(await alternate(variants, PER_ROUND, inFlight)) });
     }
   }
   const sealer = createAuditSealer({ db, clock: systemClock, macKey: randomBytes(32), signer: { sign: async () => 'unsigned' }, issuer: 'bench', checkpointIntervalMs: 3600_000 });
@@ -200,83 +235,93 @@ async function measure(database: Database): Promise<{ rows: Row[]; sealUs: numbe
   return { rows, sealUs: ((performance.now() - sealStarted) * 1000) / records };
 }
 
-const API_PER_ROUND = Number(process.env.BENCH_API_PER_ROUND ?? 150);
-const ADMIN_TOKEN = randomBytes(24).toString('hex');
+const API_PER_ROUND = Number(process.env.BENCH_API_PER_ROUND ?? 400);
 
-/** A server on `databaseUrl`, with the trail or without it, and what its clients need. */
-async function server(databaseUrl: string, recordAudit: RecordAudit | undefined) {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-audit-bench-data-'));
-  const config = loadConfig({
-    GATEHOUSE_DATABASE_URL: databaseUrl,
-    GATEHOUSE_DATA_DIR: dataDir,
-    GATEHOUSE_HOST: '127.0.0.1',
-    GATEHOUSE_PORT: '0',
-    GATEHOUSE_ADMIN_PORT: '0',
-    GATEHOUSE_ADMIN_TOKEN: ADMIN_TOKEN,
-    GATEHOUSE_IN_PROCESS_WORKERS: 'off',
-    GATEHOUSE_RATE_LIMIT_API: '1000000/1',
-    GATEHOUSE_RATE_LIMIT_TOKEN: '1000000/1',
+/** Sends `message` to a server process and waits for its answer (one question at a time). */
+function ask(child: ChildProcess, message: string): Promise<AuditVariantMessage> {
+  return new Promise((resolve, reject) => {
+    const onExit = (code: number | null) => reject(new Error(`the ${message} server exited (${code})`));
+    child.once('exit', onExit);
+    child.once('message', (answer: AuditVariantMessage) => {
+      child.off('exit', onExit);
+      if ('failed' in answer) reject(new Error(answer.failed));
+      else resolve(answer);
+    });
+    if (message !== 'ready') child.send(message);
   });
-  const quiet = new Writable({ write: (_c, _e, done) => done() });
-  const gatehouse: Gatehouse = await createGatehouse(config, { logDestination: quiet, recordAudit });
-  const { publicUrl, adminUrl } = await gatehouse.listen();
-  const admin = (p: string, body: unknown) =>
-    fetch(adminUrl + p, { method: 'POST', headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json() as Promise<Record<string, string>>);
-  const account = await admin('/admin/v1/accounts', { name: 'Bench' });
-  const scimToken = (await admin(`/admin/v1/accounts/${account.id}/scim-tokens`, { description: 'Bench IdP' })).token!;
-  const issued = await gatehouse.services.accessTokens.issue({ accountId: account.id!, clientId: 'client_bench', userId: null, scopes: ['invoices:write', 'payouts:write'], ttlSeconds: 3600 });
+}
+
+/**
+ * A server in a process of its own on `databaseUrl`, with the trail or without it
+ * (bench/lib/audit-variant-server.ts), and the writes a client sends it.
+ */
+async function server(databaseUrl: string, variant: 'with' | 'without') {
+  const postgres = databaseUrl.startsWith('postgres') ? postgresCpuOf(databaseUrl) : undefined;
+  const child = fork(fileURLToPath(new URL('./lib/audit-variant-server.ts', import.meta.url)), {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, BENCH_AUDIT_VARIANT: variant, BENCH_AUDIT_DATABASE_URL: postgres?.url ?? databaseUrl },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const answer = await ask(child, 'ready');
+  if (!('ready' in answer)) throw new Error(`the ${variant} server did not start`);
+  const { publicUrl, accessToken, scimToken } = answer.ready;
   const post = (p: string, token: string, type: string, body: unknown) =>
     fetch(publicUrl + p, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': type, 'idempotency-key': randomUUID() }, body: JSON.stringify(body) }).then(async (r) => {
       await r.arrayBuffer();
       if (r.status !== 201 && r.status !== 200) throw new Error(`${p} answered ${r.status}`);
     });
-  const invoice = (await (await fetch(publicUrl + '/v1/invoices', { method: 'POST', headers: { authorization: `Bearer ${issued.token}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() }, body: JSON.stringify({ amount: 1_000_000_000, currency: 'EUR' }) })).json()) as { id: string };
-  await post(`/v1/invoices/${invoice.id}/settle`, issued.token, 'application/json', undefined);
   let n = 0;
+  const statements = async () => {
+    const counted = await ask(child, 'statements');
+    return 'statements' in counted ? counted.statements : 0;
+  };
   return {
-    payout: () => post('/v1/payouts', issued.token, 'application/json', { amount: 1, currency: 'EUR', destination: 'iban:DE89370400440532013000' }),
+    payout: () => post('/v1/payouts', accessToken, 'application/json', { amount: 1, currency: 'EUR', destination: 'iban:DE89370400440532013000' }),
     person: () => {
       n += 1;
       const userName = `person${n}@bench.example`;
       return post('/scim/v2/Users', scimToken, 'application/scim+json', { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName, externalId: `ext-${n}`, name: { givenName: 'Bench', familyName: `No ${n}` }, emails: [{ value: userName, primary: true }] });
     },
     /** Seals the records written so far, as the background sealer would on its next tick. */
-    seal: () => gatehouse.services.audit.sealer.sealPending(),
+    seal: () => ask(child, 'seal'),
+    sample: async (): Promise<Sample> => ({ cpuUs: cpuMicros(child.pid!), databaseCpu: await postgres?.sample(), statements: await statements() }),
     close: async () => {
-      await gatehouse.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.send('close');
+      await exited;
     },
   };
 }
 
 /** POST /v1/payouts and POST /scim/v2/Users, through two servers side by side: with the trail and without. */
 async function measureApi(withUrl: string, withoutUrl: string): Promise<Row[]> {
-  // BENCH_AUDIT_AA=1 builds both servers without the trail: an A/A run, what the method reads as a
-  // difference between two servers that do the same.
-  const servers = { with: await server(withUrl, process.env.BENCH_AUDIT_AA === '1' ? noAudit : undefined), without: await server(withoutUrl, noAudit) };
+  const [withTrail, withoutTrail] = await Promise.all([server(withUrl, process.env.BENCH_AUDIT_AA === '1' ? 'without' : 'with'), server(withoutUrl, 'without')]);
   const rows: Row[] = [];
   try {
     for (const inFlight of IN_FLIGHT) {
       for (const [write, pick] of [['POST /v1/payouts', 'payout'], ['POST /scim/v2/Users', 'person']] as const) {
-        const variant = (s: Awaited<ReturnType<typeof server>>): Variant => ({ write: s[pick], settle: s.seal });
-        await runRound(servers.with[pick], 20, inFlight, servers.with.seal);
-        await runRound(servers.without[pick], 20, inFlight, servers.without.seal);
-        rows.push({ write, inFlight, ...(await alternate({ with: variant(servers.with), without: variant(servers.without) }, API_PER_ROUND, inFlight)) });
+        const variant = (s: Awaited<ReturnType<typeof server>>): Variant => ({ write: s[pick], settle: s.seal, sample: s.sample });
+        const variants = { with: variant(withTrail), without: variant(withoutTrail) };
+        // Warm-up: each server's JIT and pools, unmeasured.
+        await runRound(variants.with, 100, inFlight);
+        await runRound(variants.without, 100, inFlight);
+        rows.push({ write, inFlight, ...(await alternate(variants, API_PER_ROUND, inFlight)) });
       }
     }
   } finally {
-    await servers.with.close();
-    await servers.without.close();
+    await Promise.all([withTrail.close(), withoutTrail.close()]);
   }
   return rows;
 }
 
 function tableRow(kind: string, r: Row, withSealing = false): string {
   const ratio = r.withUs / r.withoutUs;
-  const cpuRatio = r.withCpuUs / r.withoutCpuUs;
+  const cpuRatio = (r.withCpuUs + r.withDatabaseCpuUs) / (r.withoutCpuUs + r.withoutDatabaseCpuUs);
+  // Through the API on PostgreSQL: the server's CPU + its database backends'.
+  const cpu = (node: number, database: number) => (database > 0 ? `${node.toFixed(0)} + ${database.toFixed(0)}` : node.toFixed(0));
   return (
     `| ${kind} | ${r.write} | ${r.inFlight} | ${r.withoutUs.toFixed(0)} µs | ${r.withUs.toFixed(0)} µs | ${((ratio - 1) * 100).toFixed(1)} % | ${ratio <= 1.1 ? 'yes' : 'NO'} ` +
-    `| ${r.withoutCpuUs.toFixed(0)} → ${r.withCpuUs.toFixed(0)} µs | ${((cpuRatio - 1) * 100).toFixed(1)} % |${withSealing ? ` ${r.withSealUs.toFixed(0)} µs |` : ''}` +
+    `| ${cpu(r.withoutCpuUs, r.withoutDatabaseCpuUs)} → ${cpu(r.withCpuUs, r.withDatabaseCpuUs)} µs | ${((cpuRatio - 1) * 100).toFixed(1)} % |${withSealing ? ` ${r.withSealUs.toFixed(0)} µs |` : ''}` +
     ` ${r.withoutStatements.toFixed(2)} → ${r.withStatements.toFixed(2)} |`
   );
 }
@@ -318,8 +363,10 @@ async function main() {
   console.log('| db | write | in flight | without the trail | with it | added | within 10 % | CPU per write, without → with | CPU added | PostgreSQL statements per write |');
   console.log('|---|---|---:|---:|---:|---:|---|---:|---:|---:|');
   for (const line of lines) console.log(line);
-  console.log(`\nThrough the API (${ROUNDS} alternating rounds of ${API_PER_ROUND} requests per server):\n`);
-  console.log('| db | request | in flight | without the trail | with it | added | within 10 % | CPU per request, without → with | CPU added | of "with it", sealing | PostgreSQL statements per request |');
+  console.log(
+    `\nThrough the API (${ROUNDS} alternating rounds of ${API_PER_ROUND} requests per server; each server a process of its own, loaded from this one${process.env.BENCH_AUDIT_AA === '1' ? '; A/A: both servers without the trail' : ''}):\n`,
+  );
+  console.log('| db | request | in flight | without the trail | with it | added | within 10 % | CPU per request (server + PostgreSQL), without → with | CPU added | of "with it", sealing | PostgreSQL statements per request |');
   console.log('|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|');
   for (const line of apiLines) console.log(line);
   fs.rmSync(dir, { recursive: true, force: true });
