@@ -5,7 +5,10 @@
  * - altered: the record's content (or its changes, against their MAC) no longer gives its hash,
  *   or it is marked detached as deleting a person never leaves a record (changes kept, or not
  *   about a person);
- * - removed: a place in the chain is empty, or the chain ends before its recorded head;
+ * - removed: a place in the chain is empty, the chain ends before its recorded head, or the
+ *   head itself is gone while sealed records or signed checkpoints of the account remain;
+ * - added: a sealed record beyond the recorded head (the sealer moves the head in the
+ *   transaction that seals, so nothing it sealed lies beyond it), reported as altered;
  * - reordered: an intact record no longer links to the one before it, and the record that
  *   should follow is elsewhere in the chain;
  * - checkpoint: a signed checkpoint does not verify under the server's keys, or the chain no
@@ -72,6 +75,7 @@ export function createAuditVerifier(deps: { db: Db; macKey: Buffer }) {
         .selectAll()
         .where('account_id', '=', accountId)
         .where('seq', '>=', expected)
+        .where('seq', '<=', chain.head_seq)
         .orderBy('seq')
         .limit(BATCH)
         .execute();
@@ -113,7 +117,30 @@ export function createAuditVerifier(deps: { db: Db; macKey: Buffer }) {
     if (last > 0 && last >= chain.first_seq && prev !== chain.head_hash && last === chain.head_seq) {
       return { records, detached, hashAt, problem: { kind: 'altered', seq: last, id: null, detail: 'the last record is not the recorded head' } as ChainProblem };
     }
-    return { records, detached, hashAt, problem: null };
+    return { records, detached, hashAt, problem: await addedBeyond(accountId, chain.head_seq) };
+  }
+
+  /**
+   * A sealed record past the head the walk stopped at. The head is read again after the record:
+   * a sealer that committed meanwhile moved it past its own records in the same transaction, so
+   * a record still beyond it was placed there by something else.
+   */
+  async function addedBeyond(accountId: string, headSeq: number): Promise<ChainProblem | null> {
+    const beyond = await db.selectFrom('audit_events').select(['id', 'seq']).where('account_id', '=', accountId).where('seq', '>', headSeq).orderBy('seq').limit(1).executeTakeFirst();
+    if (!beyond) return null;
+    const head = await db.selectFrom('audit_chains').select('head_seq').where('account_id', '=', accountId).executeTakeFirst();
+    const seq = Number(beyond.seq);
+    if (head && seq <= Number(head.head_seq)) return null;
+    return { kind: 'altered', seq, id: beyond.id, detail: `it lies beyond the chain's recorded head (${headSeq}): no seal placed it there` };
+  }
+
+  /** With no head stored: sealed records or checkpoints of the account left behind mean the head was removed. */
+  async function headRemoved(accountId: string): Promise<ChainProblem | null> {
+    const record = await db.selectFrom('audit_events').select(['id', 'seq']).where('account_id', '=', accountId).where('seq', 'is not', null).orderBy('seq').limit(1).executeTakeFirst();
+    if (record) return { kind: 'removed', seq: Number(record.seq), id: record.id, detail: 'the chain’s head is gone while its sealed records remain' };
+    const checkpoint = await db.selectFrom('audit_checkpoints').select('seq').where('account_id', '=', accountId).orderBy('seq').limit(1).executeTakeFirst();
+    if (checkpoint) return { kind: 'removed', seq: Number(checkpoint.seq), id: null, detail: 'the chain is gone while its signed checkpoints remain' };
+    return null;
   }
 
   async function checkCheckpoints(accountId: string, firstSeq: number, hashAt: Map<number, string>) {
@@ -162,7 +189,8 @@ export function createAuditVerifier(deps: { db: Db; macKey: Buffer }) {
       ? { first_seq: Number(stored.first_seq), first_prev_hash: stored.first_prev_hash, head_seq: Number(stored.head_seq), head_hash: stored.head_hash }
       : undefined;
     if (!chain) {
-      return { account: accountId, ok: true, records: 0, first_seq: 1, head_seq: 0, checkpoints: { verified: 0, unverifiable: 0 }, pending, detached: 0, problem: null };
+      const problem = await headRemoved(accountId);
+      return { account: accountId, ok: problem === null, records: 0, first_seq: 1, head_seq: 0, checkpoints: { verified: 0, unverifiable: 0 }, pending, detached: 0, problem };
     }
     const walked = await walk(accountId, chain);
     const cps = walked.problem ? { verified: 0, unverifiable: 0, problem: null } : await checkCheckpoints(accountId, chain.first_seq, walked.hashAt);
@@ -188,7 +216,10 @@ export function createAuditVerifier(deps: { db: Db; macKey: Buffer }) {
         : [
             ...new Set([
               ...(await db.selectFrom('audit_chains').select('account_id').execute()).map((r) => r.account_id),
-              ...(await db.selectFrom('audit_events').select('account_id').distinct().where('seq', 'is', null).execute()).map((r) => r.account_id),
+              // Every account with records, sealed or not, and with checkpoints: a chain whose head
+              // row was deleted is still walked, and reported.
+              ...(await db.selectFrom('audit_events').select('account_id').distinct().execute()).map((r) => r.account_id),
+              ...(await db.selectFrom('audit_checkpoints').select('account_id').distinct().execute()).map((r) => r.account_id),
             ]),
           ].sort();
     const chains: ChainReport[] = [];

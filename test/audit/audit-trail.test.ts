@@ -272,6 +272,39 @@ for (const target of databaseTargets()) {
       assert.deepEqual([report.problem!.kind, report.problem!.seq, report.problem!.id], ['reordered', 2, rows[2]!.id]);
     });
 
+    it('verify names a chain whose head was deleted, for that account and among all chains', async () => {
+      const { accountId, rows } = await sealedChain(2);
+      await db().deleteFrom('audit_chains').where('account_id', '=', accountId).execute();
+      const report = (await audit().verifier.verify(accountId)).chains[0]!;
+      assert.equal(report.ok, false);
+      assert.deepEqual([report.problem!.kind, report.problem!.seq, report.problem!.id], ['removed', 1, rows[0]!.id]);
+      const all = await audit().verifier.verify();
+      assert.equal(all.ok, false);
+      assert.equal(all.chains.find((c) => c.account === accountId)?.problem?.kind, 'removed', 'listed although it has no head any more');
+
+      // The records gone with it: the signed checkpoints still say there was a chain.
+      const wiped = await sealedChain(1);
+      await db().deleteFrom('audit_events').where('account_id', '=', wiped.accountId).execute();
+      await db().deleteFrom('audit_chains').where('account_id', '=', wiped.accountId).execute();
+      const checkpoints = await db().selectFrom('audit_checkpoints').select('seq').where('account_id', '=', wiped.accountId).orderBy('seq').execute();
+      const gone = (await audit().verifier.verify(wiped.accountId)).chains[0]!;
+      assert.deepEqual([gone.ok, gone.problem?.kind, gone.problem?.seq], [false, 'removed', Number(checkpoints[0]!.seq)]);
+    });
+
+    it('verify names a record added beyond the recorded head, even with a hash that links', async () => {
+      const { accountId, rows } = await sealedChain(2);
+      const { recordHash } = await import('../../src/audit/chain.ts');
+      const last = rows.at(-1)!;
+      const forged = { ...last, id: `${last.id.slice(0, -4)}zzzz`, target_id: 'inv_forged', seq: Number(last.seq) + 1, prev_hash: last.hash };
+      await db().insertInto('audit_events').values({ ...forged, hash: recordHash(last.hash!, forged) }).execute();
+      const report = (await audit().verifier.verify(accountId)).chains[0]!;
+      assert.equal(report.ok, false);
+      assert.deepEqual([report.problem!.kind, report.problem!.seq, report.problem!.id], ['altered', forged.seq, forged.id]);
+      assert.equal(report.records, rows.length, 'the records up to the head were walked');
+      // Stored unchanged: verify only reads.
+      assert.equal((await db().selectFrom('audit_events').select('id').where('account_id', '=', accountId).execute()).length, rows.length + 1);
+    });
+
     it('verify catches a chain rewritten from scratch: the signed checkpoint no longer matches', async () => {
       const { accountId, rows } = await sealedChain(3);
       // Rewrite record 2 and every hash after it, as someone with the database but not the signing key could.
