@@ -48,6 +48,7 @@ import { createScimGroupStore } from '../src/scim/groups-store.ts';
 import { recordNothing, type AuditBy, type RecordAudit } from '../src/audit/record.ts';
 import { createAuditSealer } from '../src/audit/sealer.ts';
 import { cpuMicros } from './lib/load.ts';
+import { profileFlags } from './lib/processes.ts';
 import { cpuBetween, postgresCpuOf } from './lib/postgres-cpu.ts';
 import type { AuditVariantMessage } from './lib/audit-variant-server.ts';
 
@@ -91,6 +92,8 @@ interface Spent {
   statements: number;
   /** Of the wall time, what the round's closing work (sealing) took. */
   settleUs: number;
+  /** Of the CPU time (server and database), what the closing work took. */
+  settleCpuUs: number;
 }
 
 /** What a round of one variant runs: its write, the work that completes the round's writes (sealing), and where its cost is read. */
@@ -106,11 +109,17 @@ async function sampleThisProcess(): Promise<Sample> {
   return { cpuUs: used.user + used.system, statements: statementsSent };
 }
 
+/** CPU µs between two samples: the process's and its database backends'. */
+function cpuSpent(before: Sample, after: Sample): { cpuUs: number; databaseCpuUs: number } {
+  return { cpuUs: after.cpuUs - before.cpuUs, databaseCpuUs: before.databaseCpu && after.databaseCpu ? cpuBetween(before.databaseCpu, after.databaseCpu) : 0 };
+}
+
 /**
- * Runs `count` writes, `inFlight` at a time. Rounds never overlap, so the CPU time read before
- * and after is this round's work (on SQLite all of it, the database's included): it says what a
- * request costs however loaded the machine is, where wall time also counts the waits for a core
- * other processes hold.
+ * Runs `count` writes, `inFlight` at a time, then the variant's closing work. Rounds never
+ * overlap, so the CPU time read before and after is this round's work (on SQLite all of it, the
+ * database's included): it says what a request costs however loaded the machine is, where wall
+ * time also counts the waits for a core other processes hold. The samples are read outside the
+ * timed parts.
  */
 async function runRound(variant: Variant, count: number, inFlight: number): Promise<Spent> {
   let next = 0;
@@ -124,17 +133,15 @@ async function runRound(variant: Variant, count: number, inFlight: number): Prom
       }
     }),
   );
+  const writesUs = (performance.now() - started) * 1000;
+  const written = variant.settle ? await variant.sample() : undefined;
   const settling = performance.now();
   await variant.settle?.();
-  const ended = performance.now();
+  const settleUs = (performance.now() - settling) * 1000;
   const after = await variant.sample();
-  return {
-    wallUs: (ended - started) * 1000,
-    cpuUs: after.cpuUs - before.cpuUs,
-    databaseCpuUs: before.databaseCpu && after.databaseCpu ? cpuBetween(before.databaseCpu, after.databaseCpu) : 0,
-    settleUs: (ended - settling) * 1000,
-    statements: after.statements - before.statements,
-  };
+  const spent = cpuSpent(before, after);
+  const settled = written ? cpuSpent(written, after) : { cpuUs: 0, databaseCpuUs: 0 };
+  return { wallUs: writesUs + settleUs, ...spent, settleUs, settleCpuUs: settled.cpuUs + settled.databaseCpuUs, statements: after.statements - before.statements };
 }
 
 async function writers(db: Db) {
@@ -184,6 +191,8 @@ interface Row {
   withoutDatabaseCpuUs: number;
   /** Of `withUs`, the wall time per write spent sealing at the ends of rounds (through the API). */
   withSealUs: number;
+  /** Of the CPU per write with the trail (server and database), what sealing took. */
+  withSealCpuUs: number;
   /** PostgreSQL statements per write, without and with the trail (sealing included). */
   withoutStatements: number;
   withStatements: number;
@@ -191,7 +200,7 @@ interface Row {
 
 /** Runs `rounds` alternating rounds of each variant (with, without; then without, with); per-write means. */
 async function alternate(variants: { with: Variant; without: Variant }, perRound: number, inFlight: number): Promise<Omit<Row, 'write' | 'inFlight'>> {
-  const zero = (): Spent => ({ wallUs: 0, cpuUs: 0, databaseCpuUs: 0, settleUs: 0, statements: 0 });
+  const zero = (): Spent => ({ wallUs: 0, cpuUs: 0, databaseCpuUs: 0, settleUs: 0, settleCpuUs: 0, statements: 0 });
   const totals = { with: zero(), without: zero() };
   for (let round = 0; round < ROUNDS; round++) {
     const order = round % 2 === 0 ? (['with', 'without'] as const) : (['without', 'with'] as const);
@@ -209,6 +218,7 @@ async function alternate(variants: { with: Variant; without: Variant }, perRound
     withDatabaseCpuUs: per(totals.with.databaseCpuUs),
     withoutDatabaseCpuUs: per(totals.without.databaseCpuUs),
     withSealUs: per(totals.with.settleUs),
+    withSealCpuUs: per(totals.with.settleCpuUs),
     withoutStatements: per(totals.without.statements),
     withStatements: per(totals.with.statements),
   };
@@ -258,7 +268,7 @@ function ask(child: ChildProcess, message: string): Promise<AuditVariantMessage>
 async function server(databaseUrl: string, variant: 'with' | 'without') {
   const postgres = databaseUrl.startsWith('postgres') ? postgresCpuOf(databaseUrl) : undefined;
   const child = fork(fileURLToPath(new URL('./lib/audit-variant-server.ts', import.meta.url)), {
-    execArgv: ['--import', 'tsx'],
+    execArgv: ['--import', 'tsx', ...profileFlags()],
     env: { ...process.env, BENCH_AUDIT_VARIANT: variant, BENCH_AUDIT_DATABASE_URL: postgres?.url ?? databaseUrl },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -321,7 +331,7 @@ function tableRow(kind: string, r: Row, withSealing = false): string {
   const cpu = (node: number, database: number) => (database > 0 ? `${node.toFixed(0)} + ${database.toFixed(0)}` : node.toFixed(0));
   return (
     `| ${kind} | ${r.write} | ${r.inFlight} | ${r.withoutUs.toFixed(0)} µs | ${r.withUs.toFixed(0)} µs | ${((ratio - 1) * 100).toFixed(1)} % | ${ratio <= 1.1 ? 'yes' : 'NO'} ` +
-    `| ${cpu(r.withoutCpuUs, r.withoutDatabaseCpuUs)} → ${cpu(r.withCpuUs, r.withDatabaseCpuUs)} µs | ${((cpuRatio - 1) * 100).toFixed(1)} % |${withSealing ? ` ${r.withSealUs.toFixed(0)} µs |` : ''}` +
+    `| ${cpu(r.withoutCpuUs, r.withoutDatabaseCpuUs)} → ${cpu(r.withCpuUs, r.withDatabaseCpuUs)} µs | ${((cpuRatio - 1) * 100).toFixed(1)} % |${withSealing ? ` ${r.withSealUs.toFixed(0)} µs; CPU ${r.withSealCpuUs.toFixed(0)} µs |` : ''}` +
     ` ${r.withoutStatements.toFixed(2)} → ${r.withStatements.toFixed(2)} |`
   );
 }
@@ -366,7 +376,7 @@ async function main() {
   console.log(
     `\nThrough the API (${ROUNDS} alternating rounds of ${API_PER_ROUND} requests per server; each server a process of its own, loaded from this one${process.env.BENCH_AUDIT_AA === '1' ? '; A/A: both servers without the trail' : ''}):\n`,
   );
-  console.log('| db | request | in flight | without the trail | with it | added | within 10 % | CPU per request (server + PostgreSQL), without → with | CPU added | of "with it", sealing | PostgreSQL statements per request |');
+  console.log('| db | request | in flight | without the trail | with it | added | within 10 % | CPU per request (server + PostgreSQL), without → with | CPU added | of "with it", sealing (wall; CPU) | PostgreSQL statements per request |');
   console.log('|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|');
   for (const line of apiLines) console.log(line);
   fs.rmSync(dir, { recursive: true, force: true });

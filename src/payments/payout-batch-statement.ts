@@ -58,6 +58,9 @@ interface BatchRow {
 
 const SEEN_COLUMNS = sql.join(KEY_COLUMNS.map((column) => sql.ref(`k.${column}`)));
 
+// Each stored row is expanded in FROM (`cross join lateral json_populate_record(…)`), never as
+// `(json_populate_record(…)).*` in a select list: PostgreSQL evaluates that once per column, so an
+// audit record's JSON was parsed twenty times (40 µs against 3 per row, measured on 20,000 rows).
 const writePayouts = preparedQuery((db, value: Placeholder<{ accountId: string; payouts: string }>): Compilable<BatchRow> => {
   const account = sql`${value('accountId')}::text`;
   const statement = sql<BatchRow>`with recursive input as (
@@ -97,13 +100,14 @@ const writePayouts = preparedQuery((db, value: Placeholder<{ accountId: string; 
     ), written as (
       select accepted.* from accepted where (select inserted from all_keys)
     ), payout as (
-      insert into payouts select (json_populate_record(null::payouts, payout)).* from written
+      insert into payouts select payout.* from written cross join lateral json_populate_record(null::payouts, written.payout) as payout
     ), entries as (
       insert into ledger_entries select entry.* from written cross join lateral json_populate_recordset(null::ledger_entries, written.entries) as entry
     ), event as (
-      insert into events select (json_populate_record(null::events, event)).* from written
+      insert into events select event.* from written cross join lateral json_populate_record(null::events, written.event) as event
     ), audit as (
-      insert into audit_events select (json_populate_record(null::audit_events, audit)).* from written where audit is not null
+      insert into audit_events select audit.* from written cross join lateral json_populate_record(null::audit_events, written.audit) as audit
+      where written.audit is not null
     ), ${deliveryClausesForMany(account, sql`written`)}
     select i.ord, exists (select from accepted where accepted.ord = i.ord) as inserted, (select row from seen where seen.ord = i.ord) as seen,
       (select inserted from all_keys) as keys_inserted, (select count(*) from woken) as woken, (select count(*) from debit) as debits
