@@ -10,7 +10,7 @@
  * Either way revocation, a deleted client and a deactivated user take effect on the very next
  * request (RFC 6750 bearer usage).
  */
-import { sql, type SqlBool, type Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Db } from '../platform/db/database.ts';
 import type { Tables } from '../platform/db/tables.ts';
 import type { Clock } from '../platform/clock.ts';
@@ -18,7 +18,7 @@ import type { Principal } from '../platform/auth.ts';
 import { newTimeOrderedId } from '../platform/ids.ts';
 import { randomSecret, sha256Hex } from '../platform/crypto.ts';
 import type { KeyVault } from '../platform/secrets-key.ts';
-import { preparedQuery, type Placeholder } from '../platform/db/prepared.ts';
+import { preparedForKeys, preparedQuery, type Placeholder } from '../platform/db/prepared.ts';
 import { dialectOf } from '../platform/db/dialect.ts';
 import { LOOKUPS_TOGETHER, lookedUpTogether, lookupByKey } from '../platform/db/arriving-together.ts';
 import { createTokenSealer, type SealedClaims } from './token-sealing.ts';
@@ -61,7 +61,6 @@ export function isSealed(token: string): boolean {
 // requests that arrive together go as one statement (`lookedUpTogether`): a round trip per
 // request was most of what a read such as a list page cost the node there.
 
-
 const storedTokenColumns = (db: Db) =>
   db
     .selectFrom('access_tokens')
@@ -83,9 +82,7 @@ type StoredTokenRow = Awaited<ReturnType<ReturnType<typeof storedTokenColumns>['
 
 const storedToken = preparedQuery((db, value: Placeholder<{ digest: string }>) => storedTokenColumns(db).where('access_tokens.token_digest', '=', value('digest')));
 
-const storedTokens = preparedQuery((db, value: Placeholder<{ digests: readonly string[] }>) =>
-  storedTokenColumns(db).where(sql<SqlBool>`access_tokens.token_digest = any(${value('digests')}::text[])`),
-);
+const storedTokens = preparedForKeys(['digests'], (db, keys) => storedTokenColumns(db).where('access_tokens.token_digest', 'in', keys.digests));
 
 const sealedTokenClient = preparedQuery((db, value: Placeholder<{ tokenId: string; clientId: string; accountId: string }>) =>
   db
@@ -97,11 +94,12 @@ const sealedTokenClient = preparedQuery((db, value: Placeholder<{ tokenId: strin
 );
 
 /** The clients of a batch of sealed tokens, and which of the tokens are revoked. */
-const sealedTokensClients = preparedQuery((_db, value: Placeholder<{ clientIds: readonly string[]; tokenIds: readonly string[] }>) =>
-  sql<{ revoked: boolean; id: string; account_id: string | null }>`
-    select false as revoked, id, account_id from oauth_clients where id = any(${value('clientIds')}::text[])
+const sealedTokensClients = preparedForKeys(
+  ['clientIds', 'tokenIds'],
+  (_db, keys) => sql<{ revoked: boolean; id: string; account_id: string | null }>`
+    select false as revoked, id, account_id from oauth_clients where id in (${sql.join(keys.clientIds)})
     union all
-    select true, token_id, null from oauth_revoked_tokens where token_id = any(${value('tokenIds')}::text[])`,
+    select true, token_id, null from oauth_revoked_tokens where token_id in (${sql.join(keys.tokenIds)})`,
 );
 
 type ClientOfToken = Pick<SealedClaims, 'id' | 'clientId' | 'accountId'>;

@@ -9,9 +9,8 @@ import { keysetPage, NEWEST_FIRST } from '../paging/keyset.ts';
 import { changesOf, recordAudit, type AuditBy } from '../audit/record.ts';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../platform/db/database.ts';
-import { preparedQuery, type Placeholder } from '../platform/db/prepared.ts';
+import { preparedForKeys, preparedQuery, type Placeholder } from '../platform/db/prepared.ts';
 import { LOOKUPS_TOGETHER, lookupByKey } from '../platform/db/arriving-together.ts';
-import { sql, type SqlBool } from 'kysely';
 import type { Clock } from '../platform/clock.ts';
 import type { Principal } from '../platform/auth.ts';
 import { bearerToken } from '../platform/auth.ts';
@@ -36,9 +35,7 @@ export interface ScimTokenView {
  */
 const tokenColumns = (db: Db) => db.selectFrom('scim_tokens').select(['token_digest', 'id', 'account_id', 'revoked_at']);
 const byDigest = preparedQuery((db, value: Placeholder<{ digest: string }>) => tokenColumns(db).where('token_digest', '=', value('digest')));
-const byDigests = preparedQuery((db, value: Placeholder<{ digests: readonly string[] }>) =>
-  tokenColumns(db).where(sql<SqlBool>`token_digest = any(${value('digests')}::text[])`),
-);
+const byDigests = preparedForKeys(['digests'], (db, keys) => tokenColumns(db).where('token_digest', 'in', keys.digests));
 
 export function createScimTokens(deps: { db: Db; clock: Clock }) {
   const { db, clock } = deps;

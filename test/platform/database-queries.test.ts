@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { NEEDS_POSTGRES, databaseTargets } from '../helpers/databases.ts';
 import { openDatabase, selectColumn, type Database } from '../../src/platform/db/database.ts';
-import { placeholder, preparedQuery, type Placeholder } from '../../src/platform/db/prepared.ts';
+import { placeholder, preparedForKeys, preparedQuery, type Placeholder } from '../../src/platform/db/prepared.ts';
 import { migrateToLatest } from '../../src/platform/db/migrate.ts';
 import { sql } from 'kysely';
 import fs from 'node:fs';
@@ -78,6 +78,17 @@ for (const target of databaseTargets()) {
       assert.deepEqual(await selectColumn<string>(database.db, query), ['acct_d', 'acct_c', 'acct_b', 'acct_a']);
     });
 
+    it('a query over lists of keys finds the rows of every key, for any length of either list, an empty one matching nothing', async () => {
+      const byIds = preparedForKeys(['ids', 'names'], (db, keys) =>
+        db.selectFrom('accounts').select('id').where((eb) => eb.or([eb('id', 'in', keys.ids), eb('name', 'in', keys.names)])).orderBy('id'),
+      );
+      const run = async (ids: string[], names: string[]) => (await byIds.execute(database.db, { ids, names })).rows.map((row) => row.id);
+      assert.deepEqual(await run(['acct_b'], []), ['acct_b']);
+      assert.deepEqual(await run(['acct_c', 'acct_a', 'acct_x'], ['Account d']), ['acct_a', 'acct_c', 'acct_d'], 'three keys (padded to four) and one name');
+      assert.deepEqual(await run(['acct_a', 'acct_b', 'acct_c', 'acct_d', 'acct_a'], ['Account %']), ['acct_a', 'acct_b', 'acct_c', 'acct_d'], 'five keys, padded to eight; a value is compared, never spliced');
+      assert.deepEqual(await run([], []), []);
+    });
+
     it('a placeholder a query never binds is refused when the query is compiled', () => {
       const unused = preparedQuery((db, value: Placeholder<{ unused: string }>) => {
         value('unused');
@@ -110,6 +121,27 @@ describe('statements PostgreSQL keeps prepared', { skip: postgresTarget ? false 
   const accountById = preparedQuery((db, value: Placeholder<{ id: string }>) => db.selectFrom('accounts').select(['id', 'name']).where('id', '=', value('id')));
   const kept = (database: Database) =>
     sql<{ name: string; statement: string }>`select name, statement from pg_prepared_statements where name like 'gh\\_%'`.execute(database.db);
+
+  it('a query over lists of keys keeps one generic plan per length: none is planned again on every run', async () => {
+    const created = await postgresTarget!.create();
+    const database = await openDatabase({ databaseUrl: created.url, poolSize: 1 });
+    try {
+      await migrateToLatest(database);
+      await database.db.insertInto('accounts').values([1, 2, 3].map((i) => ({ id: `acct_plan${i}`, name: `Plan ${i}`, created_at: i }))).execute();
+      const byIds = preparedForKeys(['ids'], (db, keys) => db.selectFrom('accounts').select('id').where('id', 'in', keys.ids));
+      for (let run = 0; run < 12; run++) {
+        assert.equal((await byIds.execute(database.db, { ids: ['acct_plan1'] })).rows.length, 1);
+        assert.equal((await byIds.execute(database.db, { ids: ['acct_plan1', 'acct_plan2', 'acct_plan3'] })).rows.length, 3);
+      }
+      const { rows } = await sql<{ statement: string; generic_plans: string; custom_plans: string }>`
+        select statement, generic_plans, custom_plans from pg_prepared_statements where statement like '%from "accounts" where "id" in%'`.execute(database.db);
+      // Lengths 1 and 4 (three keys padded): two statements, each planned for its values five times, then generic.
+      assert.deepEqual(rows.map((row) => [row.statement.match(/\$\d+/g)!.length, Number(row.custom_plans), Number(row.generic_plans)]).sort(), [[1, 5, 7], [4, 5, 7]]);
+    } finally {
+      await database.close();
+      await created.drop();
+    }
+  });
 
   it('a prepared query runs by name, parsed once per connection, and gives the same rows; ?prepare=off runs it unnamed', async () => {
     const created = await postgresTarget!.create();

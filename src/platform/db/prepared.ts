@@ -113,3 +113,47 @@ export function preparedInsert<T extends keyof Tables & string, C extends keyof 
     db.insertInto(table).values(Object.fromEntries(columns.map((column) => [column, value(column)])) as InsertObject<Tables, T>),
   );
 }
+
+/** A query over lists of keys (`preparedForKeys`): what it runs with, one list per name. */
+export interface PreparedForKeys<L extends string, R> {
+  execute(executor: Db, lists: Record<L, readonly string[]>): Promise<QueryResult<R>>;
+}
+
+/**
+ * A prepared query that reads by lists of keys, with one placeholder per key: `build` receives,
+ * for each list, its placeholders, to use as `in (…)`. A run pads every list with its last key
+ * to one length, the longest list's rounded up to a power of two, so a handful of statements
+ * serve every length up to a batch's.
+ *
+ * Why not each list bound as one array: PostgreSQL's generic plan for `= any($1)` assumes an
+ * array of unknown length, against which the plan for the actual one always looks cheaper, so
+ * such a statement is planned again on every run (`pg_prepared_statements` counted 38 custom
+ * plans and no generic one after 38 token lookups). With a parameter per key the generic plan
+ * knows the length, and PostgreSQL keeps it after its first five runs.
+ */
+export function preparedForKeys<L extends string, R>(names: readonly L[], build: (db: Db, keys: Record<L, string[]>) => Compilable<R> | RawBuilder<R>): PreparedForKeys<L, R> {
+  const byLength = new Map<number, PreparedQuery<Record<string, string | null>, R>>();
+  const statementOf = (length: number) => {
+    let statement = byLength.get(length);
+    if (statement === undefined) {
+      statement = preparedQuery((db, value: Placeholder<Record<string, string | null>>) =>
+        build(db, Object.fromEntries(names.map((name) => [name, Array.from({ length }, (_, i) => value(`${name}${i}`) as string)])) as Record<L, string[]>),
+      );
+      byLength.set(length, statement);
+    }
+    return statement;
+  };
+  return {
+    execute(executor, lists) {
+      const longest = Math.max(1, ...names.map((name) => lists[name].length));
+      const length = 2 ** Math.ceil(Math.log2(longest));
+      const values: Record<string, string | null> = {};
+      for (const name of names) {
+        const keys = lists[name];
+        // An empty list stands as null, which `in (…)` matches with nothing.
+        for (let i = 0; i < length; i++) values[`${name}${i}`] = keys[Math.min(i, keys.length - 1)] ?? null;
+      }
+      return statementOf(length).execute(executor, values);
+    },
+  };
+}
