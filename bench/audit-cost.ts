@@ -3,6 +3,11 @@
  * side by side in one run on each database (SQLite, and PostgreSQL when BENCH_DATABASE_URL or
  * GATEHOUSE_TEST_DATABASE_URL is set).
  *
+ * Settings: BENCH_DATABASES (sqlite,postgres), BENCH_AUDIT_PARTS (service,api: the two views
+ * below), BENCH_IN_FLIGHT (1,8), BENCH_ROUNDS (6), BENCH_PER_ROUND (200 service writes),
+ * BENCH_API_PER_ROUND (400 requests), BENCH_AUDIT_AA=1 (the A/A run below), BENCH_PROFILE_DIR (a
+ * V8 CPU profile of each server).
+ *
  * Two writes, each with the trail and without it: the create-payout transaction as the API runs
  * it (payout, ledger postings, outbox event, balance debit, and its audit record) and SCIM
  * POST /Users (the person, their search rows, and its audit record). "Without" is the same
@@ -55,7 +60,8 @@ import type { AuditVariantMessage } from './lib/audit-variant-server.ts';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 const PER_ROUND = Number(process.env.BENCH_PER_ROUND ?? 200);
 const IN_FLIGHT = (process.env.BENCH_IN_FLIGHT ?? '1,8').split(',').map(Number);
-// BENCH_DATABASES=sqlite (or postgres) measures one of them only.
+// BENCH_DATABASES=sqlite (or postgres) measures one of them only; BENCH_AUDIT_PARTS=service (or api) one of the two views.
+const PARTS = new Set((process.env.BENCH_AUDIT_PARTS ?? 'service,api').split(','));
 const by: AuditBy = { actor: { type: 'client', id: 'client_bench' }, requestId: 'req-bench', idempotencyKey: 'key-bench', sourceAddress: '127.0.0.1', userAgent: 'bench/1' };
 /** The reference: the same services, recording nothing. */
 const noAudit: RecordAudit = recordNothing;
@@ -344,7 +350,7 @@ async function main() {
   const targets = await Promise.all(kinds.map((kind) => databaseFor(kind, dir, pgUrl)));
   const loadBefore = os.loadavg()[0]!;
   const started = new Date();
-  for (const target of targets) {
+  for (const target of PARTS.has('service') ? targets : []) {
     const database = await openDatabase({ databaseUrl: target.url });
     try {
       const { rows, sealUs } = await measure(database);
@@ -356,7 +362,7 @@ async function main() {
     }
   }
   const apiLines: string[] = [];
-  for (const kind of targets.map((t) => t.kind)) {
+  for (const kind of PARTS.has('api') ? targets.map((t) => t.kind) : []) {
     const pair = await Promise.all([0, 1].map(() => databaseFor(kind, dir, pgUrl)));
     try {
       for (const r of await measureApi(pair[0]!.url, pair[1]!.url)) apiLines.push(tableRow(kind, r, true));

@@ -475,7 +475,7 @@ CREATE INDEX accounts_created ON public.accounts USING btree (created_at, id);
 CREATE UNIQUE INDEX accounts_pkey ON public.accounts USING btree (id);
 CREATE UNIQUE INDEX audit_chains_pkey ON public.audit_chains USING btree (account_id);
 CREATE UNIQUE INDEX audit_checkpoints_pk ON public.audit_checkpoints USING btree (account_id, seq);
-CREATE INDEX audit_events_account_time ON public.audit_events USING btree (account_id, occurred_at, id);
+CREATE INDEX audit_events_account_time ON public.audit_events USING btree (account_id, occurred_at, id) WHERE (seq IS NOT NULL);
 CREATE INDEX audit_events_actor ON public.audit_events USING btree (actor_id, occurred_at) WHERE (seq IS NOT NULL);
 CREATE UNIQUE INDEX audit_events_chain ON public.audit_events USING btree (account_id, seq) WHERE (seq IS NOT NULL);
 CREATE UNIQUE INDEX audit_events_pkey ON public.audit_events USING btree (id);

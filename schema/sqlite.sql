@@ -77,7 +77,7 @@ CREATE INDEX "access_tokens_user" on "access_tokens" ("user_id") where "user_id"
 
 CREATE INDEX "accounts_created" on "accounts" ("created_at", "id");
 
-CREATE INDEX "audit_events_account_time" on "audit_events" ("account_id", "occurred_at", "id");
+CREATE INDEX "audit_events_account_time" on "audit_events" ("account_id", "occurred_at", "id") where "seq" is not null;
 
 CREATE INDEX "audit_events_actor" on "audit_events" ("actor_id", "occurred_at") where "seq" is not null;
 

@@ -217,8 +217,9 @@ export function createAuditVerifier(deps: { db: Db; macKey: Buffer }) {
             ...new Set([
               ...(await db.selectFrom('audit_chains').select('account_id').execute()).map((r) => r.account_id),
               // Every account with records, sealed or not, and with checkpoints: a chain whose head
-              // row was deleted is still walked, and reported.
-              ...(await db.selectFrom('audit_events').select('account_id').distinct().execute()).map((r) => r.account_id),
+              // row was deleted is still walked, and reported. (Each half reads its own index.)
+              ...(await db.selectFrom('audit_events').select('account_id').distinct().where('seq', 'is not', null).execute()).map((r) => r.account_id),
+              ...(await db.selectFrom('audit_events').select('account_id').distinct().where('seq', 'is', null).execute()).map((r) => r.account_id),
               ...(await db.selectFrom('audit_checkpoints').select('account_id').distinct().execute()).map((r) => r.account_id),
             ]),
           ].sort();

@@ -20,6 +20,7 @@ import * as m0507 from './0507_webhook_endpoint_headers.ts';
 import * as m0600 from './0600_audit.ts';
 import * as m0601 from './0601_audit_chain_index_sealed.ts';
 import * as m0602 from './0602_audit_read_indexes_sealed.ts';
+import * as m0603 from './0603_audit_account_index_sealed.ts';
 import * as m0700 from './0700_oidc.ts';
 
 export const migrations: Record<string, Migration> = {
@@ -42,5 +43,6 @@ export const migrations: Record<string, Migration> = {
   '0600_audit': m0600,
   '0601_audit_chain_index_sealed': m0601,
   '0602_audit_read_indexes_sealed': m0602,
+  '0603_audit_account_index_sealed': m0603,
   '0700_oidc': m0700,
 };
