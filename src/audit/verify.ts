@@ -60,7 +60,8 @@ export function createAuditVerifier(deps: { db: Db; macKey: Buffer }) {
 
   /** Finds where the record that should follow `prevHash` went, to tell reordered from removed. */
   async function successorOf(accountId: string, prevHash: string): Promise<Pick<AuditEventRow, 'id' | 'seq'> | undefined> {
-    return db.selectFrom('audit_events').select(['id', 'seq']).where('account_id', '=', accountId).where('prev_hash', '=', prevHash).executeTakeFirst();
+    // Only sealed records have a link: `seq is not null` lets the read take a sealed-only index.
+    return db.selectFrom('audit_events').select(['id', 'seq']).where('account_id', '=', accountId).where('seq', 'is not', null).where('prev_hash', '=', prevHash).executeTakeFirst();
   }
 
   async function walk(accountId: string, chain: { first_seq: number; first_prev_hash: string; head_seq: number; head_hash: string }) {
