@@ -54,7 +54,7 @@ import { recordNothing, type AuditBy, type RecordAudit } from '../src/audit/reco
 import { createAuditSealer } from '../src/audit/sealer.ts';
 import { cpuMicros } from './lib/load.ts';
 import { profileFlags } from './lib/processes.ts';
-import { cpuBetween, postgresCpuOf } from './lib/postgres-cpu.ts';
+import { countSentStatements, cpuBetween, postgresCpuOf } from './lib/postgres-cpu.ts';
 import type { AuditVariantMessage } from './lib/audit-variant-server.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
@@ -69,16 +69,11 @@ const noAudit: RecordAudit = recordNothing;
 type Write = () => Promise<unknown>;
 
 /**
- * Statements sent to PostgreSQL by this process, counted at the pg client every query passes: how
- * many a round's writes took (creates that arrive together share one, so the count shows how well
- * they met). The API's servers count their own (bench/lib/audit-variant-server.ts).
+ * Statements sent to PostgreSQL by this process: how many a round's writes took (creates that
+ * arrive together share one, so the count shows how well they met). The API's servers count their
+ * own (bench/lib/audit-variant-server.ts).
  */
-let statementsSent = 0;
-const sendQuery = pg.Client.prototype.query;
-pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-  statementsSent += 1;
-  return (sendQuery as (...a: unknown[]) => unknown).apply(this, args);
-} as typeof sendQuery;
+const statementsSent = countSentStatements();
 
 /** What a round's writes cost where they ran, read before and after it. */
 interface Sample {
@@ -112,7 +107,7 @@ interface Variant {
 /** This process's CPU time: in the service transaction's rounds only their variant runs meanwhile. */
 async function sampleThisProcess(): Promise<Sample> {
   const used = process.cpuUsage();
-  return { cpuUs: used.user + used.system, statements: statementsSent };
+  return { cpuUs: used.user + used.system, statements: statementsSent() };
 }
 
 /** CPU µs between two samples: the process's and its database backends'. */

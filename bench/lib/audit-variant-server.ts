@@ -11,10 +11,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import pg from 'pg';
 import { recordNothing } from '../../src/audit/record.ts';
 import { createGatehouse } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
+import { countSentStatements } from './postgres-cpu.ts';
 
 export interface AuditVariantReady {
   publicUrl: string;
@@ -35,14 +35,9 @@ if ((variant !== 'with' && variant !== 'without') || !databaseUrl || !process.se
 }
 const send = (message: AuditVariantMessage) => process.send!(message);
 
-// Counted at the pg client every query passes: the statements a round's requests took (creates
-// that arrive together share one, so the count shows how well they met).
-let statementsSent = 0;
-const sendQuery = pg.Client.prototype.query;
-pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-  statementsSent += 1;
-  return (sendQuery as (...a: unknown[]) => unknown).apply(this, args);
-} as typeof sendQuery;
+// The statements a round's requests took (creates that arrive together share one, so the count
+// shows how well they met).
+const statementsSent = countSentStatements();
 
 const adminToken = randomBytes(24).toString('hex');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-audit-bench-data-'));
@@ -80,11 +75,11 @@ await call(`${publicUrl}/v1/invoices/${invoice.id}/settle`, issued.token, undefi
 process.on('message', (message) => {
   if (message === 'seal') {
     gatehouse.services.audit.sealer.sealPending().then(
-      (sealed) => send({ sealed, statements: statementsSent }),
+      (sealed) => send({ sealed, statements: statementsSent() }),
       (error: unknown) => send({ failed: String(error) }),
     );
   } else if (message === 'statements') {
-    send({ statements: statementsSent });
+    send({ statements: statementsSent() });
   } else if (message === 'close') {
     void gatehouse.close().finally(() => {
       fs.rmSync(dataDir, { recursive: true, force: true });

@@ -53,3 +53,18 @@ export function cpuBetween(before: Map<number, number>, after: Map<number, numbe
   for (const [pid, micros] of after) total += micros - (before.get(pid) ?? 0);
   return total;
 }
+
+/**
+ * Counts the statements the pg clients of this process send from now on, at the client every query
+ * passes, whichever pool connection takes it; returns the count so far. (test/helpers/sent-statements.ts
+ * is the scoped form a test uses.)
+ */
+export function countSentStatements(): () => number {
+  let sent = 0;
+  const query = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    sent += 1;
+    return (query as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof query;
+  return () => sent;
+}
