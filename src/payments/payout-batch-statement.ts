@@ -1,19 +1,21 @@
 /**
- * PostgreSQL: the payouts of one account that share a group-commit batch written by one
- * statement (platform/db/statement-batch.ts), instead of one payout statement each
- * (payout-statement.ts, whose `inserting` form this is for many: each payout's Idempotency-Key
- * inserted done with its answer, its row, two ledger entries, event, audit record and
- * deliveries, and one debit of the balance per currency).
+ * PostgreSQL: the payouts that share a group-commit batch (of one account, or of several that
+ * arrived together, group-commit.ts) written by one statement (platform/db/statement-batch.ts),
+ * instead of one payout statement each (payout-statement.ts, whose `inserting` form this is
+ * for many: each payout's Idempotency-Key inserted done with its answer, its row, two ledger
+ * entries, event, audit record and deliveries, and one debit per balance).
  *
  * Each payout is judged as its own statement would have judged it, in arrival order:
  * - a key that has a row (committed before the batch) writes nothing and returns that row, for
  *   the write runner to judge (replay, reused, in use);
  * - a key already sent by an earlier payout of the batch writes nothing and returns no row: the
  *   runner then takes the claimed way, which finds the earlier payout's key once it is committed;
- * - the others walk the balance, locked first, in arrival order: a payout is accepted when what
- *   the accepted ones before it left covers it, else refused (nothing written; the runner stores
+ * - the others walk their balance (account and currency), in arrival order: a payout is
+ *   accepted when what the accepted ones before it left covers it, else refused (nothing written; the runner stores
  *   the refusal the claimed way, as for a lone payout).
- * The accepted keys go in before anything else is written. If one of them met a key inserted
+ * Every balance the batch touches is locked first, in (account, currency) order, the one order
+ * every batch locks in, so that batches of overlapping accounts on other connections or nodes
+ * queue rather than deadlock. The accepted keys go in before anything else is written. If one of them met a key inserted
  * meanwhile by another transaction (its unique entry waited for, then nothing inserted), the
  * walk no longer says what happened, so the statement fails and the batch runs again one
  * payout at a time.
@@ -65,43 +67,43 @@ const SEEN_COLUMNS = sql.join(KEY_COLUMNS.map((column) => sql.ref(`k.${column}`)
 // Each stored row is expanded in FROM (`cross join lateral json_populate_record(…)`), never as
 // `(json_populate_record(…)).*` in a select list: PostgreSQL evaluates that once per column, so an
 // audit record's JSON was parsed twenty times (40 µs against 3 per row, measured on 20,000 rows).
-const writePayouts = preparedQuery((db, value: Placeholder<{ accountId: string; payouts: string }>): Compilable<BatchRow> => {
-  const account = sql`${value('accountId')}::text`;
+const writePayouts = preparedQuery((db, value: Placeholder<{ payouts: string }>): Compilable<BatchRow> => {
   const statement = sql<BatchRow>`with recursive input as (
-      select * from json_to_recordset(${value('payouts')}::json) as i(ord int, id text, client_id text, key text, fingerprint text,
+      select * from json_to_recordset(${value('payouts')}::json) as i(ord int, account_id text, id text, client_id text, key text, fingerprint text,
         lease_token text, now bigint, status int, headers text, body text, expires_at bigint, currency text, amount bigint, at bigint,
         payout json, entries json, event json, audit json, event_id text, event_type text, delivery_id_prefix text)
     ), seen as (
       select i.ord, (select row_to_json(r) from (select ${SEEN_COLUMNS}) as r) as row
       from input as i cross join lateral (
-        select * from idempotency_keys as k where k.account_id = ${account} and k.client_id = i.client_id and k.idempotency_key = i.key limit 1
+        select * from idempotency_keys as k where k.account_id = i.account_id and k.client_id = i.client_id and k.idempotency_key = i.key limit 1
       ) as k
     ), firsts as (
-      select i.ord, i.currency, i.amount, row_number() over (partition by i.currency order by i.ord) as n from input as i
+      select i.ord, i.account_id, i.currency, i.amount, row_number() over (partition by i.account_id, i.currency order by i.ord) as n from input as i
       where not exists (select from seen where seen.ord = i.ord)
-        and not exists (select from input as earlier where earlier.client_id = i.client_id and earlier.key = i.key and earlier.ord < i.ord)
+        and not exists (select from input as earlier where earlier.account_id = i.account_id and earlier.client_id = i.client_id and earlier.key = i.key and earlier.ord < i.ord)
     ), locked as (
-      select currency, available from balances
-      where account_id = ${account} and currency in (select currency from firsts) for no key update
-    ), walk (currency, n, ord, remaining, taken) as (
-      select currency, 0::bigint, null::int, available, false from locked
+      select account_id, currency, available from balances
+      where (account_id, currency) in (select account_id, currency from firsts)
+      order by account_id, currency for no key update
+    ), walk (account_id, currency, n, ord, remaining, taken) as (
+      select account_id, currency, 0::bigint, null::int, available, false from locked
       union all
-      select walk.currency, f.n, f.ord, case when f.amount <= walk.remaining then walk.remaining - f.amount else walk.remaining end, f.amount <= walk.remaining
-      from walk join firsts as f on f.currency = walk.currency and f.n = walk.n + 1
+      select walk.account_id, walk.currency, f.n, f.ord, case when f.amount <= walk.remaining then walk.remaining - f.amount else walk.remaining end, f.amount <= walk.remaining
+      from walk join firsts as f on f.account_id = walk.account_id and f.currency = walk.currency and f.n = walk.n + 1
     ), accepted as (
       select i.* from input as i join walk on walk.ord = i.ord and walk.taken
     ), keys as (
       insert into idempotency_keys (id, account_id, client_id, idempotency_key, fingerprint, state, lease_token, locked_until,
         response_status, response_headers, response_body, created_at, completed_at, expires_at)
-      select id, ${account}, client_id, key, fingerprint, 'done', lease_token, now, status, headers, body, now, now, expires_at from accepted
+      select id, account_id, client_id, key, fingerprint, 'done', lease_token, now, status, headers, body, now, now, expires_at from accepted
       on conflict (account_id, client_id, idempotency_key) do nothing
       returning id
     ), all_keys as (
       select (select count(*) from keys) = (select count(*) from accepted) as inserted
     ), debit as (
       update balances set available = available - total.amount, updated_at = total.at
-      from (select currency, sum(amount) as amount, max(at) as at from accepted group by currency) as total
-      where balances.account_id = ${account} and balances.currency = total.currency and (select inserted from all_keys)
+      from (select account_id, currency, sum(amount) as amount, max(at) as at from accepted group by account_id, currency) as total
+      where balances.account_id = total.account_id and balances.currency = total.currency and (select inserted from all_keys)
       returning balances.currency
     ), written as (
       select accepted.* from accepted where (select inserted from all_keys)
@@ -114,19 +116,17 @@ const writePayouts = preparedQuery((db, value: Placeholder<{ accountId: string; 
     ), audit as (
       insert into audit_events select audit.* from written cross join lateral json_populate_record(null::audit_events, written.audit) as audit
       where written.audit is not null
-    ), ${deliveryClausesForMany(account, sql`written`)}
+    ), ${deliveryClausesForMany(sql`written`)}
     select i.ord, exists (select from accepted where accepted.ord = i.ord) as inserted, (select row from seen where seen.ord = i.ord) as seen,
       (select inserted from all_keys) as keys_inserted, (select count(*) from woken) as woken, (select count(*) from debit) as debits
     from input as i order by i.ord`;
   return { compile: () => statement.compile(db) };
 });
 
-/** The payouts of one account's batch, in arrival order, in one statement. */
+/** The payouts of a batch, in arrival order, in one statement. */
 export const payoutBatch: Combinable<BatchedPayout, BatchedPayoutResult> = {
   async send(executor: Db, payouts: readonly BatchedPayout[]): Promise<BatchedPayoutResult[]> {
-    const accountId = payouts[0]!.accountId;
-    if (payouts.some((p) => p.accountId !== accountId)) throw new Error('a payout batch spans accounts');
-    const { rows } = await writePayouts.execute(executor, { accountId, payouts: JSON.stringify(payouts.map(asInputRow)) });
+    const { rows } = await writePayouts.execute(executor, { payouts: JSON.stringify(payouts.map(asInputRow)) });
     if (rows.some((row) => !row.keys_inserted)) throw new KeyRaced();
     return rows.map((row) => ({ claimed: row.inserted, debited: row.inserted, seen: row.seen }));
   },
@@ -142,6 +142,7 @@ class KeyRaced extends Error {
 function asInputRow(p: BatchedPayout, ord: number) {
   return {
     ord,
+    account_id: p.accountId,
     id: p.id,
     client_id: p.clientId,
     key: p.key,

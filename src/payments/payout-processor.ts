@@ -80,7 +80,9 @@ export function createPayoutProcessor(deps: { db: Db; clock: Clock; dialect: Sql
           const due = await dialect
             .skipLocked(trx.selectFrom('payouts').selectAll().where('state', '=', 'pending').where('due_at', '<=', now).orderBy('due_at').limit(batchSize))
             .execute();
-          for (const payout of due) {
+          // Balances are credited in (account, currency) order, the order payout batches lock
+          // them in (payout-batch-statement.ts), so that neither waits for the other in a cycle.
+          for (const payout of due.sort(byBalance)) {
             const outcome = await complete(trx, payout, now);
             if (outcome) batch[outcome] += 1;
           }
@@ -95,6 +97,10 @@ export function createPayoutProcessor(deps: { db: Db; clock: Clock; dialect: Sql
       }
     },
   };
+}
+
+function byBalance(a: PayoutRow, b: PayoutRow): number {
+  return a.account_id < b.account_id ? -1 : a.account_id > b.account_id ? 1 : a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0;
 }
 
 export type PayoutProcessor = ReturnType<typeof createPayoutProcessor>;

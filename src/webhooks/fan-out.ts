@@ -140,21 +140,21 @@ const WOKEN = sql`woken as (
       )`;
 
 /**
- * PostgreSQL: `fanOutClauses` for several events of one account written by one statement (the
- * payouts of a batch): `events` names a WITH clause of that statement with a row per event
- * written (`event_id`, `event_type`, `at`, `delivery_id_prefix`).
+ * PostgreSQL: `fanOutClauses` for several events written by one statement (the payouts of a
+ * batch): `events` names a WITH clause of that statement with a row per event written
+ * (`account_id`, `event_id`, `event_type`, `at`, `delivery_id_prefix`).
  */
-export function fanOutClausesForMany(accountId: RawBuilder<unknown> | unknown, events: RawBuilder<unknown>): RawBuilder<unknown> {
+export function fanOutClausesForMany(events: RawBuilder<unknown>): RawBuilder<unknown> {
   return sql`deliveries as (
         insert into webhook_deliveries (id, account_id, event_id, endpoint_id, state, attempt_count, last_attempt_at, parked_at, created_at, updated_at)
-        select event.delivery_id_prefix || ${RANDOM_ID_PART}, ${accountId}::text, event.event_id, endpoint.id, 'pending', 0, null, null, event.at, event.at
+        select event.delivery_id_prefix || ${RANDOM_ID_PART}, event.account_id, event.event_id, endpoint.id, 'pending', 0, null, null, event.at, event.at
         from ${events} as event
-        join webhook_endpoints as endpoint on endpoint.account_id = ${accountId}::text and endpoint.enabled = 1 and ${subscribedTo(sql`event.event_type`)}
+        join webhook_endpoints as endpoint on endpoint.account_id = event.account_id and endpoint.enabled = 1 and ${subscribedTo(sql`event.event_type`)}
         -- Correlated, so that every delivery draws bytes of its own.
         cross join lateral (select uuid_send(gen_random_uuid()) as bytes where endpoint.id is not null and event.event_id is not null) as random
-        returning id, event_id, endpoint_id, created_at
+        returning id, account_id, event_id, endpoint_id, created_at
       ), queued as (
         insert into webhook_queue (delivery_id, account_id, event_id, endpoint_id, cycle_failures, next_attempt_at, lease_owner, lease_until)
-        select id, ${accountId}::text, event_id, endpoint_id, 0, created_at, null, null from deliveries
+        select id, account_id, event_id, endpoint_id, 0, created_at, null, null from deliveries
       ), ${WOKEN}`;
 }

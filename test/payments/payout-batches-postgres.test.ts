@@ -1,10 +1,12 @@
 /**
- * The payouts of one account that share a batch on PostgreSQL are one statement
- * (payout-batch-statement.ts), and each is answered as if it had run alone in arrival order:
+ * The payouts that share a batch on PostgreSQL (of one account, or of several accounts that
+ * arrive together) are one statement (payout-batch-statement.ts), and each is answered as if it
+ * had run alone in arrival order:
  * accepted while the balance left by those before it covers it, else 422 insufficient_funds;
  * a key with a stored answer replayed, a key reused with another request 409. The batch is
  * made by holding the account's balance row from another connection while one payout waits
- * on it, so that the requests sent meanwhile queue behind it and form the next batch.
+ * on it, so that the requests sent meanwhile queue behind it and form the next batch. Payouts
+ * of several accounts are made to arrive together by holding each at its key until all are there.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -27,6 +29,8 @@ describe('payouts of one account in one batch (postgres)', { skip: postgres ? fa
   let t: TestApp;
   /** The labels of the batch's requests in the order they reached their key. */
   const arrived: string[] = [];
+  /** Requests sent with `x-together` wait at their key until this many have arrived, then go on together. */
+  let together: { expected: number; waiting: Array<() => void> } | undefined;
   before(async () => {
     t = await startTestApp(postgres!, {
       env: { GATEHOUSE_LOG_LEVEL: 'warn', GATEHOUSE_PAYOUT_DELAY: '3600', GATEHOUSE_WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8' },
@@ -35,6 +39,12 @@ describe('payouts of one account in one batch (postgres)', { skip: postgres ? fa
           beforeKeyRead(request) {
             const label = request.headers['x-batch-label'];
             if (typeof label === 'string') arrived.push(label);
+            if (request.headers['x-together'] === undefined || together === undefined) return;
+            const group = together;
+            return new Promise<void>((resolve) => {
+              group.waiting.push(resolve);
+              if (group.waiting.length === group.expected) for (const go of group.waiting) go();
+            });
           },
         },
       },
@@ -42,10 +52,10 @@ describe('payouts of one account in one batch (postgres)', { skip: postgres ? fa
   });
   after(() => t?.close());
 
-  async function payout(token: string, key: string, amount: number, label?: string): Promise<ApiResponse> {
+  async function payout(token: string, key: string, amount: number, label?: string, extra: Record<string, string> = {}): Promise<ApiResponse> {
     const response = await fetch(`${t.publicUrl}/v1/payouts`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'idempotency-key': key, 'content-type': 'application/json', ...(label ? { 'x-batch-label': label } : {}) },
+      headers: { authorization: `Bearer ${token}`, 'idempotency-key': key, 'content-type': 'application/json', ...(label ? { 'x-batch-label': label } : {}), ...extra },
       body: JSON.stringify({ amount, currency: 'EUR', destination: 'iban:DE1' }),
     });
     return { status: response.status, headers: response.headers, body: await json(response) };
@@ -161,5 +171,76 @@ describe('payouts of one account in one batch (postgres)', { skip: postgres ? fa
       const key = keys.find((k) => k.idempotency_key === p.key)!;
       assert.deepEqual([key.state, key.response_status], ['done', accepted.has(p.label) ? 201 : 422], p.label);
     }
+  });
+  /** Sends `payouts` so that they reach their keys together; their answers, and the statements sent meanwhile. */
+  async function sendTogether(payouts: Array<{ token: string; amount: number }>) {
+    together = { expected: payouts.length, waiting: [] };
+    let answers: ApiResponse[] = [];
+    const sent = await statementsSentDuring(async () => {
+      answers = await Promise.all(payouts.map((p) => payout(p.token, randomUUID(), p.amount, undefined, { 'x-together': '1' })));
+    });
+    together = undefined;
+    return { answers, sent };
+  }
+
+  async function available(accountId: string): Promise<number> {
+    const db = t.gatehouse.database.db;
+    const row = await db.selectFrom('balances').select('available').where('account_id', '=', accountId).where('currency', '=', 'EUR').executeTakeFirstOrThrow();
+    return Number(row.available);
+  }
+
+  it('payouts of several accounts that arrive together are one statement and one commit; each account is debited its own, and its event delivered to its own endpoint', async () => {
+    const db = t.gatehouse.database.db;
+    const tenants = [await newTenant(t), await newTenant(t), await newTenant(t)];
+    for (const tenant of tenants) await fund(t, tenant.token, 30);
+    const [a, b, c] = tenants as [(typeof tenants)[0], (typeof tenants)[0], (typeof tenants)[0]];
+    const hooks = await mintAccessToken(t, { accountId: b.accountId, scopes: ['webhooks:manage'] });
+    const endpoint = await bearerCall(t.publicUrl, hooks, 'POST', '/v1/webhook_endpoints', { url: 'http://127.0.0.1:9/hooks', event_types: ['payout.created'] });
+    assert.equal(endpoint.status, 201, JSON.stringify(endpoint.body));
+
+    const { answers, sent } = await sendTogether([
+      { token: a.token, amount: 10 },
+      { token: b.token, amount: 7 },
+      { token: a.token, amount: 20 },
+      { token: c.token, amount: 30 },
+      { token: b.token, amount: 3 },
+    ]);
+    assert.deepEqual(answers.map((answer) => answer.status), [201, 201, 201, 201, 201], JSON.stringify(answers.map((answer) => answer.body)));
+    assert.deepEqual(answers.map((answer) => answer.body.amount), [10, 7, 20, 30, 3]);
+    assert.equal(sent.filter((s) => isBatch(s.text)).length, 1, 'the five payouts are one statement');
+    assert.equal(sent.filter((s) => /^commit/i.test(s.text)).length, 1, 'and one commit');
+    assert.deepEqual([await available(a.accountId), await available(b.accountId), await available(c.accountId)], [0, 20, 0]);
+
+    for (const [tenant, amounts] of [[a, [10, 20]], [b, [3, 7]], [c, [30]]] as const) {
+      const payouts = await db.selectFrom('payouts').select('amount').where('account_id', '=', tenant.accountId).execute();
+      assert.deepEqual(payouts.map((p) => Number(p.amount)).sort((x, y) => x - y), amounts);
+      const entries = await db.selectFrom('ledger_entries').select('amount').where('account_id', '=', tenant.accountId).where('ledger_account', '=', 'balance').execute();
+      assert.equal(0 - entries.reduce((sum, e) => sum + Number(e.amount), 0), await available(tenant.accountId));
+    }
+    const deliveries = await db.selectFrom('webhook_deliveries').innerJoin('events', 'events.id', 'webhook_deliveries.event_id').select(['webhook_deliveries.account_id', 'events.account_id as event_account', 'webhook_deliveries.endpoint_id']).where('events.type', '=', 'payout.created').where('events.account_id', 'in', tenants.map((tenant) => tenant.accountId)).execute();
+    assert.deepEqual(deliveries, [
+      { account_id: b.accountId, event_account: b.accountId, endpoint_id: endpoint.body.id },
+      { account_id: b.accountId, event_account: b.accountId, endpoint_id: endpoint.body.id },
+    ]);
+    const queued = await db.selectFrom('webhook_queue').select('account_id').where('account_id', 'in', tenants.map((tenant) => tenant.accountId)).execute();
+    assert.deepEqual(queued.map((q) => q.account_id), [b.accountId, b.accountId]);
+  });
+
+  it("a payout refused among several accounts' payouts is refused alone, as a lone payout is; the others are accepted by the same statement", async () => {
+    const tenants = [await newTenant(t), await newTenant(t)];
+    for (const tenant of tenants) await fund(t, tenant.token, 10);
+    const [a, b] = tenants as [(typeof tenants)[0], (typeof tenants)[0]];
+    const { answers, sent } = await sendTogether([
+      { token: a.token, amount: 4 },
+      { token: b.token, amount: 11 },
+      { token: a.token, amount: 6 },
+    ]);
+    assert.deepEqual(answers.map((answer) => answer.status), [201, 422, 201], JSON.stringify(answers.map((answer) => answer.body)));
+    assert.equal(answers[1]!.body.code, 'insufficient_funds');
+    // The statement writes nothing for the refused payout, which is then refused and its refusal stored the claimed way.
+    assert.equal(sent.filter((s) => isBatch(s.text)).length, 1, 'one statement for the three');
+    assert.deepEqual([await available(a.accountId), await available(b.accountId)], [0, 10]);
+    const keys = await t.gatehouse.database.db.selectFrom('idempotency_keys').select(['account_id', 'response_status']).where('account_id', 'in', [a.accountId, b.accountId]).where('response_status', 'in', [201, 422]).where('fingerprint', 'is not', null).execute();
+    assert.deepEqual(keys.filter((k) => k.account_id === b.accountId && k.response_status === 422).length, 1);
   });
 });

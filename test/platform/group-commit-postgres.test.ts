@@ -2,11 +2,12 @@
  * Group commit on PostgreSQL, by key (src/platform/db/group-commit.ts): work of one key (an
  * account) submitted together shares one transaction, each in a savepoint of its own; a work
  * whose statement fails (which aborts a PostgreSQL transaction) is rolled back alone; work of
- * another key commits in a transaction of its own without waiting. A second pool shows what is
- * committed at each moment.
+ * another key commits in a transaction of its own without waiting, unless both are combinable and
+ * arrive together, when they share one. A second pool shows what is committed at each moment.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { sql } from 'kysely';
 import { NEEDS_POSTGRES, databaseTargets } from '../helpers/databases.ts';
 import { openDatabase, type Database, type Db } from '../../src/platform/db/database.ts';
 import { migrateToLatest } from '../../src/platform/db/migrate.ts';
@@ -92,6 +93,38 @@ describe('group commit (postgres, by key)', { skip: postgres ? false : NEEDS_POS
     releaseFirst();
     await first;
     assert.deepEqual(await accountIds(observer.db), ['acct_g', 'acct_h']);
+    await writer.db.deleteFrom('accounts').execute();
+  });
+  async function transactionId(trx: Db): Promise<string> {
+    const { rows } = await sql<{ id: string }>`select txid_current()::text as id`.execute(trx);
+    return rows[0]!.id;
+  }
+
+  it('combinable work of several keys that arrives together shares one transaction', async () => {
+    const combinable = { oneStatement: true, combinable: true };
+    const submit = (id: string, key: string) =>
+      group.run(async (trx) => {
+        await addAccount(trx, id);
+        return transactionId(trx);
+      }, key, combinable);
+    const ids = await Promise.all([submit('acct_i', 'acct_one'), submit('acct_j', 'acct_two'), submit('acct_k', 'acct_three')]);
+    assert.equal(new Set(ids).size, 1, `one transaction: ${ids.join(', ')}`);
+    assert.deepEqual(await accountIds(observer.db), ['acct_i', 'acct_j', 'acct_k']);
+    await writer.db.deleteFrom('accounts').execute();
+  });
+
+  it('when one of them fails, each key runs again in a transaction of its own: the others commit, the failing one gets its error', async () => {
+    await addAccount(writer.db, 'acct_taken');
+    const combinable = { oneStatement: true, combinable: true };
+    const outcomes = await Promise.allSettled([
+      group.run(async (trx) => (await addAccount(trx, 'acct_l'), transactionId(trx)), 'acct_one', combinable),
+      group.run((trx) => addAccount(trx, 'acct_taken'), 'acct_two', combinable), // a unique violation
+      group.run(async (trx) => (await addAccount(trx, 'acct_m'), transactionId(trx)), 'acct_three', combinable),
+    ]);
+    assert.equal(outcomes[1].status === 'rejected' && (outcomes[1].reason as { code?: string }).code, '23505');
+    assert.ok(outcomes[0].status === 'fulfilled' && outcomes[2].status === 'fulfilled');
+    assert.notEqual(outcomes[0].value, outcomes[2].value, 'each in its own transaction');
+    assert.deepEqual(await accountIds(observer.db), ['acct_l', 'acct_m', 'acct_taken']);
     await writer.db.deleteFrom('accounts').execute();
   });
 });

@@ -43,6 +43,14 @@
  * run at once on their own connections. So the payouts of a busy account share a commit instead
  * of each waiting for the previous one's, and the rest of the platform is not made to wait
  * behind them. SQLite's work has no key: it has one writer anyway.
+ *
+ * **Combinable work across keys.** Lanes whose next batch is all combinable work and that are
+ * ready in the same round of I/O (the payouts of many accounts, one or a few each) share one
+ * transaction and one combined statement, up to `maxBatch` works: on a platform of many
+ * accounts most batches are of one payout, and a statement and a commit each is what they
+ * would otherwise cost. Their rows are locked in one order (the statement sorts them), so two
+ * such transactions never wait for each other in a cycle. If a work fails, each lane's batch
+ * runs again on its own.
  */
 import { CompiledQuery, type Transaction } from 'kysely';
 import type { Db } from './database.ts';
@@ -95,6 +103,8 @@ export function createGroupCommit(deps: { db: Db; maxBatch?: number }): GroupCom
   const { db } = deps;
   const maxBatch = deps.maxBatch ?? DEFAULT_MAX_BATCH;
   const lanes = new Map<string, Lane>();
+  /** Lanes whose next batch starts once the current round of I/O is over. */
+  const ready: Array<[string, Lane]> = [];
 
   function schedule(key: string, lane: Lane): void {
     if (lane.scheduled) return;
@@ -103,16 +113,48 @@ export function createGroupCommit(deps: { db: Db; maxBatch?: number }): GroupCom
       return;
     }
     lane.scheduled = true;
+    ready.push([key, lane]);
     // After the current round of I/O, so that every request it delivered joins the batch.
-    setImmediate(() => void commitNextBatch(key, lane));
+    if (ready.length === 1) setImmediate(startReadyBatches);
   }
 
-  async function commitNextBatch(key: string, lane: Lane): Promise<void> {
-    const batch = lane.queue.splice(0, maxBatch);
-    const outcomes = batch.length === 1 && batch[0]!.oneStatement ? [await inItsOwnStatement(db, batch[0]!.work)] : await commitBatch(db, batch.map((queued) => queued.work), batch.every((queued) => queued.combinable));
-    lane.scheduled = false;
-    batch.forEach((queued, i) => queued.settle(outcomes[i]!));
-    schedule(key, lane);
+  function startReadyBatches(): void {
+    const combined: LaneBatch[] = [];
+    for (const [key, lane] of ready.splice(0)) {
+      const batch = lane.queue.splice(0, maxBatch);
+      if (batch.every((queued) => queued.combinable)) combined.push({ key, lane, batch });
+      else void commitLaneBatches([{ key, lane, batch }]);
+    }
+    for (const group of groupsOfAtMost(combined, maxBatch)) void commitLaneBatches(group);
+  }
+
+  /** The batches of one or more lanes in one transaction; each lane's next batch once it has ended. */
+  async function commitLaneBatches(group: LaneBatch[]): Promise<void> {
+    const outcomes = group.length === 1 ? await commitOneLane(group[0]!.batch) : await commitLanesTogether(group);
+    group.forEach(({ key, lane, batch }, g) => {
+      lane.scheduled = false;
+      batch.forEach((queued, i) => queued.settle(outcomes[g]![i]!));
+      schedule(key, lane);
+    });
+  }
+
+  function commitOneLane(batch: Queued[]): Promise<Outcome[][]> {
+    if (batch.length === 1 && batch[0]!.oneStatement) return inItsOwnStatement(db, batch[0]!.work).then((outcome) => [[outcome]]);
+    return commitBatch(db, batch.map((queued) => queued.work), batch.every((queued) => queued.combinable)).then((outcomes) => [outcomes]);
+  }
+
+  /**
+   * Combinable batches of several lanes (the payouts of several accounts arriving together) as
+   * one: their statements sent as one, one commit for all. If a work fails, each lane's batch
+   * runs again on its own, as it would have without the others, so that a lane's failure costs
+   * the other lanes only the repeat and its fallback never holds several lanes' rows at once.
+   */
+  async function commitLanesTogether(group: LaneBatch[]): Promise<Outcome[][]> {
+    const works = group.flatMap(({ batch }) => batch.map((queued) => queued.work));
+    const together = await allTogether(db, works, true);
+    if (together === WORK_FAILED) return Promise.all(group.map(({ batch }) => commitOneLane(batch).then(([outcomes]) => outcomes!)));
+    let next = 0;
+    return group.map(({ batch }) => together.slice(next, (next += batch.length)));
   }
 
   return {
@@ -128,6 +170,31 @@ export function createGroupCommit(deps: { db: Db; maxBatch?: number }): GroupCom
       });
     },
   };
+}
+
+/** The next batch of one lane. */
+interface LaneBatch {
+  key: string;
+  lane: Lane;
+  batch: Queued[];
+}
+
+/** `batches` in arrival order, grouped so that no group holds more than `max` works (a batch of more stays alone). */
+function groupsOfAtMost(batches: LaneBatch[], max: number): LaneBatch[][] {
+  const groups: LaneBatch[][] = [];
+  let group: LaneBatch[] = [];
+  let works = 0;
+  for (const laneBatch of batches) {
+    if (group.length > 0 && works + laneBatch.batch.length > max) {
+      groups.push(group);
+      group = [];
+      works = 0;
+    }
+    group.push(laneBatch);
+    works += laneBatch.batch.length;
+  }
+  if (group.length > 0) groups.push(group);
+  return groups;
 }
 
 /**
