@@ -10,7 +10,8 @@
  * `nonce` (echoed exactly in the ID token), `max_age`, `login_hint`, `id_token_hint`,
  * `acr_values` and `claims` (§5.5) are read here; the ones that need the session or the keys
  * are applied by authorize-routes.ts. A client with "PKCE required" (always so for a public
- * client) must send a code_challenge.
+ * client) must send a code_challenge. Request objects (`request`, `request_uri`) are refused with
+ * their own errors (§6.1, §6.2), as the metadata says they are not supported.
  */
 import type { Client, Clients } from './clients.ts';
 import type { OAuthErrorCode } from './errors.ts';
@@ -106,6 +107,9 @@ export async function checkAuthorizationRequest(
   if (!params.response_type) throw fail('invalid_request', 'response_type is missing');
   if (params.response_type !== 'code') throw fail('unsupported_response_type', 'Only response_type=code is supported');
   if (!client.grantTypes.includes('authorization_code')) throw fail('unauthorized_client', 'This client may not use the authorization code grant');
+  // A client that sends a request object relies on what it says (OIDC Core §6, RFC 9101): refused, never ignored.
+  if (source.request !== undefined) throw fail('request_not_supported', 'The request parameter (a request object) is not supported');
+  if (source.request_uri !== undefined) throw fail('request_uri_not_supported', 'The request_uri parameter is not supported');
 
   if (params.scope === undefined || params.scope.trim() === '') throw fail('invalid_scope', 'scope is required');
   const scopes = parseScope(params.scope);

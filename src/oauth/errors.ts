@@ -23,6 +23,8 @@ export const OAUTH_ERRORS = {
   unsupported_response_type: 400,
   login_required: 400,
   consent_required: 400,
+  request_not_supported: 400,
+  request_uri_not_supported: 400,
   server_error: 500,
   temporarily_unavailable: 503,
 } as const;

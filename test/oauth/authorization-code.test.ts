@@ -178,6 +178,9 @@ for (const target of databaseTargets()) {
         [{ prompt: 'select_account' }, 'invalid_request'],
         [{ client_id: publicClient.client_id, code_challenge: '', code_challenge_method: '' }, 'invalid_request'],
         [{ client_id: ccOnly.client_id }, 'unauthorized_client'],
+        // OIDC Core §6.1, §6.2: a request object is refused, not ignored.
+        [{ request: 'eyJhbGciOiJub25lIn0.eyJzY29wZSI6ImxlZGdlcjpyZWFkIn0.' }, 'request_not_supported'],
+        [{ request_uri: 'https://app.example/request.jwt' }, 'request_uri_not_supported'],
       ];
       const browser = new Browser(t.publicUrl);
       const before = await countRows(t, 'oauth_codes');
