@@ -147,7 +147,7 @@ export function registerAuditAdminRoutes(admin: FastifyInstance, deps: { queries
         summary: 'Verify the hash chains of the audit trail',
         description: 'Walks each chain (or one account’s) and names the first record altered, removed or reordered, and checks the signed checkpoints.',
         querystring: { type: 'object', additionalProperties: false, properties: { account: { type: 'string', maxLength: 200 } } },
-        response: { 200: verificationSchema, ...errorResponses(400, 401) },
+        response: { 200: verificationSchema, ...errorResponses(400, 401, 404) },
       },
     },
     async (request) => deps.verifier.verify(request.query.account),

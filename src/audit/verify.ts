@@ -19,6 +19,7 @@
  */
 import { compactVerify, importJWK, type JWK } from 'jose';
 import type { Db } from '../platform/db/database.ts';
+import { problem } from '../platform/errors/catalogue.ts';
 import { changesMac, recordHash } from './chain.ts';
 import { CHECKPOINT_TYPE } from './sealer.ts';
 import type { AuditEventRow } from './tables.ts';
@@ -209,21 +210,30 @@ export function createAuditVerifier(deps: { db: Db; macKey: Buffer }) {
     };
   }
 
-  /** Verifies `accountId`'s chain, or every chain when undefined. */
+  /**
+   * Verifies `accountId`'s chain, or every chain when undefined. An account named that neither
+   * exists nor left anything in the trail is refused (404 account_not_found): reporting it ok
+   * would pass a mistyped id as a verified chain.
+   */
   async function verify(accountId?: string): Promise<{ ok: boolean; chains: ChainReport[] }> {
-    const accounts =
-      accountId !== undefined
-        ? [accountId]
-        : [
-            ...new Set([
-              ...(await db.selectFrom('audit_chains').select('account_id').execute()).map((r) => r.account_id),
-              // Every account with records, sealed or not, and with checkpoints: a chain whose head
-              // row was deleted is still walked, and reported. (Each half reads its own index.)
-              ...(await db.selectFrom('audit_events').select('account_id').distinct().where('seq', 'is not', null).execute()).map((r) => r.account_id),
-              ...(await db.selectFrom('audit_events').select('account_id').distinct().where('seq', 'is', null).execute()).map((r) => r.account_id),
-              ...(await db.selectFrom('audit_checkpoints').select('account_id').distinct().execute()).map((r) => r.account_id),
-            ]),
-          ].sort();
+    if (accountId !== undefined) {
+      const report = await verifyAccount(accountId);
+      const leftNothing = report.ok && report.head_seq === 0 && report.pending === 0;
+      if (leftNothing && !(await db.selectFrom('accounts').select('id').where('id', '=', accountId).executeTakeFirst())) {
+        throw problem('account_not_found', { detail: `No account ${accountId}, and no audit records of one` });
+      }
+      return { ok: report.ok, chains: [report] };
+    }
+    const accounts = [
+      ...new Set([
+        ...(await db.selectFrom('audit_chains').select('account_id').execute()).map((r) => r.account_id),
+        // Every account with records, sealed or not, and with checkpoints: a chain whose head
+        // row was deleted is still walked, and reported. (Each half reads its own index.)
+        ...(await db.selectFrom('audit_events').select('account_id').distinct().where('seq', 'is not', null).execute()).map((r) => r.account_id),
+        ...(await db.selectFrom('audit_events').select('account_id').distinct().where('seq', 'is', null).execute()).map((r) => r.account_id),
+        ...(await db.selectFrom('audit_checkpoints').select('account_id').distinct().execute()).map((r) => r.account_id),
+      ]),
+    ].sort();
     const chains: ChainReport[] = [];
     for (const account of accounts) chains.push(await verifyAccount(account));
     return { ok: chains.every((c) => c.ok), chains };

@@ -207,6 +207,11 @@ for (const target of databaseTargets()) {
       const viaAdmin = await t.admin('GET', `/admin/v1/audit-verification?account=${accountId}`);
       assert.equal(viaAdmin.status, 200);
       assert.equal(viaAdmin.body.ok, true);
+      // A mistyped account is not a verified chain.
+      const unknown = await t.admin('GET', '/admin/v1/audit-verification?account=acct_mistyped');
+      assert.equal(unknown.status, 404);
+      assert.equal(unknown.body.code, 'account_not_found');
+      assert.equal(unknown.body.detail, 'No account acct_mistyped, and no audit records of one');
     });
 
     /** An account with `n` sealed, checkpointed records. */

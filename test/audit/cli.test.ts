@@ -64,6 +64,10 @@ for (const target of databaseTargets()) {
       const ok = gatehouse(['audit', 'verify', '--account', accountId], database.url);
       assert.equal(ok.status, 0, ok.stderr + ok.stdout);
       assert.match(ok.stdout, new RegExp(`ok   ${accountId}: 4 records \\(1\\.\\.4\\), 1 checkpoints verified`));
+      const mistyped = gatehouse(['audit', 'verify', '--account', 'acct_mistyped'], database.url);
+      assert.equal(mistyped.status, 1, mistyped.stderr + mistyped.stdout);
+      assert.match(mistyped.stderr, /No account acct_mistyped, and no audit records of one/);
+      assert.equal(mistyped.stdout, '');
 
       const exported = gatehouse(['audit', 'export', '--out', '-', '--account', accountId, '--action', 'invoice.'], database.url);
       assert.equal(exported.status, 0, exported.stderr);
