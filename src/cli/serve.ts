@@ -44,7 +44,7 @@ export async function serve({ flags, env }: CommandContext): Promise<number> {
       dataDir: config.dataDir,
       rateLimits: config.rateLimits ? (config.redisUrl ? 'redis' : 'in-process') : 'off',
     },
-    `gatehouse listening on ${publicUrl} (admin ${adminUrl}), ${gatehouse.database.dialect.name} at ${gatehouse.database.location}`,
+    `gatehouse listening on ${publicUrl} (admin ${adminUrl}), ${gatehouse.database.dialect.name} at ${gatehouse.database.location}${everyInterface(config)}`,
   );
 
   const received = await signal.first;
@@ -78,4 +78,14 @@ async function testExtensions(env: NodeJS.ProcessEnv): Promise<GatehouseDeps> {
   if (env.NODE_ENV !== 'test' || !env.GATEHOUSE_TEST_EXTENSIONS) return {};
   const module = (await import(pathToFileURL(env.GATEHOUSE_TEST_EXTENSIONS).href)) as { testExtensions: GatehouseDeps };
   return module.testExtensions;
+}
+
+/**
+ * The URLs above are where this machine reaches the listeners; a listener bound to every interface
+ * (0.0.0.0, ::) is reachable from elsewhere too, which the operator should read in the same line.
+ */
+function everyInterface(config: { host: string; adminHost: string }): string {
+  const wildcard = (host: string) => host === '0.0.0.0' || host === '::' || host === '[::]';
+  const bound = [wildcard(config.host) && `public on ${config.host}`, wildcard(config.adminHost) && `admin on ${config.adminHost}`].filter(Boolean);
+  return bound.length > 0 ? `; bound to every interface: ${bound.join(', ')}` : '';
 }

@@ -148,6 +148,8 @@ describe('gatehouse CLI', () => {
         assert.ok(port > 0 && adminPort > 0 && port !== adminPort, `listening on ${start.public} and ${start.admin}`);
         assert.equal(start.database, target.kind);
         assert.equal(start.dataDir, dataDir);
+        // The URLs are where this machine reaches it; the public listener's default bind reaches further, and the line says so.
+        assert.match(start.msg, /; bound to every interface: public on 0\.0\.0\.0$/);
 
         const tokenFile = path.join(dataDir, 'admin-token');
         const token = fs.readFileSync(tokenFile, 'utf8').trim();
