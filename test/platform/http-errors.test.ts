@@ -1,5 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { gzipSync } from 'node:zlib';
 import { databaseTargets } from '../helpers/databases.ts';
 import { json } from '../helpers/http.ts';
 import { startTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../helpers/test-app.ts';
@@ -52,6 +53,53 @@ describe('one error model: RFC 9457 problem+json, never a stack trace', () => {
       assert.equal(r.status, 415, type);
       problemShape(r.body, 415, 'unsupported_media_type');
     }
+  });
+
+  it('a body in a content coding → 415 unsupported_content_encoding with Accept-Encoding: identity, in each protocol\'s shape; nothing is stored', async () => {
+    const gzipped = gzipSync(JSON.stringify({ name: 'Compressed' }));
+    const accountsBefore = await t.gatehouse.database.db.selectFrom('accounts').select('id').execute();
+    const admin = await fetch(`${t.adminUrl}/admin/v1/accounts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      body: gzipped,
+    });
+    assert.equal(admin.status, 415);
+    assert.equal(admin.headers.get('accept-encoding'), 'identity');
+    const problemBody = await json(admin);
+    problemShape(problemBody, 415, 'unsupported_content_encoding');
+    assert.equal(problemBody.detail, 'Content-Encoding gzip is not accepted: send the body without a content coding');
+    assert.deepEqual(await t.gatehouse.database.db.selectFrom('accounts').select('id').execute(), accountsBefore);
+
+    // `identity` is no coding at all.
+    const plain = await fetch(`${t.adminUrl}/admin/v1/accounts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/json', 'content-encoding': 'identity' },
+      body: JSON.stringify({ name: 'Plain' }),
+    });
+    assert.equal(plain.status, 201);
+
+    // RFC 6749 §5.2 at /token: invalid_request, never a problem document.
+    const token = await fetch(`${t.publicUrl}/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'content-encoding': 'gzip' },
+      body: gzipSync('grant_type=client_credentials'),
+    });
+    assert.equal(token.status, 400);
+    assert.deepEqual(await json(token), { error: 'invalid_request', error_description: 'Content-Encoding gzip is not accepted: send the body without a content coding' });
+
+    // RFC 7644 §3.12 at /scim/v2: a SCIM error with the status.
+    const accountId = (await json(plain)).id as string;
+    const issued = await t.admin('POST', `/admin/v1/accounts/${accountId}/scim-tokens`, { description: 'IdP' });
+    const scim = await fetch(`${t.publicUrl}/scim/v2/Users`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${issued.body.token as string}`, 'content-type': 'application/scim+json', 'content-encoding': 'br' },
+      body: gzipped,
+    });
+    assert.equal(scim.status, 415);
+    const scimBody = await json(scim);
+    assert.deepEqual(scimBody.schemas, ['urn:ietf:params:scim:api:messages:2.0:Error']);
+    assert.equal(scimBody.status, '415');
+    assert.equal(await t.gatehouse.database.db.selectFrom('users').select('id').where('account_id', '=', accountId).executeTakeFirst(), undefined);
   });
 
   it('oversized body → 413 payload_too_large', async () => {

@@ -13,6 +13,7 @@ export const PROBLEMS = {
   malformed_request: { status: 400, title: 'Request could not be parsed' },
   validation_failed: { status: 400, title: 'Request does not match the schema' },
   unsupported_media_type: { status: 415, title: 'Unsupported content type' },
+  unsupported_content_encoding: { status: 415, title: 'Unsupported content coding' },
   payload_too_large: { status: 413, title: 'Request body too large' },
   request_timeout: { status: 408, title: 'Request was not received in time' },
   headers_too_large: { status: 431, title: 'Request headers too large' },

@@ -160,6 +160,11 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
       done(problem('service_unavailable', { detail: 'The server is shutting down; retry the request.', headers: { 'retry-after': '1' } }));
       return;
     }
+    const coding = request.headers['content-encoding'];
+    if (coding !== undefined && !isIdentity(coding) && carriesBody(request)) {
+      done(refusedCoding(coding));
+      return;
+    }
     done();
   });
 
@@ -359,4 +364,25 @@ export function emptyOrJson(parse: BodyParser): BodyParser {
     }
     parse(request, body, done);
   };
+}
+
+function carriesBody(request: FastifyRequest): boolean {
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+function isIdentity(coding: string): boolean {
+  return coding.trim().toLowerCase() === 'identity';
+}
+
+/**
+ * A body in a content coding (gzip, br, …) is refused before it is read (RFC 9110 §15.5.16, with
+ * `Accept-Encoding` saying what is accepted, §12.5.3): the parsers read bodies as they are sent,
+ * so a compressed body would otherwise be parsed as its compressed bytes and refused as malformed.
+ */
+function refusedCoding(coding: string) {
+  return problem('unsupported_content_encoding', {
+    detail: `Content-Encoding ${coding.slice(0, 40)} is not accepted: send the body without a content coding`,
+    headers: { 'accept-encoding': 'identity' },
+  });
 }
