@@ -159,7 +159,7 @@ export function createWriteRunner(deps: {
   hooks?: WriteHooks;
   /**
    * The transactions that perform requests are shared by the requests that arrive together
-   * (group-commit.ts; on PostgreSQL those of one account); without it each commits on its own.
+   * (group-commit.ts; on PostgreSQL those of one account, and one-statement writes of several); without it each commits on its own.
    */
   groupCommit?: GroupCommit;
   /** Where replays and in-use refusals are counted. */

@@ -170,7 +170,7 @@ export async function writePayoutInOneStatement(trx: Db, rows: PayoutRows, answe
   const { payout, event } = rows;
   const batch = claim?.inserting ? statementBatchOf(trx) : undefined;
   if (batch !== undefined) {
-    // With the other payouts of its account's batch, in one statement (payout-batch-statement.ts).
+    // With the other payouts of its batch (its account's, or several accounts'), in one statement (payout-batch-statement.ts).
     const values = { accountId: payout.account_id, currency: payout.currency, amount: payout.amount, at: payout.created_at, payout, entries: rows.entries, event, audit: rows.audit, eventId: event.id, eventType: event.type, deliveryIdPrefix: deliveryIdPrefix(event.created_at) };
     const result = await batch.combine(payoutBatch, { ...values, ...(claim!.valuesFor(answer) as KeyInsertValues) });
     if (!result.claimed) claim!.lost(result.seen ?? undefined);

@@ -1,6 +1,6 @@
 /**
  * PostgreSQL: the one-statement works of a group-commit batch that write the same kind of rows
- * (the payouts of one account) sent as one multi-row statement instead of one statement each.
+ * (payouts, of one account or of several) sent as one multi-row statement instead of one statement each.
  *
  * The batch's works run side by side on its transaction; a work about to send a combinable
  * statement hands its values to the batch (`combine`) and waits. Once every work of the batch
