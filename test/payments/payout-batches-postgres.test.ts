@@ -207,8 +207,13 @@ describe('payouts of one account in one batch (postgres)', { skip: postgres ? fa
     ]);
     assert.deepEqual(answers.map((answer) => answer.status), [201, 201, 201, 201, 201], JSON.stringify(answers.map((answer) => answer.body)));
     assert.deepEqual(answers.map((answer) => answer.body.amount), [10, 7, 20, 30, 3]);
-    assert.equal(sent.filter((s) => isBatch(s.text)).length, 1, 'the five payouts are one statement');
-    assert.equal(sent.filter((s) => /^commit/i.test(s.text)).length, 1, 'and one commit');
+    const batches = sent.filter((s) => isBatch(s.text));
+    assert.equal(batches.length, 1, 'the five payouts are one statement');
+    // On its connection, the statement is the whole of one transaction: one commit for the five.
+    const onItsConnection = sent.filter((s) => s.client === batches[0]!.client).map((s) => s.text);
+    const at = onItsConnection.findIndex(isBatch);
+    assert.match(onItsConnection[at - 1] ?? '', /^begin/i);
+    assert.match(onItsConnection[at + 1] ?? '', /^commit/i);
     assert.deepEqual([await available(a.accountId), await available(b.accountId), await available(c.accountId)], [0, 20, 0]);
 
     for (const [tenant, amounts] of [[a, [10, 20]], [b, [3, 7]], [c, [30]]] as const) {
