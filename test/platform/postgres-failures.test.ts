@@ -89,14 +89,26 @@ describe('PostgreSQL failures: one process', { skip }, () => {
     const locker = new pg.Client({ connectionString: t.config.databaseUrl });
     try {
       // Three accounts: the payouts of one account share a transaction (group commit), so it takes
-      // payouts of several to hold several connections.
+      // payouts of several, sent apart, to hold several connections.
       const tenants = await Promise.all(Array.from({ length: 3 }, () => newTenant(t)));
       for (const { token } of tenants) await fund(t, token, 10_000);
       await locker.connect();
       await locker.query('begin');
       await locker.query('select available from balances where account_id = any($1) for update', [tenants.map((tenant) => tenant.accountId)]);
-      // A payout of each locked account: two hold both pooled connections waiting on their rows.
-      const payouts = tenants.map(({ token }, i) => api(t, token, 'POST', '/v1/payouts', { amount: 100, currency: 'EUR', destination: `acct_${i}` }));
+      // A payout of each locked account, each sent once the one before waits on its row: payouts of
+      // several accounts that arrive together share a transaction, so they are sent apart. The first
+      // two hold both pooled connections waiting; the third waits for a connection.
+      const waitingOnLocks = async () => {
+        // Inside its transaction the locker sees activity as of its first look unless told to look again.
+        await locker.query('select pg_stat_clear_snapshot()');
+        const { rows } = await locker.query(`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and pid <> pg_backend_pid()`);
+        return (rows[0] as { n: number }).n;
+      };
+      const payouts: Array<ReturnType<typeof api>> = [];
+      for (const [i, { token }] of tenants.entries()) {
+        payouts.push(api(t, token, 'POST', '/v1/payouts', { amount: 100, currency: 'EUR', destination: `acct_${i}` }));
+        if (i < 2) await until(async () => (await waitingOnLocks()) > i, 5000, `payout ${i + 1} waiting on its row`);
+      }
       await until(() => (t.gatehouse.database.poolStats()?.waiting ?? 0) > 0, 5000, 'the pool to be exhausted');
 
       const started = performance.now();
