@@ -130,7 +130,7 @@ export function createGroupCommit(deps: { db: Db; maxBatch?: number }): GroupCom
 
   /** The batches of one or more lanes in one transaction; each lane's next batch once it has ended. */
   async function commitLaneBatches(group: LaneBatch[]): Promise<void> {
-    const outcomes = group.length === 1 ? await commitOneLane(group[0]!.batch) : await commitLanesTogether(group);
+    const outcomes = group.length === 1 ? [await commitOneLane(group[0]!.batch)] : await commitLanesTogether(group);
     group.forEach(({ key, lane, batch }, g) => {
       lane.scheduled = false;
       batch.forEach((queued, i) => queued.settle(outcomes[g]![i]!));
@@ -138,9 +138,9 @@ export function createGroupCommit(deps: { db: Db; maxBatch?: number }): GroupCom
     });
   }
 
-  function commitOneLane(batch: Queued[]): Promise<Outcome[][]> {
-    if (batch.length === 1 && batch[0]!.oneStatement) return inItsOwnStatement(db, batch[0]!.work).then((outcome) => [[outcome]]);
-    return commitBatch(db, batch.map((queued) => queued.work), batch.every((queued) => queued.combinable)).then((outcomes) => [outcomes]);
+  async function commitOneLane(batch: Queued[]): Promise<Outcome[]> {
+    if (batch.length === 1 && batch[0]!.oneStatement) return [await inItsOwnStatement(db, batch[0]!.work)];
+    return commitBatch(db, batch.map((queued) => queued.work), batch.every((queued) => queued.combinable));
   }
 
   /**
@@ -152,7 +152,7 @@ export function createGroupCommit(deps: { db: Db; maxBatch?: number }): GroupCom
   async function commitLanesTogether(group: LaneBatch[]): Promise<Outcome[][]> {
     const works = group.flatMap(({ batch }) => batch.map((queued) => queued.work));
     const together = await allTogether(db, works, true);
-    if (together === WORK_FAILED) return Promise.all(group.map(({ batch }) => commitOneLane(batch).then(([outcomes]) => outcomes!)));
+    if (together === WORK_FAILED) return Promise.all(group.map(({ batch }) => commitOneLane(batch)));
     let next = 0;
     return group.map(({ batch }) => together.slice(next, (next += batch.length)));
   }
