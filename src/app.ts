@@ -148,6 +148,22 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
   const log = createLogger({ level: config.logLevel, destination: deps.logDestination });
   const database = deps.database ?? (await openConfiguredDatabase(config));
   const ownsDatabase = deps.database === undefined;
+  try {
+    return await assemble(config, deps, { clock, log, database, ownsDatabase });
+  } catch (error) {
+    // A start refused on the way (a missing or wrong secrets key, say) must not leave the pool's
+    // connections keeping the process alive after it has said why.
+    if (ownsDatabase) await database.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+async function assemble(
+  config: Config,
+  deps: GatehouseDeps,
+  opened: { clock: Clock; log: FastifyBaseLogger; database: Database; ownsDatabase: boolean },
+): Promise<Gatehouse> {
+  const { clock, log, database, ownsDatabase } = opened;
   await migrateToLatest(database);
   const { db } = database;
   // One registry per app: each capability counts into it, /metrics on the admin listener renders it.
@@ -155,7 +171,7 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
 
   const accounts = createAccounts({ store: createAccountStore(db), clock });
   // One secrets key seals what must be recovered: signing and MAC keys, the cursor key, webhook secrets.
-  const secretsKey = await loadSecretsKey({ db, clock, configured: config.secretsKey });
+  const secretsKey = await loadSecretsKey({ database, configured: config.secretsKey, log });
   const vault = createKeyVault(secretsKey);
   const accessTokens = createAccessTokens({ db, clock, vault });
   const users = createUserStore(db);

@@ -568,7 +568,7 @@ export const SETTINGS = [
     env: 'GATEHOUSE_SECRETS_KEY',
     shown: 'secret',
     flag: '--secrets-key',
-    description: 'Base64 of 32 random bytes sealing what is stored and must be recovered: webhook secrets, signing and token MAC keys, the generated cursor key (generated into the database when unset)',
+    description: 'Base64 of 32 random bytes sealing what is stored and must be recovered: webhook secrets, signing and token MAC keys, the generated cursor key. Required with PostgreSQL; on SQLite generated into a 0600 file beside the database when unset',
     parse: (raw) => {
       const v = raw.trim();
       if (!/^[A-Za-z0-9+/]+={0,2}$/.test(v) || Buffer.from(v, 'base64').length !== 32) throw new Invalid('expected base64 of 32 bytes (openssl rand -base64 32)');

@@ -15,6 +15,7 @@ import { recordNothing } from '../../src/audit/record.ts';
 import { createGatehouse } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { countSentStatements } from './postgres-cpu.ts';
+import { BENCH_SECRETS_KEY } from './processes.ts';
 
 export interface AuditVariantReady {
   publicUrl: string;
@@ -51,6 +52,7 @@ const config = loadConfig({
   // The sealer is run on request (below); dispatch and the other workers are not measured here.
   GATEHOUSE_IN_PROCESS_WORKERS: 'off',
   GATEHOUSE_RATE_LIMITS: 'off',
+  GATEHOUSE_SECRETS_KEY: BENCH_SECRETS_KEY,
 });
 const quiet = new Writable({ write: (_chunk, _encoding, done) => done() });
 const gatehouse = await createGatehouse(config, { logDestination: quiet, recordAudit: variant === 'without' ? recordNothing : undefined });

@@ -1,4 +1,5 @@
 /** Starts the servers under test as separate processes, so load generation never shares their event loop. */
+import { createHash } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -113,6 +114,13 @@ export interface GatehouseServer extends Server {
   dataDir: string;
 }
 
+/**
+ * The secrets key of every Gatehouse the benchmarks start, and of the seeding that writes into
+ * their databases before they start: PostgreSQL requires one, and one key on both databases
+ * keeps the runs alike.
+ */
+export const BENCH_SECRETS_KEY = createHash('sha256').update('gatehouse benchmarks: secrets key').digest('base64');
+
 /** With BENCH_PROFILE_DIR=<dir>, each Gatehouse process writes a V8 CPU profile there when it stops. */
 export function profileFlags(): string[] {
   const dir = process.env.BENCH_PROFILE_DIR;
@@ -136,6 +144,7 @@ export async function startGatehouse(options: { databaseUrl?: string; env?: Node
       GATEHOUSE_RATE_LIMITS: 'off',
       // No balancer to drain away from: stop at once.
       GATEHOUSE_SHUTDOWN_GRACE: '0',
+      GATEHOUSE_SECRETS_KEY: BENCH_SECRETS_KEY,
       ...(options.databaseUrl ? { GATEHOUSE_DATABASE_URL: options.databaseUrl } : {}),
       ...options.env,
     },

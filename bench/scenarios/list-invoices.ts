@@ -19,7 +19,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { measureWithCpu } from '../lib/load.ts';
 import { postgresCpuOf, type PostgresCpu } from '../lib/postgres-cpu.ts';
-import { startCeiling, startGatehouse } from '../lib/processes.ts';
+import { BENCH_SECRETS_KEY, startCeiling, startGatehouse } from '../lib/processes.ts';
 import { median, type Row } from '../lib/report.ts';
 import { seedCache, type SeedRecord } from '../lib/seed-cache.ts';
 import type { BenchDatabase, Scenario } from '../run.ts';
@@ -200,7 +200,7 @@ async function prepare(databaseUrl: string, accountId: string, cursorKey: { id: 
   const database = await openDatabase({ databaseUrl, poolSize: 2 });
   try {
     await migrateToLatest(database);
-    const token = await createAccessTokens({ db: database.db, clock: systemClock, vault: await openKeyVault({ db: database.db, clock: systemClock, configured: undefined }) }).issue({
+    const token = await createAccessTokens({ db: database.db, clock: systemClock, vault: await openKeyVault({ database, configured: BENCH_SECRETS_KEY }) }).issue({
       accountId,
       clientId: 'bench',
       scopes: ['invoices:read'],

@@ -27,7 +27,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { measureWithCpu } from '../lib/load.ts';
-import { startCeiling, startGatehouse, type GatehouseServer } from '../lib/processes.ts';
+import { BENCH_SECRETS_KEY, startCeiling, startGatehouse, type GatehouseServer } from '../lib/processes.ts';
 import type { Row } from '../lib/report.ts';
 import type { Scenario } from '../run.ts';
 import { databaseFor } from './list-invoices.ts';
@@ -54,7 +54,7 @@ async function seedAccounts(databaseUrl: string, funded: number): Promise<{ hot:
   try {
     await migrateToLatest(database);
     const { db } = database;
-    const tokens = createAccessTokens({ db, clock: systemClock, vault: await openKeyVault({ db, clock: systemClock, configured: undefined }) });
+    const tokens = createAccessTokens({ db, clock: systemClock, vault: await openKeyVault({ database, configured: BENCH_SECRETS_KEY }) });
     const issue = async (funds: number | undefined) => {
       const accountId = newId('acct');
       const now = Date.now();

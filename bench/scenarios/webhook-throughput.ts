@@ -24,7 +24,7 @@
  * per delivery moves much less than deliveries/s.
  */
 import { request, Agent } from 'undici';
-import { profileFlags, startNode, type Server } from '../lib/processes.ts';
+import { BENCH_SECRETS_KEY, profileFlags, startNode, type Server } from '../lib/processes.ts';
 import { median, type Row } from '../lib/report.ts';
 import { cpuMicros } from '../lib/load.ts';
 import type { BenchDatabase, Scenario } from '../run.ts';
@@ -171,6 +171,7 @@ async function runPhase(database: BenchDatabase, receiver: Server, env: Record<s
       ...env,
       GATEHOUSE_DATABASE_URL: databaseUrl,
       GATEHOUSE_DATA_DIR: dataDir,
+      GATEHOUSE_SECRETS_KEY: BENCH_SECRETS_KEY,
       GATEHOUSE_ADMIN_TOKEN: 'bench-admin-token-0123456789abcdef',
       GATEHOUSE_WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8',
       GATEHOUSE_WEBHOOK_CONCURRENCY: String(CONNECTIONS),

@@ -15,7 +15,7 @@ import type { CheckpointSigner } from './sealer.ts';
 /** `loaded`: the secrets key and signing keys the process has already (the worker's), else loaded here. */
 export async function openAudit(database: Database, config: Config, clock: Clock, loaded?: { secretsKey: Buffer; signer: CheckpointSigner }): Promise<Audit> {
   const { db } = database;
-  const secretsKey = loaded?.secretsKey ?? (await loadSecretsKey({ db, clock, configured: config.secretsKey }));
+  const secretsKey = loaded?.secretsKey ?? (await loadSecretsKey({ database, configured: config.secretsKey }));
   const vault = createKeyVault(secretsKey);
   const signer = loaded?.signer ?? (await activeSigningKeys(db, clock, vault, config));
   const cursorKeys = await setUpCursorKeys({ db, clock, vault, configured: config.cursorKeys });

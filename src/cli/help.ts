@@ -12,7 +12,7 @@ const DEFAULT_TEXT: Partial<Record<SettingKey, string>> = {
   issuer: 'http://localhost:<port>',
   adminToken: 'generated on first start',
   cursorKeys: 'generated, shared through the database',
-  secretsKey: 'generated, kept in the database',
+  secretsKey: 'SQLite: generated into <database>.secrets-key; PostgreSQL: required',
 };
 
 export function usage(commands: readonly Command[]): string {

@@ -13,7 +13,7 @@ export async function rotateKeys({ flags, env }: CommandContext): Promise<number
   const database = await openConfiguredDatabase(config);
   try {
     await migrateToLatest(database);
-    const vault = await openKeyVault({ db: database.db, clock: systemClock, configured: config.secretsKey });
+    const vault = await openKeyVault({ database, configured: config.secretsKey });
     const keys = createSigningKeys({ db: database.db, clock: systemClock, vault, retainSeconds: config.accessTokenTtl });
     const { kid, retired } = await keys.rotate(cliActor);
     console.log(`gatehouse: signing key ${kid} is now active`);

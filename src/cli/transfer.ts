@@ -15,6 +15,7 @@ import { openOutput } from './output.ts';
 import { PLATFORM_ACCOUNT } from '../audit/catalogue.ts';
 import { cliActor, recordAudit } from '../audit/record.ts';
 import { systemClock } from '../platform/clock.ts';
+import { existingSecretsKey, loadSecretsKey, secretsKeyId } from '../platform/secrets-key.ts';
 import type { CommandContext } from './commands.ts';
 
 function progressPrinter(verb: string): Progress {
@@ -40,9 +41,12 @@ export async function exportCommand({ flags, env }: CommandContext): Promise<num
     const write = async (line: string) => {
       if (!stream.write(`${line}\n`)) await once(stream, 'drain');
     };
-    const header = await exportDatabase(database, write, progressPrinter('exported'));
+    // The key itself stays behind: the header names it, and the target must be given it.
+    const secretsKey = await loadSecretsKey({ database, configured: config.secretsKey });
+    const header = await exportDatabase(database, write, progressPrinter('exported'), { keyId: secretsKeyId(secretsKey) });
     const rows = header.tables.reduce((sum, t) => sum + t.rows, 0);
     process.stderr.write(`gatehouse: exported ${rows} rows from ${header.tables.length} tables (schema ${header.schema})\n`);
+    process.stderr.write(`gatehouse: its secrets are sealed under secrets key ${header.sealed_under}, which the export does not hold: give the target that key\n`);
     return 0;
   } finally {
     if (stream !== process.stdout) await new Promise((resolve) => (stream as fs.WriteStream).end(resolve));
@@ -60,7 +64,8 @@ export async function importCommand({ flags, env }: CommandContext): Promise<num
     await migrateToLatest(database);
     const lines = readline.createInterface({ input: input === '-' ? process.stdin : fs.createReadStream(input), crlfDelay: Infinity });
     const replace = flags['--replace'] === 'true';
-    const result = await importDatabase(database, lines, { replace, progress: progressPrinter('imported') });
+    const held = await existingSecretsKey({ database, configured: config.secretsKey });
+    const result = await importDatabase(database, lines, { replace, progress: progressPrinter('imported'), heldKeyId: held && secretsKeyId(held) });
     // The import is many transactions (one per batch), none of them the whole change, and the
     // counts above compare the export with what arrived: so the record is written once they are
     // taken, on its own, rather than in the last batch where it would be one row more than exported.

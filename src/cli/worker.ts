@@ -61,7 +61,7 @@ export async function worker({ flags, env }: CommandContext): Promise<number> {
   try {
     await migrateToLatest(database);
     const { db } = database;
-    const secretsKey = await loadSecretsKey({ db, clock, configured: config.secretsKey });
+    const secretsKey = await loadSecretsKey({ database, configured: config.secretsKey, log });
     const services = await createBackgroundServices({ config, database, clock, log, metrics, secretsKey });
     if (server) {
       registerHealthRoutes(server, { ready: () => database.ping(), draining: () => signal.received });

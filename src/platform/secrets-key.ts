@@ -7,15 +7,25 @@
  * AES-256-GCM under sub-keys derived (HKDF) per purpose from one secrets key, so sealing one
  * kind of thing never shares a key with another.
  *
- * The key is GATEHOUSE_SECRETS_KEY when set. Otherwise the first node generates one and keeps
- * it in the `settings` table, so every node sharing the database agrees; the database alone
- * then reveals the secrets, which is why production sets the key (docs/OPERATIONS.md).
+ * The key is never kept in the database it protects: a copy of the database, a backup of it or
+ * an export would otherwise open everything sealed in it.
+ * - GATEHOUSE_SECRETS_KEY when set (every node of a deployment the same).
+ * - On PostgreSQL it must be set: the nodes share nothing but the database, and the key cannot
+ *   live there. An installation that kept a generated key in its `settings` table (releases
+ *   before this rule) goes on using it, and says at every start how to move it out.
+ * - On an SQLite file it is generated on first start into a file beside the database
+ *   (`<database>.secrets-key`, mode 0600), where every command that opens that database finds it.
+ *   A key an earlier release kept in the `settings` table is moved there.
+ * - An in-memory SQLite database gets a key that lives as long as it does.
  */
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
-import type { Db } from './db/database.ts';
-import type { Clock } from './clock.ts';
+import fs from 'node:fs';
+import type { FastifyBaseLogger } from 'fastify';
+import { ConfigError } from '../config.ts';
+import type { Database, Db } from './db/database.ts';
 
-const SETTING = 'secrets_key';
+/** The `settings` row where releases before the rules above kept a generated key. */
+export const SECRETS_KEY_SETTING = 'secrets_key';
 
 export interface Sealer {
   seal(plaintext: string, associated?: string): string;
@@ -48,19 +58,121 @@ export function createSealer(key: Buffer, purpose: string): Sealer {
   };
 }
 
-/** The configured key, or the one shared through the database (generated on first start). */
-export async function loadSecretsKey(deps: { db: Db; clock: Clock; configured: string | undefined }): Promise<Buffer> {
-  const { db, clock, configured } = deps;
+const KEY_BYTES = 32;
+
+/** Where a generated key of an SQLite database file is kept. */
+export function secretsKeyFileOf(databaseFile: string): string {
+  return `${databaseFile}.secrets-key`;
+}
+
+/**
+ * A short public name of a key (not a secret: HKDF output, one-way), for messages and export
+ * headers that must say which key something was sealed under without showing it.
+ */
+export function secretsKeyId(key: Buffer): string {
+  return Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), 'gatehouse secrets key id', 9)).toString('base64url');
+}
+
+export interface SecretsKeyDeps {
+  database: Database;
+  /** GATEHOUSE_SECRETS_KEY (base64), when set. */
+  configured: string | undefined;
+  /** Told when a key is generated or moved, and warned while one is kept in the database. */
+  log?: Pick<FastifyBaseLogger, 'info' | 'warn'>;
+}
+
+const inMemoryKeys = new WeakMap<Database, Buffer>();
+
+/** The installation's secrets key: configured, or generated where the rules above put it. */
+export async function loadSecretsKey(deps: SecretsKeyDeps): Promise<Buffer> {
+  const { database, configured, log } = deps;
   if (configured !== undefined) return Buffer.from(configured, 'base64');
-  const existing = await db.selectFrom('settings').select('value').where('name', '=', SETTING).executeTakeFirst();
-  if (existing) return Buffer.from(existing.value, 'base64');
-  await db
-    .insertInto('settings')
-    .values({ name: SETTING, value: randomBytes(32).toString('base64'), updated_at: clock.now() })
-    .onConflict((oc) => oc.column('name').doNothing())
-    .execute();
-  // Whether this node or another won the race, the stored key is the one everyone uses.
-  return loadSecretsKey(deps);
+  const stored = await keptInDatabase(database.db);
+  if (database.dialect.name === 'postgres') {
+    if (stored === undefined) {
+      throw new ConfigError(
+        'GATEHOUSE_SECRETS_KEY',
+        'required with PostgreSQL: every node must hold the same key, and it is not kept in the database it protects (generate one with openssl rand -base64 32)',
+        'unset',
+      );
+    }
+    log?.warn(
+      "the secrets key is kept in the database's settings table, so a copy of the database opens every secret sealed in it: set GATEHOUSE_SECRETS_KEY on every node to that value, restart them, then delete the row (docs/OPERATIONS.md)",
+    );
+    return stored;
+  }
+  if (database.location === ':memory:') {
+    const key = inMemoryKeys.get(database) ?? randomBytes(KEY_BYTES);
+    inMemoryKeys.set(database, key);
+    return key;
+  }
+  const file = secretsKeyFileOf(database.location);
+  if (stored !== undefined) {
+    // Kept in the database by an earlier release: the file takes it, then the row goes.
+    const inFile = readKeyFile(file);
+    if (inFile !== undefined && !inFile.equals(stored)) {
+      throw new Error(`${file} holds another secrets key than the one kept in the database (${secretsKeyId(stored)}); keep the one that sealed the data and remove the other`);
+    }
+    if (inFile === undefined) createKeyFile(file, stored);
+    await database.db.deleteFrom('settings').where('name', '=', SECRETS_KEY_SETTING).execute();
+    log?.info({ file }, 'the secrets key was moved out of the database into its key file');
+    return stored;
+  }
+  const existing = readKeyFile(file);
+  if (existing !== undefined) return existing;
+  const generated = createKeyFile(file, randomBytes(KEY_BYTES));
+  if (generated.created) log?.info({ file }, 'secrets key generated; keep this file with the database, out of its backups');
+  return generated.key;
+}
+
+/**
+ * The key this installation already has, configured or kept, without generating or moving one:
+ * for `gatehouse import`, which must not invent a key its data was not sealed under.
+ */
+export async function existingSecretsKey(deps: Pick<SecretsKeyDeps, 'database' | 'configured'>): Promise<Buffer | undefined> {
+  const { database, configured } = deps;
+  if (configured !== undefined) return Buffer.from(configured, 'base64');
+  const stored = await keptInDatabase(database.db);
+  if (stored !== undefined || database.dialect.name === 'postgres') return stored;
+  if (database.location === ':memory:') return inMemoryKeys.get(database);
+  return readKeyFile(secretsKeyFileOf(database.location));
+}
+
+async function keptInDatabase(db: Db): Promise<Buffer | undefined> {
+  const row = await db.selectFrom('settings').select('value').where('name', '=', SECRETS_KEY_SETTING).executeTakeFirst();
+  return row && Buffer.from(row.value, 'base64');
+}
+
+function readKeyFile(file: string): Buffer | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  const key = Buffer.from(text.trim(), 'base64');
+  if (key.length !== KEY_BYTES) throw new Error(`${file} does not hold a secrets key (base64 of ${KEY_BYTES} bytes)`);
+  return key;
+}
+
+/**
+ * Writes the key file whole or not at all, and only if none is there: written to a file of its
+ * own first, then linked into place, which fails when another process linked its key first (two
+ * commands started at once on a new database), and then that key is the one used.
+ */
+function createKeyFile(file: string, key: Buffer): { key: Buffer; created: boolean } {
+  const draft = `${file}.${process.pid}.${randomBytes(6).toString('hex')}`;
+  fs.writeFileSync(draft, `${key.toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
+  try {
+    fs.linkSync(draft, file);
+    return { key, created: true };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return { key: readKeyFile(file)!, created: false };
+  } finally {
+    fs.rmSync(draft, { force: true });
+  }
 }
 
 const SEALED = 'sealed:';
@@ -84,14 +196,14 @@ export function createKeyVault(key: Buffer): KeyVault {
       if (!stored.startsWith(SEALED)) return stored;
       const plaintext = sealer.open(stored.slice(SEALED.length), name);
       if (plaintext === undefined) {
-        throw new Error(`stored key ${name} cannot be opened: GATEHOUSE_SECRETS_KEY is not the key it was sealed under`);
+        throw new Error(`stored key ${name} cannot be opened: it was sealed under another secrets key than this one (GATEHOUSE_SECRETS_KEY, or the key file beside an SQLite database)`);
       }
       return plaintext;
     },
   };
 }
 
-/** The vault of an installation: its secrets key, configured or shared through the database. */
-export async function openKeyVault(deps: { db: Db; clock: Clock; configured: string | undefined }): Promise<KeyVault> {
+/** The vault of an installation, under its secrets key. */
+export async function openKeyVault(deps: SecretsKeyDeps): Promise<KeyVault> {
   return createKeyVault(await loadSecretsKey(deps));
 }

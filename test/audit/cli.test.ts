@@ -10,7 +10,7 @@ import { sql } from 'kysely';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { databaseTargets, type DatabaseTarget } from '../helpers/databases.ts';
+import { secretsKeyEnvFor, databaseTargets, type DatabaseTarget } from '../helpers/databases.ts';
 import { startTestApp } from '../helpers/test-app.ts';
 import { openDatabase } from '../../src/platform/db/database.ts';
 import { api, newTenant } from '../payments/api.ts';
@@ -18,7 +18,7 @@ import { api, newTenant } from '../payments/api.ts';
 const BIN = path.resolve('bin/gatehouse.js');
 
 function gatehouse(args: string[], databaseUrl: string, env: Record<string, string> = {}, timeout = 60_000) {
-  return spawnSync(process.execPath, [BIN, ...args], { env: { ...process.env, GATEHOUSE_DATABASE_URL: databaseUrl, ...env }, encoding: 'utf8', timeout });
+  return spawnSync(process.execPath, [BIN, ...args], { env: { ...process.env, GATEHOUSE_DATABASE_URL: databaseUrl, ...secretsKeyEnvFor(databaseUrl), ...env }, encoding: 'utf8', timeout });
 }
 
 function existing(kind: DatabaseTarget['kind'], url: string): DatabaseTarget {

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { databaseTargets } from '../helpers/databases.ts';
+import { secretsKeyEnvFor, databaseTargets } from '../helpers/databases.ts';
 import { until } from '../helpers/until.ts';
 
 const BIN = path.resolve('bin/gatehouse.js');
@@ -130,7 +130,7 @@ describe('gatehouse CLI', () => {
       // Port 0: the system picks free ports as it binds (a port found free first may be taken by
       // then), and the start-up line must say which; the requests below go where it says.
       const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--admin-port', '0'], {
-        env: { ...process.env, GATEHOUSE_DATABASE_URL: database.url, GATEHOUSE_DATA_DIR: dataDir, GATEHOUSE_ADMIN_TOKEN: '', GATEHOUSE_SHUTDOWN_GRACE: '0' },
+        env: { ...process.env, GATEHOUSE_DATABASE_URL: database.url, ...secretsKeyEnvFor(database.url), GATEHOUSE_DATA_DIR: dataDir, GATEHOUSE_ADMIN_TOKEN: '', GATEHOUSE_SHUTDOWN_GRACE: '0' },
       });
       let stdout = '';
       let stderr = '';

@@ -1,7 +1,7 @@
 /**
  * Moving an installation: `gatehouse export` from SQLite, `gatehouse import` into PostgreSQL
  * (or another SQLite file when no PostgreSQL is configured), then the same API reads answer
- * the same on the target.
+ * the same on the target. The secrets key stays behind: the target is given it, or refuses.
  */
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,16 +9,17 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { databaseTargets, type DatabaseTarget } from '../helpers/databases.ts';
+import { databaseTargets, queryOnce, type DatabaseTarget } from '../helpers/databases.ts';
+import { secretsKeyFileOf, secretsKeyId } from '../../src/platform/secrets-key.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { scimClient, GROUP, USER } from '../scim/scim-client.ts';
 import { PLATFORM_ACCOUNT } from '../../src/audit/catalogue.ts';
 
 const BIN = path.resolve('bin/gatehouse.js');
 
-function gatehouse(args: string[], databaseUrl: string) {
+function gatehouse(args: string[], databaseUrl: string, env: Record<string, string> = {}) {
   return spawnSync(process.execPath, [BIN, ...args], {
-    env: { ...process.env, GATEHOUSE_DATABASE_URL: databaseUrl },
+    env: { ...process.env, GATEHOUSE_DATABASE_URL: databaseUrl, ...env },
     encoding: 'utf8',
     timeout: 60_000,
   });
@@ -79,17 +80,30 @@ describe('export from SQLite, import into another database', () => {
     assert.equal(header.tables.find((x: { name: string }) => x.name === 'users').rows, 3);
     const names = header.tables.map((x: { name: string }) => x.name);
     assert.ok(names.indexOf('accounts') < names.indexOf('users'), 'parents are written before children');
+    // The source's key was generated beside its database file; the export names it and holds it nowhere.
+    const sourceKey = fs.readFileSync(secretsKeyFileOf(source.url.slice('sqlite:'.length)), 'utf8').trim();
+    assert.equal(header.sealed_under, secretsKeyId(Buffer.from(sourceKey, 'base64')));
+    assert.ok(!fs.readFileSync(file, 'utf8').includes(sourceKey), 'the export does not carry the secrets key');
+    assert.match(exported.stderr, new RegExp(`sealed under secrets key ${header.sealed_under}, which the export does not hold`));
 
     const destination = await destinationTarget.create();
     cleanups.push(destination.drop);
-    const imported = gatehouse(['import', '--in', file], destination.url);
+    // A target without the source's key would hold secrets it cannot open: refused, nothing imported.
+    const otherKey = Buffer.alloc(32, 1).toString('base64');
+    const keyless = gatehouse(['import', '--in', file], destination.url, { GATEHOUSE_SECRETS_KEY: otherKey });
+    assert.equal(keyless.status, 3, keyless.stderr);
+    assert.match(keyless.stderr, new RegExp(`import refused: the export's secrets are sealed under secrets key ${header.sealed_under} and this installation holds ${secretsKeyId(Buffer.from(otherKey, 'base64'))}: set GATEHOUSE_SECRETS_KEY`));
+    const accountRows = destinationTarget.kind === 'postgres' ? await queryOnce(destination.url, 'select id from accounts') : [];
+    assert.deepEqual(accountRows, []);
+    const withKey = { GATEHOUSE_SECRETS_KEY: sourceKey };
+    const imported = gatehouse(['import', '--in', file], destination.url, withKey);
     assert.equal(imported.status, 0, imported.stderr);
     assert.match(imported.stderr, /ok +users: 3\/3/);
     assert.match(imported.stderr, /every table count verified/);
 
     // Same public URL as before the move, as an operator would keep it.
     const issuer = t.config.issuer;
-    t = await startTestApp(existing(destinationTarget.kind, destination.url), { env: { GATEHOUSE_ISSUER: issuer } });
+    t = await startTestApp(existing(destinationTarget.kind, destination.url), { env: { GATEHOUSE_ISSUER: issuer, ...withKey } });
     cleanups.push(() => t.gatehouse.close());
     // The SCIM token moved as its digest: the directory's credential keeps working.
     const on = { ...scim, call: (await scimClientWithToken(t, scim.accountId, scim.token)).call };
@@ -106,10 +120,10 @@ describe('export from SQLite, import into another database', () => {
     const report = await t.gatehouse.services.audit.verifier.verify(PLATFORM_ACCOUNT);
     assert.equal(report.ok, true, JSON.stringify(report));
 
-    const again = gatehouse(['import', '--in', file], destination.url);
+    const again = gatehouse(['import', '--in', file], destination.url, withKey);
     assert.equal(again.status, 3);
     assert.match(again.stderr, /import refused: the target database is not empty .*--replace/);
-    const replaced = gatehouse(['import', '--in', file, '--replace'], destination.url);
+    const replaced = gatehouse(['import', '--in', file, '--replace'], destination.url, withKey);
     assert.equal(replaced.status, 0, replaced.stderr);
     assert.deepEqual((await importRecords()).map((r) => JSON.parse(r.changes!).replaced.after), [true], 'the replaced contents held the first record; the second import records itself');
     assert.deepEqual((await on.call('GET', '/Users?sortBy=userName')).body, before.users);

@@ -30,6 +30,17 @@ export interface DatabaseTarget {
   createMigrated?(): Promise<{ url: string; drop(): Promise<void> }>;
 }
 
+/**
+ * The secrets key of every app and command the tests start on PostgreSQL, where one must be set
+ * (src/platform/secrets-key.ts). On SQLite none is set, so the generated key file is what runs.
+ */
+export const TEST_POSTGRES_SECRETS_KEY = createHash('sha256').update('gatehouse tests: secrets key').digest('base64');
+
+/** GATEHOUSE_SECRETS_KEY for a database URL that needs one (PostgreSQL), else nothing. */
+export function secretsKeyEnvFor(databaseUrl: string): { GATEHOUSE_SECRETS_KEY?: string } {
+  return databaseUrl.startsWith('sqlite:') ? {} : { GATEHOUSE_SECRETS_KEY: TEST_POSTGRES_SECRETS_KEY };
+}
+
 const sqliteTarget: DatabaseTarget = {
   kind: 'sqlite',
   async create() {

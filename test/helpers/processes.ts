@@ -6,6 +6,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { until } from './until.ts';
+import { secretsKeyEnvFor } from './databases.ts';
 
 const BIN = path.resolve('bin/gatehouse.js');
 
@@ -73,6 +74,7 @@ export function spawnedNodeEnv(node: { databaseUrl: string; dataDir: string; por
     GATEHOUSE_RATE_LIMITS: 'off',
     // No balancer to drain away from unless a test puts one in front: stop at once.
     GATEHOUSE_SHUTDOWN_GRACE: '0',
+    ...secretsKeyEnvFor(node.databaseUrl),
   };
 }
 

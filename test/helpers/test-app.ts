@@ -9,7 +9,7 @@ import { Writable } from 'node:stream';
 import { loadConfig, type Config } from '../../src/config.ts';
 import { createGatehouse, type Gatehouse, type GatehouseDeps } from '../../src/app.ts';
 import { createTestClock, type TestClock } from '../../src/platform/clock.ts';
-import type { DatabaseTarget } from './databases.ts';
+import { secretsKeyEnvFor, type DatabaseTarget } from './databases.ts';
 import type { Json } from './http.ts';
 import { freePort, retryWhilePortTaken } from './processes.ts';
 import { Agent, setGlobalDispatcher } from 'undici';
@@ -80,6 +80,7 @@ async function startOn(
     GATEHOUSE_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
     GATEHOUSE_LOG_LEVEL: 'info',
     GATEHOUSE_IN_PROCESS_WORKERS: 'off',
+    ...secretsKeyEnvFor(database.url),
     ...options.env,
   });
   const clock = options.clock ?? createTestClock(Date.now());

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { createLocalJWKSet, jwtVerify, type JSONWebKeySet } from 'jose';
-import { databaseTargets } from '../helpers/databases.ts';
+import { secretsKeyEnvFor, databaseTargets } from '../helpers/databases.ts';
 import { json } from '../helpers/http.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { createAccount } from '../helpers/fixtures.ts';
@@ -40,7 +40,7 @@ for (const target of databaseTargets()) {
       const before = (await json(await fetch(`${t.publicUrl}/.well-known/jwks.json`))).keys;
       assert.equal(before.length, 1);
       const result = spawnSync(process.execPath, [path.resolve('bin/gatehouse.js'), 'rotate-keys'], {
-        env: { ...process.env, GATEHOUSE_DATABASE_URL: t.config.databaseUrl, GATEHOUSE_DATA_DIR: t.config.dataDir },
+        env: { ...process.env, GATEHOUSE_DATABASE_URL: t.config.databaseUrl, GATEHOUSE_DATA_DIR: t.config.dataDir, ...secretsKeyEnvFor(t.config.databaseUrl) },
         encoding: 'utf8',
         timeout: 30_000,
       });

@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { databaseTargets } from '../helpers/databases.ts';
+import { secretsKeyEnvFor, databaseTargets } from '../helpers/databases.ts';
 import { startTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../helpers/test-app.ts';
 import { mintAccessToken } from '../helpers/fixtures.ts';
 import { loadConfig } from '../../src/config.ts';
@@ -193,6 +193,7 @@ describe('cursor keys from GATEHOUSE_CURSOR_KEYS: the first seals, every one ope
   async function nodeWithKeys(keys: string) {
     const config = loadConfig({
       GATEHOUSE_DATABASE_URL: t.config.databaseUrl,
+      ...secretsKeyEnvFor(t.config.databaseUrl),
       GATEHOUSE_DATA_DIR: t.config.dataDir,
       GATEHOUSE_HOST: '127.0.0.1',
       GATEHOUSE_PORT: '0',

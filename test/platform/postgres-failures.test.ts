@@ -155,7 +155,7 @@ describe('PostgreSQL failures: one process', { skip }, () => {
   it('the webhook wake-up channel is re-established after a restart: deliveries are woken on commit again, not found by the poll', async (context: TestContext) => {
     const t = await startTestApp(cluster.target(), { env: ALLOW_LOOPBACK });
     const receiver = await startReceiver();
-    const key = await loadSecretsKey({ db: t.gatehouse.database.db, clock: t.clock, configured: undefined });
+    const key = await loadSecretsKey({ database: t.gatehouse.database, configured: t.config.secretsKey });
     // A poll of a minute: within the test only the commit signal can start a delivery.
     const worker = createDispatcher({
       db: t.gatehouse.database.db,

@@ -88,7 +88,7 @@ for (const target of databaseTargets()) {
       });
       const database = await openDatabase({ databaseUrl: config.databaseUrl });
       try {
-        await assert.rejects(createGatehouse(config, { database }), /stored key cursor_key cannot be opened: GATEHOUSE_SECRETS_KEY/);
+        await assert.rejects(createGatehouse(config, { database }), /stored key cursor_key cannot be opened: it was sealed under another secrets key than this one \(GATEHOUSE_SECRETS_KEY/);
       } finally {
         await database.close();
       }

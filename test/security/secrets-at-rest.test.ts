@@ -78,7 +78,7 @@ function exportOf(t: TestApp): Buffer {
   try {
     const file = path.join(dir, 'export.ndjson');
     const exported = spawnSync(process.execPath, [BIN, 'export', '--out', file], {
-      env: { ...process.env, GATEHOUSE_DATABASE_URL: t.config.databaseUrl },
+      env: { ...process.env, GATEHOUSE_DATABASE_URL: t.config.databaseUrl, GATEHOUSE_SECRETS_KEY: SECRETS_KEY },
       encoding: 'utf8',
       timeout: 60_000,
     });

@@ -7,7 +7,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { databaseTargets } from '../helpers/databases.ts';
+import { secretsKeyEnvFor, databaseTargets } from '../helpers/databases.ts';
 import { startTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../helpers/test-app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createGatehouse } from '../../src/app.ts';
@@ -107,6 +107,7 @@ for (const target of databaseTargets()) {
     async function nodeWithKeys(keys: string) {
       const config = loadConfig({
         GATEHOUSE_DATABASE_URL: t.config.databaseUrl,
+        ...secretsKeyEnvFor(t.config.databaseUrl),
         GATEHOUSE_DATA_DIR: t.config.dataDir,
         GATEHOUSE_HOST: '127.0.0.1',
         GATEHOUSE_PORT: '0',

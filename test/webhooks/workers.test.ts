@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { databaseTargets } from '../helpers/databases.ts';
+import { secretsKeyEnvFor, databaseTargets } from '../helpers/databases.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { until } from '../helpers/until.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
@@ -22,6 +22,7 @@ function startWorker(databaseUrl: string, dataDir: string): Promise<ChildProcess
     env: {
       ...process.env,
       GATEHOUSE_DATABASE_URL: databaseUrl,
+      ...secretsKeyEnvFor(databaseUrl),
       GATEHOUSE_DATA_DIR: dataDir,
       GATEHOUSE_WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8',
       GATEHOUSE_WEBHOOK_TIMEOUT: '1',
@@ -62,7 +63,7 @@ async function states(t: TestApp, accountId: string): Promise<Record<string, num
 
 /** A dispatcher of its own on the test app's database and clock, allowed to reach loopback receivers. */
 async function dispatcherOf(t: TestApp, options: Pick<DispatcherOptions, 'timeoutMs'> & Partial<DispatcherOptions>): Promise<Dispatcher> {
-  const key = await loadSecretsKey({ db: t.gatehouse.database.db, clock: t.clock, configured: undefined });
+  const key = await loadSecretsKey({ database: t.gatehouse.database, configured: t.config.secretsKey });
   return createDispatcher({
     db: t.gatehouse.database.db,
     clock: t.clock,

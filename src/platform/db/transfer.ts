@@ -8,9 +8,15 @@
  *
  * Export reads one consistent snapshot (a read transaction); import refuses a non-empty target
  * unless told to replace its contents, and verifies every table's count at the end.
+ *
+ * The secrets key is never exported (src/platform/secrets-key.ts): an export holds webhook
+ * secrets and signing keys sealed under it, and would open them if it carried it. The header
+ * names the key by its id instead, and import refuses a target that does not hold that key, so
+ * nothing arrives that its new home cannot open.
  */
 import { sql, type Kysely } from 'kysely';
 import type { Database } from './database.ts';
+import { SECRETS_KEY_SETTING } from '../secrets-key.ts';
 import { migrations } from './migrations/index.ts';
 
 export const EXPORT_FORMAT = 'gatehouse-export';
@@ -23,6 +29,8 @@ export interface ExportHeader {
   schema: string;
   exported_at: string;
   source: 'sqlite' | 'postgres';
+  /** secretsKeyId() of the secrets key the sealed values in the export need; absent from exports of earlier releases. */
+  sealed_under?: string;
   /** Tables in the order they are written (parents first) with their row counts. */
   tables: Array<{ name: string; rows: number }>;
 }
@@ -62,6 +70,15 @@ async function countRows(db: AnyDb, table: string): Promise<number> {
   return Number(result.n);
 }
 
+/**
+ * The rows of a table an export carries: all of them, but a secrets key that an earlier release
+ * kept in `settings`.
+ */
+function exportedRows(db: AnyDb, table: string) {
+  const rows = db.selectFrom(table);
+  return table === 'settings' ? rows.where('name', '!=', SECRETS_KEY_SETTING) : rows;
+}
+
 function encodeValue(value: unknown): unknown {
   return Buffer.isBuffer(value) ? { $base64: value.toString('base64') } : value;
 }
@@ -78,7 +95,12 @@ export interface Progress {
 }
 
 /** Writes the whole installation as NDJSON lines through `write`, from one consistent snapshot. */
-export async function exportDatabase(database: Database, write: (line: string) => Promise<void>, progress: Progress): Promise<ExportHeader> {
+export async function exportDatabase(
+  database: Database,
+  write: (line: string) => Promise<void>,
+  progress: Progress,
+  sealedUnder: { keyId: string },
+): Promise<ExportHeader> {
   const tables = await tablesInDependencyOrder(database);
   return (database.db as AnyDb).connection().execute(async (conn) => {
     await sql.raw(database.dialect.catalog.beginSnapshot).execute(conn);
@@ -89,16 +111,20 @@ export async function exportDatabase(database: Database, write: (line: string) =
         schema: latestMigration(),
         exported_at: new Date().toISOString(),
         source: database.dialect.name,
+        sealed_under: sealedUnder.keyId,
         tables: [],
       };
-      for (const name of tables) header.tables.push({ name, rows: await countRows(conn, name) });
+      for (const name of tables) {
+        const { n } = await exportedRows(conn, name).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
+        header.tables.push({ name, rows: Number(n) });
+      }
       await write(JSON.stringify(header));
       for (const { name, rows: total } of header.tables) {
         const key = await database.dialect.catalog.primaryKey(conn, database.schema, name);
         let done = 0;
         let after: unknown;
         for (;;) {
-          let query = conn.selectFrom(name).selectAll().limit(BATCH);
+          let query = exportedRows(conn, name).selectAll().limit(BATCH);
           if (key.length === 1) {
             if (after !== undefined) query = query.where(key[0]!, '>', after);
             query = query.orderBy(key[0]!);
@@ -140,7 +166,7 @@ export interface ImportResult {
 export async function importDatabase(
   database: Database,
   lines: AsyncIterable<string>,
-  options: { replace: boolean; progress: Progress },
+  options: { replace: boolean; progress: Progress; heldKeyId: string | undefined },
 ): Promise<ImportResult> {
   const db = database.db as AnyDb;
   const iterator = lines[Symbol.asyncIterator]();
@@ -152,6 +178,13 @@ export async function importDatabase(
   }
   if (header.schema !== latestMigration()) {
     throw new ImportRefused(`the export is at schema ${header.schema} but this release is at ${latestMigration()}; use matching versions`);
+  }
+  if (header.sealed_under !== undefined && header.sealed_under !== options.heldKeyId) {
+    const held = options.heldKeyId ?? 'none yet';
+    throw new ImportRefused(
+      `the export's secrets are sealed under secrets key ${header.sealed_under} and this installation holds ${held}: ` +
+        "set GATEHOUSE_SECRETS_KEY to the source's key (on SQLite, the contents of <database>.secrets-key beside its database file)",
+    );
   }
   const targetTables = await tablesInDependencyOrder(database);
   const nonEmpty: string[] = [];
