@@ -25,6 +25,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fixedPort, retryWhilePortTaken, spawnGatehouse, type SpawnedGatehouse } from './processes.ts';
 import { until } from './until.ts';
+import { secretsKeyEnvFor } from './databases.ts';
 
 export interface Block {
   page: string;
@@ -124,6 +125,8 @@ export class Walkthrough {
         // As in the shell of a person running Gatehouse on a database other than the default
         // file: a page that reaches the database with its own client (sqlite3, psql) reads it here.
         GATEHOUSE_DATABASE_URL: this.databaseUrl(dataDir),
+        // And, on PostgreSQL, the secrets key its nodes and commands are given.
+        ...secretsKeyEnvFor(this.databaseUrl(dataDir)),
       },
     });
     this.#shell.stdout!.on('data', (chunk: Buffer) => (this.#stdout += chunk.toString('utf8')));
