@@ -22,6 +22,7 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:cr
 import fs from 'node:fs';
 import type { FastifyBaseLogger } from 'fastify';
 import { ConfigError } from '../config.ts';
+import { safeEqual } from './crypto.ts';
 import type { Database, Db } from './db/database.ts';
 
 /** The `settings` row where releases before the rules above kept a generated key. */
@@ -86,8 +87,12 @@ const inMemoryKeys = new WeakMap<Database, Buffer>();
 /** The installation's secrets key: configured, or generated where the rules above put it. */
 export async function loadSecretsKey(deps: SecretsKeyDeps): Promise<Buffer> {
   const { database, configured, log } = deps;
-  if (configured !== undefined) return Buffer.from(configured, 'base64');
   const stored = await keptInDatabase(database.db);
+  if (configured !== undefined) {
+    const key = Buffer.from(configured, 'base64');
+    if (stored !== undefined) await forgetStoredKey(deps, key, stored);
+    return key;
+  }
   if (database.dialect.name === 'postgres') {
     if (stored === undefined) {
       throw new ConfigError(
@@ -97,7 +102,7 @@ export async function loadSecretsKey(deps: SecretsKeyDeps): Promise<Buffer> {
       );
     }
     log?.warn(
-      "the secrets key is kept in the database's settings table, so a copy of the database opens every secret sealed in it: set GATEHOUSE_SECRETS_KEY on every node to that value, restart them, then delete the row (docs/OPERATIONS.md)",
+      "the secrets key is kept in the database's settings table, so a copy of the database opens every secret sealed in it: set GATEHOUSE_SECRETS_KEY on every node to that value and restart them; the database's copy is then deleted (docs/OPERATIONS.md)",
     );
     return stored;
   }
@@ -110,7 +115,7 @@ export async function loadSecretsKey(deps: SecretsKeyDeps): Promise<Buffer> {
   if (stored !== undefined) {
     // Kept in the database by an earlier release: the file takes it, then the row goes.
     const inFile = readKeyFile(file);
-    if (inFile !== undefined && !inFile.equals(stored)) {
+    if (inFile !== undefined && !safeEqual(inFile.toString('base64'), stored.toString('base64'))) {
       throw new Error(`${file} holds another secrets key than the one kept in the database (${secretsKeyId(stored)}); keep the one that sealed the data and remove the other`);
     }
     if (inFile === undefined) createKeyFile(file, stored);
@@ -136,6 +141,22 @@ export async function existingSecretsKey(deps: Pick<SecretsKeyDeps, 'database' |
   if (stored !== undefined || database.dialect.name === 'postgres') return stored;
   if (database.location === ':memory:') return inMemoryKeys.get(database);
   return readKeyFile(secretsKeyFileOf(database.location));
+}
+
+/**
+ * A key an earlier release kept in the database, now that one is configured: the copy is deleted
+ * once the configured key is that same key (moving it into the setting is then complete);
+ * another key is left for the operator, who is told, since data of that time may need it.
+ */
+async function forgetStoredKey(deps: SecretsKeyDeps, configured: Buffer, stored: Buffer): Promise<void> {
+  if (safeEqual(configured.toString('base64'), stored.toString('base64'))) {
+    await deps.database.db.deleteFrom('settings').where('name', '=', SECRETS_KEY_SETTING).execute();
+    deps.log?.info('the copy of the secrets key kept in the database was deleted: GATEHOUSE_SECRETS_KEY holds it');
+    return;
+  }
+  deps.log?.warn(
+    `the database's settings table keeps a secrets key (${secretsKeyId(stored)}) other than GATEHOUSE_SECRETS_KEY (${secretsKeyId(configured)}): delete the row once nothing needs it (docs/OPERATIONS.md)`,
+  );
 }
 
 async function keptInDatabase(db: Db): Promise<Buffer | undefined> {

@@ -5,7 +5,7 @@
  *   kept in the `settings` table is moved there;
  * - on PostgreSQL a node without the setting refuses to start and names it, and an installation
  *   whose key an earlier release kept in the database goes on with it, warned at every start, and
- *   exports without it.
+ *   exports without it, until the key is configured, and then the database's copy is deleted.
  */
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -199,6 +199,13 @@ describeOnDatabase('postgres', 'the secrets key on PostgreSQL, none configured',
       const header = JSON.parse(exported.text.split('\n')[0]!);
       assert.equal(header.sealed_under, secretsKeyId(key));
       assert.equal(header.tables.find((x: { name: string }) => x.name === 'settings').rows, exportedSettings(exported.text).length, 'the count is of the rows exported');
+
+      // The operator moves it into the setting, as the warning says: the database's copy goes.
+      await t.close();
+      t = await startTestApp(installation, { env: { GATEHOUSE_SECRETS_KEY: key.toString('base64') } });
+      assert.ok(!(await settingNames(t)).includes(SECRETS_KEY_SETTING), "the database's copy is deleted");
+      assert.ok(t.logs.some((line) => line.includes('the copy of the secrets key kept in the database was deleted')));
+      assert.equal(await active(t, token, auth), true);
     } finally {
       await t.close();
       await database.drop();
