@@ -74,9 +74,11 @@ export const COMMANDS: Record<string, Command> = {
     summary: 'Write every table of the installation to an NDJSON file',
     description:
       'Exports the configured database (one consistent snapshot) as NDJSON: a header with the schema version\n' +
-      'and row counts, then one line per row. Use it with import to move from SQLite to PostgreSQL or back.',
+      'and row counts, then one line per row. Use it with import to move from SQLite to PostgreSQL or back.\n' +
+      'The secrets key that opens its sealed values is not in it: the header names the key by a one-way id,\n' +
+      'and the target must be given that key.',
     usage: '--out <file|-> [options]',
-    settings: DATABASE,
+    settings: [...DATABASE, 'secretsKey'],
     options: [{ flag: '--out', value: '<file|->', description: 'where to write the export (- for standard output); created with mode 0600' }],
     run: exportCommand,
   },
@@ -86,9 +88,10 @@ export const COMMANDS: Record<string, Command> = {
     description:
       'Migrates the configured database, then loads an export made by "gatehouse export" of the same version,\n' +
       'showing progress and verifying each table\'s row count at the end. Refuses a non-empty database\n' +
-      'unless --replace is given (exit 3).',
+      'unless --replace is given (exit 3), and a database that does not hold the secrets key the export names\n' +
+      '(exit 3; set GATEHOUSE_SECRETS_KEY to the source\'s key), before loading a row.',
     usage: '--in <file|-> [--replace] [options]',
-    settings: DATABASE,
+    settings: [...DATABASE, 'secretsKey'],
     options: [
       { flag: '--in', value: '<file|->', description: 'the export to load (- for standard input)' },
       { flag: '--replace', description: "delete the target's contents first" },
