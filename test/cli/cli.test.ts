@@ -100,7 +100,10 @@ describe('gatehouse CLI', () => {
       'GATEHOUSE_DATABASE_POOL_SIZE',
       'GATEHOUSE_DATABASE_STATEMENT_TIMEOUT',
       'GATEHOUSE_DATABASE_ACQUIRE_TIMEOUT',
+      // The export names the key its sealed values need; the import checks the target holds it.
+      'GATEHOUSE_SECRETS_KEY',
     ]);
+    assert.match(exported.stdout, /\[default: SQLite: generated into <database>\.secrets-key; PostgreSQL: required\]/);
   });
 
   it('an unknown flag or a stray argument is refused before anything starts: exit 2, one line naming each', () => {
