@@ -18,6 +18,10 @@ export const LOG_EVENTS = {
   'oauth.sign_in_rate_limited': 'warn',
   'oauth.client_authentication_failed': 'warn',
   'oauth.backchannel_logout_failed': 'warn',
+  'secrets.key_generated': 'info',
+  'secrets.key_moved_to_file': 'info',
+  'secrets.key_in_database': 'warn',
+  'secrets.key_removed_from_database': 'info',
 } as const satisfies Record<string, 'info' | 'warn'>;
 
 export type LogEventName = keyof typeof LOG_EVENTS;

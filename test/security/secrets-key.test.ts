@@ -49,6 +49,17 @@ async function assertSealedUnder(t: TestApp, key: Buffer): Promise<void> {
   for (const { kid, private_jwk } of stored) assert.equal((JSON.parse(vault.open(private_jwk, kid)) as { kid: string }).kid, kid);
 }
 
+/** The log events (docs/OPERATIONS.md, "Log events") the app wrote about its secrets key. */
+function keyEvents(t: TestApp): Array<Record<string, unknown>> {
+  return t.logs
+    .join('')
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((line) => String(line.event ?? '').startsWith('secrets.'))
+    .map(({ level, event, file, key_id, configured_key_id }) => ({ level, event, file, key_id, configured_key_id }));
+}
+
 async function settingNames(t: TestApp): Promise<string[]> {
   return (await t.gatehouse.database.db.selectFrom('settings').select('name').orderBy('name').execute()).map((r) => r.name);
 }
@@ -103,7 +114,8 @@ describeOnDatabase('sqlite', 'the secrets key on SQLite, none configured', (targ
     assert.equal(fs.statSync(keyFile()).mode & 0o777, 0o600, "the key file is the operator's alone");
     const key = keyInFile();
     assert.equal(key.length, 32);
-    assert.ok(t.logs.some((line) => line.includes('secrets key generated') && line.includes(keyFile())), 'the start-up says where the key was put');
+    assert.deepEqual(keyEvents(t), [{ level: 'info', event: 'secrets.key_generated', file: keyFile(), key_id: secretsKeyId(key), configured_key_id: undefined }], 'the start-up says where the key was put');
+    assertAbsent(key, 'the log', Buffer.from(t.logs.join('')));
     assert.ok(!(await settingNames(t)).includes(SECRETS_KEY_SETTING));
     await assertSealedUnder(t, key);
 
@@ -128,7 +140,7 @@ describeOnDatabase('sqlite', 'the secrets key on SQLite, none configured', (targ
     assert.ok(keyInFile().equals(key));
     assert.equal(fs.statSync(keyFile()).mode & 0o777, 0o600);
     assert.ok(!(await settingNames(t)).includes(SECRETS_KEY_SETTING), 'the row is gone');
-    assert.ok(t.logs.some((line) => line.includes('moved out of the database')));
+    assert.deepEqual(keyEvents(t), [{ level: 'info', event: 'secrets.key_moved_to_file', file: keyFile(), key_id: secretsKeyId(key), configured_key_id: undefined }]);
     assert.equal(await active(t, token, auth), true);
   });
 
@@ -145,7 +157,20 @@ describeOnDatabase('sqlite', 'the secrets key on SQLite, none configured', (targ
     }
     assert.ok(keyInFile().equals(key));
     assert.ok((await settingNames(t)).includes(SECRETS_KEY_SETTING));
-    await t.gatehouse.database.db.deleteFrom('settings').where('name', '=', SECRETS_KEY_SETTING).execute();
+
+    // Configured, the key in use is the setting's: another key left in the database is reported, not deleted.
+    const { token, auth } = await clientToken(t);
+    await t.gatehouse.close();
+    const configured = await startTestApp({ kind: 'sqlite', create: async () => ({ url: t.config.databaseUrl, drop: async () => {} }) }, { env: { GATEHOUSE_SECRETS_KEY: key.toString('base64') } });
+    try {
+      assert.deepEqual(keyEvents(configured), [{ level: 'warn', event: 'secrets.key_in_database', file: undefined, key_id: secretsKeyId(other), configured_key_id: secretsKeyId(key) }]);
+      assert.ok((await settingNames(configured)).includes(SECRETS_KEY_SETTING), 'another key is left for the operator');
+      assert.equal(await active(configured, token, auth), true);
+      await configured.gatehouse.database.db.deleteFrom('settings').where('name', '=', SECRETS_KEY_SETTING).execute();
+    } finally {
+      await configured.gatehouse.close();
+    }
+    t = await t.restart();
   });
 });
 
@@ -188,7 +213,7 @@ describeOnDatabase('postgres', 'the secrets key on PostgreSQL, none configured',
       await t.close();
       t = await startTestApp(installation, { env: { GATEHOUSE_SECRETS_KEY: '' } });
       assert.equal(t.config.secretsKey, undefined);
-      assert.ok(t.logs.some((line) => line.includes('"level":"warn"') && line.includes("the secrets key is kept in the database's settings table")), `warned at start: ${t.logs.join('')}`);
+      assert.deepEqual(keyEvents(t), [{ level: 'warn', event: 'secrets.key_in_database', file: undefined, key_id: secretsKeyId(key), configured_key_id: null }], 'warned at start');
       assert.equal(await active(t, token, auth), true);
       await assertSealedUnder(t, key);
 
@@ -204,7 +229,7 @@ describeOnDatabase('postgres', 'the secrets key on PostgreSQL, none configured',
       await t.close();
       t = await startTestApp(installation, { env: { GATEHOUSE_SECRETS_KEY: key.toString('base64') } });
       assert.ok(!(await settingNames(t)).includes(SECRETS_KEY_SETTING), "the database's copy is deleted");
-      assert.ok(t.logs.some((line) => line.includes('the copy of the secrets key kept in the database was deleted')));
+      assert.deepEqual(keyEvents(t), [{ level: 'info', event: 'secrets.key_removed_from_database', file: undefined, key_id: secretsKeyId(key), configured_key_id: undefined }]);
       assert.equal(await active(t, token, auth), true);
     } finally {
       await t.close();
