@@ -2,8 +2,9 @@
  * OAuth 2.0 errors (RFC 6749 §4.1.2.1 and §5.2, RFC 7009 §2.2.1) and their one serializer.
  *
  * Every failure at /token, /revoke and /introspect is a JSON body `{error, error_description}`
- * with `Cache-Control: no-store`; a failed HTTP Basic client authentication answers 401 with
- * `WWW-Authenticate: Basic` (§5.2). Platform errors raised before the handler runs (a body
+ * with `Cache-Control: no-store`; a failed client authentication answers 401 with
+ * `WWW-Authenticate: Basic` (§5.2), whichever method the client tried: a 401 must name a scheme
+ * (RFC 9110 §15.5.2), and Basic is the one this server takes in a header. Platform errors raised before the handler runs (a body
  * that is not a form, a schema failure) are rendered as `invalid_request`.
  */
 import type { FastifyRequest } from 'fastify';
@@ -35,8 +36,8 @@ export function oauthError(code: OAuthErrorCode, description: string, options: O
   return new HttpError(OAUTH_ERRORS[code], code, code, { ...options, detail: description });
 }
 
-/** invalid_client after a failed HTTP Basic authentication: 401 with a Basic challenge (§5.2). */
-export function invalidBasicClient(description: string, options: Pick<HttpErrorOptions, 'cause'> = {}): HttpError {
+/** invalid_client: 401 with a Basic challenge (§5.2; RFC 9110 §15.5.2). */
+export function invalidClient(description: string, options: Pick<HttpErrorOptions, 'cause'> = {}): HttpError {
   return oauthError('invalid_client', description, { ...options, headers: { 'www-authenticate': 'Basic realm="gatehouse", charset="UTF-8"' } });
 }
 
@@ -64,11 +65,9 @@ export class ClientAuthFailure {
   ) {}
 }
 
-/** invalid_client with why, for the log; a Basic attempt also gets its challenge. */
+/** invalid_client with why, for the log. */
 export function clientAuthFailed(failure: ClientAuthFailure, description: string): HttpError {
-  return failure.method === 'client_secret_basic'
-    ? invalidBasicClient(description, { cause: failure })
-    : oauthError('invalid_client', description, { cause: failure });
+  return invalidClient(description, { cause: failure });
 }
 
 export function clientAuthFailureOf(error: unknown): ClientAuthFailure | undefined {

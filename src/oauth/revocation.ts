@@ -15,7 +15,7 @@ import { recordAudit } from '../audit/record.ts';
 import type { Client } from './clients.ts';
 import { ACCESS_TOKEN_PREFIX, type AccessTokens } from './access-tokens.ts';
 import { REFRESH_TOKEN_PREFIX, findGrant, findRefreshToken, revokeGrant } from './grants.ts';
-import { oauthError } from './errors.ts';
+import { invalidClient } from './errors.ts';
 import { isUserActive } from '../users/store.ts';
 
 export interface Introspection {
@@ -76,7 +76,7 @@ export function createRevocation(deps: { db: Db; clock: Clock; issuer: string; a
     },
 
     async introspect(caller: Client, token: string): Promise<Introspection> {
-      if (caller.authMethod === 'none') throw oauthError('invalid_client', 'Public clients may not introspect tokens');
+      if (caller.authMethod === 'none') throw invalidClient('Public clients may not introspect tokens');
       const now = clock.now();
       const inactive = { active: false };
       if (token.startsWith(ACCESS_TOKEN_PREFIX)) {

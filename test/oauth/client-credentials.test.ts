@@ -207,6 +207,8 @@ for (const target of databaseTargets()) {
         assert.equal(response.body.error, error, name);
         assert.equal(response.headers.get('cache-control'), 'no-store', name);
         assert.equal(response.body.access_token, undefined, name);
+        // Every 401 names a scheme (RFC 9110 §15.5.2), whichever method the client tried.
+        if (status === 401) assert.match(response.headers.get('www-authenticate') ?? '', /^Basic realm="gatehouse"/, name);
       }
       const asJson = await fetch(`${t.publicUrl}/token`, { method: 'POST', headers: { 'content-type': 'application/json', ...auth }, body: '{"grant_type":"client_credentials"}' });
       assert.equal(asJson.status, 400);
