@@ -4,8 +4,9 @@
  * Every failure at /token, /revoke and /introspect is a JSON body `{error, error_description}`
  * with `Cache-Control: no-store`; a failed client authentication answers 401 with
  * `WWW-Authenticate: Basic` (§5.2), whichever method the client tried: a 401 must name a scheme
- * (RFC 9110 §15.5.2), and Basic is the one this server takes in a header. Platform errors raised before the handler runs (a body
- * that is not a form, a schema failure) are rendered as `invalid_request`.
+ * (RFC 9110 §15.5.2), and Basic is the one this server takes in a header. Platform errors raised
+ * before the handler runs (a body that is not a form, a schema failure) are rendered as
+ * `invalid_request`.
  */
 import type { FastifyRequest } from 'fastify';
 import { HttpError, type HttpErrorOptions } from '../platform/errors/http-error.ts';

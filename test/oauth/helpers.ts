@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import type { TestApp } from '../helpers/test-app.ts';
 import type { Json } from '../helpers/http.ts';
+import { createAccount } from '../helpers/fixtures.ts';
 
 export const REDIRECT_URI = 'http://127.0.0.1:9/callback';
 
@@ -36,6 +37,23 @@ export async function postForm(url: string, form: Record<string, string>, header
     /* HTML or empty */
   }
   return { status: response.status, headers: response.headers, body };
+}
+
+/** A fresh account's client-credentials token, and the Basic credentials that introspect it. */
+export async function clientCredentialsToken(t: TestApp): Promise<{ token: string; auth: Record<string, string> }> {
+  const accountId = await createAccount(t);
+  const reg = await registerClient(t, accountId, { grant_types: ['client_credentials'], scope: 'invoices:read' });
+  const auth = { authorization: basic(reg.client_id, reg.client_secret) };
+  const issued = await postForm(`${t.publicUrl}/token`, { grant_type: 'client_credentials' }, auth);
+  assert.equal(issued.status, 200);
+  return { token: issued.body.access_token, auth };
+}
+
+/** Whether `/introspect` reports `token` active, asked with `auth`. */
+export async function isActive(t: TestApp, token: string, auth: Record<string, string>): Promise<boolean> {
+  const response = await postForm(`${t.publicUrl}/introspect`, { token }, auth);
+  assert.equal(response.status, 200);
+  return response.body.active;
 }
 
 export async function countRows(t: TestApp, table: 'access_tokens' | 'oauth_refresh_tokens' | 'oauth_grants' | 'oauth_codes'): Promise<number> {

@@ -9,8 +9,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { databaseTargets } from '../helpers/databases.ts';
 import { startTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../helpers/test-app.ts';
-import { createAccount } from '../helpers/fixtures.ts';
-import { basic, postForm, registerClient } from '../oauth/helpers.ts';
+import { clientCredentialsToken, isActive } from '../oauth/helpers.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createGatehouse } from '../../src/app.ts';
 import { openDatabase } from '../../src/platform/db/database.ts';
@@ -26,24 +25,10 @@ for (const target of databaseTargets()) {
     });
     after(() => t.close());
 
-    async function clientToken(): Promise<{ token: string; auth: Record<string, string> }> {
-      const accountId = await createAccount(t);
-      const reg = await registerClient(t, accountId, { grant_types: ['client_credentials'], scope: 'invoices:read' });
-      const auth = { authorization: basic(reg.client_id, reg.client_secret) };
-      const issued = await postForm(`${t.publicUrl}/token`, { grant_type: 'client_credentials' }, auth);
-      assert.equal(issued.status, 200);
-      return { token: issued.body.access_token, auth };
-    }
-
-    async function active(token: string, auth: Record<string, string>): Promise<boolean> {
-      const response = await postForm(`${t.publicUrl}/introspect`, { token }, auth);
-      assert.equal(response.status, 200);
-      return response.body.active;
-    }
 
     it('signing keys, MAC keys and the cursor key are stored sealed; nothing of the secrets key is stored', async () => {
-      const { token, auth } = await clientToken();
-      assert.equal(await active(token, auth), true);
+      const { token, auth } = await clientCredentialsToken(t);
+      assert.equal(await isActive(t, token, auth), true);
       const db = t.gatehouse.database.db;
       const keys = await db.selectFrom('oauth_signing_keys').select(['kid', 'alg', 'private_jwk']).execute();
       assert.deepEqual(new Set(keys.map((k) => k.alg)), new Set(['ES256', 'HS256']));
@@ -63,14 +48,14 @@ for (const target of databaseTargets()) {
     });
 
     it('a key stored plain (before keys were sealed) is still read after a restart', async () => {
-      const { token, auth } = await clientToken();
+      const { token, auth } = await clientCredentialsToken(t);
       const db = t.gatehouse.database.db;
       const vault = createKeyVault(SECRETS_KEY);
       for (const key of await db.selectFrom('oauth_signing_keys').select(['kid', 'private_jwk']).execute()) {
         await db.updateTable('oauth_signing_keys').set({ private_jwk: vault.open(key.private_jwk, key.kid) }).where('kid', '=', key.kid).execute();
       }
       t = await t.restart();
-      assert.equal(await active(token, auth), true);
+      assert.equal(await isActive(t, token, auth), true);
       const jwks = (await (await fetch(`${t.publicUrl}/.well-known/jwks.json`)).json()) as { keys: unknown[] };
       assert.equal(jwks.keys.length, 1);
     });

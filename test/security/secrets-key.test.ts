@@ -16,30 +16,13 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { describeOnDatabase } from '../helpers/databases.ts';
 import { startTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../helpers/test-app.ts';
-import { createAccount } from '../helpers/fixtures.ts';
-import { basic, postForm, registerClient } from '../oauth/helpers.ts';
+import { clientCredentialsToken, isActive } from '../oauth/helpers.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createGatehouse } from '../../src/app.ts';
 import { openDatabase } from '../../src/platform/db/database.ts';
 import { createKeyVault, SECRETS_KEY_SETTING, secretsKeyFileOf, secretsKeyId } from '../../src/platform/secrets-key.ts';
 
 const BIN = path.resolve('bin/gatehouse.js');
-
-/** A client's access token, and the credentials that introspect it. */
-async function clientToken(t: TestApp): Promise<{ token: string; auth: Record<string, string> }> {
-  const accountId = await createAccount(t);
-  const reg = await registerClient(t, accountId, { grant_types: ['client_credentials'], scope: 'invoices:read' });
-  const auth = { authorization: basic(reg.client_id, reg.client_secret) };
-  const issued = await postForm(`${t.publicUrl}/token`, { grant_type: 'client_credentials' }, auth);
-  assert.equal(issued.status, 200);
-  return { token: issued.body.access_token, auth };
-}
-
-async function active(t: TestApp, token: string, auth: Record<string, string>): Promise<boolean> {
-  const response = await postForm(`${t.publicUrl}/introspect`, { token }, auth);
-  assert.equal(response.status, 200);
-  return response.body.active;
-}
 
 /** Every stored signing key opens under `key`, and only under it. */
 async function assertSealedUnder(t: TestApp, key: Buffer): Promise<void> {
@@ -110,7 +93,7 @@ describeOnDatabase('sqlite', 'the secrets key on SQLite, none configured', (targ
   const keyInFile = () => Buffer.from(fs.readFileSync(keyFile(), 'utf8').trim(), 'base64');
 
   it('is generated into a 0600 file beside the database, found in neither the database nor its export; a restart opens what it sealed', async () => {
-    const { token, auth } = await clientToken(t);
+    const { token, auth } = await clientCredentialsToken(t);
     assert.equal(fs.statSync(keyFile()).mode & 0o777, 0o600, "the key file is the operator's alone");
     const key = keyInFile();
     assert.equal(key.length, 32);
@@ -126,11 +109,11 @@ describeOnDatabase('sqlite', 'the secrets key on SQLite, none configured', (targ
 
     t = await t.restart();
     assert.ok(keyInFile().equals(key));
-    assert.equal(await active(t, token, auth), true);
+    assert.equal(await isActive(t, token, auth), true);
   });
 
   it("a key an earlier release kept in the database moves to the file, and the database's row is deleted", async () => {
-    const { token, auth } = await clientToken(t);
+    const { token, auth } = await clientCredentialsToken(t);
     const key = keyInFile();
     // As an earlier release left it: the key in `settings`, no file.
     await t.gatehouse.database.db.insertInto('settings').values({ name: SECRETS_KEY_SETTING, value: key.toString('base64'), updated_at: t.clock.now() }).execute();
@@ -141,7 +124,7 @@ describeOnDatabase('sqlite', 'the secrets key on SQLite, none configured', (targ
     assert.equal(fs.statSync(keyFile()).mode & 0o777, 0o600);
     assert.ok(!(await settingNames(t)).includes(SECRETS_KEY_SETTING), 'the row is gone');
     assert.deepEqual(keyEvents(t), [{ level: 'info', event: 'secrets.key_moved_to_file', file: keyFile(), key_id: secretsKeyId(key), configured_key_id: undefined }]);
-    assert.equal(await active(t, token, auth), true);
+    assert.equal(await isActive(t, token, auth), true);
   });
 
   it('a key file that disagrees with a key kept in the database stops the start, naming the file, and changes nothing', async () => {
@@ -159,13 +142,13 @@ describeOnDatabase('sqlite', 'the secrets key on SQLite, none configured', (targ
     assert.ok((await settingNames(t)).includes(SECRETS_KEY_SETTING));
 
     // Configured, the key in use is the setting's: another key left in the database is reported, not deleted.
-    const { token, auth } = await clientToken(t);
+    const { token, auth } = await clientCredentialsToken(t);
     await t.gatehouse.close();
     const configured = await startTestApp({ kind: 'sqlite', create: async () => ({ url: t.config.databaseUrl, drop: async () => {} }) }, { env: { GATEHOUSE_SECRETS_KEY: key.toString('base64') } });
     try {
       assert.deepEqual(keyEvents(configured), [{ level: 'warn', event: 'secrets.key_in_database', file: undefined, key_id: secretsKeyId(other), configured_key_id: secretsKeyId(key) }]);
       assert.ok((await settingNames(configured)).includes(SECRETS_KEY_SETTING), 'another key is left for the operator');
-      assert.equal(await active(configured, token, auth), true);
+      assert.equal(await isActive(configured, token, auth), true);
       await configured.gatehouse.database.db.deleteFrom('settings').where('name', '=', SECRETS_KEY_SETTING).execute();
     } finally {
       await configured.gatehouse.close();
@@ -207,14 +190,14 @@ describeOnDatabase('postgres', 'the secrets key on PostgreSQL, none configured',
     const installation = { kind: target.kind, create: async () => ({ url: database.url, drop: async () => {} }) };
     let t = await startTestApp(installation, { env: { GATEHOUSE_SECRETS_KEY: key.toString('base64') } });
     try {
-      const { token, auth } = await clientToken(t);
+      const { token, auth } = await clientCredentialsToken(t);
       await t.gatehouse.database.db.insertInto('settings').values({ name: SECRETS_KEY_SETTING, value: key.toString('base64'), updated_at: t.clock.now() }).execute();
       // The same installation, started as before the key had to be configured.
       await t.close();
       t = await startTestApp(installation, { env: { GATEHOUSE_SECRETS_KEY: '' } });
       assert.equal(t.config.secretsKey, undefined);
       assert.deepEqual(keyEvents(t), [{ level: 'warn', event: 'secrets.key_in_database', file: undefined, key_id: secretsKeyId(key), configured_key_id: null }], 'warned at start');
-      assert.equal(await active(t, token, auth), true);
+      assert.equal(await isActive(t, token, auth), true);
       await assertSealedUnder(t, key);
 
       const exported = exportOf(t, { GATEHOUSE_SECRETS_KEY: '' });
@@ -230,7 +213,7 @@ describeOnDatabase('postgres', 'the secrets key on PostgreSQL, none configured',
       t = await startTestApp(installation, { env: { GATEHOUSE_SECRETS_KEY: key.toString('base64') } });
       assert.ok(!(await settingNames(t)).includes(SECRETS_KEY_SETTING), "the database's copy is deleted");
       assert.deepEqual(keyEvents(t), [{ level: 'info', event: 'secrets.key_removed_from_database', file: undefined, key_id: secretsKeyId(key), configured_key_id: undefined }]);
-      assert.equal(await active(t, token, auth), true);
+      assert.equal(await isActive(t, token, auth), true);
     } finally {
       await t.close();
       await database.drop();
