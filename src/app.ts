@@ -175,7 +175,11 @@ async function assemble(
   const vault = createKeyVault(secretsKey);
   const accessTokens = createAccessTokens({ db, clock, vault });
   const users = createUserStore(db);
-  const scim = createScim({ db, dialect: database.dialect, clock, accessTokens, revokeUserAccess, issuer: config.issuer, maxPayloadSize: config.bodyLimit, recordAudit: deps.recordAudit });
+  // Writes that arrive together share a commit: all of them on SQLite's one writer (business
+  // writes and SCIM creates alike), those of one account on PostgreSQL (where they would
+  // otherwise queue on its balance row).
+  const groupCommit = createGroupCommit({ db });
+  const scim = createScim({ db, dialect: database.dialect, clock, accessTokens, revokeUserAccess, issuer: config.issuer, maxPayloadSize: config.bodyLimit, recordAudit: deps.recordAudit, groupCommit });
   const background = await createBackgroundServices({ config, database, clock, log, metrics, secretsKey, resolve: deps.webhookResolve });
   const { idempotencyStore, idempotency, payoutProcessor, webhooks } = background;
   const writes = createWriteRunner({
@@ -185,9 +189,7 @@ async function assemble(
     retentionSeconds: config.idempotencyRetention,
     leaseMs: config.idempotencyLease * 1000,
     hooks: deps.writeHooks,
-    // Writes that arrive together share a commit: all of them on SQLite's one writer, those of
-    // one account on PostgreSQL (where they would otherwise queue on its balance row).
-    groupCommit: createGroupCommit({ db }),
+    groupCommit,
     metrics,
     // Stored answers that carry a secret (a webhook secret shown once) are kept sealed.
     sealer: createSealer(secretsKey, 'stored responses'),

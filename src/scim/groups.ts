@@ -26,7 +26,8 @@ import type { Tables } from '../platform/db/tables.ts';
 import type { Clock } from '../platform/clock.ts';
 import { toRfc3339 } from '../platform/clock.ts';
 import { newId } from '../platform/ids.ts';
-import { isUniqueViolation, transactWithRetry } from '../platform/db/database.ts';
+import { isUniqueViolation } from '../platform/db/database.ts';
+import { sharedTransactions, type GroupCommit } from '../platform/db/group-commit.ts';
 import { changesOf, recordAudit, type AuditBy } from '../audit/index.ts';
 import { coerceResource, coerceValue, isObject, type Json, type JsonObject } from './coerce.ts';
 import { invalidValue, mutability, notFound, uniqueness } from './errors.ts';
@@ -43,6 +44,8 @@ export interface ScimGroupsDeps {
   users: ScimUserStore;
   clock: Clock;
   baseUrl: string;
+  /** The node's shared commits, which the writes join on SQLite (`sharedTransactions`). */
+  groupCommit?: GroupCommit | undefined;
 }
 
 const WRITABLE_COMMON = COMMON_ATTRIBUTES.filter((a) => a.name === 'externalId');
@@ -82,6 +85,7 @@ function memberIds(value: unknown): string[] {
 
 export function createScimGroups(deps: ScimGroupsDeps) {
   const { db, store, clock } = deps;
+  const transact = sharedTransactions(db, deps.groupCommit);
 
   function render(row: GroupRow, members: MemberRef[] | null): JsonObject {
     const resource: JsonObject = { schemas: [CORE_GROUP], id: row.id };
@@ -220,7 +224,7 @@ export function createScimGroups(deps: ScimGroupsDeps) {
       const ids = doc.members === undefined ? [] : memberIds(doc.members);
       const now = clock.now();
       const row: GroupRow = { id: newId('grp'), account_id: accountId, display_name: displayName, display_name_lower: displayName.toLowerCase(), external_id: externalId ?? null, version: 1, created_at: now, updated_at: now };
-      return transactWithRetry(db, async (trx) => {
+      return transact(async (trx) => {
         await writeRow(() => store.insert(trx, row), displayName);
         await ensureUsers(trx, accountId, ids);
         const write = newWrite(trx, row, now);
@@ -243,7 +247,7 @@ export function createScimGroups(deps: ScimGroupsDeps) {
       const doc = coerceResource(GROUP_SCHEMA, body, WRITABLE_COMMON);
       const { displayName, externalId } = checkDoc(doc);
       const ids = doc.members === undefined ? [] : memberIds(doc.members);
-      return transactWithRetry(db, async (trx) => {
+      return transact(async (trx) => {
         const row = await locked(trx, accountId, id, ifMatch);
         await ensureUsers(trx, accountId, ids);
         const write = newWrite(trx, row, clock.now());
@@ -260,7 +264,7 @@ export function createScimGroups(deps: ScimGroupsDeps) {
     async patch(accountId: string, id: string, body: JsonObject, ifMatch?: string, by?: AuditBy): Promise<GroupRow> {
       checkSchemas(body, PATCH_OP);
       const operations = normaliseOperations(body.Operations ?? body.operations);
-      return transactWithRetry(db, async (trx) => {
+      return transact(async (trx) => {
         const row = await locked(trx, accountId, id, ifMatch);
         const write = newWrite(trx, row, clock.now());
         let doc: JsonObject = { displayName: row.display_name, ...(row.external_id !== null ? { externalId: row.external_id } : {}) };
@@ -293,7 +297,7 @@ export function createScimGroups(deps: ScimGroupsDeps) {
     },
 
     async delete(accountId: string, id: string, ifMatch?: string, by?: AuditBy): Promise<void> {
-      await transactWithRetry(db, async (trx) => {
+      await transact(async (trx) => {
         const row = await locked(trx, accountId, id, ifMatch);
         await recordAudit(trx, by, { accountId, action: 'scim.group.deleted', target: { type: 'group', id }, changes: changesOf(namesOf(row), null), at: clock.now() });
         // Every member loses the group from its `groups`; the memberships go with the group.

@@ -19,6 +19,7 @@ import { createRoles, createUserScopeBound } from './roles.ts';
 import { registerScimRoutes } from './routes.ts';
 import { registerScimAdminRoutes } from './admin-routes.ts';
 import type { RecordAudit } from '../audit/record.ts';
+import type { GroupCommit } from '../platform/db/group-commit.ts';
 
 export { createUserScopeBound, type UserScopeBound } from './roles.ts';
 
@@ -33,15 +34,18 @@ export interface ScimDeps {
   maxPayloadSize: number;
   /** How users' writes are recorded in the audit trail; see ScimUsersDeps. */
   recordAudit?: RecordAudit;
+  /** The node's shared commits, which SCIM's writes join on SQLite (`sharedTransactions`). */
+  groupCommit?: GroupCommit;
 }
 
 export function createScim(deps: ScimDeps) {
   const { db, dialect, clock } = deps;
   const baseUrl = `${deps.issuer}/scim/v2`;
-  const userStore = createScimUserStore({ db, dialect });
+  const { groupCommit } = deps;
+  const userStore = createScimUserStore({ db, dialect, groupCommit });
   const groupStore = createScimGroupStore({ db, dialect });
-  const users = createScimUsers({ db, store: userStore, groups: groupStore, clock, revokeUserAccess: deps.revokeUserAccess, baseUrl, recordAudit: deps.recordAudit });
-  const groups = createScimGroups({ db, store: groupStore, users: userStore, clock, baseUrl });
+  const users = createScimUsers({ db, store: userStore, groups: groupStore, clock, revokeUserAccess: deps.revokeUserAccess, baseUrl, recordAudit: deps.recordAudit, groupCommit });
+  const groups = createScimGroups({ db, store: groupStore, users: userStore, clock, baseUrl, groupCommit });
   const tokens = createScimTokens({ db, clock });
   const roles = createRoles({ db, clock });
   const userScopeBound = createUserScopeBound({ db });

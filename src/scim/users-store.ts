@@ -3,7 +3,7 @@
  * their derived `groups`. Every query is scoped by account.
  */
 import { sql, type Compilable, type OperationNodeSource, type RawBuilder, type SqlBool, type Transaction } from 'kysely';
-import { retryOnConflict, transactWithRetry, type Db } from '../platform/db/database.ts';
+import { retryOnConflict, type Db } from '../platform/db/database.ts';
 import { placeholder, preparedQuery, type Placeholder, type PreparedQuery } from '../platform/db/prepared.ts';
 import type { Tables } from '../platform/db/tables.ts';
 import type { SqlDialect } from '../platform/db/dialect.ts';
@@ -17,6 +17,7 @@ import { insertTogether, writeTogether, type RowsInsert } from '../platform/db/w
 import { dialectOf } from '../platform/db/dialect.ts';
 import { insertAuditRow, type AuditRow } from '../audit/record.ts';
 import { createTogether } from './create-together.ts';
+import { sharedTransactions, type GroupCommit } from '../platform/db/group-commit.ts';
 
 type Executor = Db | Transaction<Tables>;
 type ValueRow = ScimTables['scim_user_values'];
@@ -135,8 +136,17 @@ function keep<V>(map: Map<string, V>, key: string, value: V): void {
   map.set(key, value);
 }
 
-export function createScimUserStore(deps: { db: Db; dialect: SqlDialect }) {
+export function createScimUserStore(deps: {
+  db: Db;
+  dialect: SqlDialect;
+  /**
+   * The node's shared commits: on SQLite a create joins the transaction of the writes arriving
+   * with it (`sharedTransactions`), so an identity provider's parallel creates commit together.
+   */
+  groupCommit?: GroupCommit | undefined;
+}) {
   const { db, dialect } = deps;
+  const transact = sharedTransactions(db, deps.groupCommit);
 
   // Identity providers send list queries of a few shapes over and over (`userName eq "…"`
   // before every provisioning). A query's SQL depends only on its filter's shape (the filter with
@@ -220,17 +230,19 @@ export function createScimUserStore(deps: { db: Db; dialect: SqlDialect }) {
   return {
     /**
      * Writes a new person, their search rows and `record` (its audit record; null when nothing is
-     * recorded) as a transaction of their own. On PostgreSQL, for a person of up to 500 search
+     * recorded), committed before it returns. On PostgreSQL, for a person of up to 500 search
      * rows, that is one statement sent on its own, outside BEGIN and COMMIT: PostgreSQL runs a
      * lone statement as a transaction, so its clauses commit together or not at all, and the
      * write costs one round trip instead of three; a person of the usual few search rows shares
-     * that statement with the creates that arrived with theirs (create-together.ts). Otherwise
-     * the writes go in a transaction (`insert`), run again on a conflict with a concurrent one.
+     * that statement with the creates that arrived with theirs (create-together.ts). On SQLite
+     * they go in the next transaction of the node's group commit, which a create that fails
+     * (a taken userName) leaves to the others. Otherwise the writes go in a transaction
+     * (`insert`), run again on a conflict with a concurrent one.
      */
     async create(row: UserRow, values: ValueRow[], record: AuditRow | null): Promise<void> {
       if (together && values.length <= NAMED_UP_TO_VALUES) return together.create({ row, values, record });
       if (dialect.writableCtes && values.length <= 500) return createAlone({ row, values, record });
-      await transactWithRetry(db, (trx) => insertPerson(trx, row, values, record));
+      await transact((trx) => insertPerson(trx, row, values, record));
     },
 
     insert: insertPerson,

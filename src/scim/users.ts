@@ -25,7 +25,8 @@ import type { Tables } from '../platform/db/tables.ts';
 import type { Clock } from '../platform/clock.ts';
 import { toRfc3339 } from '../platform/clock.ts';
 import { newTimeOrderedId } from '../platform/ids.ts';
-import { isUniqueViolation, transactWithRetry } from '../platform/db/database.ts';
+import { isUniqueViolation } from '../platform/db/database.ts';
+import { sharedTransactions, type GroupCommit } from '../platform/db/group-commit.ts';
 import type { RevokeUserAccess } from '../oauth/user-access.ts';
 import type { UserRow } from '../users/tables.ts';
 import { hashPassword, passwordPolicyViolation } from '../users/passwords.ts';
@@ -50,6 +51,8 @@ export interface ScimUsersDeps {
   baseUrl: string;
   /** How the writes are recorded in the audit trail (record.ts); recordAudit unless a benchmark says. */
   recordAudit?: RecordAudit;
+  /** The node's shared commits, which the writes join on SQLite (`sharedTransactions`). */
+  groupCommit?: GroupCommit | undefined;
 }
 
 const WRITABLE_COMMON = COMMON_ATTRIBUTES.filter((a) => a.name === 'externalId');
@@ -88,6 +91,7 @@ export function checkSchemas(body: JsonObject, expected: string): void {
 export function createScimUsers(deps: ScimUsersDeps) {
   const { db, store, clock } = deps;
   const recordAudit = deps.recordAudit ?? recordAuditRecord;
+  const transact = sharedTransactions(db, deps.groupCommit);
 
   function render(row: UserRow, groups: UserGroupRef[]): JsonObject {
     const doc = userDocument(row);
@@ -210,7 +214,7 @@ export function createScimUsers(deps: ScimUsersDeps) {
     async replace(accountId: string, id: string, body: JsonObject, ifMatch?: string, by?: AuditBy): Promise<JsonObject> {
       checkSchemas(body, CORE_USER);
       const { doc, passwordHash } = await prepare(coerceResource(USER_SCHEMA, body, WRITABLE_COMMON));
-      return transactWithRetry(db, async (trx) => {
+      return transact(async (trx) => {
         const row = await locked(trx, accountId, id, ifMatch);
         const saved = await save(trx, row, doc, passwordHash, { by, action: 'scim.user.replaced' });
         return render(saved, await store.groupsOf(trx, accountId, id));
@@ -220,7 +224,7 @@ export function createScimUsers(deps: ScimUsersDeps) {
     async patch(accountId: string, id: string, body: JsonObject, ifMatch?: string, by?: AuditBy): Promise<JsonObject> {
       checkSchemas(body, PATCH_OP);
       const operations = normaliseOperations(body.Operations ?? body.operations);
-      return transactWithRetry(db, async (trx) => {
+      return transact(async (trx) => {
         const row = await locked(trx, accountId, id, ifMatch);
         const { doc, passwordHash } = await prepare(applyPatch(USER_SCHEMA, userDocument(row), operations));
         const saved = await save(trx, row, doc, passwordHash, { by, action: 'scim.user.patched' });
@@ -230,7 +234,7 @@ export function createScimUsers(deps: ScimUsersDeps) {
 
     /** `action` names who deleted: the directory (SCIM) or the operator (admin API); both detach alike. */
     async delete(accountId: string, id: string, ifMatch?: string, by?: AuditBy, action: 'scim.user.deleted' | 'user.deleted' = 'scim.user.deleted'): Promise<void> {
-      await transactWithRetry(db, async (trx) => {
+      await transact(async (trx) => {
         await locked(trx, accountId, id, ifMatch);
         const now = clock.now();
         // What the trail recorded about the person goes with them (audit/detach.ts); the

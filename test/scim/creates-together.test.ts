@@ -1,6 +1,6 @@
 /**
- * SCIM creates that arrive together: on PostgreSQL they go as one statement (create-together.ts);
- * each request still gets its own answer. A userName taken by a stored person, or by another
+ * SCIM creates that arrive together: on PostgreSQL they go as one statement (create-together.ts),
+ * on SQLite in one transaction of the node's group commit; each request still gets its own answer. A userName taken by a stored person, or by another
  * create of the same batch, answers that one request 409 `uniqueness` (RFC 7644 §3.3) and the
  * others are created, each with their search rows and their audit record.
  */
@@ -13,6 +13,7 @@ import { scimClient, ERROR, USER, type ScimClient } from './scim-client.ts';
 import { createScimUsers } from '../../src/scim/users.ts';
 import { createScimUserStore } from '../../src/scim/users-store.ts';
 import { createScimGroupStore } from '../../src/scim/groups-store.ts';
+import { createGroupCommit } from '../../src/platform/db/group-commit.ts';
 
 const person = (userName: string) => ({ schemas: [USER], userName, emails: [{ value: userName, type: 'work' }] });
 
@@ -61,16 +62,38 @@ for (const target of databaseTargets()) {
       assert.equal((await storedUsers('twin@example.com')).length, 1);
     });
 
-    it('creates submitted in one turn of the event loop: one statement on PostgreSQL, each answered alone', async () => {
+    /** The SCIM users service as the app builds it. */
+    function scimUsers() {
       const { db: database, dialect } = t.gatehouse.database;
-      const users = createScimUsers({
+      return createScimUsers({
         db: database,
-        store: createScimUserStore({ db: database, dialect }),
+        store: createScimUserStore({ db: database, dialect, groupCommit: createGroupCommit({ db: database }) }),
         groups: createScimGroupStore({ db: database, dialect }),
         clock: t.clock,
         revokeUserAccess: async () => {},
         baseUrl: 'https://gatehouse.example/scim/v2',
       });
+    }
+
+    /** How many transactions `work` began on the app's database. */
+    async function transactionsBegunDuring(work: () => Promise<unknown>): Promise<number> {
+      const database = db();
+      const begin = database.transaction;
+      let begun = 0;
+      database.transaction = function (this: typeof database) {
+        begun++;
+        return begin.call(this);
+      };
+      try {
+        await work();
+      } finally {
+        delete (database as Partial<typeof database>).transaction;
+      }
+      return begun;
+    }
+
+    it('creates submitted in one turn of the event loop: one statement on PostgreSQL, each answered alone', async () => {
+      const users = scimUsers();
       const names = ['turn-a@example.com', 'turn-b@example.com', 'TURN-A@example.com', 'twin@example.com'];
       let outcomes: PromiseSettledResult<{ id?: unknown }>[] = [];
       const sent = await statementsSentDuring(async () => {
@@ -83,6 +106,22 @@ for (const target of databaseTargets()) {
         const [stored] = await storedUsers(name);
         assert.ok(stored, `${name} is stored`);
         assert.deepEqual(await records(stored.id), [{ action: 'scim.user.created' }]);
+      }
+    });
+
+    it('on SQLite, creates submitted in one turn commit in one transaction, each with its record', { skip: target.kind !== 'sqlite' && 'PostgreSQL sends them as one statement (above)' }, async () => {
+      const users = scimUsers();
+      const names = Array.from({ length: 5 }, (_, i) => `commit-${i}@example.com`);
+      let created: Array<{ id?: unknown }> = [];
+      const begun = await transactionsBegunDuring(async () => {
+        created = await Promise.all(names.map((name) => users.create(c.accountId, person(name))));
+      });
+      assert.equal(begun, 1);
+      for (const [i, name] of names.entries()) {
+        const [stored] = await storedUsers(name);
+        assert.equal(stored?.id, created[i]!.id);
+        assert.deepEqual(await searchRows(stored!.id), [{ attr: 'emails', value: name }]);
+        assert.deepEqual(await records(stored!.id), [{ action: 'scim.user.created' }]);
       }
     });
   });

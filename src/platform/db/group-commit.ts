@@ -56,6 +56,8 @@ import { CompiledQuery, type Transaction } from 'kysely';
 import type { Db } from './database.ts';
 import type { Tables } from './tables.ts';
 import { runCombined } from './statement-batch.ts';
+import { dialectOf } from './dialect.ts';
+import { transactWithRetry } from './failures.ts';
 
 export type Work<T> = (trx: Transaction<Tables>) => Promise<T>;
 
@@ -302,3 +304,15 @@ async function run(trx: Transaction<Tables>, command: CompiledQuery): Promise<vo
 
 const SAVEPOINT = CompiledQuery.raw('savepoint request');
 const ROLLBACK_TO_SAVEPOINT = CompiledQuery.raw('rollback to request');
+
+/**
+ * How a service without a key to batch by runs its transactions. On SQLite, in the node's group
+ * commit when it has one: the one writer makes them queue anyway, and sharing a commit spares
+ * each the WAL frames of the pages they both touch. On PostgreSQL each on a connection of its
+ * own, run again after a conflict (`transactWithRetry`): one lane for all of them there would
+ * put every write behind one connection.
+ */
+export function sharedTransactions(db: Db, groupCommit: GroupCommit | undefined): <T>(work: Work<T>) => Promise<T> {
+  if (groupCommit === undefined || !dialectOf(db).writesOneAtATime) return (work) => transactWithRetry(db, work);
+  return (work) => groupCommit.run(work);
+}
