@@ -176,7 +176,7 @@ async function assemble(
   const accessTokens = createAccessTokens({ db, clock, vault });
   const users = createUserStore(db);
   // Writes that arrive together share a commit: all of them on SQLite's one writer (business
-  // writes and SCIM creates alike), those of one account on PostgreSQL (where they would
+  // writes and SCIM's alike), those of one account on PostgreSQL (where they would
   // otherwise queue on its balance row).
   const groupCommit = createGroupCommit({ db });
   const scim = createScim({ db, dialect: database.dialect, clock, accessTokens, revokeUserAccess, issuer: config.issuer, maxPayloadSize: config.bodyLimit, recordAudit: deps.recordAudit, groupCommit });
