@@ -23,7 +23,7 @@ import fs from 'node:fs';
 import type { FastifyBaseLogger } from 'fastify';
 import { ConfigError } from '../config.ts';
 import { safeEqual } from './crypto.ts';
-import { logEvent } from './log-events.ts';
+import { logEvent, type LogEventName } from './log-events.ts';
 import type { Database, Db } from './db/database.ts';
 
 /** The `settings` row where releases before the rules above kept a generated key. */
@@ -102,14 +102,12 @@ export async function loadSecretsKey(deps: SecretsKeyDeps): Promise<Buffer> {
         'unset',
       );
     }
-    if (log) {
-      logEvent(
-        log,
-        'secrets.key_in_database',
-        { key_id: secretsKeyId(stored), configured_key_id: null },
-        "the secrets key is kept in the database's settings table, so a copy of the database opens every secret sealed in it: set GATEHOUSE_SECRETS_KEY on every node to that value and restart them; the database's copy is then deleted (docs/OPERATIONS.md)",
-      );
-    }
+    keyEvent(
+      log,
+      'secrets.key_in_database',
+      { key_id: secretsKeyId(stored), configured_key_id: null },
+      "the secrets key is kept in the database's settings table, so a copy of the database opens every secret sealed in it: set GATEHOUSE_SECRETS_KEY on every node to that value and restart them; the database's copy is then deleted (docs/OPERATIONS.md)",
+    );
     return stored;
   }
   if (database.location === ':memory:') {
@@ -126,15 +124,13 @@ export async function loadSecretsKey(deps: SecretsKeyDeps): Promise<Buffer> {
     }
     if (inFile === undefined) createKeyFile(file, stored);
     await database.db.deleteFrom('settings').where('name', '=', SECRETS_KEY_SETTING).execute();
-    if (log) logEvent(log, 'secrets.key_moved_to_file', { file, key_id: secretsKeyId(stored) }, 'the secrets key was moved out of the database into its key file');
+    keyEvent(log, 'secrets.key_moved_to_file', { file, key_id: secretsKeyId(stored) }, 'the secrets key was moved out of the database into its key file');
     return stored;
   }
   const existing = readKeyFile(file);
   if (existing !== undefined) return existing;
   const generated = createKeyFile(file, randomBytes(KEY_BYTES));
-  if (generated.created && log) {
-    logEvent(log, 'secrets.key_generated', { file, key_id: secretsKeyId(generated.key) }, 'secrets key generated; keep this file with the database, out of its backups');
-  }
+  if (generated.created) keyEvent(log, 'secrets.key_generated', { file, key_id: secretsKeyId(generated.key) }, 'secrets key generated; keep this file with the database, out of its backups');
   return generated.key;
 }
 
@@ -159,19 +155,20 @@ export async function existingSecretsKey(deps: Pick<SecretsKeyDeps, 'database' |
 async function forgetStoredKey(deps: SecretsKeyDeps, configured: Buffer, stored: Buffer): Promise<void> {
   if (safeEqual(configured.toString('base64'), stored.toString('base64'))) {
     await deps.database.db.deleteFrom('settings').where('name', '=', SECRETS_KEY_SETTING).execute();
-    if (deps.log) {
-      logEvent(deps.log, 'secrets.key_removed_from_database', { key_id: secretsKeyId(stored) }, 'the copy of the secrets key kept in the database was deleted: GATEHOUSE_SECRETS_KEY holds it');
-    }
+    keyEvent(deps.log, 'secrets.key_removed_from_database', { key_id: secretsKeyId(stored) }, 'the copy of the secrets key kept in the database was deleted: GATEHOUSE_SECRETS_KEY holds it');
     return;
   }
-  if (deps.log) {
-    logEvent(
-      deps.log,
-      'secrets.key_in_database',
-      { key_id: secretsKeyId(stored), configured_key_id: secretsKeyId(configured) },
-      "the database's settings table keeps a secrets key other than GATEHOUSE_SECRETS_KEY: delete the row once nothing needs it (docs/OPERATIONS.md)",
-    );
-  }
+  keyEvent(
+    deps.log,
+    'secrets.key_in_database',
+    { key_id: secretsKeyId(stored), configured_key_id: secretsKeyId(configured) },
+    "the database's settings table keeps a secrets key other than GATEHOUSE_SECRETS_KEY: delete the row once nothing needs it (docs/OPERATIONS.md)",
+  );
+}
+
+/** A catalogued event about the key, when the caller gave a log (`export` and the audit commands give none). */
+function keyEvent(log: SecretsKeyDeps['log'], event: LogEventName, fields: Record<string, unknown>, message: string): void {
+  if (log) logEvent(log, event, fields, message);
 }
 
 async function keptInDatabase(db: Db): Promise<Buffer | undefined> {

@@ -25,7 +25,6 @@ for (const target of databaseTargets()) {
     });
     after(() => t.close());
 
-
     it('signing keys, MAC keys and the cursor key are stored sealed; nothing of the secrets key is stored', async () => {
       const { token, auth } = await clientCredentialsToken(t);
       assert.equal(await isActive(t, token, auth), true);
