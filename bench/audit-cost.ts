@@ -16,7 +16,10 @@
  * clause of the statement that inserts the person: the reference's `row` gives none).
  *
  * The variants alternate round by round (with, without; then without, with), so the machine's
- * load weighs on each alike. Each round runs PER_ROUND writes at a time `IN_FLIGHT` (1 and 8):
+ * load weighs on each alike. The times per write are the means over all rounds; what the trail
+ * adds is the ratio of each round's pair (with ÷ without, the two run back to back), the median
+ * pair shown with the least and most of them, as the other scenarios report their median round:
+ * a neighbour's burst of load falls on one pair, where it would move the mean of every round. Each round runs PER_ROUND writes at a time `IN_FLIGHT` (1 and 8):
  * at 8 on PostgreSQL, writers of one account would queue if a record took an account lock. The
  * service's transaction alone is the upper bound of what the trail adds to a request.
  *
@@ -53,6 +56,7 @@ import { createScimGroupStore } from '../src/scim/groups-store.ts';
 import { recordNothing, type AuditBy, type RecordAudit } from '../src/audit/record.ts';
 import { createAuditSealer } from '../src/audit/sealer.ts';
 import { cpuMicros } from './lib/load.ts';
+import { median } from './lib/report.ts';
 import { profileFlags } from './lib/processes.ts';
 import { countSentStatements, cpuBetween, postgresCpuOf } from './lib/postgres-cpu.ts';
 import type { AuditVariantMessage } from './lib/audit-variant-server.ts';
@@ -197,18 +201,24 @@ interface Row {
   /** PostgreSQL statements per write, without and with the trail (sealing included). */
   withoutStatements: number;
   withStatements: number;
+  /** With ÷ without, each round's pair (a with round and the without round beside it): wall time and CPU. */
+  pairs: Array<{ wall: number; cpu: number }>;
 }
 
 /** Runs `rounds` alternating rounds of each variant (with, without; then without, with); per-write means. */
 async function alternate(variants: { with: Variant; without: Variant }, perRound: number, inFlight: number): Promise<Omit<Row, 'write' | 'inFlight'>> {
   const zero = (): Spent => ({ wallUs: 0, cpuUs: 0, databaseCpuUs: 0, settleUs: 0, settleCpuUs: 0, statements: 0 });
   const totals = { with: zero(), without: zero() };
+  const pairs: Row['pairs'] = [];
   for (let round = 0; round < ROUNDS; round++) {
     const order = round % 2 === 0 ? (['with', 'without'] as const) : (['without', 'with'] as const);
+    const pair = { with: zero(), without: zero() };
     for (const name of order) {
-      const spent = await runRound(variants[name], perRound, inFlight);
-      for (const key of Object.keys(spent) as (keyof Spent)[]) totals[name][key] += spent[key];
+      pair[name] = await runRound(variants[name], perRound, inFlight);
+      for (const key of Object.keys(pair[name]) as (keyof Spent)[]) totals[name][key] += pair[name][key];
     }
+    const cpu = (spent: Spent) => spent.cpuUs + spent.databaseCpuUs;
+    pairs.push({ wall: pair.with.wallUs / pair.without.wallUs, cpu: cpu(pair.with) / cpu(pair.without) });
   }
   const per = (us: number) => us / (ROUNDS * perRound);
   return {
@@ -222,6 +232,7 @@ async function alternate(variants: { with: Variant; without: Variant }, perRound
     withSealCpuUs: per(totals.with.settleCpuUs),
     withoutStatements: per(totals.without.statements),
     withStatements: per(totals.with.statements),
+    pairs,
   };
 }
 
@@ -325,14 +336,27 @@ async function measureApi(withUrl: string, withoutUrl: string): Promise<Row[]> {
   return rows;
 }
 
+/** A ratio as the share it adds, in %. */
+const added = (ratio: number) => `${((ratio - 1) * 100).toFixed(1)} %`;
+
+/**
+ * The median round's pair, and the spread of all of them. Each pair is two rounds run back to back,
+ * so a burst of load from a neighbour weighs on one pair, where it would move the mean of all.
+ */
+function pairedRatio(pairs: Row['pairs'], key: 'wall' | 'cpu'): { median: number; text: string } {
+  const sorted = pairs.map((pair) => pair[key]).sort((a, b) => a - b);
+  const middle = median(sorted, (ratio) => ratio);
+  return { median: middle, text: `${added(middle)} (${added(sorted[0]!)} to ${added(sorted[sorted.length - 1]!)})` };
+}
+
 function tableRow(kind: string, r: Row, withSealing = false): string {
-  const ratio = r.withUs / r.withoutUs;
-  const cpuRatio = (r.withCpuUs + r.withDatabaseCpuUs) / (r.withoutCpuUs + r.withoutDatabaseCpuUs);
+  const wall = pairedRatio(r.pairs, 'wall');
+  const cpuAdded = pairedRatio(r.pairs, 'cpu');
   // Through the API on PostgreSQL: the server's CPU + its database backends'.
   const cpu = (node: number, database: number) => (database > 0 ? `${node.toFixed(0)} + ${database.toFixed(0)}` : node.toFixed(0));
   return (
-    `| ${kind} | ${r.write} | ${r.inFlight} | ${r.withoutUs.toFixed(0)} µs | ${r.withUs.toFixed(0)} µs | ${((ratio - 1) * 100).toFixed(1)} % | ${ratio <= 1.1 ? 'yes' : 'NO'} ` +
-    `| ${cpu(r.withoutCpuUs, r.withoutDatabaseCpuUs)} → ${cpu(r.withCpuUs, r.withDatabaseCpuUs)} µs | ${((cpuRatio - 1) * 100).toFixed(1)} % |${withSealing ? ` ${r.withSealUs.toFixed(0)} µs; CPU ${r.withSealCpuUs.toFixed(0)} µs |` : ''}` +
+    `| ${kind} | ${r.write} | ${r.inFlight} | ${r.withoutUs.toFixed(0)} µs | ${r.withUs.toFixed(0)} µs | ${wall.text} | ${wall.median <= 1.1 ? 'yes' : 'NO'} ` +
+    `| ${cpu(r.withoutCpuUs, r.withoutDatabaseCpuUs)} → ${cpu(r.withCpuUs, r.withDatabaseCpuUs)} µs | ${cpuAdded.text} |${withSealing ? ` ${r.withSealUs.toFixed(0)} µs; CPU ${r.withSealCpuUs.toFixed(0)} µs |` : ''}` +
     ` ${r.withoutStatements.toFixed(2)} → ${r.withStatements.toFixed(2)} |`
   );
 }
@@ -371,13 +395,13 @@ async function main() {
       `1-minute load ${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)} on ${os.cpus().length} cores${Math.max(loadBefore, loadAfter) > 3 ? ' (busy: read the ratios, not the absolute figures)' : ''}\n`,
   );
   console.log('The service transaction:\n');
-  console.log('| db | write | in flight | without the trail | with it | added | within 10 % | CPU per write, without → with | CPU added | PostgreSQL statements per write |');
+  console.log('| db | write | in flight | without the trail | with it | added: median pair (all pairs) | within 10 % | CPU per write, without → with | CPU added: median pair (all pairs) | PostgreSQL statements per write |');
   console.log('|---|---|---:|---:|---:|---:|---|---:|---:|---:|');
   for (const line of lines) console.log(line);
   console.log(
     `\nThrough the API (${ROUNDS} alternating rounds of ${API_PER_ROUND} requests per server; each server a process of its own, loaded from this one${process.env.BENCH_AUDIT_AA === '1' ? '; A/A: both servers without the trail' : ''}):\n`,
   );
-  console.log('| db | request | in flight | without the trail | with it | added | within 10 % | CPU per request (server + PostgreSQL), without → with | CPU added | of "with it", sealing (wall; CPU) | PostgreSQL statements per request |');
+  console.log('| db | request | in flight | without the trail | with it | added: median pair (all pairs) | within 10 % | CPU per request (server + PostgreSQL), without → with | CPU added: median pair (all pairs) | of "with it", sealing (wall; CPU) | PostgreSQL statements per request |');
   console.log('|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|');
   for (const line of apiLines) console.log(line);
   fs.rmSync(dir, { recursive: true, force: true });
