@@ -2,10 +2,25 @@
 import type { Db } from '../platform/db/database.ts';
 import type { CursorPosition } from '../paging/cursor.ts';
 import { keysetPage } from '../paging/keyset.ts';
+import { dialectOf } from '../platform/db/dialect.ts';
 import type { AccountRow } from './tables.ts';
 
 /** Newest first by (created_at, id): the order of the account list and its cursors. */
 export const ACCOUNTS_ORDER = { name: 'accounts:created_at.desc,id.desc', columns: { sortColumn: 'created_at', idColumn: 'id', direction: 'desc' } } as const;
+
+/**
+ * Whether the account is open, kept so until `trx` commits. A write whose credential was checked
+ * before its transaction calls it first: closing an account (closing.ts) holds its row while it
+ * finds nothing left in it, so a write that began before waits for it and then writes nothing
+ * into the closed account, and a closing that begins after waits for the write and finds what
+ * it wrote.
+ */
+export async function holdAccountOpen(trx: Db, accountId: string): Promise<boolean> {
+  const account = await dialectOf(trx)
+    .lockForShare(trx.selectFrom('accounts').select('id').where('id', '=', accountId).where('deleted_at', 'is', null))
+    .executeTakeFirst();
+  return account !== undefined;
+}
 
 export function createAccountStore(db: Db) {
   return {

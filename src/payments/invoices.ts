@@ -8,8 +8,9 @@ import type { Db } from '../platform/db/database.ts';
 import type { Clock } from '../platform/clock.ts';
 import { toRfc3339 } from '../platform/clock.ts';
 import { newTimeOrderedId } from '../platform/ids.ts';
+import { invalidToken } from '../platform/auth.ts';
+import { holdAccountOpen } from '../accounts/store.ts';
 import { problem } from '../platform/errors/catalogue.ts';
-import { dialectOf } from '../platform/db/dialect.ts';
 import { recordEvent } from '../events/outbox.ts';
 import { changesOf, recordAudit, type AuditBy } from '../audit/record.ts';
 import type { Paging } from '../paging/page.ts';
@@ -77,6 +78,8 @@ export function createInvoices(deps: { db: Db; clock: Clock; paging: Paging }) {
 
   return {
     async create(trx: Db, accountId: string, input: NewInvoice, by?: AuditBy): Promise<Invoice> {
+      // Its token was checked before this transaction; the account may have closed since.
+      if (!(await holdAccountOpen(trx, accountId))) throw invalidToken();
       const now = clock.now();
       const row: Unrendered<InvoiceRow> = {
         id: newTimeOrderedId('inv', now),
@@ -105,13 +108,8 @@ export function createInvoices(deps: { db: Db; clock: Clock; paging: Paging }) {
     },
 
     async settle(trx: Db, accountId: string, id: string, by?: AuditBy): Promise<Invoice> {
-      // The account open, and kept so until this commits: closing it (accounts/closing.ts) holds
-      // its row while it finds nothing left in it, so a settlement that began before waits for
-      // it and then credits nothing, instead of leaving money in a closed account.
-      const account = await dialectOf(trx)
-        .lockForShare(trx.selectFrom('accounts').select('id').where('id', '=', accountId).where('deleted_at', 'is', null))
-        .executeTakeFirst();
-      if (!account) throw problem('invoice_not_found', { detail: `No invoice ${id}` });
+      // Credited into a closed account, the money would be stranded with nobody to pay it out.
+      if (!(await holdAccountOpen(trx, accountId))) throw problem('invoice_not_found', { detail: `No invoice ${id}` });
       const now = clock.now();
       const open = await find(trx, accountId, id);
       if (!open || open.state !== 'open') return alreadySettled(trx, accountId, id);

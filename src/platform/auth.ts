@@ -6,6 +6,7 @@
  */
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { problem } from './errors/catalogue.ts';
+import type { HttpError } from './errors/http-error.ts';
 
 export interface Principal {
   kind: 'access_token' | 'scim_token';
@@ -46,6 +47,16 @@ function challenge(realm: string, error?: { code: string; description: string; s
 }
 
 /**
+ * A bearer token that is not, or no longer, valid: unknown, expired or revoked, or one whose
+ * account was closed while its request was on its way (accounts/closing.ts).
+ */
+export function invalidToken(realm = 'gatehouse'): HttpError {
+  return problem('invalid_token', {
+    headers: { 'www-authenticate': challenge(realm, { code: 'invalid_token', description: 'The access token is invalid, expired or revoked' }) },
+  });
+}
+
+/**
  * A route's `onRequest` hook requiring a valid bearer token carrying every scope in `scopes`.
  * It runs before the body is read or validated: a request without credentials learns nothing
  * about the route's schema and costs no parsing.
@@ -60,13 +71,7 @@ export function requireBearer(verifier: BearerVerifier, scopes: readonly string[
       });
     }
     const principal = await verifier.verify(token);
-    if (!principal) {
-      throw problem('invalid_token', {
-        headers: {
-          'www-authenticate': challenge(realm, { code: 'invalid_token', description: 'The access token is invalid, expired or revoked' }),
-        },
-      });
-    }
+    if (!principal) throw invalidToken(realm);
     const missing = scopes.filter((s) => !principal.scopes.has(s));
     if (missing.length > 0) {
       throw problem('insufficient_scope', {

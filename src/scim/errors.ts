@@ -43,6 +43,15 @@ export const uniqueness = (detail: string) => scimError(409, 'uniqueness', detai
 export const notFound = (what: string, id: string) => scimError(404, null, `${what} ${id} not found`);
 export const preconditionFailed = () => scimError(412, null, 'The resource has changed: its version no longer matches If-Match');
 
+/** The challenge of SCIM's bearer credentials (RFC 6750 §3). */
+export const SCIM_CHALLENGE = 'Bearer realm="scim"';
+
+/**
+ * A bearer credential that is not, or no longer, valid: unknown, expired or revoked, or one whose
+ * account was closed while its request was on its way (platform/db/failures.ts).
+ */
+export const invalidCredential = () => scimError(401, null, 'The bearer token is invalid, expired or revoked', { 'www-authenticate': `${SCIM_CHALLENGE}, error="invalid_token"` });
+
 /** Platform codes that a SCIM client must see as a 400 with a scimType. */
 const SCIM_TYPE_OF_PLATFORM_CODE: Record<string, ScimType> = {
   validation_failed: 'invalidValue',

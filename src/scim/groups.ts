@@ -26,11 +26,11 @@ import type { Tables } from '../platform/db/tables.ts';
 import type { Clock } from '../platform/clock.ts';
 import { toRfc3339 } from '../platform/clock.ts';
 import { newId } from '../platform/ids.ts';
-import { isUniqueViolation } from '../platform/db/database.ts';
+import { isClosedAccountWrite, isUniqueViolation } from '../platform/db/database.ts';
 import { sharedTransactions, type GroupCommit } from '../platform/db/group-commit.ts';
 import { changesOf, recordAudit, type AuditBy } from '../audit/index.ts';
 import { coerceResource, coerceValue, isObject, type Json, type JsonObject } from './coerce.ts';
-import { invalidValue, mutability, notFound, uniqueness } from './errors.ts';
+import { invalidCredential, invalidValue, mutability, notFound, uniqueness } from './errors.ts';
 import { applyPatch, normaliseOperations, parsePatchPath, type PatchOperation } from './patch.ts';
 import { COMMON_ATTRIBUTES, CORE_GROUP, GROUP_SCHEMA, PATCH_OP, findAttr } from './schema-catalog.ts';
 import type { GroupRow, MemberRef, ScimGroupStore } from './groups-store.ts';
@@ -123,6 +123,7 @@ export function createScimGroups(deps: ScimGroupsDeps) {
       return await write();
     } catch (error) {
       if (isUniqueViolation(error)) throw uniqueness(`a group named ${displayName} already exists in this account`);
+      if (isClosedAccountWrite(error)) throw invalidCredential();
       throw error;
     }
   }

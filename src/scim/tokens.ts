@@ -17,7 +17,7 @@ import { bearerToken } from '../platform/auth.ts';
 import { newId } from '../platform/ids.ts';
 import { randomSecret, sha256Hex } from '../platform/crypto.ts';
 import type { AccessTokens } from '../oauth/access-tokens.ts';
-import { scimError } from './errors.ts';
+import { SCIM_CHALLENGE, invalidCredential, scimError } from './errors.ts';
 
 export const SCIM_TOKEN_PREFIX = 'gh_scim_';
 
@@ -102,21 +102,15 @@ export function createScimTokens(deps: { db: Db; clock: Clock }) {
 
 export type ScimTokens = ReturnType<typeof createScimTokens>;
 
-const CHALLENGE = 'Bearer realm="scim"';
-
 /** A route's `onRequest` hook: a SCIM token, or an access token with scope `scim`. */
 export function requireScimCredential(deps: { tokens: ScimTokens; accessTokens: AccessTokens }) {
   return async function authenticate(request: FastifyRequest): Promise<void> {
     const token = bearerToken(request);
-    if (token === undefined) throw scimError(401, null, 'Send Authorization: Bearer <SCIM token>', { 'www-authenticate': CHALLENGE });
+    if (token === undefined) throw scimError(401, null, 'Send Authorization: Bearer <SCIM token>', { 'www-authenticate': SCIM_CHALLENGE });
     const principal = token.startsWith(SCIM_TOKEN_PREFIX) ? await deps.tokens.verify(token) : await deps.accessTokens.verify(token);
-    if (!principal) {
-      throw scimError(401, null, 'The bearer token is invalid, expired or revoked', {
-        'www-authenticate': `${CHALLENGE}, error="invalid_token"`,
-      });
-    }
+    if (!principal) throw invalidCredential();
     if (!principal.scopes.has('scim')) {
-      throw scimError(403, null, 'The access token lacks the scope scim', { 'www-authenticate': `${CHALLENGE}, error="insufficient_scope", scope="scim"` });
+      throw scimError(403, null, 'The access token lacks the scope scim', { 'www-authenticate': `${SCIM_CHALLENGE}, error="insufficient_scope", scope="scim"` });
     }
     request.principal = principal;
   };

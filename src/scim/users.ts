@@ -25,13 +25,13 @@ import type { Tables } from '../platform/db/tables.ts';
 import type { Clock } from '../platform/clock.ts';
 import { toRfc3339 } from '../platform/clock.ts';
 import { newTimeOrderedId } from '../platform/ids.ts';
-import { isUniqueViolation } from '../platform/db/database.ts';
+import { isClosedAccountWrite, isUniqueViolation } from '../platform/db/database.ts';
 import { sharedTransactions, type GroupCommit } from '../platform/db/group-commit.ts';
 import type { RevokeUserAccess } from '../oauth/user-access.ts';
 import type { UserRow } from '../users/tables.ts';
 import { hashPassword, passwordPolicyViolation } from '../users/passwords.ts';
 import { coerceResource, isObject, type JsonObject } from './coerce.ts';
-import { invalidSyntax, invalidValue, mutability, notFound, preconditionFailed, uniqueness } from './errors.ts';
+import { invalidCredential, invalidSyntax, invalidValue, mutability, notFound, preconditionFailed, uniqueness } from './errors.ts';
 import { applyPatch, normaliseOperations } from './patch.ts';
 import { COMMON_ATTRIBUTES, CORE_USER, ENTERPRISE_USER, PATCH_OP, USER_SCHEMA } from './schema-catalog.ts';
 import { searchValues, splitUserDocument, userDocument } from './user-document.ts';
@@ -204,6 +204,7 @@ export function createScimUsers(deps: ScimUsersDeps) {
         await store.create(row, searchValues(accountId, row.id, attributes), record);
       } catch (error) {
         if (isUniqueViolation(error)) throw uniqueness(`userName ${columns.user_name} is already taken in this account`);
+        if (isClosedAccountWrite(error)) throw invalidCredential();
         throw error;
       }
       return render(row, []);

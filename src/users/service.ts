@@ -7,7 +7,7 @@
 import { changesOf, recordAudit, type AuditBy } from '../audit/index.ts';
 import { verify } from '@node-rs/argon2';
 import type { Db } from '../platform/db/database.ts';
-import { isUniqueViolation } from '../platform/db/database.ts';
+import { isClosedAccountWrite, isUniqueViolation } from '../platform/db/database.ts';
 import type { Clock } from '../platform/clock.ts';
 import { toRfc3339 } from '../platform/clock.ts';
 import { newId } from '../platform/ids.ts';
@@ -73,6 +73,7 @@ export function createUsers(deps: { db: Db; store: UserStore; clock: Clock }) {
         await store.insert(row, (trx) => recordAudit(trx, by, { accountId, action: 'user.created', target: { type: 'user', id: row.id }, changes, at: now }));
       } catch (error) {
         if (isUniqueViolation(error)) throw problem('user_name_taken', { detail: `userName ${userName} is already used in this account` });
+        if (isClosedAccountWrite(error)) throw problem('account_not_found', { detail: `No account ${accountId}` });
         throw error;
       }
       return presentUser(row);

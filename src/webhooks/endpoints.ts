@@ -6,6 +6,8 @@
  * Rotation keeps the previous secret signing for an overlap window. The list of an account's
  * endpoints is read a page at a time in collections.ts.
  */
+import { holdAccountOpen } from '../accounts/store.ts';
+import { invalidToken } from '../platform/auth.ts';
 import { recordAudit, type AuditBy } from '../audit/record.ts';
 import type { Transaction } from 'kysely';
 import type { Db } from '../platform/db/database.ts';
@@ -114,6 +116,8 @@ export function createEndpoints(deps: { db: Db; clock: Clock; sealer: Sealer; po
     async create(trx: Trx, accountId: string, input: EndpointInput): Promise<EndpointView> {
       const url = await checkedUrl(input.url);
       const headers = checkEndpointHeaders(input.headers ?? {});
+      // Its token was checked before this transaction; the account may have closed since.
+      if (!(await holdAccountOpen(trx, accountId))) throw invalidToken();
       const now = clock.now();
       const id = newId('we');
       const secret = newWebhookSecret();

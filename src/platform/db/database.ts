@@ -18,7 +18,7 @@ import { openPostgres } from './postgres.ts';
 export { PING_BOUND_MS } from './ping.ts';
 export { selectColumn, runForEach } from './sqlite.ts';
 export { nameStatement } from './postgres.ts';
-export { isDatabaseUnavailable, isTransactionConflict, isUniqueViolation, retryOnConflict, transactWithRetry } from './failures.ts';
+export { isClosedAccountWrite, isDatabaseUnavailable, isTransactionConflict, isUniqueViolation, retryOnConflict, transactWithRetry } from './failures.ts';
 
 export type Db = Kysely<Tables>;
 

@@ -1,7 +1,7 @@
 /**
  * What a database error means, on either database: unavailable for now (the request fails
  * with 503 and the next one tries again), a conflict between transactions (run it again), a
- * unique key taken.
+ * unique key taken, a write into an account closed meanwhile.
  */
 import type { Transaction } from 'kysely';
 import type { Db } from './database.ts';
@@ -40,6 +40,15 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return /timeout exceeded when trying to connect|Connection terminated|connection is closed|Client has encountered a connection error/i.test(
     message,
   );
+}
+
+/**
+ * True when the database refused a person or group because their account was closed after the
+ * request's credential was checked (migration 0401): nothing of the write was kept.
+ */
+export function isClosedAccountWrite(error: unknown): boolean {
+  const e = error as { code?: string; message?: string } | undefined;
+  return e?.code === 'GHA01' || (e?.code === 'SQLITE_CONSTRAINT_TRIGGER' && e.message?.startsWith('GHA01 ') === true);
 }
 
 /**

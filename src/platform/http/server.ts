@@ -22,7 +22,7 @@ import { ErrorFormats, type SerializedError } from '../errors/error-formats.ts';
 import { serializeProblem } from '../errors/problem-json.ts';
 import { createValidatorCompiler } from './validation.ts';
 import { guardInput } from './input-guard.ts';
-import { isDatabaseUnavailable, isTransactionConflict } from '../db/database.ts';
+import { isClosedAccountWrite, isDatabaseUnavailable, isTransactionConflict } from '../db/database.ts';
 import { bindCounter, bindHistogram, type MetricsRegistry } from '../metrics.ts';
 import { requestLineWriter, requestLoggerFactory } from '../logging.ts';
 import { requestPath } from './request-path.ts';
@@ -282,6 +282,10 @@ export function toHttpError(error: unknown, request: FastifyRequest): HttpError 
     // Rolled back whole, so a retry is safe; writes prone to it retry on their own first.
     request.log.warn({ err: error }, 'transaction conflict');
     return problem('service_unavailable', { detail: 'A concurrent change conflicted with this one; nothing was changed. Retry shortly.', headers: { 'retry-after': '1' } });
+  }
+  if (isClosedAccountWrite(error)) {
+    // Each write that can meet it answers in its own terms; this is what any other says.
+    return problem('account_not_found', { detail: 'The account was closed; nothing was written' });
   }
   if (isDatabaseUnavailable(error)) {
     request.log.warn({ err: error }, 'database unavailable');

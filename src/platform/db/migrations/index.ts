@@ -9,6 +9,7 @@ import * as m0201 from './0201_ledger_without_transaction_index.ts';
 import * as m0202 from './0202_stored_representations.ts';
 import * as m0300 from './0300_idempotency.ts';
 import * as m0400 from './0400_scim.ts';
+import * as m0401 from './0401_closed_accounts_take_no_people.ts';
 import * as m0500 from './0500_events.ts';
 import * as m0501 from './0501_webhooks.ts';
 import * as m0502 from './0502_webhook_write_path.ts';
@@ -32,6 +33,7 @@ export const migrations: Record<string, Migration> = {
   '0202_stored_representations': m0202,
   '0300_idempotency': m0300,
   '0400_scim': m0400,
+  '0401_closed_accounts_take_no_people': m0401,
   '0500_events': m0500,
   '0501_webhooks': m0501,
   '0502_webhook_write_path': m0502,
