@@ -548,6 +548,21 @@ CREATE INDEX webhook_queue_due ON public.webhook_queue USING btree (next_attempt
 CREATE INDEX webhook_queue_endpoint ON public.webhook_queue USING btree (endpoint_id);
 CREATE UNIQUE INDEX webhook_queue_pkey ON public.webhook_queue USING btree (delivery_id);
 
+CREATE OR REPLACE FUNCTION public.refuse_row_of_closed_account()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO '$user', 'public'
+AS $function$
+      declare closed_at bigint;
+      begin
+        -- The row as a closing in progress leaves it, once that closing has ended.
+        select deleted_at into closed_at from accounts where id = new.account_id for share;
+        if closed_at is not null then
+          raise exception 'the account was closed' using errcode = 'GHA01';
+        end if;
+        return new;
+      end $function$;
+
 CREATE OR REPLACE FUNCTION public.webhook_attempts_follow_endpoint()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -558,4 +573,6 @@ AS $function$
       return null;
     end $function$;
 
+CREATE TRIGGER scim_groups_only_in_open_accounts BEFORE INSERT ON public.scim_groups FOR EACH ROW EXECUTE FUNCTION refuse_row_of_closed_account();
+CREATE TRIGGER users_only_in_open_accounts BEFORE INSERT ON public.users FOR EACH ROW EXECUTE FUNCTION refuse_row_of_closed_account();
 CREATE TRIGGER webhook_attempts_follow_endpoint AFTER DELETE ON public.webhook_endpoints REFERENCING OLD TABLE AS deleted_endpoints FOR EACH STATEMENT EXECUTE FUNCTION webhook_attempts_follow_endpoint();

@@ -158,3 +158,11 @@ CREATE INDEX "webhook_endpoints_account_created" on "webhook_endpoints" ("accoun
 CREATE INDEX "webhook_queue_due" on "webhook_queue" ("next_attempt_at");
 
 CREATE INDEX "webhook_queue_endpoint" on "webhook_queue" ("endpoint_id");
+
+CREATE TRIGGER "scim_groups_only_in_open_accounts" before insert on "scim_groups"
+      when (select deleted_at from accounts where id = new.account_id) is not null
+      begin select raise(abort, 'GHA01 the account was closed'); end;
+
+CREATE TRIGGER "users_only_in_open_accounts" before insert on "users"
+      when (select deleted_at from accounts where id = new.account_id) is not null
+      begin select raise(abort, 'GHA01 the account was closed'); end;
