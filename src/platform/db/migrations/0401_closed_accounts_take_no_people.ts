@@ -2,7 +2,8 @@
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
 
 /**
- * No person or group is written into a closed account (docs/DECISIONS.md, "Closing an account").
+ * No person or group is written into a closed account (docs/DECISIONS.md, "Nothing new lands in a
+ * closed account").
  *
  * Closing an account deletes its people and groups in its transaction. A SCIM create whose token
  * was checked before that transaction, and whose own write runs after it, would otherwise land a
