@@ -9,11 +9,10 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import pg from 'pg';
 import { NEEDS_POSTGRES, databaseTargets } from '../helpers/databases.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { mintAccessToken } from '../helpers/fixtures.ts';
-import { until } from '../helpers/until.ts';
+import { closingAhead } from '../helpers/closing-ahead.ts';
 import { api } from '../payments/api.ts';
 import { scimClient, ERROR, USER, GROUP, type ScimClient } from '../scim/scim-client.ts';
 import { createScimUsers } from '../../src/scim/users.ts';
@@ -136,33 +135,11 @@ describe('writes sent while the closing holds the account (postgres)', { skip: p
   });
   after(() => t?.close());
 
-  /**
-   * Holds the account's SCIM tokens from another connection, so that the closing, which revokes
-   * them, waits there while it holds the account; `write` then queues behind the closing. Lets
-   * them go and returns the write's answer.
-   */
+  /** The closing first, held at the account's SCIM tokens, which it revokes; then `write`, queued behind it. */
   async function closingThen(accountId: string, write: () => Promise<{ status: number; body: Record<string, unknown> }>) {
-    const url = new URL(t.config.databaseUrl);
-    const schema = url.searchParams.get('schema') ?? 'public';
-    url.searchParams.delete('schema');
-    const holder = new pg.Client({ connectionString: url.href, options: `-c search_path=${schema}` });
-    await holder.connect();
-    // Lock waits as they are now (pg_stat_activity would answer from a snapshot taken once per transaction).
-    const waiting = async () => Number((await holder.query('select count(distinct pid) as n from pg_locks where not granted')).rows[0].n);
-    try {
-      await holder.query('begin');
-      await holder.query('select id from scim_tokens where account_id = $1 for update', [accountId]);
-      const closing = t.admin('DELETE', `/admin/v1/accounts/${accountId}`);
-      await until(async () => (await waiting()) === 1, 10_000, 'the closing to wait on its SCIM tokens');
-      const writing = write();
-      await until(async () => (await waiting()) === 2, 10_000, 'the write to wait behind it');
-      await holder.query('commit');
-      const [closed, written] = await Promise.all([closing, writing]);
-      assert.equal(closed.status, 204, JSON.stringify(closed.body));
-      return written;
-    } finally {
-      await holder.end();
-    }
+    const { closed, written } = await closingAhead(t, accountId, { rows: 'its SCIM tokens', lock: 'select id from scim_tokens where account_id = $1 for update' }, write);
+    assert.equal(closed.status, 204, JSON.stringify(closed.body));
+    return written;
   }
 
   it('SCIM POST /Users queued behind the closing answers 401 and stores no person', async () => {

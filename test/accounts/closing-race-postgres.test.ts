@@ -7,10 +7,9 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import pg from 'pg';
 import { NEEDS_POSTGRES, databaseTargets } from '../helpers/databases.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
-import { until } from '../helpers/until.ts';
+import { closingAhead } from '../helpers/closing-ahead.ts';
 import { api, fund, newTenant } from '../payments/api.ts';
 
 const postgres = databaseTargets().find((target) => target.kind === 'postgres');
@@ -32,23 +31,12 @@ describe('closing an account while an invoice is settled (postgres)', { skip: po
     const invoice = await api(t, token, 'POST', '/v1/invoices', { amount: 500, currency: 'EUR' });
     assert.equal(invoice.status, 201);
 
-    const url = new URL(t.config.databaseUrl);
-    const schema = url.searchParams.get('schema') ?? 'public';
-    url.searchParams.delete('schema');
-    const holder = new pg.Client({ connectionString: url.href, options: `-c search_path=${schema}` });
-    await holder.connect();
-    // Lock waits as they are now (pg_stat_activity would answer from a snapshot taken once per transaction).
-    const waiting = async () => Number((await holder.query('select count(distinct pid) as n from pg_locks where not granted')).rows[0].n);
-    await holder.query('begin');
-    await holder.query('select available from balances where account_id = $1 for update', [accountId]);
-    const closing = t.admin('DELETE', `/admin/v1/accounts/${accountId}`);
-    await until(async () => (await waiting()) === 1, 10_000, 'the closing to wait on the balance');
-    const settling = api(t, token, 'POST', `/v1/invoices/${invoice.body.id}/settle`);
-    await until(async () => (await waiting()) === 2, 10_000, 'the settlement to wait behind it');
-    await holder.query('commit');
-    await holder.end();
-
-    const [closed, settled] = await Promise.all([closing, settling]);
+    const { closed, written: settled } = await closingAhead(
+      t,
+      accountId,
+      { rows: 'the balance', lock: 'select available from balances where account_id = $1 for update' },
+      () => api(t, token, 'POST', `/v1/invoices/${invoice.body.id}/settle`),
+    );
     assert.equal(closed.status, 204, JSON.stringify(closed.body));
     assert.equal(settled.status, 404, JSON.stringify(settled.body));
     assert.equal(settled.body.code, 'invoice_not_found');
