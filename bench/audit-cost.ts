@@ -19,9 +19,10 @@
  * load weighs on each alike. The times per write are the means over all rounds; what the trail
  * adds is the ratio of each round's pair (with ÷ without, the two run back to back), the median
  * pair shown with the least and most of them, as the other scenarios report their median round:
- * a neighbour's burst of load falls on one pair, where it would move the mean of every round. Each round runs PER_ROUND writes at a time `IN_FLIGHT` (1 and 8):
- * at 8 on PostgreSQL, writers of one account would queue if a record took an account lock. The
- * service's transaction alone is the upper bound of what the trail adds to a request.
+ * a neighbour's burst of load falls on one pair, where it would move the mean of every round.
+ * Each round runs PER_ROUND writes at a time `IN_FLIGHT` (1 and 8): at 8 on PostgreSQL, writers
+ * of one account would queue if a record took an account lock. The service's transaction alone
+ * is the upper bound of what the trail adds to a request.
  *
  * Then through the API, as a client sees it and as every other scenario runs: two Gatehouse
  * servers, each in a process of its own (bench/lib/audit-variant-server.ts) on a database of its
@@ -344,9 +345,9 @@ const added = (ratio: number) => `${((ratio - 1) * 100).toFixed(1)} %`;
  * so a burst of load from a neighbour weighs on one pair, where it would move the mean of all.
  */
 function pairedRatio(pairs: Row['pairs'], key: 'wall' | 'cpu'): { median: number; text: string } {
-  const sorted = pairs.map((pair) => pair[key]).sort((a, b) => a - b);
-  const middle = median(sorted, (ratio) => ratio);
-  return { median: middle, text: `${added(middle)} (${added(sorted[0]!)} to ${added(sorted[sorted.length - 1]!)})` };
+  const ratios = pairs.map((pair) => pair[key]);
+  const middle = median(ratios, (ratio) => ratio);
+  return { median: middle, text: `${added(middle)} (${added(Math.min(...ratios))} to ${added(Math.max(...ratios))})` };
 }
 
 function tableRow(kind: string, r: Row, withSealing = false): string {
