@@ -57,9 +57,10 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
   for (const table of TABLES) {
-    if (db.getExecutor().adapter instanceof PostgresAdapter) await sql`drop trigger ${sql.id(`${table}_only_in_open_accounts`)} on ${sql.table(table)}`.execute(db);
-    else await sql`drop trigger ${sql.id(`${table}_only_in_open_accounts`)}`.execute(db);
+    const trigger = sql.id(`${table}_only_in_open_accounts`);
+    await (postgres ? sql`drop trigger ${trigger} on ${sql.table(table)}` : sql`drop trigger ${trigger}`).execute(db);
   }
-  if (db.getExecutor().adapter instanceof PostgresAdapter) await sql`drop function refuse_row_of_closed_account()`.execute(db);
+  if (postgres) await sql`drop function refuse_row_of_closed_account()`.execute(db);
 }
