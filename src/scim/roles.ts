@@ -13,6 +13,7 @@ import type { Db } from '../platform/db/database.ts';
 import type { Clock } from '../platform/clock.ts';
 import { newId } from '../platform/ids.ts';
 import { isUniqueViolation } from '../platform/db/database.ts';
+import { dialectOf } from '../platform/db/dialect.ts';
 
 export interface GroupSelector {
   displayName?: string;
@@ -70,6 +71,17 @@ export class RoleNameTaken extends Error {}
 /** Roles are listed by name, then id. */
 const BY_NAME: KeysetColumns = { sortColumn: 'name', idColumn: 'id', direction: 'asc' };
 
+/** A role's groups as the API presents them, from its stored selectors. */
+function groupsOf(rows: ReadonlyArray<{ match: string; value: string }>): GroupSelector[] {
+  return rows.map((g) => (g.match === 'displayName' ? { displayName: g.value } : { externalId: g.value }));
+}
+
+/** The same in one order whatever the database's collation, so that a record compares like with like. */
+function groupsInCodePointOrder(rows: ReadonlyArray<{ match: string; value: string }>): GroupSelector[] {
+  const key = (g: { match: string; value: string }) => `${g.match}\u0000${g.value}`;
+  return groupsOf([...rows].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0)));
+}
+
 export function createRoles(deps: { db: Db; clock: Clock }) {
   const { db, clock } = deps;
 
@@ -82,7 +94,7 @@ export function createRoles(deps: { db: Db; clock: Clock }) {
       object: 'role',
       name: role.name,
       scopes: role.scopes.split(' ').filter(Boolean),
-      groups: groups.map((g) => (g.match === 'displayName' ? { displayName: g.value } : { externalId: g.value })),
+      groups: groupsOf(groups),
       created_at: new Date(role.created_at).toISOString(),
       updated_at: new Date(role.updated_at).toISOString(),
     };
@@ -95,18 +107,33 @@ export function createRoles(deps: { db: Db; clock: Clock }) {
         : { role_id: roleId, account_id: accountId, match: 'externalId', value: g.externalId! },
     );
 
-  async function write(accountId: string, roleId: string, input: RoleInput, create: boolean, by: AuditBy | undefined): Promise<void> {
+  /**
+   * Creates the role, or replaces the one stored (false when there is none). A replace reads the
+   * role locked in its transaction: a deletion that commits meanwhile is waited for and seen,
+   * never met by the selectors' foreign key, and the record's `before` is what was replaced.
+   */
+  async function write(accountId: string, roleId: string, input: RoleInput, create: boolean, by: AuditBy | undefined): Promise<boolean> {
     const now = clock.now();
     try {
-      await db.transaction().execute(async (trx) => {
+      return await db.transaction().execute(async (trx) => {
         const scopes = [...new Set(input.scopes)].join(' ');
-        if (create) await trx.insertInto('roles').values({ id: roleId, account_id: accountId, name: input.name, scopes, created_at: now, updated_at: now }).execute();
-        else await trx.updateTable('roles').set({ name: input.name, scopes, updated_at: now }).where('id', '=', roleId).execute();
-        await trx.deleteFrom('role_groups').where('role_id', '=', roleId).execute();
         const rows = selectorRows(roleId, accountId, input.groups);
+        let before: Record<string, unknown> | null = null;
+        if (create) await trx.insertInto('roles').values({ id: roleId, account_id: accountId, name: input.name, scopes, created_at: now, updated_at: now }).execute();
+        else {
+          const stored = await dialectOf(trx)
+            .lockForWrite(trx.selectFrom('roles').select(['name', 'scopes']).where('account_id', '=', accountId).where('id', '=', roleId))
+            .executeTakeFirst();
+          if (!stored) return false;
+          const groups = await trx.selectFrom('role_groups').select(['match', 'value']).where('role_id', '=', roleId).execute();
+          before = { name: stored.name, scopes: stored.scopes, groups: groupsInCodePointOrder(groups) };
+          await trx.updateTable('roles').set({ name: input.name, scopes, updated_at: now }).where('id', '=', roleId).execute();
+          await trx.deleteFrom('role_groups').where('role_id', '=', roleId).execute();
+        }
         if (rows.length > 0) await trx.insertInto('role_groups').values(rows).execute();
-        const changes = changesOf(null, { name: input.name, scopes, groups: input.groups });
+        const changes = changesOf(before, { name: input.name, scopes, groups: groupsInCodePointOrder(rows) });
         await recordAudit(trx, by, { accountId, action: create ? 'role.created' : 'role.updated', target: { type: 'role', id: roleId }, changes, at: now });
+        return true;
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw new RoleNameTaken(input.name);
@@ -121,10 +148,7 @@ export function createRoles(deps: { db: Db; clock: Clock }) {
       return (await view(id))!;
     },
     async replace(accountId: string, id: string, input: RoleInput, by?: AuditBy): Promise<RoleView | undefined> {
-      const found = await db.selectFrom('roles').select('id').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
-      if (!found) return undefined;
-      await write(accountId, id, input, false, by);
-      return view(id);
+      return (await write(accountId, id, input, false, by)) ? view(id) : undefined;
     },
     async get(accountId: string, id: string): Promise<RoleView | undefined> {
       const found = await db.selectFrom('roles').select('id').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();

@@ -12,12 +12,21 @@ import type { Tables } from '../platform/db/tables.ts';
 import type { Db } from '../platform/db/database.ts';
 import { newTimeOrderedId } from '../platform/ids.ts';
 import { preparedQuery, type Placeholder } from '../platform/db/prepared.ts';
+import { dialectOf } from '../platform/db/dialect.ts';
 import { NOTIFY_CHANNEL, signalDeliveriesDue } from './wake.ts';
 import { ALL_AUDIT_EVENTS, ALL_BUSINESS_EVENTS, AUDIT_EVENT_PREFIX } from '../events/types.ts';
 
-/** Every event reads the account's enabled endpoints to fan out to. */
+/**
+ * Every event reads the account's enabled endpoints to fan out to. It locks them against
+ * deletion as it reads them: an endpoint deleted by a transaction that commits after this read
+ * would otherwise fail the delivery's foreign key, and with it the write that raised the event.
+ * Locked, the deletion waits for the write (and then removes its deliveries with the endpoint),
+ * or the write waits for the deletion and fans out without it.
+ */
 const enabledEndpoints = preparedQuery((db, value: Placeholder<{ accountId: string }>) =>
-  db.selectFrom('webhook_endpoints').select(['id', 'event_types']).where('account_id', '=', value('accountId')).where('enabled', '=', 1),
+  dialectOf(db).lockForReference(
+    db.selectFrom('webhook_endpoints').select(['id', 'event_types']).where('account_id', '=', value('accountId')).where('enabled', '=', 1),
+  ),
 );
 
 export interface SubscribedEndpoint {
@@ -118,12 +127,16 @@ export function fanOutClauses(event: FanOutInStatement): RawBuilder<unknown> {
         select ${event.deliveryIdPrefix}::text || ${RANDOM_ID_PART}, ${event.accountId}::text, ${event.eventId}::text, endpoint.id, 'pending', 0, null, null, ${event.at}::bigint, ${event.at}::bigint
         from webhook_endpoints as endpoint cross join lateral (select uuid_send(gen_random_uuid()) as bytes) as random
         where endpoint.account_id = ${event.accountId}::text and endpoint.enabled = 1 and ${subscribedTo(sql`${event.type}::text`)} and ${event.when}
+        ${LOCKED_FOR_REFERENCE}
         returning id, endpoint_id
       ), queued as (
         insert into webhook_queue (delivery_id, account_id, event_id, endpoint_id, cycle_failures, next_attempt_at, lease_owner, lease_until)
         select id, ${event.accountId}::text, ${event.eventId}::text, endpoint_id, 0, ${event.at}::bigint, null, null from deliveries
       ), ${WOKEN}`;
 }
+
+/** The endpoints a statement fans out to, locked against deletion as `enabledEndpoints` locks them. */
+const LOCKED_FOR_REFERENCE = sql`for key share of endpoint`;
 
 /** A delivery id's random part: 12 base62 characters from the bytes of `random.bytes` (a `uuid_send(gen_random_uuid())`). */
 const RANDOM_ID_PART = sql`(select string_agg(substr(${sql.lit('0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz')}, get_byte(random.bytes, position) % 62 + 1, 1), '' order by position)
@@ -152,6 +165,7 @@ export function fanOutClausesForMany(events: RawBuilder<unknown>): RawBuilder<un
         join webhook_endpoints as endpoint on endpoint.account_id = event.account_id and endpoint.enabled = 1 and ${subscribedTo(sql`event.event_type`)}
         -- Correlated, so that every delivery draws bytes of its own.
         cross join lateral (select uuid_send(gen_random_uuid()) as bytes where endpoint.id is not null and event.event_id is not null) as random
+        ${LOCKED_FOR_REFERENCE}
         returning id, account_id, event_id, endpoint_id, created_at
       ), queued as (
         insert into webhook_queue (delivery_id, account_id, event_id, endpoint_id, cycle_failures, next_attempt_at, lease_owner, lease_until)

@@ -10,6 +10,7 @@
  */
 import { sql, type ExpressionBuilder, type Transaction } from 'kysely';
 import type { Db } from '../platform/db/database.ts';
+import { dialectOf } from '../platform/db/dialect.ts';
 import type { Tables } from '../platform/db/tables.ts';
 import type { Clock } from '../platform/clock.ts';
 import { toRfc3339 } from '../platform/clock.ts';
@@ -72,14 +73,12 @@ export function createRecovery(deps: { db: Db; clock: Clock }) {
 
     /** Sends the event again to every enabled endpoint subscribed to it, whatever its deliveries' state. */
     async redeliver(trx: Trx, accountId: string, eventId: string) {
-      const event = await trx.selectFrom('events').select(['id', 'type', 'created_at']).where('id', '=', eventId).where('account_id', '=', accountId).executeTakeFirst();
+      // The event and the endpoints are locked against deletion as they are read: the deliveries
+      // written below refer to them (fan-out.ts `enabledEndpoints`).
+      const lockForReference = dialectOf(trx).lockForReference;
+      const event = await lockForReference(trx.selectFrom('events').select(['id', 'type', 'created_at']).where('id', '=', eventId).where('account_id', '=', accountId)).executeTakeFirst();
       if (!event) throw problem('event_not_found');
-      const endpoints = await trx
-        .selectFrom('webhook_endpoints')
-        .select(['id', 'event_types'])
-        .where('account_id', '=', accountId)
-        .where('enabled', '=', 1)
-        .execute();
+      const endpoints = await lockForReference(trx.selectFrom('webhook_endpoints').select(['id', 'event_types']).where('account_id', '=', accountId).where('enabled', '=', 1)).execute();
       const existing = await trx.selectFrom('webhook_deliveries').select(['id', 'endpoint_id']).where('event_id', '=', eventId).execute();
       const byEndpoint = new Map(existing.map((d) => [d.endpoint_id, d.id]));
       const now = clock.now();
@@ -102,7 +101,10 @@ export function createRecovery(deps: { db: Db; clock: Clock }) {
 
     /** Requeues every parked delivery of the endpoint for events raised at or after `since`. */
     async recover(trx: Trx, accountId: string, endpointId: string, since: number) {
-      const endpoint = await trx.selectFrom('webhook_endpoints').select(['enabled']).where('id', '=', endpointId).where('account_id', '=', accountId).executeTakeFirst();
+      // Locked against deletion, which would take its deliveries, requeued below, with it.
+      const endpoint = await dialectOf(trx)
+        .lockForReference(trx.selectFrom('webhook_endpoints').select(['enabled']).where('id', '=', endpointId).where('account_id', '=', accountId))
+        .executeTakeFirst();
       if (!endpoint) throw problem('webhook_endpoint_not_found');
       if (endpoint.enabled !== 1) throw problem('webhook_endpoint_disabled', { detail: 'Enable the endpoint before recovering its parked deliveries' });
       const parked = await trx

@@ -68,6 +68,48 @@ for (const target of databaseTargets()) {
       assert.equal((await t.admin('GET', `/admin/v1/accounts/${c.accountId}/roles`)).body.data.length, 2);
     });
 
+    it('replacing a role records what it replaced: name, scopes and groups before and after, only those that changed; a role gone → 404', async () => {
+      const accountId = (await scimClient(t)).accountId;
+      const roles = `/admin/v1/accounts/${accountId}/roles`;
+      const role = await t.admin('POST', roles, { name: 'reader', scopes: ['invoices:read'], groups: [{ externalId: 'aad-readers' }, { displayName: 'Readers' }] });
+      assert.equal(role.status, 201, JSON.stringify(role.body));
+      // A millisecond between the changes, so that their records read back in order.
+      t.clock.advance(1);
+      const replaced = await t.admin('PUT', `${roles}/${role.body.id}`, { name: 'reader', scopes: ['invoices:read', 'ledger:read'], groups: [{ displayName: 'READERS' }, { externalId: 'aad-readers' }] });
+      assert.equal(replaced.status, 200, JSON.stringify(replaced.body));
+      assert.deepEqual(replaced.body.scopes, ['invoices:read', 'ledger:read']);
+      t.clock.advance(1);
+      const renamed = await t.admin('PUT', `${roles}/${role.body.id}`, { name: 'ledger reader', scopes: ['ledger:read'], groups: [] });
+      assert.equal(renamed.status, 200, JSON.stringify(renamed.body));
+      const records = await t.gatehouse.database.db
+        .selectFrom('audit_events')
+        .select(['action', 'changes'])
+        .where('target_id', '=', role.body.id)
+        .orderBy('occurred_at')
+        .execute();
+      assert.deepEqual(
+        records.map((r) => [r.action, JSON.parse(r.changes!)]),
+        [
+          ['role.created', { name: { after: 'reader' }, scopes: { after: 'invoices:read' }, groups: { after: [{ displayName: 'readers' }, { externalId: 'aad-readers' }] } }],
+          // The same groups in another order and case: not a change.
+          ['role.updated', { scopes: { before: 'invoices:read', after: 'invoices:read ledger:read' } }],
+          [
+            'role.updated',
+            {
+              name: { before: 'reader', after: 'ledger reader' },
+              scopes: { before: 'invoices:read ledger:read', after: 'ledger:read' },
+              groups: { before: [{ displayName: 'readers' }, { externalId: 'aad-readers' }], after: [] },
+            },
+          ],
+        ],
+      );
+      assert.equal((await t.admin('DELETE', `${roles}/${role.body.id}`)).status, 204);
+      const gone = await t.admin('PUT', `${roles}/${role.body.id}`, { name: 'reader', scopes: [], groups: [] });
+      assert.equal(gone.status, 404);
+      assert.equal(gone.body.code, 'role_not_found');
+      assert.equal((await t.gatehouse.database.db.selectFrom('audit_events').select('id').where('target_id', '=', role.body.id).execute()).length, 4);
+    });
+
     it('RFC 7644 §3.7: bulk with bulkId references and failOnErrors', async () => {
       const c = await scimClient(t);
       const response = await c.call('POST', '/Bulk', {

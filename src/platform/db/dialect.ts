@@ -50,6 +50,13 @@ export interface SqlDialect {
   lockForWrite<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O>;
   /** `query` keeping the rows it reads from changing until the transaction ends; others may share them, a `lockForWrite` waits. */
   lockForShare<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O>;
+  /**
+   * `query` keeping the rows it reads from being deleted (or their keys changed) until the
+   * transaction ends, for rows it is about to refer to: the lock a foreign key's check takes,
+   * taken as the rows are read, so that a deletion committed in between is waited for and seen
+   * rather than met by the check. Updates of the rows' other columns go on.
+   */
+  lockForReference<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O>;
   /** `query` taking the rows it reads for update, passing over rows another transaction holds (concurrent workers take disjoint rows). */
   skipLocked<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O>;
   /** The same, as SQL text closing a select written by hand (empty on SQLite). */
@@ -88,6 +95,7 @@ export const sqliteDialect: SqlDialect = Object.freeze({
   placeholder: () => '?',
   lockForWrite: (query) => query,
   lockForShare: (query) => query,
+  lockForReference: (query) => query,
   skipLocked: (query) => query,
   skipLockedClause: nothing,
   limit: (count) => sql.lit(count),
@@ -112,6 +120,7 @@ export const postgresDialect: SqlDialect = Object.freeze({
   placeholder: (n) => `$${n}`,
   lockForWrite: (query) => query.forNoKeyUpdate(),
   lockForShare: (query) => query.forShare(),
+  lockForReference: (query) => query.forKeyShare(),
   skipLocked: (query) => query.forUpdate().skipLocked(),
   skipLockedClause: sql`for update skip locked`,
   limit: (count) => sql`${count}`,
