@@ -112,6 +112,14 @@ export function createScimGroupStore(deps: { db: Db; dialect: SqlDialect }) {
     async find(trx: Executor, accountId: string, id: string): Promise<GroupRow | undefined> {
       return trx.selectFrom('scim_groups').selectAll().where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
     },
+    /**
+     * The group, for a write of its members: locked against deletion only (`lockForReference`),
+     * so a deletion committing meanwhile is waited for and seen here rather than met by the
+     * memberships' foreign key. Its row is updated, and so locked for that, after its members.
+     */
+    async findToWrite(trx: Executor, accountId: string, id: string): Promise<GroupRow | undefined> {
+      return dialect.lockForReference(trx.selectFrom('scim_groups').selectAll().where('account_id', '=', accountId).where('id', '=', id)).executeTakeFirst();
+    },
     /** Deletes the group; returns the version it had when deleted (undefined when it was gone). */
     async delete(trx: Executor, accountId: string, id: string): Promise<number | undefined> {
       const deleted = await trx.deleteFrom('scim_groups').where('account_id', '=', accountId).where('id', '=', id).returning('version').executeTakeFirst();

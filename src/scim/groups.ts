@@ -129,7 +129,7 @@ export function createScimGroups(deps: ScimGroupsDeps) {
   }
 
   async function locked(trx: Trx, accountId: string, id: string, ifMatch: string | undefined): Promise<GroupRow> {
-    const row = await store.find(trx, accountId, id);
+    const row = await store.findToWrite(trx, accountId, id);
     if (!row) throw notFound('Group', id);
     checkIfMatch(ifMatch, row.version);
     return row;
@@ -137,9 +137,10 @@ export function createScimGroups(deps: ScimGroupsDeps) {
 
   /**
    * If-Match again, against the version the write replaced (undefined: the group is gone). A
-   * group's row is not locked when read, since member users are locked before it; a member's
-   * deletion or change of display may have given the group a new version in between, and a
-   * client that named the version it read gets 412, as it would a moment later.
+   * group's row is locked only against deletion when read, since member users are locked before
+   * it is updated; a member's deletion or change of display may have given the group a new
+   * version in between, and a client that named the version it read gets 412, as it would a
+   * moment later.
    */
   function checkReplaced(ifMatch: string | undefined, replaced: number | undefined, id: string): void {
     if (replaced === undefined) throw notFound('Group', id);

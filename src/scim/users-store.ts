@@ -291,10 +291,16 @@ export function createScimUserStore(deps: {
       await withRecord(trx, trx.deleteFrom('users').where('account_id', '=', accountId).where('id', '=', id), record);
     },
 
+    /**
+     * Which of `ids` are people of the account, for a write about to make them members: they are
+     * locked against deletion as they are read (`lockForReference`), so a deletion committing
+     * meanwhile is waited for and seen here, never met by the membership's foreign key.
+     */
     async existing(trx: Executor, accountId: string, ids: string[]): Promise<Set<string>> {
       const found = new Set<string>();
       for (let i = 0; i < ids.length; i += 500) {
-        const rows = await trx.selectFrom('users').select('id').where('account_id', '=', accountId).where('id', 'in', ids.slice(i, i + 500)).execute();
+        const query = trx.selectFrom('users').select('id').where('account_id', '=', accountId).where('id', 'in', ids.slice(i, i + 500));
+        const rows = await dialect.lockForReference(query).execute();
         for (const r of rows) found.add(r.id);
       }
       return found;

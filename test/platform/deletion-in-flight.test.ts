@@ -1,10 +1,12 @@
 /**
  * Writes that refer to a row another transaction is deleting (PostgreSQL, where the two run side
- * by side): a payout or a settlement fanning out to a webhook endpoint being deleted, a
- * redelivery, a role's replacement. Each is made to meet the deletion in the one order that
- * used to fail: another connection deletes the row and holds its transaction open, the write is
- * sent and reaches the row, and the deletion commits. The write then answers as it would have
- * after the deletion, never 500, and keeps nothing that refers to the deleted row.
+ * by side; docs/DECISIONS.md "A write locks the rows it is about to refer to"): a payout or a
+ * settlement fanning out to a webhook endpoint being deleted, a redelivery, a role's replacement,
+ * a SCIM group gaining a member, or a member, while one of them is deleted. Each is made to meet
+ * the deletion in the one order that used to fail (a 500 from the foreign key's check): another
+ * connection deletes the row and holds its transaction open, the write is sent and waits on the
+ * row, and the deletion commits. The write then answers as it would have after the deletion and
+ * keeps nothing that refers to the deleted row.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -14,7 +16,8 @@ import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { mintAccessToken } from '../helpers/fixtures.ts';
 import { until } from '../helpers/until.ts';
 import { api, fund, newTenant } from '../payments/api.ts';
-import { ALLOW_LOOPBACK } from './support.ts';
+import { ALLOW_LOOPBACK } from '../webhooks/support.ts';
+import { scimClient, GROUP, PATCH, USER } from '../scim/scim-client.ts';
 
 const postgres = databaseTargets().find((target) => target.kind === 'postgres');
 
@@ -110,5 +113,34 @@ describe('writes that meet a deletion in flight (postgres)', { skip: postgres ? 
     assert.deepEqual(await db().selectFrom('role_groups').select('value').where('role_id', '=', role.body.id).execute(), []);
     const records = await db().selectFrom('audit_events').select('action').where('target_id', '=', role.body.id).orderBy('occurred_at').execute();
     assert.deepEqual(records.map((r) => r.action), ['role.created']);
+  });
+
+  it('SCIM PATCH adding to a group a person being deleted → 400 invalidValue; the group as it was', async () => {
+    const c = await scimClient(t, 'Members deleted in flight');
+    const person = await c.call('POST', '/Users', { schemas: [USER], userName: 'leaving@example.com' });
+    const stays = await c.call('POST', '/Users', { schemas: [USER], userName: 'staying@example.com' });
+    const group = await c.call('POST', '/Groups', { schemas: [GROUP], displayName: 'Payers', members: [{ value: stays.body.id }] });
+    assert.equal(group.status, 201, JSON.stringify(group.body));
+    const patched = await deletionAhead({ sql: 'delete from users where id = $1', id: person.body.id }, () =>
+      c.call('PATCH', `/Groups/${group.body.id}`, { schemas: [PATCH], Operations: [{ op: 'add', path: 'members', value: [{ value: person.body.id }] }] }),
+    );
+    assert.equal(patched.status, 400, JSON.stringify(patched.body));
+    assert.equal(patched.body.scimType, 'invalidValue');
+    const members = await db().selectFrom('scim_group_members').select('user_id').where('group_id', '=', group.body.id).execute();
+    assert.deepEqual(members, [{ user_id: stays.body.id }]);
+    const fetched = await c.call('GET', `/Groups/${group.body.id}`);
+    assert.equal(fetched.body.meta.version, group.body.meta.version);
+  });
+
+  it('SCIM PATCH adding a member to a group being deleted → 404; no membership kept', async () => {
+    const c = await scimClient(t, 'Groups deleted in flight');
+    const person = await c.call('POST', '/Users', { schemas: [USER], userName: 'joining@example.com' });
+    const group = await c.call('POST', '/Groups', { schemas: [GROUP], displayName: 'Leaving soon' });
+    assert.equal(group.status, 201, JSON.stringify(group.body));
+    const patched = await deletionAhead({ sql: 'delete from scim_groups where id = $1', id: group.body.id }, () =>
+      c.call('PATCH', `/Groups/${group.body.id}`, { schemas: [PATCH], Operations: [{ op: 'add', path: 'members', value: [{ value: person.body.id }] }] }),
+    );
+    assert.equal(patched.status, 404, JSON.stringify(patched.body));
+    assert.deepEqual(await db().selectFrom('scim_group_members').select('user_id').where('group_id', '=', group.body.id).execute(), []);
   });
 });
