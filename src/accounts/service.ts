@@ -106,12 +106,14 @@ export function createAccounts(deps: { store: AccountStore; clock: Clock }) {
         ...(patch.logo === undefined ? {} : { logo: patch.logo }),
         updated_at: now,
       };
-      const after: AccountRow = { ...before, ...values };
-      await store.db.transaction().execute(async (trx) => {
-        await trx.updateTable('accounts').set(values).where('id', '=', id).where('deleted_at', 'is', null).execute();
+      const after = await store.db.transaction().execute(async (trx) => {
+        // Closed meanwhile: nothing changed, and the closing's record stays the account's last.
+        const after = await trx.updateTable('accounts').set(values).where('id', '=', id).where('deleted_at', 'is', null).returningAll().executeTakeFirst();
+        if (!after) throw problem('account_not_found');
         const shown = (row: AccountRow) => ({ name: row.name, brand_color: row.brand_color, logo: logoSummary(row.logo) });
         const changes = Object.fromEntries(Object.entries(changesOf(shown(before), shown(after))).filter(([, c]) => c.before !== c.after));
         await recordAudit(trx, by, { accountId: id, action: 'account.updated', target: { type: 'account', id }, changes, at: now });
+        return after;
       });
       brandingCache.delete(id);
       return presentAccount(after);

@@ -98,11 +98,25 @@ function present(row: AuditEventRow, names: Map<string, string>): AuditEventView
     request_id: row.request_id,
     idempotency_key: row.idempotency_key,
     source: { address: row.source_address, user_agent: row.user_agent },
-    changes: row.changes === null ? null : (JSON.parse(row.changes) as unknown),
+    changes: storedChanges(row.changes),
     seq: row.seq === null ? null : Number(row.seq),
     hash: row.hash,
     detached: row.detached_at !== null,
   };
+}
+
+/**
+ * A record's changes as stored; null when they are not JSON, which only an edit of the database
+ * makes them (verification names that record: its MAC no longer matches), so that one altered
+ * record does not make the trail unreadable.
+ */
+function storedChanges(text: string | null): unknown {
+  if (text === null) return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
 }
 
 /** Records as the API presents them, with the names of who acted read now. */

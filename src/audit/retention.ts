@@ -7,6 +7,7 @@
  */
 import type { Db } from '../platform/db/database.ts';
 import { transactWithRetry } from '../platform/db/database.ts';
+import { dialectOf } from '../platform/db/dialect.ts';
 import type { Clock } from '../platform/clock.ts';
 import { runInRounds } from '../platform/rounds.ts';
 
@@ -18,7 +19,9 @@ export function createAuditRetention(deps: { db: Db; clock: Clock; retentionDays
   /** Prunes one batch of `accountId`'s chain; returns how many records it deleted. */
   async function pruneBatch(accountId: string, cutoff: number, batchSize: number): Promise<number> {
     return transactWithRetry(db, async (trx) => {
-      const chain = await trx.selectFrom('audit_chains').select(['first_seq']).where('account_id', '=', accountId).executeTakeFirst();
+      // Locked: sweeps of one account on two nodes take turns, so the chain's start only moves on
+      // (the later sweep reads where the earlier one left it, never a start it deleted).
+      const chain = await dialectOf(trx).lockForWrite(trx.selectFrom('audit_chains').select(['first_seq']).where('account_id', '=', accountId)).executeTakeFirst();
       if (!chain) return 0;
       const rows = await trx
         .selectFrom('audit_events')

@@ -51,6 +51,17 @@ export interface ChainReport {
 
 const BATCH = 1000;
 
+/** The `kid` a checkpoint's protected header names; undefined when the header is not a JSON object naming one. */
+function signingKeyOf(jws: string): string | undefined {
+  try {
+    const header: unknown = JSON.parse(Buffer.from(jws.split('.')[0] ?? '', 'base64url').toString('utf8'));
+    const kid = typeof header === 'object' && header !== null ? (header as { kid?: unknown }).kid : undefined;
+    return typeof kid === 'string' && kid !== '' ? kid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function createAuditVerifier(deps: { db: Db; macKey: Buffer }) {
   const { db, macKey } = deps;
 
@@ -145,14 +156,24 @@ export function createAuditVerifier(deps: { db: Db; macKey: Buffer }) {
     return null;
   }
 
-  async function checkCheckpoints(accountId: string, firstSeq: number, hashAt: Map<number, string>) {
+  async function currentHead(accountId: string): Promise<number> {
+    const chain = await db.selectFrom('audit_chains').select('head_seq').where('account_id', '=', accountId).executeTakeFirst();
+    return chain ? Number(chain.head_seq) : 0;
+  }
+
+  async function checkCheckpoints(accountId: string, firstSeq: number, headSeq: number, hashAt: Map<number, string>) {
     const rows = await db.selectFrom('audit_checkpoints').selectAll().where('account_id', '=', accountId).where('seq', '>=', firstSeq).orderBy('seq').execute();
     let verified = 0;
     let unverifiable = 0;
     for (const cp of rows) {
       const seq = Number(cp.seq);
-      const header = JSON.parse(Buffer.from(cp.jws.split('.')[0] ?? '', 'base64url').toString('utf8') || '{}') as { kid?: string; typ?: string };
-      const key = header.kid ? await keyOf(header.kid) : undefined;
+      // Past the head the walk read: signed over records sealed since, if the chain has grown that
+      // far now. A chain cut short behind its checkpoints has not, and is checked (and fails) below.
+      if (seq > headSeq && (await currentHead(accountId)) >= seq) continue;
+      const kid = signingKeyOf(cp.jws);
+      // A header that does not name a key was not written by a signer: the row was altered.
+      if (kid === undefined) return { verified, unverifiable, problem: { kind: 'checkpoint', seq, id: null, detail: 'a checkpoint’s signature does not verify' } as ChainProblem };
+      const key = await keyOf(kid);
       if (!key) {
         // Its key was dropped after rotation: nothing to check the signature with.
         unverifiable += 1;
@@ -195,7 +216,7 @@ export function createAuditVerifier(deps: { db: Db; macKey: Buffer }) {
       return { account: accountId, ok: problem === null, records: 0, first_seq: 1, head_seq: 0, checkpoints: { verified: 0, unverifiable: 0 }, pending, detached: 0, problem };
     }
     const walked = await walk(accountId, chain);
-    const cps = walked.problem ? { verified: 0, unverifiable: 0, problem: null } : await checkCheckpoints(accountId, chain.first_seq, walked.hashAt);
+    const cps = walked.problem ? { verified: 0, unverifiable: 0, problem: null } : await checkCheckpoints(accountId, chain.first_seq, chain.head_seq, walked.hashAt);
     const problem = walked.problem ?? cps.problem;
     return {
       account: accountId,

@@ -114,7 +114,7 @@ export function registerClientRoutes(app: FastifyInstance, deps: { accounts: Acc
     {
       schema: { tags: ['clients'], operationId: 'getClient', summary: 'Get a client', params, response: { 200: clientSchema, ...errorResponses(401, 404) } },
     },
-    async (request) => presentClient(await clients.requireInAccount(request.params.id, request.params.clientId)),
+    async (request) => presentClient(await clients.get(request.params.id, request.params.clientId)),
   );
 
   app.patch<P & { Body: ClientMetadata }>(

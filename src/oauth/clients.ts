@@ -9,7 +9,10 @@
  * outbound guard (jwks-fetch.ts), so the client rotates its keys without a new client_id.
  * Deleting a client revokes every token and grant it holds, in the same transaction.
  */
+import type { Transaction } from 'kysely';
 import type { Db } from '../platform/db/database.ts';
+import { dialectOf } from '../platform/db/dialect.ts';
+import type { Tables } from '../platform/db/tables.ts';
 import { changesOf, recordAudit, type AuditBy } from '../audit/index.ts';
 import type { Clock } from '../platform/clock.ts';
 import { toRfc3339 } from '../platform/clock.ts';
@@ -151,15 +154,43 @@ export function createClients(deps: { db: Db; clock: Clock; outboundPolicy?: Tar
     return client;
   }
 
-  async function requireInAccount(accountId: string, clientId: string): Promise<Client> {
-    const client = await find(clientId);
-    if (!client || client.accountId !== accountId) throw problem('client_not_found', { detail: `No client ${clientId} in this account` });
-    return client;
+  const notInAccount = (clientId: string) => problem('client_not_found', { detail: `No client ${clientId} in this account` });
+
+  /** The registration as stored now, bypassing the cache (an administrator reads what was just changed on any node). */
+  async function requireStored(accountId: string, clientId: string): Promise<Client> {
+    const { rows } = await db.executeQuery<ClientRow>({ ...byId, parameters: [clientId] });
+    if (!rows[0] || rows[0].account_id !== accountId) throw notInAccount(clientId);
+    return clientFromRow(rows[0]);
+  }
+
+  /**
+   * The registration as stored, locked until the transaction ends, for a change of it: never the
+   * cached one, which may be a second old and would write back what another node just changed
+   * (a rotated secret's old digest among it).
+   */
+  async function lockedInAccount(trx: Transaction<Tables>, accountId: string, clientId: string): Promise<Client> {
+    const query = trx.selectFrom('oauth_clients').selectAll().where('id', '=', clientId).where('account_id', '=', accountId);
+    const row = await dialectOf(trx).lockForWrite(query).executeTakeFirst();
+    if (!row) throw notInAccount(clientId);
+    return clientFromRow(row);
+  }
+
+  /** The registration `patch` makes of `client`'s: the fields given replace the registered ones, and the whole is checked again. */
+  function patched(client: Client, patch: ClientMetadata) {
+    const merged: ClientMetadata = { ...metadataOf(client), ...patch };
+    // Switching to private_key_jwt with a jwks_uri drops inline keys, and the other way round.
+    if (patch.jwks_uri) merged.jwks = null;
+    if (patch.jwks) merged.jwks_uri = null;
+    if (merged.token_endpoint_auth_method !== 'private_key_jwt' && patch.token_endpoint_auth_method !== undefined) {
+      merged.jwks = patch.jwks ?? null;
+      merged.jwks_uri = patch.jwks_uri ?? null;
+    }
+    return { name: merged.client_name?.trim() || client.name, metadata: checkMetadata(merged) };
   }
 
   return {
     find,
-    requireInAccount,
+    get: requireStored,
 
     async register(accountId: string, input: ClientMetadata, by?: AuditBy) {
       const m = checkMetadata(input);
@@ -201,33 +232,32 @@ export function createClients(deps: { db: Db; clock: Clock; outboundPolicy?: Tar
      * moving away from one forgets it. Tokens already issued stay valid.
      */
     async update(accountId: string, clientId: string, patch: ClientMetadata, by?: AuditBy) {
-      const client = await requireInAccount(accountId, clientId);
-      const merged: ClientMetadata = { ...metadataOf(client), ...patch };
-      // Switching to private_key_jwt with a jwks_uri drops inline keys, and the other way round.
-      if (patch.jwks_uri) merged.jwks = null;
-      if (patch.jwks) merged.jwks_uri = null;
-      if (merged.token_endpoint_auth_method !== 'private_key_jwt' && patch.token_endpoint_auth_method !== undefined) {
-        merged.jwks = patch.jwks ?? null;
-        merged.jwks_uri = patch.jwks_uri ?? null;
-      }
-      const m = checkMetadata(merged);
-      if (m.jwksUri !== client.jwksUri) await checkJwksUri(m.jwksUri);
-      const wantsSecret = m.authMethod.startsWith('client_secret');
-      const secret = wantsSecret && client.secretDigest === null ? randomSecret(32, CLIENT_SECRET_PREFIX) : undefined;
-      const secretDigest = wantsSecret ? (secret === undefined ? client.secretDigest : sha256Hex(secret)) : null;
-      const values = { client_name: merged.client_name?.trim() || client.name, ...metadataColumns(m), secret_digest: secretDigest };
-      cache.delete(clientId);
-      const updated = await db.transaction().execute(async (trx) => {
-        await trx.updateTable('oauth_clients').set(values).where('id', '=', clientId).where('account_id', '=', accountId).execute();
-        const row = await trx.selectFrom('oauth_clients').selectAll().where('id', '=', clientId).executeTakeFirstOrThrow();
+      // Checked first against the registration as it is now, so that a refused patch or a jwks_uri
+      // the outbound guard refuses (a network lookup) holds no lock.
+      const { metadata: checked } = patched(await requireStored(accountId, clientId), patch);
+      if (patch.jwks_uri) await checkJwksUri(checked.jwksUri);
+      const { updated, secret } = await db.transaction().execute(async (trx) => {
+        // Merged again onto the row as locked: a change committed since is kept, not overwritten.
+        // Its jwks_uri is the patch's (checked above), the stored one (checked when stored) or none.
+        const before = await lockedInAccount(trx, accountId, clientId);
+        const { name, metadata: m } = patched(before, patch);
+        const wantsSecret = m.authMethod.startsWith('client_secret');
+        const secret = wantsSecret && before.secretDigest === null ? randomSecret(32, CLIENT_SECRET_PREFIX) : undefined;
+        const secretDigest = wantsSecret ? (secret === undefined ? before.secretDigest : sha256Hex(secret)) : null;
+        const row = await trx
+          .updateTable('oauth_clients')
+          .set({ client_name: name, ...metadataColumns(m), secret_digest: secretDigest })
+          .where('id', '=', clientId)
+          .returningAll()
+          .executeTakeFirstOrThrow();
         const after = clientFromRow(row);
         // What the client shows, never its secret: a secret issued or dropped is recorded only as
         // changed (the names stand in for the values, and are redacted all the same).
-        const hadSecret = client.secretDigest === null ? null : 'kept';
+        const hadSecret = before.secretDigest === null ? null : 'kept';
         const hasSecret = secretDigest === null ? null : secret === undefined ? 'kept' : 'issued';
-        const changes = changesOf({ ...presentClient(client), client_secret: hadSecret }, { ...presentClient(after), client_secret: hasSecret });
+        const changes = changesOf({ ...presentClient(before), client_secret: hadSecret }, { ...presentClient(after), client_secret: hasSecret });
         await recordAudit(trx, by, { accountId, action: 'client.updated', target: { type: 'client', id: clientId }, changes, at: clock.now() });
-        return after;
+        return { updated: after, secret };
       });
       cache.delete(clientId);
       return presentClient(updated, secret);
@@ -235,32 +265,38 @@ export function createClients(deps: { db: Db; clock: Clock; outboundPolicy?: Tar
 
     /** A new secret replaces the old one at once; the old one stops authenticating. */
     async rotateSecret(accountId: string, clientId: string, by?: AuditBy) {
-      const client = await requireInAccount(accountId, clientId);
-      if (!client.authMethod.startsWith('client_secret')) {
-        throw metadataError(`client ${clientId} authenticates with ${client.authMethod} and has no secret`);
-      }
       const secret = randomSecret(32, CLIENT_SECRET_PREFIX);
       const digest = sha256Hex(secret);
-      cache.delete(clientId);
       const at = clock.now();
-      await db.transaction().execute(async (trx) => {
+      const client = await db.transaction().execute(async (trx) => {
+        const client = await lockedInAccount(trx, accountId, clientId);
+        if (!client.authMethod.startsWith('client_secret')) {
+          throw metadataError(`client ${clientId} authenticates with ${client.authMethod} and has no secret`);
+        }
         await trx.updateTable('oauth_clients').set({ secret_digest: digest, secret_rotated_at: at }).where('id', '=', clientId).execute();
         await recordAudit(trx, by, { accountId, action: 'client.secret_rotated', target: { type: 'client', id: clientId }, changes: changesOf({ client_secret: 1 }, { client_secret: 2 }), at });
+        return client;
       });
+      // After the commit: a token request on this node meanwhile may have cached the old digest.
+      cache.delete(clientId);
       return presentClient({ ...client, secretDigest: digest }, secret);
     },
 
     /** Removes the client and, in the same transaction, everything it was ever issued. */
     async remove(accountId: string, clientId: string, by?: AuditBy): Promise<void> {
-      const client = await requireInAccount(accountId, clientId);
       const now = clock.now();
       await db.transaction().execute(async (trx) => {
+        // Deleted first: the deletion waits for a token request already issuing for the client
+        // (it holds the client for reference, token.ts), so the revocations below see what it
+        // issued; a token request that comes after finds the client gone.
+        const row = await trx.deleteFrom('oauth_clients').where('id', '=', clientId).where('account_id', '=', accountId).returningAll().executeTakeFirst();
+        if (!row) throw notInAccount(clientId);
+        const client = clientFromRow(row);
         await trx.updateTable('access_tokens').set({ revoked_at: now }).where('client_id', '=', clientId).where('revoked_at', 'is', null).execute();
         await trx.updateTable('oauth_refresh_tokens').set({ revoked_at: now }).where('client_id', '=', clientId).where('revoked_at', 'is', null).execute();
         await trx.updateTable('oauth_grants').set({ revoked_at: now }).where('client_id', '=', clientId).where('revoked_at', 'is', null).execute();
         await trx.deleteFrom('oauth_codes').where('client_id', '=', clientId).execute();
         await trx.deleteFrom('oauth_consents').where('client_id', '=', clientId).execute();
-        await trx.deleteFrom('oauth_clients').where('id', '=', clientId).execute();
         await recordAudit(trx, by, { accountId, action: 'client.deleted', target: { type: 'client', id: clientId }, changes: changesOf({ ...presentClient(client) }, null), at: now });
       });
       cache.delete(clientId);

@@ -19,9 +19,10 @@ import { safeEqual, sha256Base64Url } from '../platform/crypto.ts';
 import type { AccessTokens } from './access-tokens.ts';
 import type { Client } from './clients.ts';
 import type { ClientAuthenticator, ClientCredentials } from './client-auth.ts';
-import { oauthError } from './errors.ts';
+import { ClientAuthFailure, clientAuthFailed, oauthError } from './errors.ts';
 import { recordAudit } from '../audit/record.ts';
-import { isUserActive } from '../users/store.ts';
+import { holdActiveUser } from '../users/store.ts';
+import { dialectOf } from '../platform/db/dialect.ts';
 import { consumeCode, createGrant, findCode, findGrant, findRefreshToken, issueRefreshToken, revokeGrant, rotateRefreshToken, type Trx } from './grants.ts';
 import { formatScope, grantableToPerson, isSubset, parseScope, scopeSet } from './scopes.ts';
 import { ACR_PASSWORD, type IdTokens } from './id-token.ts';
@@ -105,6 +106,21 @@ class Refusal {
 }
 
 
+/**
+ * Holds, until a code exchange or refresh commits, the person and the client it issues for
+ * (PostgreSQL; SQLite's one writer already keeps the rest out): the person for share
+ * (`holdActiveUser`), the client for reference, whose deletion (clients.ts `remove`) deletes it
+ * before revoking what it issued. Each change that ends their tokens then either waits for the
+ * issue and revokes what it wrote, or went first and is seen here. The refusal when either is
+ * gone, or the person may no longer sign in.
+ */
+async function holdIssuers(trx: Trx, accountId: string, userId: string, client: Client): Promise<Refusal | undefined> {
+  if (!(await holdActiveUser(trx, accountId, userId))) return new Refusal(oauthError('invalid_grant', 'The user can no longer sign in'));
+  const held = await dialectOf(trx).lockForReference(trx.selectFrom('oauth_clients').select('id').where('id', '=', client.id)).executeTakeFirst();
+  if (!held) return new Refusal(clientAuthFailed(new ClientAuthFailure('unknown_client', client.authMethod, client.id), 'Client authentication failed'));
+  return undefined;
+}
+
 export function createTokenEndpoint(deps: TokenEndpointDeps) {
   const { db, clock, accessTokens, clientAuth, userScopeBound } = deps;
 
@@ -163,12 +179,15 @@ export function createTokenEndpoint(deps: TokenEndpointDeps) {
     const bound = await userScopeBound(row.account_id, row.user_id);
     const scopes = withinRegistration(client, grantableToPerson(scopeSet(row.scope), bound));
     const response = await withRefusals(async (trx) => {
+      const refused = await holdIssuers(trx, row.account_id, row.user_id, client);
+      if (refused) return refused;
       if (!(await consumeCode(trx, row.code_digest, now))) {
+        // Gone rather than spent: the person's access was ended (their codes deleted) meanwhile.
+        if (!(await findCode(trx, code))) return new Refusal(oauthError('invalid_grant', 'The authorization code is invalid'));
         await revokeGrant(trx, row.grant_id, now);
         await replayRevoked(trx, client, row, 'code', now);
         return new Refusal(oauthError('invalid_grant', 'The authorization code was already used; the tokens it issued are revoked'));
       }
-      if (!(await isUserActive(trx, row.account_id, row.user_id))) return new Refusal(oauthError('invalid_grant', 'The user can no longer sign in'));
       if (scopes.length === 0) return new Refusal(oauthError('invalid_scope', "None of the consented scopes may be granted: the client's registration no longer holds them, or the user has no role that names them (privileged scopes need one)"));
       const grant = {
         id: row.grant_id,
@@ -222,12 +241,15 @@ export function createTokenEndpoint(deps: TokenEndpointDeps) {
     // Before the rotation: a refusal must not spend the token, or the client's next try would look like a replay.
     if (scopes.length === 0) throw oauthError('invalid_scope', "None of the requested scopes may be granted: the client's registration no longer holds them, or the user has no role that names them (privileged scopes need one)");
     const response = await withRefusals(async (trx) => {
+      const refused = await holdIssuers(trx, grant.account_id, grant.user_id, client);
+      if (refused) return refused;
       if (!(await rotateRefreshToken(trx, row.id, now))) {
+        // Revoked rather than spent: the grant or the person's access was ended meanwhile.
+        if ((await findRefreshToken(trx, presented))?.rotated_at === null) return new Refusal(oauthError('invalid_grant', 'The refresh token is revoked or expired'));
         await revokeGrant(trx, row.grant_id, now);
         await replayRevoked(trx, client, row, 'refresh_token', now);
         return new Refusal(oauthError('invalid_grant', 'The refresh token was already used; the grant is revoked'));
       }
-      if (!(await isUserActive(trx, grant.account_id, grant.user_id))) return new Refusal(oauthError('invalid_grant', 'The user can no longer sign in'));
       const access = await accessTokens.issue(
         { accountId: grant.account_id, clientId: client.id, userId: grant.user_id, grantId: grant.id, scopes, ttlSeconds: deps.accessTokenTtl },
         trx,

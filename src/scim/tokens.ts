@@ -18,6 +18,8 @@ import { newId } from '../platform/ids.ts';
 import { randomSecret, sha256Hex } from '../platform/crypto.ts';
 import type { AccessTokens } from '../oauth/access-tokens.ts';
 import { SCIM_CHALLENGE, invalidCredential, scimError } from './errors.ts';
+import { holdAccountOpen } from '../accounts/store.ts';
+import { problem } from '../platform/errors/catalogue.ts';
 
 export const SCIM_TOKEN_PREFIX = 'gh_scim_';
 
@@ -60,6 +62,8 @@ export function createScimTokens(deps: { db: Db; clock: Clock }) {
       const token = randomSecret(32, SCIM_TOKEN_PREFIX);
       const row = { id: newId('scimtok'), account_id: accountId, token_digest: sha256Hex(token), description, created_at: clock.now(), revoked_at: null };
       await db.transaction().execute(async (trx) => {
+        // An account closed meanwhile gets no credential: its closing revoked the ones it had.
+        if (!(await holdAccountOpen(trx, accountId))) throw problem('account_not_found');
         await trx.insertInto('scim_tokens').values(row).execute();
         const changes = changesOf(null, { description, token: true });
         await recordAudit(trx, by, { accountId, action: 'scim_token.created', target: { type: 'scim_token', id: row.id }, changes, at: row.created_at });

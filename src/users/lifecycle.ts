@@ -11,6 +11,9 @@
  *   revoking a grant withdraws the person's remembered consent to its client too (asked again).
  * The version column moves with every change, so SCIM ETags stay true.
  */
+import type { Transaction } from 'kysely';
+import type { Tables } from '../platform/db/tables.ts';
+import { dialectOf } from '../platform/db/dialect.ts';
 import type { Db } from '../platform/db/database.ts';
 import { changesOf, recordAudit, type AuditBy } from '../audit/index.ts';
 import type { Clock } from '../platform/clock.ts';
@@ -45,17 +48,34 @@ export function createUserLifecycle(deps: {
     return row;
   }
 
+  /**
+   * The person, locked in `trx` for a change of them (as SCIM's writes lock them): a deletion
+   * committed meanwhile is seen here and answered 404, never met by the change; a SCIM write
+   * meanwhile is waited for, and the version counts on from it.
+   */
+  async function lockedUser(trx: Transaction<Tables>, accountId: string, userId: string): Promise<UserRow> {
+    const row = await dialectOf(trx).lockForWrite(trx.selectFrom('users').selectAll().where('account_id', '=', accountId).where('id', '=', userId)).executeTakeFirst();
+    if (!row) throw problem('user_not_found', { detail: `No user ${userId} in this account` });
+    return row;
+  }
+
   async function setActive(accountId: string, userId: string, active: boolean, by?: AuditBy) {
-    await requireUser(accountId, userId);
     const now = clock.now();
-    await db.transaction().execute(async (trx) => {
-      const row = await trx.selectFrom('users').select(['active', 'version']).where('account_id', '=', accountId).where('id', '=', userId).executeTakeFirstOrThrow();
-      if ((row.active === 1) === active) return;
-      await trx.updateTable('users').set({ active: active ? 1 : 0, version: row.version + 1, updated_at: now }).where('account_id', '=', accountId).where('id', '=', userId).execute();
+    const user = await db.transaction().execute(async (trx) => {
+      const row = await lockedUser(trx, accountId, userId);
+      if ((row.active === 1) === active) return row;
+      const changed = await trx
+        .updateTable('users')
+        .set({ active: active ? 1 : 0, version: row.version + 1, updated_at: now })
+        .where('account_id', '=', accountId)
+        .where('id', '=', userId)
+        .returningAll()
+        .executeTakeFirstOrThrow();
       if (!active) await deps.revokeUserAccess(trx, accountId, userId, now);
       await recordAudit(trx, by, { accountId, action: active ? 'user.reactivated' : 'user.deactivated', target: { type: 'user', id: userId }, changes: { active: { before: !active, after: active } }, at: now });
+      return changed;
     });
-    return presentUser(await requireUser(accountId, userId));
+    return presentUser(user);
   }
 
   return {
@@ -91,17 +111,26 @@ export function createUserLifecycle(deps: {
     async resetPassword(accountId: string, userId: string, password: string, by?: AuditBy) {
       const violation = passwordPolicyViolation(password);
       if (violation !== undefined) throw problem('weak_password', { detail: violation });
-      const row = await requireUser(accountId, userId);
+      await requireUser(accountId, userId);
+      // Hashed before the transaction: the person stays unlocked for the hash's tens of milliseconds.
       const hash = await hashPassword(password);
       const now = clock.now();
-      await db.transaction().execute(async (trx) => {
-        await trx.updateTable('users').set({ password_hash: hash, version: row.version + 1, updated_at: now }).where('account_id', '=', accountId).where('id', '=', userId).execute();
+      const user = await db.transaction().execute(async (trx) => {
+        const row = await lockedUser(trx, accountId, userId);
+        const changed = await trx
+          .updateTable('users')
+          .set({ password_hash: hash, version: row.version + 1, updated_at: now })
+          .where('account_id', '=', accountId)
+          .where('id', '=', userId)
+          .returningAll()
+          .executeTakeFirstOrThrow();
         await deps.revokeUserAccess(trx, accountId, userId, now);
         // That the password changed, never what it is (both sides are redacted).
         const changes = changesOf({ password: row.password_hash === null ? null : 1 }, { password: 2 });
         await recordAudit(trx, by, { accountId, action: 'user.password_reset', target: { type: 'user', id: userId }, changes, at: now });
+        return changed;
       });
-      return presentUser(await requireUser(accountId, userId));
+      return presentUser(user);
     },
 
     /** The person's live grants, oldest first, a page at a time (cursors bound to the person). */

@@ -7,6 +7,7 @@ import type { Transaction } from 'kysely';
 import type { Db } from '../platform/db/database.ts';
 import type { Tables } from '../platform/db/tables.ts';
 import type { UserRow } from './tables.ts';
+import { dialectOf } from '../platform/db/dialect.ts';
 
 /** A database or a transaction of it: every capability reads users through these helpers. */
 type Executor = Db | Transaction<Tables>;
@@ -20,6 +21,17 @@ export function findUser(executor: Executor, accountId: string, id: string): Pro
 export async function isUserActive(executor: Executor, accountId: string, id: string): Promise<boolean> {
   const row = await executor.selectFrom('users').select('active').where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
   return row?.active === 1;
+}
+
+/**
+ * `isUserActive`, the person's row held for share until the transaction ends (PostgreSQL), for
+ * a write that issues them something: a deactivation, deletion or password reset (each locks the
+ * person before it revokes what they hold) then waits for the write and revokes what it issued,
+ * or, had it gone first, is seen here.
+ */
+export async function holdActiveUser(trx: Executor, accountId: string, id: string): Promise<boolean> {
+  const query = trx.selectFrom('users').select('active').where('account_id', '=', accountId).where('id', '=', id);
+  return (await dialectOf(trx).lockForShare(query).executeTakeFirst())?.active === 1;
 }
 
 export function createUserStore(db: Db) {

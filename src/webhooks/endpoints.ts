@@ -183,17 +183,19 @@ export function createEndpoints(deps: { db: Db; clock: Clock; sealer: Sealer; po
 
     /** A new secret; the current one keeps signing (as a second signature) for `overlapSeconds`. */
     async rotateSecret(trx: Trx, accountId: string, id: string, overlapSeconds: number): Promise<EndpointView> {
-      const row = await find(trx, accountId, id);
+      await find(trx, accountId, id);
       const now = clock.now();
       const secret = newWebhookSecret();
       await trx
         .updateTable('webhook_endpoints')
-        .set({
+        .set((eb) => ({
           secret_sealed: sealer.seal(secret, id),
-          previous_secret_sealed: overlapSeconds > 0 ? row.secret_sealed : null,
+          // The secret as the row holds it when updated, not as read above: of two rotations at
+          // once, the second keeps the first's secret signing beside its own.
+          previous_secret_sealed: overlapSeconds > 0 ? eb.ref('secret_sealed') : null,
           previous_secret_expires_at: overlapSeconds > 0 ? now + overlapSeconds * 1000 : null,
           updated_at: now,
-        })
+        }))
         .where('id', '=', id)
         .execute();
       return present(await find(trx, accountId, id), now, secret);

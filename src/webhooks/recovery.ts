@@ -73,12 +73,14 @@ export function createRecovery(deps: { db: Db; clock: Clock }) {
 
     /** Sends the event again to every enabled endpoint subscribed to it, whatever its deliveries' state. */
     async redeliver(trx: Trx, accountId: string, eventId: string) {
-      // The event and the endpoints are locked against deletion as they are read: the deliveries
-      // written below refer to them (fan-out.ts `enabledEndpoints`).
-      const lockForReference = dialectOf(trx).lockForReference;
-      const event = await lockForReference(trx.selectFrom('events').select(['id', 'type', 'created_at']).where('id', '=', eventId).where('account_id', '=', accountId)).executeTakeFirst();
+      // The event is locked for a change: redeliveries of one event take turns, so each sees the
+      // deliveries the one before wrote rather than writing the same one again. The endpoints are
+      // held for share: neither deleted (the deliveries below refer to them) nor disabled (which
+      // parks what is queued) until the requeued deliveries are in the queue.
+      const dialect = dialectOf(trx);
+      const event = await dialect.lockForWrite(trx.selectFrom('events').select(['id', 'type', 'created_at']).where('id', '=', eventId).where('account_id', '=', accountId)).executeTakeFirst();
       if (!event) throw problem('event_not_found');
-      const endpoints = await lockForReference(trx.selectFrom('webhook_endpoints').select(['id', 'event_types']).where('account_id', '=', accountId).where('enabled', '=', 1)).execute();
+      const endpoints = await dialect.lockForShare(trx.selectFrom('webhook_endpoints').select(['id', 'event_types']).where('account_id', '=', accountId).where('enabled', '=', 1)).execute();
       const existing = await trx.selectFrom('webhook_deliveries').select(['id', 'endpoint_id']).where('event_id', '=', eventId).execute();
       const byEndpoint = new Map(existing.map((d) => [d.endpoint_id, d.id]));
       const now = clock.now();
@@ -101,9 +103,10 @@ export function createRecovery(deps: { db: Db; clock: Clock }) {
 
     /** Requeues every parked delivery of the endpoint for events raised at or after `since`. */
     async recover(trx: Trx, accountId: string, endpointId: string, since: number) {
-      // Locked against deletion, which would take its deliveries, requeued below, with it.
+      // Held for share: neither deleted (which would take the deliveries requeued below) nor
+      // disabled (which parks what is queued) until they are in the queue.
       const endpoint = await dialectOf(trx)
-        .lockForReference(trx.selectFrom('webhook_endpoints').select(['enabled']).where('id', '=', endpointId).where('account_id', '=', accountId))
+        .lockForShare(trx.selectFrom('webhook_endpoints').select(['enabled']).where('id', '=', endpointId).where('account_id', '=', accountId))
         .executeTakeFirst();
       if (!endpoint) throw problem('webhook_endpoint_not_found');
       if (endpoint.enabled !== 1) throw problem('webhook_endpoint_disabled', { detail: 'Enable the endpoint before recovering its parked deliveries' });

@@ -237,6 +237,42 @@ for (const target of databaseTargets()) {
       assert.deepEqual([changed.problem!.kind, changed.problem!.seq], ['altered', 3]);
     });
 
+    it('a checkpoint whose header was altered is reported as a checkpoint that does not verify, by the API too, not answered 500', async () => {
+      for (const header of ['null', '{"kid":', '{"alg":"ES256"}']) {
+        const { accountId } = await sealedChain(2);
+        const checkpoint = await db().selectFrom('audit_checkpoints').selectAll().where('account_id', '=', accountId).orderBy('seq', 'desc').executeTakeFirstOrThrow();
+        const altered = [Buffer.from(header).toString('base64url'), ...checkpoint.jws.split('.').slice(1)].join('.');
+        await db().updateTable('audit_checkpoints').set({ jws: altered }).where('account_id', '=', accountId).where('seq', '=', checkpoint.seq).execute();
+        const report = (await audit().verifier.verify(accountId)).chains[0]!;
+        assert.equal(report.ok, false, header);
+        assert.deepEqual([report.problem!.kind, report.problem!.seq], ['checkpoint', Number(checkpoint.seq)], header);
+        const viaAdmin = await t.admin('GET', `/admin/v1/audit-verification?account=${accountId}`);
+        assert.equal(viaAdmin.status, 200, JSON.stringify(viaAdmin.body));
+        assert.equal(viaAdmin.body.ok, false);
+        assert.equal(viaAdmin.body.chains[0].problem.kind, 'checkpoint');
+      }
+    });
+
+    it('a record whose changes were made unreadable is listed with changes null, the rest as stored, and verify names it', async () => {
+      const { accountId, token } = await tenant();
+      await api(t, token, 'POST', '/v1/invoices', { amount: 10, currency: 'EUR' });
+      await audit().sealer.sealPending({ forceCheckpoint: true });
+      const rows = await db().selectFrom('audit_events').selectAll().where('account_id', '=', accountId).orderBy('seq').execute();
+      await db().updateTable('audit_events').set({ changes: '{"amount":' }).where('id', '=', rows[1]!.id).execute();
+      const reader = await mintAccessToken(t, { accountId, scopes: AUDIT });
+      const listed = await api(t, reader, 'GET', '/v1/audit-events');
+      assert.equal(listed.status, 200, JSON.stringify(listed.body));
+      assert.deepEqual(
+        listed.body.data.map((r: { id: string; changes: unknown }) => [r.id, r.changes === null]),
+        [
+          [rows[1]!.id, true],
+          [rows[0]!.id, false],
+        ],
+      );
+      const report = (await audit().verifier.verify(accountId)).chains[0]!;
+      assert.deepEqual([report.ok, report.problem!.kind, report.problem!.id], [false, 'altered', rows[1]!.id]);
+    });
+
     it('verify names a record passed off as detached: changes rewritten, or detached without being about a person', async () => {
       const { accountId, rows } = await sealedChain(3);
       // Detaching empties `changes`; a detached record that still has them was written after.

@@ -28,6 +28,11 @@ export interface TestApp {
   admin(method: string, path: string, body?: unknown): Promise<{ status: number; headers: Headers; body: Json }>;
   /** Stops this instance and starts a new one on the same database (data survives). */
   restart(): Promise<TestApp>;
+  /**
+   * A second node on the same database, with its own caches and write lanes, as another machine
+   * runs one (the same issuer, clock and secrets key); its close leaves the database.
+   */
+  anotherNode(): Promise<TestApp>;
   close(): Promise<void>;
 }
 
@@ -126,6 +131,12 @@ async function startOn(
       // Pooled keep-alive sockets belong to the stopped server; later requests must open new ones.
       setGlobalDispatcher(new Agent());
       return startOn(database, dataDir, { ...options, clock });
+    },
+    async anotherNode() {
+      const nodeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-data-'));
+      const leaveDatabase = { url: database.url, drop: async () => {} };
+      const taken = (error: unknown) => (error as { code?: string }).code === 'EADDRINUSE';
+      return retryWhilePortTaken(async () => startOn(leaveDatabase, nodeDir, { ...options, clock, env: { ...options.env, GATEHOUSE_PORT: String(await freePort()) } }), taken);
     },
     async close() {
       await gatehouse.close();

@@ -1,27 +1,27 @@
 /**
- * Writes that refer to a row another transaction is deleting (PostgreSQL, where the two run side
- * by side; docs/DECISIONS.md "A write locks the rows it is about to refer to"): a payout or a
- * settlement fanning out to a webhook endpoint being deleted, a redelivery, a role's replacement,
- * a SCIM group gaining a member, or a member, while one of them is deleted. Each is made to meet
- * the deletion in the one order that used to fail (a 500 from the foreign key's check): another
- * connection deletes the row and holds its transaction open, the write is sent and waits on the
- * row, and the deletion commits. The write then answers as it would have after the deletion and
- * keeps nothing that refers to the deleted row.
+ * Writes that meet a change another transaction is making (PostgreSQL, where the two run side by
+ * side; docs/DECISIONS.md "A write locks the rows it is about to refer to"), each made to meet it
+ * in the one order that used to fail (test/helpers/held-ahead.ts): another connection makes the
+ * change and holds its transaction open, the write is sent and waits on what it holds, and the
+ * change commits. A payout or a settlement fanning out to a webhook endpoint being deleted, a
+ * redelivery, a role's replacement, a SCIM group gaining a member, or a member, while one of them
+ * is deleted; two redeliveries or two secret rotations at once; an account renamed or given a SCIM
+ * token while it closes. The write answers as it would have after the change (never 500) and
+ * keeps nothing the change has ended.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import pg from 'pg';
 import { databaseTargets, NEEDS_POSTGRES } from '../helpers/databases.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { mintAccessToken } from '../helpers/fixtures.ts';
-import { until } from '../helpers/until.ts';
+import { heldAhead } from '../helpers/held-ahead.ts';
 import { api, fund, newTenant } from '../payments/api.ts';
 import { ALLOW_LOOPBACK } from '../webhooks/support.ts';
 import { scimClient, GROUP, PATCH, USER } from '../scim/scim-client.ts';
 
 const postgres = databaseTargets().find((target) => target.kind === 'postgres');
 
-describe('writes that meet a deletion in flight (postgres)', { skip: postgres ? false : NEEDS_POSTGRES }, () => {
+describe('writes that meet a change in flight (postgres)', { skip: postgres ? false : NEEDS_POSTGRES }, () => {
   let t: TestApp;
   before(async () => {
     t = await startTestApp(postgres!, { env: ALLOW_LOOPBACK });
@@ -29,25 +29,10 @@ describe('writes that meet a deletion in flight (postgres)', { skip: postgres ? 
   after(() => t?.close());
   const db = () => t.gatehouse.database.db;
 
-  /** Runs `deletion` on a connection of its own, sends `write`, lets the deletion commit once the write waits on it. */
+  /** Sends `write` once `deletion` (one row) is made and held uncommitted, and lets it commit once the write waits on it. */
   async function deletionAhead<T>(deletion: { sql: string; id: string }, write: () => Promise<T>): Promise<T> {
-    const url = new URL(t.config.databaseUrl);
-    const schema = url.searchParams.get('schema') ?? 'public';
-    url.searchParams.delete('schema');
-    const holder = new pg.Client({ connectionString: url.href, options: `-c search_path=${schema}` });
-    await holder.connect();
-    const waiting = async () => Number((await holder.query('select count(distinct pid) as n from pg_locks where not granted')).rows[0].n);
-    try {
-      await holder.query('begin');
-      const deleted = await holder.query(deletion.sql, [deletion.id]);
-      assert.equal(deleted.rowCount, 1);
-      const writing = write();
-      await until(async () => (await waiting()) === 1, 10_000, 'the write to wait on the row being deleted');
-      await holder.query('commit');
-      return await writing;
-    } finally {
-      await holder.end();
-    }
+    const [written] = await heldAhead(t, { sql: deletion.sql, params: [deletion.id], rows: 1 }, [write]);
+    return written;
   }
 
   /** An account with money, a token for its payments and another for its webhooks, and two endpoints taking every event. */
@@ -142,5 +127,69 @@ describe('writes that meet a deletion in flight (postgres)', { skip: postgres ? 
     );
     assert.equal(patched.status, 404, JSON.stringify(patched.body));
     assert.deepEqual(await db().selectFrom('scim_group_members').select('user_id').where('group_id', '=', group.body.id).execute(), []);
+  });
+
+  it('two redeliveries of one event at once → both 202; one delivery to each endpoint, not two', async () => {
+    const a = await accountWithEndpoints();
+    const paid = await api(t, a.token, 'POST', '/v1/payouts', { amount: 100, currency: 'EUR', destination: 'iban:DE1' });
+    const eventId = await eventOf(paid.body.id, 'payout.created');
+    // No deliveries: the redeliveries write them, each endpoint's once.
+    await db().deleteFrom('webhook_deliveries').where('event_id', '=', eventId).execute();
+    // From two nodes: one node's writes of an account already take turns in its write lane.
+    const other = await t.anotherNode();
+    try {
+      const [first, second] = await heldAhead(t, { sql: 'select 1 from events where id = $1 for update', params: [eventId], rows: 1 }, [
+        () => api(t, a.hooks, 'POST', `/v1/events/${eventId}/redeliver`),
+        () => api(other, a.hooks, 'POST', `/v1/events/${eventId}/redeliver`),
+      ]);
+      assert.equal(first.status, 202, JSON.stringify(first.body));
+      assert.equal(second.status, 202, JSON.stringify(second.body));
+      assert.deepEqual([first.body.requeued, second.body.requeued], [2, 2]);
+      assert.deepEqual((await deliveriesOf(eventId)).map((d) => d.endpoint_id).sort(), [a.kept, a.deleted].sort());
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('two secret rotations at once → both 200; the second keeps the first’s secret signing beside its own', async () => {
+    const a = await accountWithEndpoints();
+    const stored = () => db().selectFrom('webhook_endpoints').select(['secret_sealed', 'previous_secret_sealed']).where('id', '=', a.kept).executeTakeFirstOrThrow();
+    const original = (await stored()).secret_sealed;
+    const rotate = (node: TestApp) => () => api(node, a.hooks, 'POST', `/v1/webhook_endpoints/${a.kept}/rotate_secret`, { overlap_seconds: 3600 });
+    const other = await t.anotherNode();
+    try {
+      const [first, second] = await heldAhead(t, { sql: 'select 1 from webhook_endpoints where id = $1 for update', params: [a.kept], rows: 1 }, [rotate(t), rotate(other)]);
+      assert.equal(first.status, 200, JSON.stringify(first.body));
+      assert.equal(second.status, 200, JSON.stringify(second.body));
+    } finally {
+      await other.close();
+    }
+    const after = await stored();
+    // Neither the secret both replaced nor the current one: the first rotation's.
+    assert.notEqual(after.previous_secret_sealed, null);
+    assert.notEqual(after.previous_secret_sealed, original);
+    assert.notEqual(after.previous_secret_sealed, after.secret_sealed);
+  });
+
+  /** The account's closing as the closing transaction makes it, held open. */
+  const closing = (accountId: string) => ({ sql: 'update accounts set deleted_at = 1 where id = $1 and deleted_at is null', params: [accountId], rows: 1 });
+
+  it('renaming an account while it closes → 404 account_not_found; the closing’s state kept, no record of a rename', async () => {
+    const accountId = (await newTenant(t)).accountId;
+    const [renamed] = await heldAhead(t, closing(accountId), [() => t.admin('PATCH', `/admin/v1/accounts/${accountId}`, { name: 'Renamed' })]);
+    assert.equal(renamed.status, 404, JSON.stringify(renamed.body));
+    assert.equal(renamed.body.code, 'account_not_found');
+    const account = await db().selectFrom('accounts').select(['name', 'deleted_at']).where('id', '=', accountId).executeTakeFirstOrThrow();
+    assert.notEqual(account.name, 'Renamed');
+    assert.equal(Number(account.deleted_at), 1);
+    assert.deepEqual(await db().selectFrom('audit_events').select('id').where('account_id', '=', accountId).where('action', '=', 'account.updated').execute(), []);
+  });
+
+  it('issuing a SCIM token while the account closes → 404 account_not_found; no token kept', async () => {
+    const accountId = (await newTenant(t)).accountId;
+    const [issued] = await heldAhead(t, closing(accountId), [() => t.admin('POST', `/admin/v1/accounts/${accountId}/scim-tokens`, { description: 'Late' })]);
+    assert.equal(issued.status, 404, JSON.stringify(issued.body));
+    assert.equal(issued.body.code, 'account_not_found');
+    assert.deepEqual(await db().selectFrom('scim_tokens').select('id').where('account_id', '=', accountId).execute(), []);
   });
 });

@@ -1,0 +1,44 @@
+/**
+ * Requests made to meet a change in one order, every time (PostgreSQL): `hold` runs on a
+ * connection of its own in a transaction left open, each of `requests` is sent in turn once the
+ * one before waits on a lock (the first on what `hold` holds, a later one on what an earlier
+ * request holds by then), and then the held transaction commits. Each request's answer, in order.
+ */
+import assert from 'node:assert/strict';
+import pg from 'pg';
+import { until } from './until.ts';
+import type { TestApp } from './test-app.ts';
+
+export interface Held {
+  sql: string;
+  params: unknown[];
+  /** Rows `sql` must change (a check that the hold holds what the test means). */
+  rows?: number;
+}
+
+export async function heldAhead<T extends unknown[]>(t: TestApp, hold: Held, requests: { [K in keyof T]: () => Promise<T[K]> }): Promise<T> {
+  const url = new URL(t.config.databaseUrl);
+  const schema = url.searchParams.get('schema') ?? 'public';
+  url.searchParams.delete('schema');
+  const holder = new pg.Client({ connectionString: url.href, options: `-c search_path=${schema}` });
+  await holder.connect();
+  // Lock waits as they are now (pg_stat_activity would answer from a snapshot taken once per transaction).
+  const waiting = async () => Number((await holder.query('select count(distinct pid) as n from pg_locks where not granted')).rows[0].n);
+  try {
+    await holder.query('begin');
+    const held = await holder.query(hold.sql, hold.params);
+    if (hold.rows !== undefined) assert.equal(held.rowCount, hold.rows, `${hold.sql} changed ${held.rowCount} rows`);
+    const sent: Array<Promise<unknown>> = [];
+    for (const [i, request] of requests.entries()) {
+      const answer = request();
+      // Nothing unhandled while the next waits: its outcome is read below.
+      answer.catch(() => {});
+      sent.push(answer);
+      await until(async () => (await waiting()) === i + 1, 10_000, `request ${i + 1} to wait on a lock`);
+    }
+    await holder.query('commit');
+    return (await Promise.all(sent)) as T;
+  } finally {
+    await holder.end();
+  }
+}
