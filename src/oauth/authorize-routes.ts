@@ -171,18 +171,27 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
   }
 
   async function issue(reply: FastifyReply, req: AuthorizationRequest, session: Session, scopes: string[], status: 302 | 303) {
-    const code = await issueCode(deps.db, {
-      accountId: req.client.accountId,
-      clientId: req.client.id,
-      userId: session.userId,
-      redirectUri: req.redirectUri,
-      scope: scopes.join(' '),
-      codeChallenge: req.codeChallenge,
-      now: deps.clock.now(),
-      ttlSeconds: deps.codeTtl,
-      ...(req.oidc ? { oidc: { nonce: req.oidc.nonce, authTime: session.authenticatedAt, sessionId: session.id, claims: req.oidc.claims } } : {}),
+    // Under the session held live: a sign-out or the end of the person's access either waits for
+    // the code (and then ends it, and tells the client it signed in to) or is seen here.
+    const code = await deps.db.transaction().execute(async (trx) => {
+      if (!(await sessions.hold(trx, session))) return undefined;
+      const code = await issueCode(trx, {
+        accountId: req.client.accountId,
+        clientId: req.client.id,
+        userId: session.userId,
+        redirectUri: req.redirectUri,
+        scope: scopes.join(' '),
+        codeChallenge: req.codeChallenge,
+        now: deps.clock.now(),
+        ttlSeconds: deps.codeTtl,
+        ...(req.oidc ? { oidc: { nonce: req.oidc.nonce, authTime: session.authenticatedAt, sessionId: session.id, claims: req.oidc.claims } } : {}),
+      });
+      if (req.oidc) await sessions.rememberClient(session, req.client.id, trx);
+      return code;
     });
-    if (req.oidc) await sessions.rememberClient(session, req.client.id);
+    if (code === undefined) {
+      return redirectError(reply, status, new RedirectError('access_denied', 'The sign-in ended before a code was issued; sign in again', req.redirectUri, req.state));
+    }
     return redirect(reply, status, redirectWith(req.redirectUri, { code, state: req.state, iss: issuer }));
   }
 
@@ -240,11 +249,9 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
       return showSignIn(request, reply, req, 429, `Too many sign-in attempts. Try again in ${headers['retry-after']} seconds.`, userName);
     }
     const signIn = userName && password ? await users.verifySignIn(req.client.accountId, userName, password) : undefined;
-    const user = signIn?.user;
-    if (!user) {
-      const why = signIn === undefined ? { reason: 'missing_credentials', user_id: null } : { reason: signIn.reason, user_id: signIn.userId };
+    const failed = async (why: { reason: string; user_id: string | null }) => {
       logEvent(request.log, 'oauth.sign_in_failed', { ...signInContext(request, req), ...why }, 'sign-in failed');
-      const person = signIn?.userId ?? null;
+      const person = why.user_id;
       await recordAudit(deps.db, auditBy(request, person ? { type: 'user', id: person, clientId: req.client.id } : { type: 'client', id: req.client.id }), {
         accountId: req.client.accountId,
         action: 'signin.failed',
@@ -253,11 +260,16 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
         at: deps.clock.now(),
       });
       return showSignIn(request, reply, req, 401, 'Wrong username or password.', userName);
-    }
+    };
+    const user = signIn?.user;
+    if (!user) return failed(signIn === undefined ? { reason: 'missing_credentials', user_id: null } : { reason: signIn.reason, user_id: signIn.userId });
     // Counted when it began (so concurrent guesses cannot all slip in), given back as it succeeded.
     await rateLimits.reward('signin_ip', addressKey);
     const previous = parseCookies(request.headers.cookie)[cookies.session];
-    const { secret, id: sessionId } = await sessions.start(req.client.accountId, user.id, previous, auditBy(request, { type: 'user', id: user.id, clientId: req.client.id }));
+    const started = await sessions.start(req.client.accountId, { id: user.id, passwordHash: user.password_hash! }, previous, auditBy(request, { type: 'user', id: user.id, clientId: req.client.id }));
+    // Deactivated, deleted or given a new password while the password was being checked.
+    if (!started) return failed({ reason: 'user_changed', user_id: user.id });
+    const { secret, id: sessionId } = started;
     reply.header('set-cookie', cookies.setSession(secret));
     const session: Session = { id: sessionId, accountId: user.account_id, userId: user.id, userName: user.user_name, authenticatedAt: deps.clock.now() };
     return proceed(reply, { ...req, prompt: without(req.prompt, 'login') }, session, secret, 303);

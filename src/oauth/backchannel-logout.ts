@@ -24,6 +24,7 @@ import type { TargetPolicy } from '../webhooks/target-policy.ts';
 import { createTargets, postOnce } from '../webhooks/attempt.ts';
 import { nextStep } from '../webhooks/schedule.ts';
 import type { Trx } from './grants.ts';
+import { dialectOf } from '../platform/db/dialect.ts';
 import type { Clients } from './clients.ts';
 import type { SigningKeys } from './keys.ts';
 import type { IdTokens } from './id-token.ts';
@@ -39,6 +40,16 @@ const BATCH = 50;
  * signed in to and that takes back-channel logouts. Call before the sessions are ended.
  */
 export async function queueLogoutTokens(trx: Trx, input: { accountId: string; userId: string; sessionIds?: readonly string[]; now: number }): Promise<number> {
+  // The sessions about to end are locked first: a code issued under one of them (which holds it
+  // for share, authorize-routes.ts) commits before the clients it signed in to are read here, so
+  // none is missed; and a session another sign-out has just ended is not told of twice.
+  let live = trx.selectFrom('oauth_sessions').select('id').where('account_id', '=', input.accountId).where('user_id', '=', input.userId).where('ended_at', 'is', null);
+  if (input.sessionIds) {
+    if (input.sessionIds.length === 0) return 0;
+    live = live.where('id', 'in', [...input.sessionIds]);
+  }
+  const locked = await dialectOf(trx).lockForWrite(live).execute();
+  if (locked.length === 0) return 0;
   let query = trx
     .selectFrom('oidc_session_clients')
     .innerJoin('oauth_clients', 'oauth_clients.id', 'oidc_session_clients.client_id')
@@ -48,10 +59,7 @@ export async function queueLogoutTokens(trx: Trx, input: { accountId: string; us
     .where('oidc_session_clients.user_id', '=', input.userId)
     .where('oauth_sessions.ended_at', 'is', null)
     .where('oauth_clients.backchannel_logout_uri', 'is not', null);
-  if (input.sessionIds) {
-    if (input.sessionIds.length === 0) return 0;
-    query = query.where('oidc_session_clients.session_id', 'in', [...input.sessionIds]);
-  }
+  query = query.where('oidc_session_clients.session_id', 'in', locked.map((s) => s.id));
   const rows = await query.execute();
   for (const row of rows) {
     await trx

@@ -11,6 +11,7 @@ import { recordAudit, type AuditBy } from '../audit/record.ts';
 import type { Transaction } from 'kysely';
 import { isUniqueViolation, type Db } from '../platform/db/database.ts';
 import type { Tables } from '../platform/db/tables.ts';
+import { dialectOf } from '../platform/db/dialect.ts';
 import type { Clock } from '../platform/clock.ts';
 import { newId } from '../platform/ids.ts';
 import { randomSecret, sha256Hex } from '../platform/crypto.ts';
@@ -97,20 +98,39 @@ export function createSessions(deps: { db: Db; clock: Clock }) {
       return { id: row.id, accountId: row.account_id, userId: row.user_id, userName: row.user_name, authenticatedAt: row.authenticated_at };
     },
 
-    /** A new session (ending `previous`, the browser's old one): its cookie secret and its id. */
-    async start(accountId: string, userId: string, previous?: string, by?: AuditBy): Promise<{ secret: string; id: string }> {
+    /**
+     * A new session (ending `previous`, the browser's old one) for the person whose password
+     * `signedIn.passwordHash` was just verified: its cookie secret and its id. Undefined, and no
+     * session, when the person changed meanwhile (deactivated, deleted, or given a new password
+     * during the check): the person is held for share, so a change under way is waited for and
+     * seen, and one that comes after ends this session with the others.
+     */
+    async start(accountId: string, signedIn: { id: string; passwordHash: string }, previous?: string, by?: AuditBy): Promise<{ secret: string; id: string } | undefined> {
+      const userId = signedIn.id;
       const now = clock.now();
       const secret = randomSecret(32);
       const id = newId('sess');
-      await db.transaction().execute(async (trx) => {
+      return db.transaction().execute(async (trx) => {
+        const person = await dialectOf(trx).lockForShare(trx.selectFrom('users').select(['active', 'password_hash']).where('account_id', '=', accountId).where('id', '=', userId)).executeTakeFirst();
+        if (person?.active !== 1 || person.password_hash !== signedIn.passwordHash) return undefined;
         if (previous) await trx.updateTable('oauth_sessions').set({ ended_at: now }).where('session_digest', '=', sha256Hex(previous)).where('ended_at', 'is', null).execute();
         await trx
           .insertInto('oauth_sessions')
           .values({ id, session_digest: sha256Hex(secret), account_id: accountId, user_id: userId, authenticated_at: now, expires_at: now + SESSION_TTL_SECONDS * 1000, ended_at: null })
           .execute();
         await recordAudit(trx, by, { accountId, action: 'signin.succeeded', target: { type: 'user', id: userId }, at: now });
+        return { secret, id };
       });
-      return { secret, id };
+    },
+
+    /**
+     * True when the session is still live, and then held for share until `trx` ends: a code
+     * issued under it (and the client it signs in to) is written before a sign-out or the end of
+     * the person's access reads what to end (`queueLogoutTokens` locks the sessions first).
+     */
+    async hold(trx: Transaction<Tables>, session: Session): Promise<boolean> {
+      const live = trx.selectFrom('oauth_sessions').select('id').where('id', '=', session.id).where('ended_at', 'is', null);
+      return (await dialectOf(trx).lockForShare(live).executeTakeFirst()) !== undefined;
     },
 
     async consented(accountId: string, userId: string, clientId: string): Promise<Set<string>> {
@@ -134,8 +154,8 @@ export function createSessions(deps: { db: Db; clock: Clock }) {
     },
 
     /** OpenID Connect: this session signed the person in to this client (back-channel logout goes there). */
-    async rememberClient(session: Session, clientId: string): Promise<void> {
-      await db
+    async rememberClient(session: Session, clientId: string, trx: Db | Transaction<Tables> = db): Promise<void> {
+      await trx
         .insertInto('oidc_session_clients')
         .values({ session_id: session.id, client_id: clientId, account_id: session.accountId, user_id: session.userId, created_at: clock.now() })
         .onConflict((oc) => oc.columns(['session_id', 'client_id']).doNothing())

@@ -35,11 +35,11 @@ async function party(t: TestApp): Promise<Party> {
   return { accountId, client, user };
 }
 
-async function codeFor(t: TestApp, p: Party): Promise<string> {
-  const browser = new Browser(t.publicUrl);
-  let page = await browser.get(
-    authorizePath({ response_type: 'code', client_id: p.client.client_id, redirect_uri: REDIRECT, scope: 'invoices:read', state: 's', code_challenge: CHALLENGE, code_challenge_method: 'S256' }),
-  );
+const authorize = (p: Party) =>
+  authorizePath({ response_type: 'code', client_id: p.client.client_id, redirect_uri: REDIRECT, scope: 'invoices:read', state: 's', code_challenge: CHALLENGE, code_challenge_method: 'S256' });
+
+async function codeFor(t: TestApp, p: Party, browser = new Browser(t.publicUrl)): Promise<string> {
+  let page = await browser.get(authorize(p));
   page = await signIn(browser, page, 'ada', PASSWORD);
   if (page.status === 200) page = await consent(browser, page);
   assert.equal(page.status, 303, page.html);
@@ -77,6 +77,33 @@ describe('token issue meeting the end of what it issues (postgres)', { skip: pos
     const refreshed = await token(t, p, { grant_type: 'refresh_token', refresh_token: issued.body.refresh_token });
     assert.equal(refreshed.status, 400);
     assert.equal(refreshed.body.error, 'invalid_grant');
+  });
+
+  it('a password changed while the old one is being checked at sign-in → 401, no session started, the failure recorded', async () => {
+    const p = await party(t);
+    const browser = new Browser(t.publicUrl);
+    const page = await browser.get(authorize(p));
+    // The change as a reset makes it, held open: the sign-in checks the old password against the row as it was.
+    const [signedIn] = await heldAhead(t, { sql: "update users set password_hash = 'replaced' where id = $1", params: [p.user.id], rows: 1 }, [() => signIn(browser, page, 'ada', PASSWORD)]);
+    assert.equal(signedIn.status, 401, signedIn.html.slice(0, 200));
+    assert.match(signedIn.html, /Wrong username or password/);
+    assert.deepEqual(await db().selectFrom('oauth_sessions').select('id').where('user_id', '=', p.user.id).execute(), []);
+    const records = await db().selectFrom('audit_events').select(['action', 'changes']).where('target_id', '=', p.user.id).where('action', 'like', 'signin.%').execute();
+    assert.deepEqual(records.map((r) => [r.action, JSON.parse(r.changes!)]), [['signin.failed', { reason: { after: 'user_changed' } }]]);
+  });
+
+  it('a code asked for under a session being ended → access_denied to the redirect URI, no code issued', async () => {
+    const p = await party(t);
+    const browser = new Browser(t.publicUrl);
+    await codeFor(t, p, browser);
+    const codes = async () => (await db().selectFrom('oauth_codes').select('code_digest').where('user_id', '=', p.user.id).execute()).length;
+    const before = await codes();
+    // The end of the person's sessions as a deactivation or sign-out makes it, held open.
+    const [asked] = await heldAhead(t, { sql: 'update oauth_sessions set ended_at = 1 where user_id = $1 and ended_at is null', params: [p.user.id], rows: 1 }, [() => browser.get(authorize(p))]);
+    assert.equal(asked.status, 302, asked.html.slice(0, 200));
+    const answer = redirectParams(asked);
+    assert.deepEqual([answer.get('error'), answer.get('code'), answer.get('state')], ['access_denied', null, 's']);
+    assert.equal(await codes(), before);
   });
 
   it('a deactivation meeting a refresh under way waits for it, then revokes what it issued; reactivating brings none of it back', async () => {
