@@ -19,6 +19,7 @@ import { changesOf, recordAudit, type AuditBy } from '../audit/index.ts';
 import type { Clock } from '../platform/clock.ts';
 import { toRfc3339 } from '../platform/clock.ts';
 import { problem } from '../platform/errors/catalogue.ts';
+import { isHttpError } from '../platform/errors/http-error.ts';
 import type { Paging } from '../paging/page.ts';
 import { keysetPage, type KeysetColumns } from '../paging/keyset.ts';
 import type { RevokeUserAccess } from '../oauth/user-access.ts';
@@ -105,7 +106,13 @@ export function createUserLifecycle(deps: {
 
     async remove(accountId: string, userId: string, by?: AuditBy): Promise<void> {
       await requireUser(accountId, userId);
-      await deps.deleteUser(accountId, userId, by);
+      try {
+        await deps.deleteUser(accountId, userId, by);
+      } catch (error) {
+        // Deleted meanwhile (by SCIM or another administrator): answered in this API's terms.
+        if (isHttpError(error) && error.status === 404) throw problem('user_not_found', { detail: `No user ${userId} in this account` });
+        throw error;
+      }
     },
 
     async resetPassword(accountId: string, userId: string, password: string, by?: AuditBy) {

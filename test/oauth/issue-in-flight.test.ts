@@ -157,6 +157,15 @@ describe('token issue meeting the end of what it issues (postgres)', { skip: pos
     assert.deepEqual(records.map((r) => r.action), ['client.created']);
   });
 
+  it('deleting a person another administrator is deleting → 404 user_not_found in the admin API’s own shape', async () => {
+    const p = await party(t);
+    const path = `/admin/v1/accounts/${p.accountId}/users/${p.user.id}`;
+    const [deleted] = await heldAhead(t, { sql: 'delete from users where id = $1', params: [p.user.id], rows: 1 }, [() => t.admin('DELETE', path)]);
+    assert.equal(deleted.status, 404, JSON.stringify(deleted.body));
+    assert.equal(deleted.body.code, 'user_not_found');
+    assert.match(deleted.headers.get('content-type') ?? '', /^application\/problem\+json/);
+  });
+
   it('deactivating or resetting the password of a person being deleted → 404 user_not_found, no record of either', async () => {
     const p = await party(t);
     const path = `/admin/v1/accounts/${p.accountId}/users/${p.user.id}`;
