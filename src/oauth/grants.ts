@@ -120,9 +120,10 @@ export async function rotateRefreshToken(db: Trx, id: string, now: number): Prom
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** Revokes a grant with every refresh and access token issued under it. */
-export async function revokeGrant(db: Trx, grantId: string, now: number): Promise<void> {
-  await db.updateTable('oauth_grants').set({ revoked_at: now }).where('id', '=', grantId).where('revoked_at', 'is', null).execute();
+/** Revokes a grant with every refresh and access token issued under it; true when the grant was live until now. */
+export async function revokeGrant(db: Trx, grantId: string, now: number): Promise<boolean> {
+  const grant = await db.updateTable('oauth_grants').set({ revoked_at: now }).where('id', '=', grantId).where('revoked_at', 'is', null).executeTakeFirst();
   await db.updateTable('oauth_refresh_tokens').set({ revoked_at: now }).where('grant_id', '=', grantId).where('revoked_at', 'is', null).execute();
   await db.updateTable('access_tokens').set({ revoked_at: now }).where('grant_id', '=', grantId).where('revoked_at', 'is', null).execute();
+  return Number(grant.numUpdatedRows) === 1;
 }

@@ -165,13 +165,13 @@ export function createUserLifecycle(deps: {
     },
 
     async revokeGrant(accountId: string, userId: string, grantId: string, by?: AuditBy): Promise<void> {
-      const grant = await db.selectFrom('oauth_grants').select(['id', 'client_id', 'revoked_at']).where('account_id', '=', accountId).where('user_id', '=', userId).where('id', '=', grantId).executeTakeFirst();
+      const grant = await db.selectFrom('oauth_grants').select(['id', 'client_id']).where('account_id', '=', accountId).where('user_id', '=', userId).where('id', '=', grantId).executeTakeFirst();
       if (!grant) throw problem('not_found', { detail: `No grant ${grantId} of this user` });
       const now = clock.now();
       await db.transaction().execute(async (trx) => {
-        await revokeGrant(trx, grantId, now);
-        // Revoking a grant already revoked changes nothing, so it records nothing.
-        if (grant.revoked_at !== null) return;
+        // Revoking a grant already revoked (before, or by a revocation at the same moment)
+        // changes nothing, so it records nothing.
+        if (!(await revokeGrant(trx, grantId, now))) return;
         const changes = { client_id: { after: grant.client_id }, revoked: { before: false, after: true } };
         await recordAudit(trx, by, { accountId, action: 'grant.revoked', target: { type: 'grant', id: grantId }, changes, at: now });
         await withdrawConsent(trx, by, { accountId, userId, clientId: grant.client_id, at: now });

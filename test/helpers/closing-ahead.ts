@@ -6,6 +6,7 @@
  */
 import pg from 'pg';
 import { until } from './until.ts';
+import { waitersBehind } from './held-ahead.ts';
 import type { TestApp } from './test-app.ts';
 
 export async function closingAhead<T>(
@@ -19,8 +20,7 @@ export async function closingAhead<T>(
   url.searchParams.delete('schema');
   const holder = new pg.Client({ connectionString: url.href, options: `-c search_path=${schema}` });
   await holder.connect();
-  // Lock waits as they are now (pg_stat_activity would answer from a snapshot taken once per transaction).
-  const waiting = async () => Number((await holder.query('select count(distinct pid) as n from pg_locks where not granted')).rows[0].n);
+  const waiting = await waitersBehind(holder);
   try {
     await holder.query('begin');
     await holder.query(held.lock, [accountId]);

@@ -22,8 +22,7 @@ export async function heldAhead<T extends unknown[]>(t: TestApp, hold: Held, req
   url.searchParams.delete('schema');
   const holder = new pg.Client({ connectionString: url.href, options: `-c search_path=${schema}` });
   await holder.connect();
-  // Lock waits as they are now (pg_stat_activity would answer from a snapshot taken once per transaction).
-  const waiting = async () => Number((await holder.query('select count(distinct pid) as n from pg_locks where not granted')).rows[0].n);
+  const waiting = await waitersBehind(holder);
   try {
     await holder.query('begin');
     const held = await holder.query(hold.sql, hold.params);
@@ -41,4 +40,28 @@ export async function heldAhead<T extends unknown[]>(t: TestApp, hold: Held, req
   } finally {
     await holder.end();
   }
+}
+
+/**
+ * How many backends wait, directly or behind one another, on `holder`'s: read from pg_locks and
+ * pg_blocking_pids, which answer as things are now (pg_stat_activity would answer from a snapshot
+ * taken once per transaction), and only of waits that lead to `holder`, so tests running beside
+ * this one on the same server do not count.
+ */
+export async function waitersBehind(holder: pg.Client): Promise<() => Promise<number>> {
+  const holderPid = Number((await holder.query('select pg_backend_pid() as pid')).rows[0].pid);
+  return async () => {
+    const { rows } = await holder.query<{ pid: number; blockers: number[] }>('select distinct pid, pg_blocking_pids(pid) as blockers from pg_locks where not granted');
+    const behind = new Set([holderPid]);
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const row of rows) {
+        if (!behind.has(row.pid) && row.blockers.some((b) => behind.has(b))) {
+          behind.add(row.pid);
+          grew = true;
+        }
+      }
+    }
+    return behind.size - 1;
+  };
 }

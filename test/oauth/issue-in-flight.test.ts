@@ -157,6 +157,17 @@ describe('token issue meeting the end of what it issues (postgres)', { skip: pos
     assert.deepEqual(records.map((r) => r.action), ['client.created']);
   });
 
+  it('two revocations of one grant at once → both 204; one record of it', async () => {
+    const p = await party(t);
+    assert.equal((await redeem(t, p, await codeFor(t, p))).status, 200);
+    const grant = await db().selectFrom('oauth_grants').select('id').where('client_id', '=', p.client.client_id).executeTakeFirstOrThrow();
+    const revoke = () => t.admin('DELETE', `/admin/v1/accounts/${p.accountId}/users/${p.user.id}/grants/${grant.id}`);
+    const answers = await heldAhead(t, { sql: 'select 1 from oauth_grants where id = $1 for update', params: [grant.id], rows: 1 }, [revoke, revoke]);
+    assert.deepEqual(answers.map((a) => a.status), [204, 204]);
+    const records = await db().selectFrom('audit_events').select('action').where('target_id', '=', grant.id).execute();
+    assert.deepEqual(records.map((r) => r.action), ['grant.revoked']);
+  });
+
   it('deleting a person another administrator is deleting → 404 user_not_found in the admin API’s own shape', async () => {
     const p = await party(t);
     const path = `/admin/v1/accounts/${p.accountId}/users/${p.user.id}`;
