@@ -14,7 +14,7 @@ import type { Tables } from '../platform/db/tables.ts';
 import { dialectOf } from '../platform/db/dialect.ts';
 import type { Clock } from '../platform/clock.ts';
 import { newId } from '../platform/ids.ts';
-import { randomSecret, sha256Hex } from '../platform/crypto.ts';
+import { randomSecret, safeEqual, sha256Hex } from '../platform/crypto.ts';
 import { formatScope, scopeSet } from './scopes.ts';
 import { queueLogoutTokens } from './backchannel-logout.ts';
 
@@ -112,7 +112,7 @@ export function createSessions(deps: { db: Db; clock: Clock }) {
       const id = newId('sess');
       return db.transaction().execute(async (trx) => {
         const person = await dialectOf(trx).lockForShare(trx.selectFrom('users').select(['active', 'password_hash']).where('account_id', '=', accountId).where('id', '=', userId)).executeTakeFirst();
-        if (person?.active !== 1 || person.password_hash !== signedIn.passwordHash) return undefined;
+        if (person?.active !== 1 || person.password_hash === null || !safeEqual(person.password_hash, signedIn.passwordHash)) return undefined;
         if (previous) await trx.updateTable('oauth_sessions').set({ ended_at: now }).where('session_digest', '=', sha256Hex(previous)).where('ended_at', 'is', null).execute();
         await trx
           .insertInto('oauth_sessions')
