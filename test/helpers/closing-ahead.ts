@@ -4,9 +4,8 @@
  * the account held; the write is sent once it does, and queues behind the closing on the account.
  * Then the rows are let go: the closing ends first, and the write meets what it left.
  */
-import pg from 'pg';
 import { until } from './until.ts';
-import { waitersBehind } from './held-ahead.ts';
+import { connectBeside, waitersBehind } from './held-ahead.ts';
 import type { TestApp } from './test-app.ts';
 
 export async function closingAhead<T>(
@@ -15,11 +14,7 @@ export async function closingAhead<T>(
   held: { rows: string; lock: string },
   write: () => Promise<T>,
 ): Promise<{ closed: Awaited<ReturnType<TestApp['admin']>>; written: T }> {
-  const url = new URL(t.config.databaseUrl);
-  const schema = url.searchParams.get('schema') ?? 'public';
-  url.searchParams.delete('schema');
-  const holder = new pg.Client({ connectionString: url.href, options: `-c search_path=${schema}` });
-  await holder.connect();
+  const holder = await connectBeside(t);
   const waiting = await waitersBehind(holder);
   try {
     await holder.query('begin');

@@ -17,11 +17,7 @@ export interface Held {
 }
 
 export async function heldAhead<T extends unknown[]>(t: TestApp, hold: Held, requests: { [K in keyof T]: () => Promise<T[K]> }): Promise<T> {
-  const url = new URL(t.config.databaseUrl);
-  const schema = url.searchParams.get('schema') ?? 'public';
-  url.searchParams.delete('schema');
-  const holder = new pg.Client({ connectionString: url.href, options: `-c search_path=${schema}` });
-  await holder.connect();
+  const holder = await connectBeside(t);
   const waiting = await waitersBehind(holder);
   try {
     await holder.query('begin');
@@ -40,6 +36,16 @@ export async function heldAhead<T extends unknown[]>(t: TestApp, hold: Held, req
   } finally {
     await holder.end();
   }
+}
+
+/** A connection of its own to the test app's database and schema, for a test to hold rows with. */
+export async function connectBeside(t: TestApp): Promise<pg.Client> {
+  const url = new URL(t.config.databaseUrl);
+  const schema = url.searchParams.get('schema') ?? 'public';
+  url.searchParams.delete('schema');
+  const client = new pg.Client({ connectionString: url.href, options: `-c search_path=${schema}` });
+  await client.connect();
+  return client;
 }
 
 /**

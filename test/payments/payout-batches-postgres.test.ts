@@ -11,11 +11,12 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
 import { NEEDS_POSTGRES, databaseTargets } from '../helpers/databases.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { json } from '../helpers/http.ts';
 import { until } from '../helpers/until.ts';
+import { connectBeside } from '../helpers/held-ahead.ts';
 import { statementsSentDuring } from '../helpers/sent-statements.ts';
 import { mintAccessToken } from '../helpers/fixtures.ts';
 import { bearerCall } from '../helpers/http.ts';
@@ -63,11 +64,7 @@ describe('payouts of one account in one batch (postgres)', { skip: postgres ? fa
 
   /** Holds the account's balance row locked from another connection until `release` is called. */
   async function holdBalance(accountId: string): Promise<{ release(): Promise<void>; client: pg.Client }> {
-    const url = new URL(t.config.databaseUrl);
-    const schema = url.searchParams.get('schema') ?? 'public';
-    url.searchParams.delete('schema');
-    const client = new pg.Client({ connectionString: url.href, options: `-c search_path=${schema}` });
-    await client.connect();
+    const client = await connectBeside(t);
     await client.query('begin');
     await client.query('select available from balances where account_id = $1 for update', [accountId]);
     return {
