@@ -33,6 +33,11 @@ export async function disableEndpoint(
   trx: Transaction<Tables>,
   input: { accountId: string; endpointId: string; reason: DisableReason; now: number },
 ): Promise<{ parked: number } | undefined> {
+  // Writes fanning out to the endpoint hold it for reference (fan-out.ts): those under way commit
+  // first, so their deliveries are queued before the queue is parked below, and those that come
+  // after wait and then find the endpoint disabled. None queues a delivery past the parking.
+  const endpoint = trx.selectFrom('webhook_endpoints').select('id').where('id', '=', input.endpointId).where('account_id', '=', input.accountId);
+  await dialectOf(trx).lockOutReferences(endpoint).execute();
   const changed = await trx
     .updateTable('webhook_endpoints')
     .set({ enabled: 0, disabled_reason: input.reason, updated_at: input.now })

@@ -25,11 +25,20 @@ export async function heldAhead<T extends unknown[]>(t: TestApp, hold: Held, req
     if (hold.rows !== undefined) assert.equal(held.rowCount, hold.rows, `${hold.sql} changed ${held.rowCount} rows`);
     const sent: Array<Promise<unknown>> = [];
     for (const [i, request] of requests.entries()) {
+      let settled: string | undefined;
       const answer = request();
       // Nothing unhandled while the next waits: its outcome is read below.
-      answer.catch(() => {});
+      answer.then((value) => (settled = `answered ${JSON.stringify(value)?.slice(0, 300)}`), (error: unknown) => (settled = `failed: ${String(error)}`));
       sent.push(answer);
-      await until(async () => (await waiting()) === i + 1, 10_000, `request ${i + 1} to wait on a lock`);
+      try {
+        // At least: a request may wait on more than one connection (a statement of its own and one it shares).
+        await until(async () => settled !== undefined || (await waiting()) >= i + 1, 20_000, `request ${i + 1} to wait on a lock`);
+      } catch (error) {
+        const locks = await holder.query('select pid, locktype, mode, pg_blocking_pids(pid) as blockers from pg_locks where not granted');
+        throw new Error(`${String(error)}; holder ${await holderPid(holder)}, waits now: ${JSON.stringify(locks.rows)}`, { cause: error });
+      }
+      // A request that answered without waiting met nothing of the hold: the race was not arranged.
+      if (settled !== undefined) assert.fail(`request ${i + 1} did not wait on the held rows: it ${settled}`);
     }
     await holder.query('commit');
     return (await Promise.all(sent)) as T;
@@ -54,11 +63,15 @@ export async function connectBeside(t: TestApp): Promise<pg.Client> {
  * taken once per transaction), and only of waits that lead to `holder`, so tests running beside
  * this one on the same server do not count.
  */
+async function holderPid(holder: pg.Client): Promise<number> {
+  return Number((await holder.query('select pg_backend_pid() as pid')).rows[0].pid);
+}
+
 export async function waitersBehind(holder: pg.Client): Promise<() => Promise<number>> {
-  const holderPid = Number((await holder.query('select pg_backend_pid() as pid')).rows[0].pid);
+  const pid = await holderPid(holder);
   return async () => {
     const { rows } = await holder.query<{ pid: number; blockers: number[] }>('select distinct pid, pg_blocking_pids(pid) as blockers from pg_locks where not granted');
-    const behind = new Set([holderPid]);
+    const behind = new Set([pid]);
     for (let grew = true; grew; ) {
       grew = false;
       for (const row of rows) {

@@ -192,4 +192,29 @@ describe('writes that meet a change in flight (postgres)', { skip: postgres ? fa
     assert.equal(issued.body.code, 'account_not_found');
     assert.deepEqual(await db().selectFrom('scim_tokens').select('id').where('account_id', '=', accountId).execute(), []);
   });
+
+  it('disabling an endpoint while a write fans out to it: the disable waits, then parks the delivery that write queued', async () => {
+    const a = await accountWithEndpoints();
+    const paid = await api(t, a.token, 'POST', '/v1/payouts', { amount: 100, currency: 'EUR', destination: 'iban:DE1' });
+    const eventId = await eventOf(paid.body.id, 'payout.created');
+    await db().deleteFrom('webhook_deliveries').where('event_id', '=', eventId).execute();
+    // A write under way that fans the event out to the endpoint, as a payout's statement does, held open.
+    const fanningOut = {
+      sql: `with delivery as (
+              insert into webhook_deliveries (id, account_id, event_id, endpoint_id, state, attempt_count, last_attempt_at, parked_at, created_at, updated_at)
+              values ('whd_inflight00000000000', $2, $3, $1, 'pending', 0, null, null, 1, 1) returning id
+            )
+            insert into webhook_queue (delivery_id, account_id, event_id, endpoint_id, cycle_failures, next_attempt_at, lease_owner, lease_until)
+            select id, $2, $3, $1, 0, 1, null, null from delivery`,
+      params: [a.kept, a.accountId, eventId],
+      rows: 1,
+    };
+    const [disabled] = await heldAhead(t, fanningOut, [() => api(t, a.hooks, 'POST', `/v1/webhook_endpoints/${a.kept}/disable`)]);
+    assert.equal(disabled.status, 200, JSON.stringify(disabled.body));
+    assert.equal(disabled.body.status, 'disabled');
+    assert.deepEqual(await db().selectFrom('webhook_queue').select('delivery_id').where('endpoint_id', '=', a.kept).execute(), []);
+    const delivery = await db().selectFrom('webhook_deliveries').select(['state', 'parked_at']).where('id', '=', 'whd_inflight00000000000').executeTakeFirstOrThrow();
+    assert.equal(delivery.state, 'parked');
+    assert.notEqual(delivery.parked_at, null);
+  });
 });

@@ -57,6 +57,12 @@ export interface SqlDialect {
    * rather than met by the check. Updates of the rows' other columns go on.
    */
   lockForReference<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O>;
+  /**
+   * `query` locking the rows it reads as their deletion would: writes holding them for reference
+   * (`lockForReference`) finish first, and those that come after wait and then see the rows as
+   * this transaction leaves them. For a change that writes under way must not straddle.
+   */
+  lockOutReferences<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O>;
   /** `query` taking the rows it reads for update, passing over rows another transaction holds (concurrent workers take disjoint rows). */
   skipLocked<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O>;
   /** The same, as SQL text closing a select written by hand (empty on SQLite). */
@@ -96,6 +102,7 @@ export const sqliteDialect: SqlDialect = Object.freeze({
   lockForWrite: (query) => query,
   lockForShare: (query) => query,
   lockForReference: (query) => query,
+  lockOutReferences: (query) => query,
   skipLocked: (query) => query,
   skipLockedClause: nothing,
   limit: (count) => sql.lit(count),
@@ -121,6 +128,7 @@ export const postgresDialect: SqlDialect = Object.freeze({
   lockForWrite: (query) => query.forNoKeyUpdate(),
   lockForShare: (query) => query.forShare(),
   lockForReference: (query) => query.forKeyShare(),
+  lockOutReferences: (query) => query.forUpdate(),
   skipLocked: (query) => query.forUpdate().skipLocked(),
   skipLockedClause: sql`for update skip locked`,
   limit: (count) => sql`${count}`,
