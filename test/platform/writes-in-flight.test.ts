@@ -5,8 +5,8 @@
  * change and holds its transaction open, the write is sent and waits on what it holds, and the
  * change commits. A payout or a settlement fanning out to a webhook endpoint being deleted, a
  * redelivery, a role's replacement, a SCIM group gaining a member, or a member, while one of them
- * is deleted; two redeliveries or two secret rotations at once; an account renamed or given a SCIM
- * token while it closes. The write answers as it would have after the change (never 500) and
+ * is deleted; two redeliveries or two secret rotations at once; an endpoint disabled while a write
+ * fans out to it; an account renamed or given a SCIM token while it closes. The write answers as it would have after the change (never 500) and
  * keeps nothing the change has ended.
  */
 import assert from 'node:assert/strict';
