@@ -50,17 +50,14 @@ export async function queueLogoutTokens(trx: Trx, input: { accountId: string; us
   }
   const locked = await dialectOf(trx).lockForWrite(live).execute();
   if (locked.length === 0) return 0;
-  let query = trx
+  // The sessions locked are the live ones in scope: their clients are the ones to tell.
+  const rows = await trx
     .selectFrom('oidc_session_clients')
     .innerJoin('oauth_clients', 'oauth_clients.id', 'oidc_session_clients.client_id')
-    .innerJoin('oauth_sessions', 'oauth_sessions.id', 'oidc_session_clients.session_id')
     .select(['oidc_session_clients.session_id', 'oidc_session_clients.client_id', 'oauth_clients.backchannel_logout_uri'])
-    .where('oidc_session_clients.account_id', '=', input.accountId)
-    .where('oidc_session_clients.user_id', '=', input.userId)
-    .where('oauth_sessions.ended_at', 'is', null)
-    .where('oauth_clients.backchannel_logout_uri', 'is not', null);
-  query = query.where('oidc_session_clients.session_id', 'in', locked.map((s) => s.id));
-  const rows = await query.execute();
+    .where('oidc_session_clients.session_id', 'in', locked.map((s) => s.id))
+    .where('oauth_clients.backchannel_logout_uri', 'is not', null)
+    .execute();
   for (const row of rows) {
     await trx
       .insertInto('oidc_logout_deliveries')

@@ -17,6 +17,7 @@ import { newId } from '../platform/ids.ts';
 import { randomSecret, safeEqual, sha256Hex } from '../platform/crypto.ts';
 import { formatScope, scopeSet } from './scopes.ts';
 import { queueLogoutTokens } from './backchannel-logout.ts';
+import { holdUser } from '../users/store.ts';
 
 export const SESSION_TTL_SECONDS = 12 * 3600;
 
@@ -111,7 +112,7 @@ export function createSessions(deps: { db: Db; clock: Clock }) {
       const secret = randomSecret(32);
       const id = newId('sess');
       return db.transaction().execute(async (trx) => {
-        const person = await dialectOf(trx).lockForShare(trx.selectFrom('users').select(['active', 'password_hash']).where('account_id', '=', accountId).where('id', '=', userId)).executeTakeFirst();
+        const person = await holdUser(trx, accountId, userId);
         if (person?.active !== 1 || person.password_hash === null || !safeEqual(person.password_hash, signedIn.passwordHash)) return undefined;
         if (previous) await trx.updateTable('oauth_sessions').set({ ended_at: now }).where('session_digest', '=', sha256Hex(previous)).where('ended_at', 'is', null).execute();
         await trx

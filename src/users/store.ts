@@ -24,14 +24,19 @@ export async function isUserActive(executor: Executor, accountId: string, id: st
 }
 
 /**
- * `isUserActive`, the person's row held for share until the transaction ends (PostgreSQL), for
- * a write that issues them something: a deactivation, deletion or password reset (each locks the
- * person before it revokes what they hold) then waits for the write and revokes what it issued,
- * or, had it gone first, is seen here.
+ * The person's standing (active, password), their row held for share until the transaction ends
+ * (PostgreSQL), for a write that issues them something: a deactivation, deletion or password
+ * reset (each locks the person before it revokes what they hold) then waits for the write and
+ * revokes what it issued, or, had it gone first, is seen here. Undefined when they are gone.
  */
+export async function holdUser(trx: Executor, accountId: string, id: string): Promise<Pick<UserRow, 'active' | 'password_hash'> | undefined> {
+  const query = trx.selectFrom('users').select(['active', 'password_hash']).where('account_id', '=', accountId).where('id', '=', id);
+  return dialectOf(trx).lockForShare(query).executeTakeFirst();
+}
+
+/** `isUserActive`, the person held as `holdUser` holds them. */
 export async function holdActiveUser(trx: Executor, accountId: string, id: string): Promise<boolean> {
-  const query = trx.selectFrom('users').select('active').where('account_id', '=', accountId).where('id', '=', id);
-  return (await dialectOf(trx).lockForShare(query).executeTakeFirst())?.active === 1;
+  return (await holdUser(trx, accountId, id))?.active === 1;
 }
 
 export function createUserStore(db: Db) {
