@@ -7,6 +7,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { sql } from 'kysely';
 import { databaseTargets } from '../helpers/databases.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { createAccount, mintAccessToken, PNG_PIXEL } from '../helpers/fixtures.ts';
@@ -150,6 +151,22 @@ for (const target of databaseTargets()) {
       const { db } = t.gatehouse.database;
       assert.equal((await db.selectFrom('payouts').select('id').where('account_id', '=', accountId).execute()).length, 1);
       assert.ok((await db.selectFrom('ledger_entries').select('id').where('account_id', '=', accountId).execute()).length >= 4);
+    });
+
+    it('a balance past 2^53 minor units is named exactly when it refuses the close (no 500)', async () => {
+      const accountId = await createAccount(t, 'Large holder');
+      const token = await mintAccessToken(t, { accountId, scopes: ALL_SCOPES });
+      await fund(t, token, 1_000);
+      const { db } = t.gatehouse.database;
+      // 2^53 + 1: past what a JavaScript number holds exactly, well within a 64-bit integer.
+      await db.updateTable('balances').set({ available: sql<number>`9007199254740993` }).where('account_id', '=', accountId).execute();
+      const holding = await t.admin('DELETE', `/admin/v1/accounts/${accountId}`);
+      assert.equal(holding.status, 409, JSON.stringify(holding.body));
+      assert.equal(holding.body.code, 'account_holds_funds');
+      assert.match(holding.body.detail, /9007199254740993 EUR/);
+      const stored = await db.selectFrom('balances').select(sql<string>`cast(available as text)`.as('available')).where('account_id', '=', accountId).executeTakeFirstOrThrow();
+      assert.equal(stored.available, '9007199254740993', 'the refused close left the balance as it was');
+      assert.equal((await t.admin('GET', `/admin/v1/accounts/${accountId}`)).status, 200);
     });
 
     it('closing ends every credential of the account: clients, tokens, sessions, people, SCIM tokens; its audit trail stays readable', async () => {
