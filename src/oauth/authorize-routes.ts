@@ -25,7 +25,7 @@
  * bound to the session as the consent form's is; it ends the session (back-channel logouts
  * queued) and sends the browser back to /authorize with the same request, to sign in afresh.
  */
-import { auditBy, recordAudit } from '../audit/record.ts';
+import { auditBy, recordAudit, type AuditBy } from '../audit/record.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../platform/db/database.ts';
 import type { Clock } from '../platform/clock.ts';
@@ -170,11 +170,14 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
     return issue(reply, req, session, offered, status);
   }
 
-  async function issue(reply: FastifyReply, req: AuthorizationRequest, session: Session, scopes: string[], status: 302 | 303) {
+  /** Issues the code; `consentBy`: the person has just consented to `scopes`, remembered with the code. */
+  async function issue(reply: FastifyReply, req: AuthorizationRequest, session: Session, scopes: string[], status: 302 | 303, consentBy?: AuditBy) {
     // Under the session held live: a sign-out or the end of the person's access either waits for
-    // the code (and then ends it, and tells the client it signed in to) or is seen here.
+    // the consent and the code (and then forgets the one and ends the other, and tells the
+    // client it signed in to) or is seen here.
     const code = await deps.db.transaction().execute(async (trx) => {
       if (!(await sessions.hold(trx, session))) return undefined;
+      if (consentBy) await sessions.rememberConsent(trx, { accountId: req.client.accountId, userId: session.userId, clientId: req.client.id, scopes, by: consentBy });
       const code = await issueCode(trx, {
         accountId: req.client.accountId,
         clientId: req.client.id,
@@ -290,8 +293,7 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
     }
     const offered = grantableToPerson(req.scopes, await userScopeBound(req.client.accountId, session.userId));
     if (offered.length === 0) return redirectError(reply, 303, new RedirectError('access_denied', NOTHING_GRANTABLE, req.redirectUri, req.state));
-    await sessions.rememberConsent(req.client.accountId, session.userId, req.client.id, offered, person);
-    return issue(reply, req, session, offered, 303);
+    return issue(reply, req, session, offered, 303, person);
   });
 }
 

@@ -9,7 +9,7 @@
  */
 import { recordAudit, type AuditBy } from '../audit/record.ts';
 import type { Transaction } from 'kysely';
-import { isUniqueViolation, type Db } from '../platform/db/database.ts';
+import type { Db } from '../platform/db/database.ts';
 import type { Tables } from '../platform/db/tables.ts';
 import { dialectOf } from '../platform/db/dialect.ts';
 import type { Clock } from '../platform/clock.ts';
@@ -74,14 +74,8 @@ export function sessionCookies(issuer: string) {
 export type SessionCookies = ReturnType<typeof sessionCookies>;
 
 /** The scopes a user has allowed a client, if any. */
-function findConsent(executor: Db | Transaction<Tables>, accountId: string, userId: string, clientId: string) {
-  return executor
-    .selectFrom('oauth_consents')
-    .select('scope')
-    .where('account_id', '=', accountId)
-    .where('user_id', '=', userId)
-    .where('client_id', '=', clientId)
-    .executeTakeFirst();
+function consentRow(executor: Db | Transaction<Tables>, accountId: string, userId: string, clientId: string) {
+  return executor.selectFrom('oauth_consents').select('scope').where('account_id', '=', accountId).where('user_id', '=', userId).where('client_id', '=', clientId);
 }
 
 export function createSessions(deps: { db: Db; clock: Clock }) {
@@ -135,7 +129,7 @@ export function createSessions(deps: { db: Db; clock: Clock }) {
     },
 
     async consented(accountId: string, userId: string, clientId: string): Promise<Set<string>> {
-      const row = await findConsent(db, accountId, userId, clientId);
+      const row = await consentRow(db, accountId, userId, clientId).executeTakeFirst();
       return row ? scopeSet(row.scope) : new Set();
     },
 
@@ -163,28 +157,33 @@ export function createSessions(deps: { db: Db; clock: Clock }) {
         .execute();
     },
 
-    async rememberConsent(accountId: string, userId: string, clientId: string, scopes: string[], by?: AuditBy): Promise<void> {
+    /**
+     * Adds `scopes` to what the person has consented to for the client, in `trx`: the caller's
+     * transaction, which holds their session live (`hold`), so a deletion or deactivation of the
+     * person either waits for the consent (and then forgets it) or ends the session first and
+     * no consent is written. Two consents at once (two tabs) merge: the second finds the first's
+     * row, or meets its insert and merges into it.
+     */
+    async rememberConsent(trx: Transaction<Tables>, input: { accountId: string; userId: string; clientId: string; scopes: string[]; by?: AuditBy }): Promise<void> {
+      const { accountId, userId, clientId, by } = input;
       const now = clock.now();
-      const merge = () =>
-        db.transaction().execute(async (trx) => {
-          const row = await findConsent(trx, accountId, userId, clientId);
-          const scope = formatScope([...scopeSet(row?.scope ?? ''), ...scopes]);
-          if (scope !== row?.scope) {
-            const changes = { scope: { before: row?.scope ?? null, after: scope } };
-            await recordAudit(trx, by, { accountId, action: 'consent.granted', target: { type: 'client', id: clientId }, changes, at: now });
-          }
-          if (!row) {
-            await trx.insertInto('oauth_consents').values({ account_id: accountId, user_id: userId, client_id: clientId, scope: formatScope(scopes), updated_at: now }).execute();
-            return;
-          }
+      for (;;) {
+        const row = await dialectOf(trx).lockForWrite(consentRow(trx, accountId, userId, clientId)).executeTakeFirst();
+        const scope = formatScope([...scopeSet(row?.scope ?? ''), ...input.scopes]);
+        if (scope === row?.scope) return;
+        if (row) {
           await trx.updateTable('oauth_consents').set({ scope, updated_at: now }).where('account_id', '=', accountId).where('user_id', '=', userId).where('client_id', '=', clientId).execute();
-        });
-      try {
-        await merge();
-      } catch (error) {
-        // Two consents at once (two tabs): the other inserted first, so merge into its row.
-        if (!isUniqueViolation(error)) throw error;
-        await merge();
+        } else {
+          const inserted = await trx
+            .insertInto('oauth_consents')
+            .values({ account_id: accountId, user_id: userId, client_id: clientId, scope, updated_at: now })
+            .onConflict((oc) => oc.columns(['account_id', 'user_id', 'client_id']).doNothing())
+            .executeTakeFirst();
+          if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 0) continue;
+        }
+        const changes = { scope: { before: row?.scope ?? null, after: scope } };
+        await recordAudit(trx, by, { accountId, action: 'consent.granted', target: { type: 'client', id: clientId }, changes, at: now });
+        return;
       }
     },
   };

@@ -1,7 +1,7 @@
 /**
- * Ending a person's access at once (deactivation or deletion of the user): every access
- * token, refresh token, grant and sign-in session of theirs stops working on the next
- * request. Called inside the transaction that changes the user, so the change and the
+ * Ending a person's access at once (deactivation, a password reset or deletion of the user):
+ * every access token, refresh token, grant and sign-in session of theirs stops working on the
+ * next request; a deletion also forgets the consents they gave. Called inside the transaction that changes the user, so the change and the
  * revocation commit together. The clients their sessions signed in to are told by back-channel
  * logout (backchannel-logout.ts), queued in that same transaction.
  */
@@ -10,11 +10,14 @@ import type { Tables } from '../platform/db/tables.ts';
 import type { Db } from '../platform/db/database.ts';
 import { queueLogoutTokens } from './backchannel-logout.ts';
 
-export type RevokeUserAccess = (trx: Transaction<Tables> | Db, accountId: string, userId: string, at: number) => Promise<void>;
+/** Why the access ends: only a deletion forgets the person's consents (deactivation keeps them, as it keeps the person). */
+export type AccessEnded = 'deactivated' | 'password_reset' | 'deleted';
+
+export type RevokeUserAccess = (trx: Transaction<Tables> | Db, accountId: string, userId: string, at: number, why: AccessEnded) => Promise<void>;
 
 const REVOCABLE = ['access_tokens', 'oauth_refresh_tokens', 'oauth_grants'] as const;
 
-export const revokeUserAccess: RevokeUserAccess = async (trx, accountId, userId, at) => {
+export const revokeUserAccess: RevokeUserAccess = async (trx, accountId, userId, at, why) => {
   await queueLogoutTokens(trx, { accountId, userId, now: at });
   // Every token and grant of theirs still live is revoked, at the same instant.
   for (const table of REVOCABLE) {
@@ -28,6 +31,8 @@ export const revokeUserAccess: RevokeUserAccess = async (trx, accountId, userId,
     .where('ended_at', 'is', null)
     .execute();
   await trx.deleteFrom('oauth_codes').where('account_id', '=', accountId).where('user_id', '=', userId).execute();
+  // The deletion's own record covers these: no `consent.withdrawn` each.
+  if (why === 'deleted') await trx.deleteFrom('oauth_consents').where('account_id', '=', accountId).where('user_id', '=', userId).execute();
 };
 
 /**

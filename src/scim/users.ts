@@ -168,7 +168,7 @@ export function createScimUsers(deps: ScimUsersDeps) {
       if (isUniqueViolation(error)) throw uniqueness(`userName ${columns.user_name} is already taken in this account`);
       throw error;
     }
-    if (row.active === 1 && updated.active === 0) await deps.revokeUserAccess(trx, row.account_id, row.id, now);
+    if (row.active === 1 && updated.active === 0) await deps.revokeUserAccess(trx, row.account_id, row.id, now, 'deactivated');
     if (memberDisplay(updated) !== memberDisplay(row)) await deps.groups.touchGroupsOf(trx, row.account_id, row.id, now);
     return updated;
   }
@@ -241,7 +241,7 @@ export function createScimUsers(deps: ScimUsersDeps) {
         // What the trail recorded about the person goes with them (audit/detach.ts); the
         // deletion's own record, written after, keeps its target.
         await detachPerson(trx, accountId, id, now);
-        await deps.revokeUserAccess(trx, accountId, id, now);
+        await deps.revokeUserAccess(trx, accountId, id, now, 'deleted');
         // Its groups lose it from `members`.
         await deps.groups.leaveAllGroups(trx, accountId, id, now);
         // The record goes with the row's DELETE (users-store.ts): no round trip of its own.

@@ -72,7 +72,7 @@ export function createUserLifecycle(deps: {
         .where('id', '=', userId)
         .returningAll()
         .executeTakeFirstOrThrow();
-      if (!active) await deps.revokeUserAccess(trx, accountId, userId, now);
+      if (!active) await deps.revokeUserAccess(trx, accountId, userId, now, 'deactivated');
       await recordAudit(trx, by, { accountId, action: active ? 'user.reactivated' : 'user.deactivated', target: { type: 'user', id: userId }, changes: { active: { before: !active, after: active } }, at: now });
       return changed;
     });
@@ -131,7 +131,7 @@ export function createUserLifecycle(deps: {
           .where('id', '=', userId)
           .returningAll()
           .executeTakeFirstOrThrow();
-        await deps.revokeUserAccess(trx, accountId, userId, now);
+        await deps.revokeUserAccess(trx, accountId, userId, now, 'password_reset');
         // That the password changed, never what it is (both sides are redacted).
         const changes = changesOf({ password: row.password_hash === null ? null : 1 }, { password: 2 });
         await recordAudit(trx, by, { accountId, action: 'user.password_reset', target: { type: 'user', id: userId }, changes, at: now });

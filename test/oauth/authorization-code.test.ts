@@ -276,7 +276,7 @@ for (const target of databaseTargets()) {
       const { revokeUserAccess } = await import('../../src/oauth/user-access.ts');
       await t.gatehouse.database.db.transaction().execute(async (trx) => {
         await trx.updateTable('users').set({ active: 0 }).where('id', '=', bob.id).execute();
-        await revokeUserAccess(trx, accountId, bob.id, t.clock.now());
+        await revokeUserAccess(trx, accountId, bob.id, t.clock.now(), 'deactivated');
       });
       assert.equal(await t.gatehouse.services.accessTokens.verify(full.body.access_token), undefined);
       const refused = await refresh(full.body.refresh_token);

@@ -191,6 +191,24 @@ describe('token issue meeting the end of what it issues (postgres)', { skip: pos
     const records = await db().selectFrom('audit_events').select('action').where('target_id', '=', p.user.id).execute();
     assert.deepEqual(records.map((r) => r.action), ['user.created']);
   });
+
+  it('deleting a person meeting their consent under way waits for it, then forgets the consent and ends the code', async () => {
+    const p = await party(t);
+    const browser = new Browser(t.publicUrl);
+    const page = await signIn(browser, await browser.get(authorize(p)), 'ada', PASSWORD);
+    assert.equal(page.status, 200, 'the consent page');
+    // Another tab's consent, inserted and not yet committed: the consent sent now waits on it, its session held.
+    const otherTab = { sql: "insert into oauth_consents (account_id, user_id, client_id, scope, updated_at) values ($1, $2, $3, 'invoices:read', 1)", params: [p.accountId, p.user.id, p.client.client_id], rows: 1 };
+    const [consented, deleted] = await heldAhead(t, otherTab, [() => consent(browser, page), () => t.admin('DELETE', `/admin/v1/accounts/${p.accountId}/users/${p.user.id}`)]);
+    assert.equal(consented.status, 303, consented.html.slice(0, 200));
+    const code = redirectParams(consented).get('code');
+    assert.ok(code, 'the consent was given before the deletion');
+    assert.equal(deleted.status, 204, JSON.stringify(deleted.body));
+    assert.deepEqual(await db().selectFrom('oauth_consents').select('client_id').where('user_id', '=', p.user.id).execute(), []);
+    const redeemed = await redeem(t, p, code);
+    assert.equal(redeemed.status, 400);
+    assert.equal(redeemed.body.error, 'invalid_grant');
+  });
 });
 
 for (const target of databaseTargets()) {

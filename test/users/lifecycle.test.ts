@@ -1,6 +1,7 @@
 /**
  * People on the admin API: list with cursors, deactivate and reactivate (access ends at once),
- * reset password (sessions and tokens end), grants and sessions listed and revoked, delete.
+ * reset password (sessions and tokens end), grants and sessions listed and revoked, delete (the
+ * person's consents forgotten; deactivation keeps them).
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -63,6 +64,8 @@ for (const target of databaseTargets()) {
       assert.equal(off.body.active, false);
       assert.equal(await t.gatehouse.services.accessTokens.verify(accessToken), undefined);
       assert.deepEqual((await t.admin('GET', `/admin/v1/accounts/${accountId}/users/${user.id}/sessions`)).body.data, []);
+      const consents = () => t.gatehouse.database.db.selectFrom('oauth_consents').select('scope').where('user_id', '=', user.id).execute();
+      assert.deepEqual(await consents(), [{ scope: 'invoices:read openid' }], 'deactivation keeps what the person consented to');
       const on = await t.admin('POST', `/admin/v1/accounts/${accountId}/users/${user.id}/reactivate`);
       assert.equal(on.body.active, true);
       assert.equal(await t.gatehouse.services.accessTokens.verify(accessToken), undefined, 'nothing that ended comes back');
@@ -106,9 +109,12 @@ for (const target of databaseTargets()) {
       const { accessToken } = await signedIn('gus');
       const stranger = await createAccount(t, 'Stranger');
       assert.equal((await t.admin('DELETE', `/admin/v1/accounts/${stranger}/users/${user.id}`)).status, 404);
+      const consents = () => t.gatehouse.database.db.selectFrom('oauth_consents').select('scope').where('user_id', '=', user.id).execute();
+      assert.equal((await consents()).length, 1);
       assert.equal((await t.admin('DELETE', `/admin/v1/accounts/${accountId}/users/${user.id}`)).status, 204);
       assert.equal((await t.admin('GET', `/admin/v1/accounts/${accountId}/users/${user.id}`)).status, 404);
       assert.equal(await t.gatehouse.services.accessTokens.verify(accessToken), undefined);
+      assert.deepEqual(await consents(), [], 'the consents the person gave go with them');
       const login = new Browser(t.publicUrl);
       const page = await login.get(authorizePath({ response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT, scope: 'openid', state: 's' }));
       assert.equal((await signIn(login, page, 'gus', 'correct horse battery')).status, 401);
