@@ -1,7 +1,12 @@
 /**
- * Bulk (RFC 7644 §3.7): operations run in order, each on its own; `bulkId:<id>` references
- * in paths and data are replaced by the id created earlier in the same request; after
- * `failOnErrors` failures the remaining operations are not attempted.
+ * Bulk (RFC 7644 §3.7): operations run in order, each on its own; `bulkId:<id>` references are
+ * replaced by the id created earlier in the same request; after `failOnErrors` failures the
+ * remaining operations are not attempted.
+ *
+ * A reference is a value of its own: a whole string of `data` ("value": "bulkId:qwerty", as
+ * the RFC's examples give it), or a part of a path, the operation's or a PATCH operation's
+ * (`/Groups/bulkId:ytrewq`, `members[value eq "bulkId:qwerty"]`). Text that only contains
+ * `bulkId:` (a title, a password) is stored as sent.
  */
 import type { FastifyRequest } from 'fastify';
 import { isHttpError } from '../platform/errors/http-error.ts';
@@ -33,7 +38,8 @@ export async function runBulk(
   const operations = body.Operations ?? body.operations;
   if (!Array.isArray(operations)) throw invalidSyntax('Operations must be an array');
   if (operations.length > MAX_BULK_OPERATIONS) throw scimError(413, null, `a bulk request holds at most ${MAX_BULK_OPERATIONS} operations`);
-  const failOnErrors = typeof body.failOnErrors === 'number' && body.failOnErrors > 0 ? body.failOnErrors : Infinity;
+  const failOnErrors = failOnErrorsOf(body.failOnErrors);
+  refuseRepeatedBulkIds(operations);
   const created = new Map<string, string>();
   const by = auditBy(request);
   const results: BulkResult[] = [];
@@ -44,9 +50,9 @@ export async function runBulk(
     const bulkId = isObject(raw) && typeof raw.bulkId === 'string' ? raw.bulkId : undefined;
     try {
       if (!isObject(raw)) throw invalidSyntax('each operation must be an object');
-      const path = resolveRefs(raw.path, created);
-      if (typeof path !== 'string') throw invalidSyntax('operation path is required');
-      const data = resolveRefs(raw.data ?? null, created);
+      if (typeof raw.path !== 'string') throw invalidSyntax('operation path is required');
+      const path = resolveRefsIn(raw.path, created);
+      const data = resolveData(raw.data ?? null, created, method === 'PATCH');
       const ifMatch = typeof raw.version === 'string' ? raw.version : undefined;
       const outcome = await dispatch(deps, accountId, method, path, data, ifMatch, bulkId, by);
       if (bulkId && outcome.id) created.set(bulkId, outcome.id);
@@ -61,16 +67,54 @@ export async function runBulk(
   return { schemas: [BULK_RESPONSE], Operations: results as unknown as Json[] };
 }
 
-function resolveRefs(value: Json | undefined, created: Map<string, string>): Json | undefined {
-  if (typeof value === 'string') {
-    return value.replace(/bulkId:([A-Za-z0-9._~-]+)/g, (_all, id: string) => {
-      const resolved = created.get(id);
-      if (!resolved) throw invalidValue(`bulkId ${id} does not name an operation that succeeded earlier in this request`);
-      return resolved;
-    });
+function failOnErrorsOf(value: Json | undefined): number {
+  if (value === undefined || value === null) return Infinity;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) throw invalidValue('failOnErrors must be an integer of at least 1');
+  return value;
+}
+
+/** bulkIds name operations, so each names one: a repeated one would make its references ambiguous. */
+function refuseRepeatedBulkIds(operations: Json[]): void {
+  const seen = new Set<string>();
+  for (const operation of operations) {
+    const bulkId = isObject(operation) ? operation.bulkId : undefined;
+    if (typeof bulkId !== 'string') continue;
+    if (seen.has(bulkId)) throw invalidValue(`bulkId ${bulkId} names more than one operation`);
+    seen.add(bulkId);
   }
-  if (Array.isArray(value)) return value.map((v) => resolveRefs(v, created) as Json);
-  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveRefs(v, created) as Json]));
+}
+
+function resolvedId(id: string, created: Map<string, string>): string {
+  const resolved = created.get(id);
+  if (!resolved) throw invalidValue(`bulkId ${id} does not name an operation that succeeded earlier in this request`);
+  return resolved;
+}
+
+const WHOLE_REFERENCE = /^bulkId:([A-Za-z0-9._~-]+)$/;
+const REFERENCE_IN_PATH = /bulkId:([A-Za-z0-9._~-]+)/g;
+
+/** A path (the operation's, or a PATCH operation's): every reference in it. */
+function resolveRefsIn(path: string, created: Map<string, string>): string {
+  return path.replace(REFERENCE_IN_PATH, (_all, id: string) => resolvedId(id, created));
+}
+
+/** `data`: whole-value references, and, in a PATCH's Operations, references in their paths. */
+function resolveData(data: Json, created: Map<string, string>, patch: boolean): Json {
+  const resolved = resolveValues(data, created);
+  if (!patch || !isObject(resolved)) return resolved;
+  const operations = resolved.Operations ?? resolved.operations;
+  if (!Array.isArray(operations)) return resolved;
+  const withPaths = operations.map((op) => (isObject(op) && typeof op.path === 'string' ? { ...op, path: resolveRefsIn(op.path, created) } : op));
+  return { ...resolved, [resolved.Operations !== undefined ? 'Operations' : 'operations']: withPaths };
+}
+
+function resolveValues(value: Json, created: Map<string, string>): Json {
+  if (typeof value === 'string') {
+    const reference = WHOLE_REFERENCE.exec(value);
+    return reference ? resolvedId(reference[1]!, created) : value;
+  }
+  if (Array.isArray(value)) return value.map((v) => resolveValues(v, created));
+  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveValues(v, created)]));
   return value;
 }
 

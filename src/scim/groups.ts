@@ -1,8 +1,8 @@
 /**
  * SCIM groups (RFC 7643 §4.2, RFC 7644 §3.3-3.6). displayName is unique per account
  * (case-insensitively, 409 uniqueness); members are users of the same account (groups do not
- * nest). externalId is immutable once set (400 mutability); a write whose document has none
- * (a PUT that omits it) keeps the stored one, as a user's write does. displayName, externalId
+ * nest). externalId is the directory's and may change (RFC 7643 §3.1); a write whose document
+ * has none (a PUT that omits it) keeps the stored one, as a user's write does. displayName, externalId
  * and member ids are identifiers of at most 256 characters (limits.ts). PATCH on members adds
  * or removes only the rows named — `add members`, `remove members[value eq "…"]`, `remove
  * members` with a value list (Okta, Entra) — so a change to a 10,000-member group never reads
@@ -30,7 +30,7 @@ import { isClosedAccountWrite, isUniqueViolation } from '../platform/db/database
 import { sharedTransactions, type GroupCommit } from '../platform/db/group-commit.ts';
 import { changesOf, recordAudit, type AuditBy } from '../audit/index.ts';
 import { coerceResource, coerceValue, isObject, type Json, type JsonObject } from './coerce.ts';
-import { invalidCredential, invalidValue, mutability, notFound, uniqueness } from './errors.ts';
+import { invalidCredential, invalidValue, notFound, uniqueness } from './errors.ts';
 import { applyPatch, normaliseOperations, parsePatchPath, type PatchOperation } from './patch.ts';
 import { COMMON_ATTRIBUTES, CORE_GROUP, GROUP_SCHEMA, PATCH_OP, findAttr } from './schema-catalog.ts';
 import type { GroupRow, MemberRef, ScimGroupStore } from './groups-store.ts';
@@ -149,9 +149,6 @@ export function createScimGroups(deps: ScimGroupsDeps) {
 
   /** Stores the group's name and externalId; `externalId` undefined keeps the stored one. */
   async function touch(trx: Trx, row: GroupRow, displayName: string, externalId: string | undefined, at: number, ifMatch: string | undefined): Promise<GroupRow> {
-    if (externalId !== undefined && row.external_id !== null && externalId !== row.external_id) {
-      throw mutability('externalId is immutable once set');
-    }
     const next: GroupRow = { ...row, display_name: displayName, display_name_lower: displayName.toLowerCase(), external_id: externalId ?? row.external_id };
     const stored = await writeRow(() => store.update(trx, next, at), next.display_name);
     checkReplaced(ifMatch, stored === undefined ? undefined : stored.version - 1, row.id);

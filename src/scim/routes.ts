@@ -12,7 +12,7 @@ import { emptyOrJson } from '../platform/http/server.ts';
 import { OAUTH2_SCHEME, principalOf, protectedRoute, type RouteAccess } from '../platform/auth.ts';
 import { auditBy } from '../audit/index.ts';
 import type { JsonObject } from './coerce.ts';
-import { SCIM_CONTENT_TYPE, notFound, scimErrorResponses, serializeScimError } from './errors.ts';
+import { SCIM_CONTENT_TYPE, invalidFilter, invalidValue, notFound, scimErrorResponses, serializeScimError } from './errors.ts';
 import { LIST_RESPONSE, SEARCH_REQUEST, USER_SCHEMA, GROUP_SCHEMA, type ResourceSchema } from './schema-catalog.ts';
 import { listOf, resourceTypes, schemas, serviceProviderConfig } from './discovery.ts';
 import { countOf, startIndexOf } from './pagination.ts';
@@ -83,6 +83,34 @@ function toListQuery(params: ListParams): ListQuery {
   };
 }
 
+/**
+ * A SearchRequest's members as the list's query parameters (RFC 7644 §3.4.3): each of the type
+ * the RFC gives it, or refused; a member of another type is an error, never left out (a filter
+ * left out would answer the whole collection).
+ */
+function searchQuery(body: JsonObject): ListParams {
+  const text = (name: 'filter' | 'sortBy' | 'sortOrder'): string | undefined => {
+    const value = body[name];
+    if (value === undefined) return undefined;
+    if (typeof value === 'string') {
+      // The bound the same parameter has in a query string.
+      const bound = name === 'filter' ? listQuery.properties.filter.maxLength : listQuery.properties.sortBy.maxLength;
+      if (value.length > bound) throw invalidValue(`${name} is longer than ${bound} characters`);
+      return value;
+    }
+    throw name === 'filter' ? invalidFilter('filter must be a string') : invalidValue(`${name} must be a string`);
+  };
+  const names = (name: 'attributes' | 'excludedAttributes'): string | undefined => {
+    const value = body[name];
+    if (value === undefined || typeof value === 'string') return value;
+    if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return value.join(',');
+    throw invalidValue(`${name} must be an array of attribute names`);
+  };
+  const sortOrder = text('sortOrder');
+  if (sortOrder !== undefined && sortOrder !== 'ascending' && sortOrder !== 'descending') throw invalidValue('sortOrder must be "ascending" or "descending"');
+  return { filter: text('filter'), sortBy: text('sortBy'), sortOrder, startIndex: body.startIndex, count: body.count, attributes: names('attributes'), excludedAttributes: names('excludedAttributes') };
+}
+
 function listBody(schema: ResourceSchema, page: { resources: JsonObject[]; total: number }, query: ListQuery, projection: Projection) {
   return {
     schemas: [LIST_RESPONSE],
@@ -148,17 +176,8 @@ export async function registerScimRoutes(app: FastifyInstance, deps: ScimRouteDe
         async (request, reply) => {
           const body = request.body;
           checkSchemas(body, SEARCH_REQUEST);
-          const join = (v: unknown) => (Array.isArray(v) ? v.join(',') : typeof v === 'string' ? v : undefined);
           reply.code(200);
-          return list(principalOf(request).accountId, {
-            filter: typeof body.filter === 'string' ? body.filter : undefined,
-            sortBy: typeof body.sortBy === 'string' ? body.sortBy : undefined,
-            sortOrder: body.sortOrder === 'descending' ? 'descending' : 'ascending',
-            startIndex: body.startIndex,
-            count: body.count,
-            attributes: join(body.attributes),
-            excludedAttributes: join(body.excludedAttributes),
-          });
+          return list(principalOf(request).accountId, searchQuery(body));
         },
       );
 

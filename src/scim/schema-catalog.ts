@@ -62,7 +62,7 @@ function multi(name: string, description: string, valueType: AttrType, types: st
 }
 
 const id = str('id', 'Unique identifier assigned by the service provider', { caseExact: true, mutability: 'readOnly', returned: 'always', uniqueness: 'server' });
-const externalId = str('externalId', "The provisioning client's identifier; immutable once set", { caseExact: true, mutability: 'immutable' });
+const externalId = str('externalId', "The provisioning client's identifier for the resource", { caseExact: true });
 
 export const USER_ATTRIBUTES: AttrDef[] = [
   str('userName', 'Unique identifier for the user within the account, used to sign in', { required: true, uniqueness: 'server' }),

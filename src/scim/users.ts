@@ -3,8 +3,9 @@
  * deactivating and deleting the people of an account.
  *
  * - userName is unique per account, case-insensitively (409 uniqueness).
- * - externalId is immutable once set (400 mutability); it is not unique. A write whose document
- *   has none keeps the stored one.
+ * - externalId is the directory's and may change (RFC 7643 §3.1, readWrite; Entra ID renames it
+ *   with the person); it is not unique. A write whose document has none keeps the stored one, as
+ *   one without `active` keeps the person's state.
  * - password is write-only and never returned: it sets the argon2id hash the login page checks,
  *   under the same password policy as the admin API (400 invalidValue), however it is written.
  * - Values are bounded (limits.ts): userName and externalId 256 characters, other strings 1024.
@@ -31,7 +32,7 @@ import type { RevokeUserAccess } from '../oauth/user-access.ts';
 import type { UserRow } from '../users/tables.ts';
 import { hashPassword, passwordPolicyViolation } from '../users/passwords.ts';
 import { coerceResource, isObject, type JsonObject } from './coerce.ts';
-import { invalidCredential, invalidSyntax, invalidValue, mutability, notFound, preconditionFailed, uniqueness } from './errors.ts';
+import { invalidCredential, invalidSyntax, invalidValue, notFound, preconditionFailed, uniqueness } from './errors.ts';
 import { applyPatch, normaliseOperations } from './patch.ts';
 import { COMMON_ATTRIBUTES, CORE_USER, ENTERPRISE_USER, PATCH_OP, USER_SCHEMA } from './schema-catalog.ts';
 import { searchValues, splitUserDocument, userDocument } from './user-document.ts';
@@ -132,7 +133,12 @@ export function createScimUsers(deps: ScimUsersDeps) {
     return render(row, await store.groupsOf(trx, accountId, id));
   }
 
-  /** Stores `next` over `row` (PUT and PATCH), enforcing immutability and deactivation effects. */
+  /**
+   * Stores `next` over `row` (PUT and PATCH), with the effects of a deactivation. A document
+   * without `externalId` or `active` (a PUT that leaves them out) keeps the stored values: a
+   * replace by a directory that does not send them means no change, and above all must not turn
+   * a deactivated person back on.
+   */
   async function save(
     trx: Transaction<Tables>,
     row: UserRow,
@@ -140,10 +146,8 @@ export function createScimUsers(deps: ScimUsersDeps) {
     passwordHash: string | undefined,
     audit: { by: AuditBy | undefined; action: 'scim.user.replaced' | 'scim.user.patched' },
   ): Promise<UserRow> {
-    if (row.external_id !== null && next.externalId !== undefined && next.externalId !== row.external_id) {
-      throw mutability('externalId is immutable once set');
-    }
     if (next.externalId === undefined && row.external_id !== null) next.externalId = row.external_id;
+    if (next.active === undefined) next.active = row.active === 1;
     const { columns, attributes } = splitUserDocument(next);
     const now = clock.now();
     const updated: UserRow = {

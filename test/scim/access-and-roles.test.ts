@@ -132,6 +132,39 @@ for (const target of databaseTargets()) {
       assert.equal((await c.call('GET', `/Users?filter=${encodeURIComponent('userName eq "never-attempted"')}`)).body.totalResults, 0);
     });
 
+    it('RFC 7644 §3.7: a bulkId reference is a whole value or part of a path; text holding one is stored as sent', async () => {
+      const c = await scimClient(t);
+      const bulk = (Operations: unknown[], extra: Record<string, unknown> = {}) => c.call('POST', '/Bulk', { schemas: ['urn:ietf:params:scim:api:messages:2.0:BulkRequest'], ...extra, Operations });
+      const response = await bulk([
+        { method: 'POST', path: '/Users', bulkId: 'ann', data: { schemas: [USER], userName: 'ann-bulk', title: 'Reports to bulkId:ann' } },
+        { method: 'POST', path: '/Users', bulkId: 'bob', data: { schemas: [USER], userName: 'bob-bulk', title: 'bulkId:nobody, in a sentence' } },
+        { method: 'POST', path: '/Groups', bulkId: 'team', data: { schemas: [GROUP], displayName: 'Bulk team', members: [{ value: 'bulkId:ann' }, { value: 'bulkId:bob' }] } },
+        { method: 'PATCH', path: '/Groups/bulkId:team', data: { schemas: [PATCH], Operations: [{ op: 'remove', path: 'members[value eq "bulkId:bob"]' }] } },
+      ]);
+      assert.equal(response.status, 200);
+      const ops = response.body.Operations;
+      assert.deepEqual(ops.map((o: { status: string }) => o.status), ['201', '201', '201', '204'], JSON.stringify(ops));
+      const [ann, bob] = [0, 1].map((i) => ops[i].location.split('/').pop() as string);
+      assert.equal((await c.call('GET', `/Users/${ann}`)).body.title, 'Reports to bulkId:ann');
+      assert.equal((await c.call('GET', `/Users/${bob}`)).body.title, 'bulkId:nobody, in a sentence');
+      const team = await c.call('GET', ops[2].location.replace(/^.*\/scim\/v2/, ''));
+      assert.deepEqual(team.body.members.map((m: { value: string }) => m.value), [ann]);
+
+      const repeated = await bulk([
+        { method: 'POST', path: '/Users', bulkId: 'same', data: { schemas: [USER], userName: 'first-same' } },
+        { method: 'POST', path: '/Users', bulkId: 'same', data: { schemas: [USER], userName: 'second-same' } },
+      ]);
+      assert.equal(repeated.status, 400);
+      assert.equal(repeated.body.scimType, 'invalidValue');
+      assert.match(repeated.body.detail, /bulkId same names more than one operation/);
+      assert.equal((await c.call('GET', `/Users?filter=${encodeURIComponent('userName eq "first-same"')}`)).body.totalResults, 0, 'nothing of it ran');
+      for (const failOnErrors of ['1', 1.5, 0, -1]) {
+        const refused = await bulk([{ method: 'POST', path: '/Users', bulkId: 'x', data: { schemas: [USER], userName: `never-${String(failOnErrors)}` } }], { failOnErrors });
+        assert.equal(refused.status, 400, JSON.stringify(failOnErrors));
+        assert.equal(refused.body.scimType, 'invalidValue');
+      }
+    });
+
     it('RFC 7644 §3.5.2: bad path → invalidPath, wrong type → invalidValue, read-only → mutability; If-Match mismatch → 412', async () => {
       const c = await scimClient(t);
       const user = await c.call('POST', '/Users', { schemas: [USER], userName: 'paths@example.com', emails: [{ value: 'a@x.com', type: 'work' }] });

@@ -145,6 +145,28 @@ for (const target of databaseTargets()) {
       assert.deepEqual(response.body.Resources, [{ schemas: [USER, ENTERPRISE], id: response.body.Resources[0].id, userName: 'bob@example.com', name: { givenName: 'Bob' } }]);
     });
 
+    it('POST /.search: a member of the wrong type is refused, never left out (a filter left out would list everyone)', async () => {
+      const search = (body: Record<string, unknown>) => c.call('POST', '/Users/.search', { schemas: ['urn:ietf:params:scim:api:messages:2.0:SearchRequest'], ...body });
+      const refused: Array<[Record<string, unknown>, string]> = [
+        [{ filter: { userName: 'bob@example.com' } }, 'invalidFilter'],
+        [{ filter: ['title pr'] }, 'invalidFilter'],
+        [{ filter: 7 }, 'invalidFilter'],
+        [{ filter: `userName eq "${'x'.repeat(5000)}"` }, 'invalidValue'],
+        [{ filter: 'title pr', sortBy: 3 }, 'invalidValue'],
+        [{ filter: 'title pr', sortOrder: 'sideways' }, 'invalidValue'],
+        [{ filter: 'title pr', attributes: [1] }, 'invalidValue'],
+        [{ filter: 'title pr', excludedAttributes: { userName: true } }, 'invalidValue'],
+      ];
+      for (const [body, scimType] of refused) {
+        const response = await search(body);
+        assert.equal(response.status, 400, JSON.stringify(body).slice(0, 80));
+        assert.equal(response.body.scimType, scimType, JSON.stringify(response.body));
+      }
+      const comma = await search({ filter: 'title pr', attributes: 'userName,title', sortBy: 'userName' });
+      assert.equal(comma.status, 200);
+      assert.equal(comma.body.totalResults, 3);
+    });
+
     for (const filter of MALFORMED.filter(Boolean)) {
       it(`malformed filter ${JSON.stringify(filter)} → 400 invalidFilter`, async () => {
         const response = await c.call('GET', `/Users?filter=${encodeURIComponent(filter)}`);

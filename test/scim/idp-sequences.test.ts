@@ -151,9 +151,10 @@ for (const target of databaseTargets()) {
       const stale = await c.call('PUT', `/Users/${id}`, { schemas: [USER], userName: 'x@example.com' }, { 'if-match': 'W/"1"' });
       assert.equal(stale.status, 412);
       assert.equal(stale.body.status, '412');
-      const immutable = await c.call('PUT', `/Users/${id}`, { schemas: [USER], userName: 'dade.murphy@example.com', externalId: 'other' });
-      assert.equal(immutable.status, 400);
-      assert.equal(immutable.body.scimType, 'mutability');
+      // externalId is the directory's (RFC 7643 §3.1, readWrite): a PUT may change it.
+      const renamed = await c.call('PUT', `/Users/${id}`, { schemas: [USER], userName: 'dade.murphy@example.com', externalId: 'other', active: true });
+      assert.equal(renamed.status, 200, JSON.stringify(renamed.body));
+      assert.equal(renamed.body.externalId, 'other');
       // Group push: create with members, rename, add and remove by patch.
       const other = await c.call('POST', '/Users', { schemas: [USER], userName: 'kate.libby@example.com' });
       const group = await c.call('POST', '/Groups', { schemas: [GROUP], displayName: 'Elite', members: [{ value: id, display: 'dade.murphy@example.com' }] });

@@ -1,6 +1,6 @@
 /**
- * A group PUT that omits externalId keeps the stored one, as a user PUT does (RFC 7643 §2.2:
- * externalId is immutable once set, so only a different value is a 400 mutability). A
+ * A group PUT that omits externalId keeps the stored one, as a user PUT does; a different one
+ * replaces it (RFC 7643 §3.1: externalId is readWrite, the directory's to change). A
  * collection's path with a trailing slash is the collection: it lists (with its filter) and
  * creates; a resource path with an empty id never reaches a lookup.
  */
@@ -24,7 +24,7 @@ for (const target of databaseTargets()) {
 
     const storedGroup = (id: string) => t.gatehouse.database.db.selectFrom('scim_groups').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
-    it('RFC 7644 §3.5.1: a group PUT without externalId keeps the stored one, like a user PUT; a different one → 400 mutability', async () => {
+    it('RFC 7644 §3.5.1: a group PUT without externalId keeps the stored one, like a user PUT; a different one replaces it', async () => {
       const member = await c.call('POST', '/Users', { schemas: [USER], userName: 'kept@example.com', externalId: 'u-ext' });
       const group = await c.call('POST', '/Groups', { schemas: [GROUP], displayName: 'Keepers', externalId: 'g-ext' });
       assert.equal(group.status, 201);
@@ -48,24 +48,52 @@ for (const target of databaseTargets()) {
         assert.equal(again.status, 200);
         assert.equal(again.body.externalId, 'g-ext');
       }
-      const before = await storedGroup(id);
-      const changed = await c.call('PUT', `/Groups/${id}`, { schemas: [GROUP], displayName: 'Other name', externalId: 'g-other' });
-      assert.equal(changed.status, 400);
-      assert.deepEqual(changed.body, { schemas: [ERROR], status: '400', scimType: 'mutability', detail: 'externalId is immutable once set' });
-      assert.deepEqual(await storedGroup(id), before);
+      const changed = await c.call('PUT', `/Groups/${id}`, { schemas: [GROUP], displayName: 'Keepers renamed', externalId: 'g-other', members: [{ value: member.body.id }] });
+      assert.equal(changed.status, 200, JSON.stringify(changed.body));
+      assert.equal(changed.body.externalId, 'g-other');
+      assert.equal((await storedGroup(id)).external_id, 'g-other');
       assert.deepEqual((await c.call('GET', `/Groups/${id}`)).body.members.map((m: { value: string }) => m.value), [member.body.id]);
 
       // A PATCH that leaves externalId out of its document keeps it as well.
       const patched = await c.call('PATCH', `/Groups/${id}`, { schemas: [PATCH], Operations: [{ op: 'Replace', value: { displayName: 'Patched' } }] });
       assert.equal(patched.status, 204);
-      assert.equal((await storedGroup(id)).external_id, 'g-ext');
+      assert.equal((await storedGroup(id)).external_id, 'g-other');
 
-      // A group created without one may be given one by PUT, once.
+      // A group created without one may be given one by PUT.
       const bare = await c.call('POST', '/Groups', { schemas: [GROUP], displayName: 'Bare' });
       const given = await c.call('PUT', `/Groups/${bare.body.id}`, { schemas: [GROUP], displayName: 'Bare', externalId: 'bare-ext' });
       assert.equal(given.status, 200);
       assert.equal(given.body.externalId, 'bare-ext');
       assert.equal((await storedGroup(bare.body.id)).external_id, 'bare-ext');
+    });
+
+    it('Entra ID renaming a person: PATCH Replace externalId changes it, with the rest of the PATCH; a PUT without active keeps a deactivated person off', async () => {
+      const created = await c.call('POST', '/Users', { schemas: [USER], userName: 'renamed@example.com', externalId: 'alias-old', title: 'Analyst' });
+      assert.equal(created.status, 201);
+      const id = created.body.id as string;
+      const renamed = await c.call('PATCH', `/Users/${id}`, {
+        schemas: [PATCH],
+        Operations: [
+          { op: 'Replace', path: 'externalId', value: 'alias-new' },
+          { op: 'Replace', path: 'title', value: 'Lead analyst' },
+        ],
+      });
+      assert.equal(renamed.status, 200, JSON.stringify(renamed.body));
+      assert.deepEqual([renamed.body.externalId, renamed.body.title], ['alias-new', 'Lead analyst']);
+      const found = await c.call('GET', `/Users?filter=${encodeURIComponent('externalId eq "alias-new"')}`);
+      assert.deepEqual(found.body.Resources.map((r: { id: string }) => r.id), [id]);
+      const record = await t.gatehouse.database.db.selectFrom('audit_events').select('changes').where('target_id', '=', id).where('action', '=', 'scim.user.patched').executeTakeFirstOrThrow();
+      assert.deepEqual(JSON.parse(record.changes!).externalId, { before: 'alias-old', after: 'alias-new' });
+
+      const off = await c.call('PATCH', `/Users/${id}`, { schemas: [PATCH], Operations: [{ op: 'Replace', path: 'active', value: 'False' }] });
+      assert.equal(off.body.active, false);
+      const put = await c.call('PUT', `/Users/${id}`, { schemas: [USER], userName: 'renamed@example.com', title: 'Lead analyst' });
+      assert.equal(put.status, 200, JSON.stringify(put.body));
+      assert.equal(put.body.active, false, 'a replace that says nothing of active leaves the person off');
+      const stored = await t.gatehouse.database.db.selectFrom('users').select(['active', 'external_id']).where('id', '=', id).executeTakeFirstOrThrow();
+      assert.deepEqual(stored, { active: 0, external_id: 'alias-new' });
+      const on = await c.call('PUT', `/Users/${id}`, { schemas: [USER], userName: 'renamed@example.com', active: true });
+      assert.equal(on.body.active, true);
     });
 
     it('RFC 7643 §2.4: a PATCH through a value filter that makes an element primary leaves it the one primary, by sub-attribute path or by value', async () => {
