@@ -33,6 +33,7 @@ export const AUTHORIZE_PARAMS = [
   'id_token_hint',
   'acr_values',
   'claims',
+  'response_mode',
 ] as const;
 export type AuthorizeParams = Partial<Record<(typeof AUTHORIZE_PARAMS)[number], string>>;
 
@@ -106,6 +107,9 @@ export async function checkAuthorizationRequest(
   if (repeated.length > 0) throw fail('invalid_request', `Parameters may appear only once: ${repeated.join(', ')}`);
   if (!params.response_type) throw fail('invalid_request', 'response_type is missing');
   if (params.response_type !== 'code') throw fail('unsupported_response_type', 'Only response_type=code is supported');
+  // The client reads the answer where it asked for it (OAuth 2.0 Multiple Response Types §2):
+  // an answer in the query to a client listening for a form post or a fragment would be lost.
+  if (params.response_mode !== undefined && params.response_mode !== 'query') throw fail('invalid_request', 'response_mode must be query, the only mode supported');
   if (!client.grantTypes.includes('authorization_code')) throw fail('unauthorized_client', 'This client may not use the authorization code grant');
   // A client that sends a request object relies on what it says (OIDC Core §6, RFC 9101): refused, never ignored.
   if (source.request !== undefined) throw fail('request_not_supported', 'The request parameter (a request object) is not supported');
@@ -154,10 +158,17 @@ function checkOidcParams(params: AuthorizeParams, fail: (code: OAuthErrorCode, d
   return { nonce, maxAge, loginHint, idTokenHint: params.id_token_hint ?? null, claims: params.claims ?? null };
 }
 
-/** The redirect_uri with the response parameters added to its own query (RFC 6749 §4.1.2, RFC 9207). */
+/**
+ * The redirect_uri with the response parameters added to its own query (RFC 6749 §4.1.2, RFC 9207),
+ * which is kept as registered, byte for byte (§3.1.2: the query "MUST be retained"): the
+ * parameters are appended to the registered text, never re-serialized with it. Registered URIs
+ * carry no fragment (client-metadata.ts), so the query is the end of the text.
+ */
 export function redirectWith(redirectUri: string, values: Record<string, string | undefined>): string {
-  const url = new URL(redirectUri);
-  for (const [name, value] of Object.entries(values)) if (value !== undefined) url.searchParams.append(name, value);
-  return url.href;
+  const added = new URLSearchParams();
+  for (const [name, value] of Object.entries(values)) if (value !== undefined) added.append(name, value);
+  if (added.size === 0) return redirectUri;
+  const separator = !redirectUri.includes('?') ? '?' : redirectUri.endsWith('?') || redirectUri.endsWith('&') ? '' : '&';
+  return `${redirectUri}${separator}${added.toString()}`;
 }
 

@@ -17,8 +17,10 @@ import { createHmac, hkdfSync } from 'node:crypto';
 import type { UserRow } from '../users/tables.ts';
 import type { Client } from './clients.ts';
 
+// The claims of §5.4 the SCIM profile can hold: `website` and the birth and gender claims have no
+// attribute in RFC 7643's User, so they are neither returned nor advertised.
 export const SCOPE_CLAIMS: Readonly<Record<string, readonly string[]>> = {
-  profile: ['name', 'family_name', 'given_name', 'middle_name', 'nickname', 'preferred_username', 'profile', 'picture', 'website', 'zoneinfo', 'locale', 'updated_at'],
+  profile: ['name', 'family_name', 'given_name', 'middle_name', 'nickname', 'preferred_username', 'profile', 'picture', 'zoneinfo', 'locale', 'updated_at'],
   email: ['email', 'email_verified'],
   phone: ['phone_number', 'phone_number_verified'],
 };

@@ -6,7 +6,9 @@
  *   whole grant, access tokens included (§2.1).
  * - Introspection: any confidential client of the same account may ask; a token of another
  *   account, or one that is revoked, expired, rotated or held by an inactive user, is
- *   `{"active": false}` and nothing more (§2.2).
+ *   `{"active": false}` and nothing more (§2.2). `sub` is the person as the token's client knows
+ *   them (OIDC Core §8): pairwise for a pairwise client, so that introspection does not hand any
+ *   client of the account the id that would join that client's users with another's.
  */
 import type { Db } from '../platform/db/database.ts';
 import type { Clock } from '../platform/clock.ts';
@@ -34,8 +36,11 @@ function revoked(trx: Db, client: Client, accountId: string, target: { type: str
   return recordAudit(trx, { actor: { type: 'client', id: client.id } }, { accountId, action: 'token.revoked', target, changes: { revoked: { before: false, after: true } }, at });
 }
 
-export function createRevocation(deps: { db: Db; clock: Clock; issuer: string; accessTokens: AccessTokens }) {
-  const { db, clock, issuer, accessTokens } = deps;
+/** The `sub` the client `clientId` knows the person `userId` by; undefined when the client is gone. */
+export type SubjectFor = (clientId: string, userId: string) => Promise<string | undefined>;
+
+export function createRevocation(deps: { db: Db; clock: Clock; issuer: string; accessTokens: AccessTokens; subjectFor: SubjectFor }) {
+  const { db, clock, issuer, accessTokens, subjectFor } = deps;
 
   async function revokeAccessToken(client: Client, token: string, now: number): Promise<void> {
     const facts = await accessTokens.inspect(token);
@@ -82,6 +87,8 @@ export function createRevocation(deps: { db: Db; clock: Clock; issuer: string; a
       if (token.startsWith(ACCESS_TOKEN_PREFIX)) {
         const facts = await accessTokens.inspect(token);
         if (!facts || facts.accountId !== caller.accountId) return inactive;
+        const sub = facts.userId === null ? undefined : await subjectFor(facts.clientId, facts.userId);
+        if (facts.userId !== null && sub === undefined) return inactive;
         return {
           active: true,
           scope: facts.scope,
@@ -89,7 +96,7 @@ export function createRevocation(deps: { db: Db; clock: Clock; issuer: string; a
           token_type: 'Bearer',
           exp: Math.floor(facts.expiresAt / 1000),
           iat: Math.floor(facts.issuedAt / 1000),
-          ...(facts.userId ? { sub: facts.userId } : {}),
+          ...(sub === undefined ? {} : { sub }),
           iss: issuer,
         };
       }
@@ -98,6 +105,8 @@ export function createRevocation(deps: { db: Db; clock: Clock; issuer: string; a
         if (!row || row.account_id !== caller.accountId || row.revoked_at !== null || row.rotated_at !== null || row.expires_at <= now) return inactive;
         const grant = await findGrant(db, row.grant_id);
         if (!grant || grant.revoked_at !== null || !(await isUserActive(db, row.account_id, row.user_id))) return inactive;
+        const sub = await subjectFor(row.client_id, row.user_id);
+        if (sub === undefined) return inactive;
         return {
           active: true,
           scope: grant.scope,
@@ -105,7 +114,7 @@ export function createRevocation(deps: { db: Db; clock: Clock; issuer: string; a
           token_type: 'refresh_token',
           exp: Math.floor(row.expires_at / 1000),
           iat: Math.floor(row.issued_at / 1000),
-          sub: row.user_id,
+          sub,
           iss: issuer,
         };
       }

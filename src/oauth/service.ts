@@ -69,7 +69,16 @@ export function createOAuth(deps: OAuthDeps) {
     idTokens,
     onIssued: deps.metrics && countIssuedTokens(deps.metrics),
   });
-  const revocation = createRevocation({ db, clock, issuer: config.issuer, accessTokens: deps.accessTokens });
+  const revocation = createRevocation({
+    db,
+    clock,
+    issuer: config.issuer,
+    accessTokens: deps.accessTokens,
+    subjectFor: async (clientId, userId) => {
+      const client = await clients.find(clientId);
+      return client && idTokens.subjectFor(client, userId);
+    },
+  });
   const sessions = createSessions({ db, clock });
   const backchannelLogout = backchannelLogoutOf({ db, clock, config, clients, keys, idTokens, policy: deps.outboundPolicy, log: deps.log });
 

@@ -287,6 +287,17 @@ for (const target of databaseTargets()) {
       const other = await t.gatehouse.services.oauth.clients.find(reg.client_id as string);
       assert.equal(t.gatehouse.services.oauth.idTokens.subjectFor(other!, userId), claims.sub);
       assert.notEqual(t.gatehouse.services.oauth.idTokens.subjectFor({ ...other!, id: 'client_other' }, userId), claims.sub);
+      // Introspection by another client of the account (a resource server) names the person as
+      // the token's client knows them: the pairwise sub, never the id that joins clients' users.
+      const server = await registerClient(t, accountId, { client_name: 'Resource server', grant_types: ['client_credentials'], scope: 'invoices:read' });
+      const rs: oauth.Client = { client_id: server.client_id as string };
+      for (const accept of ['application/json', 'application/token-introspection+jwt']) {
+        const introspected = await oauth.introspectionRequest(as, rs, oauth.ClientSecretBasic(server.client_secret as string), result.access_token, { ...options, requestJwtResponse: accept !== 'application/json' });
+        const answer = await oauth.processIntrospectionResponse(as, rs, introspected);
+        assert.equal(answer.active, true);
+        assert.equal(answer.client_id, rp.client_id);
+        assert.equal(answer.sub, claims.sub, accept);
+      }
       await context.close();
     });
   });

@@ -181,6 +181,9 @@ for (const target of databaseTargets()) {
         // OIDC Core §6.1, §6.2: a request object is refused, not ignored.
         [{ request: 'eyJhbGciOiJub25lIn0.eyJzY29wZSI6ImxlZGdlcjpyZWFkIn0.' }, 'request_not_supported'],
         [{ request_uri: 'https://app.example/request.jwt' }, 'request_uri_not_supported'],
+        // Multiple Response Types §2: the answer goes only where the client reads it.
+        [{ response_mode: 'form_post' }, 'invalid_request'],
+        [{ response_mode: 'fragment' }, 'invalid_request'],
       ];
       const browser = new Browser(t.publicUrl);
       const before = await countRows(t, 'oauth_codes');
@@ -199,6 +202,23 @@ for (const target of databaseTargets()) {
       const repeated = await browser.get(`${authorizePath(params())}&scope=ledger:read`);
       assert.equal(redirectParams(repeated).get('error'), 'invalid_request');
       assert.equal(await countRows(t, 'oauth_codes'), before);
+    });
+
+    it('RFC 6749 §3.1.2: a registered redirect_uri keeps its query byte for byte; the answer is appended to it', async () => {
+      const registered = "https://app.example/cb?tenant=a%20b&note='x'&empty=";
+      const queried = await registerClient(t, accountId, { redirect_uris: [registered], grant_types: ['authorization_code'], scope: 'invoices:read' });
+      const browser = new Browser(t.publicUrl);
+      const ask = (extra: Record<string, string>) => browser.get(authorizePath({ ...params({ client_id: queried.client_id, redirect_uri: registered }), ...extra }));
+      let page = await ask({ response_mode: 'query' });
+      if (page.status === 200 && page.html.includes('action="/authorize/login"')) page = await signIn(browser, page, 'ada', PASSWORD);
+      if (page.status === 200 && page.html.includes('action="/authorize/consent"')) page = await consent(browser, page);
+      assert.equal(page.status, 303, page.html.slice(0, 200));
+      const location = page.headers.get('location')!;
+      assert.ok(location.startsWith(`${registered}&code=`), location);
+      const answer = new URL(location).searchParams;
+      assert.deepEqual([answer.get('tenant'), answer.get('note'), answer.get('state'), answer.get('iss')], ['a b', "'x'", 'xyz-state', t.publicUrl]);
+      const refused = await ask({ response_mode: 'form_post' });
+      assert.ok(refused.headers.get('location')!.startsWith(`${registered}&error=invalid_request`), refused.headers.get('location')!);
     });
 
     it('RFC 7636 §4.6 and RFC 6749 §5.2: each failing redemption → invalid_grant (or invalid_client), nothing issued', async () => {
