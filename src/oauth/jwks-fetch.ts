@@ -4,10 +4,13 @@
  *
  * The fetch goes through the webhooks' outbound guard (target-policy.ts: only globally
  * routable addresses unless the operator allows more, checked again at connect time against
- * DNS rebinding), is bounded in time (GATEHOUSE_WEBHOOK_TIMEOUT) and in size (64 KiB), never
- * follows a redirect, and keeps private key members out. A set is cached for `ttlMs`; an
- * assertion whose `kid` the cached set lacks refetches at once, at most every `minRefreshMs`
- * per URI, so a stranger's made-up kids cannot turn Gatehouse into a request generator.
+ * DNS rebinding), is bounded in time (GATEHOUSE_WEBHOOK_TIMEOUT, for the whole exchange: a server
+ * that trickles its answer is cut off at the deadline, not only one that falls silent) and in size
+ * (64 KiB), never follows a redirect, and keeps private key members out. A set is cached for
+ * `ttlMs`; an assertion whose `kid` the cached set lacks refetches at once, at most every
+ * `minRefreshMs` per URI, so a stranger's made-up kids cannot turn Gatehouse into a request
+ * generator: assertions arriving while a fetch is under way wait for that one, and a URI whose
+ * fetch failed is not tried again within `minRefreshMs` either.
  */
 import { Agent } from 'undici';
 import type { JSONWebKeySet } from 'jose';
@@ -28,6 +31,8 @@ export function createRemoteJwks(deps: { policy: TargetPolicy; clock: Clock; tim
   const agent = new Agent({ connect: { lookup: deps.policy.guardedLookup, timeout: deps.timeoutMs }, connections: 2, keepAliveTimeout: 5_000 });
   const targets = createTargets(deps.policy);
   const cache = new Map<string, { jwks: JSONWebKeySet; fetchedAt: number }>();
+  const underWay = new Map<string, Promise<JSONWebKeySet>>();
+  const failures = new Map<string, { error: JwksUnavailable; at: number }>();
 
   async function download(uri: string): Promise<JSONWebKeySet> {
     let target;
@@ -38,7 +43,15 @@ export function createRemoteJwks(deps: { policy: TargetPolicy; clock: Clock; tim
     }
     let text = '';
     try {
-      const response = await agent.request({ origin: target.origin, path: target.path, method: 'GET', headers: { accept: 'application/json' }, headersTimeout: deps.timeoutMs, bodyTimeout: deps.timeoutMs });
+      const response = await agent.request({
+        origin: target.origin,
+        path: target.path,
+        method: 'GET',
+        headers: { accept: 'application/json' },
+        headersTimeout: deps.timeoutMs,
+        bodyTimeout: deps.timeoutMs,
+        signal: AbortSignal.timeout(deps.timeoutMs),
+      });
       if (response.statusCode !== 200) {
         await response.body.dump();
         throw new JwksUnavailable(`jwks_uri answered ${response.statusCode}`);
@@ -54,6 +67,7 @@ export function createRemoteJwks(deps: { policy: TargetPolicy; clock: Clock; tim
       }
     } catch (error) {
       if (error instanceof JwksUnavailable) throw error;
+      if ((error as Error).name === 'TimeoutError') throw new JwksUnavailable(`jwks_uri gave no complete answer within ${deps.timeoutMs} ms`);
       throw new JwksUnavailable(`jwks_uri could not be fetched: ${(error as Error).message}`);
     }
     let parsed: unknown;
@@ -76,10 +90,34 @@ export function createRemoteJwks(deps: { policy: TargetPolicy; clock: Clock; tim
       const fresh = hit && now - hit.fetchedAt < ttlMs;
       const mayRefresh = !hit || now - hit.fetchedAt >= minRefreshMs;
       if (hit && fresh && !(options.refresh && mayRefresh)) return hit.jwks;
-      const jwks = await download(uri);
-      if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value!);
-      cache.set(uri, { jwks, fetchedAt: now });
-      return jwks;
+      const pending = underWay.get(uri);
+      if (pending) return pending;
+      const failed = failures.get(uri);
+      if (failed && now - failed.at < minRefreshMs) {
+        if (hit && fresh) return hit.jwks;
+        throw failed.error;
+      }
+      const fetched = download(uri).then(
+        (jwks) => {
+          failures.delete(uri);
+          if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value!);
+          cache.set(uri, { jwks, fetchedAt: now });
+          return jwks;
+        },
+        (error: unknown) => {
+          if (error instanceof JwksUnavailable) {
+            if (failures.size >= MAX_ENTRIES) failures.delete(failures.keys().next().value!);
+            failures.set(uri, { error, at: now });
+          }
+          throw error;
+        },
+      );
+      underWay.set(uri, fetched);
+      try {
+        return await fetched;
+      } finally {
+        underWay.delete(uri);
+      }
     },
     close: () => agent.close(),
   };
