@@ -8,7 +8,7 @@
 import type { FastifyInstance } from 'fastify';
 import { bearerAccess, principalOf, protectedRoute, type BearerVerifier } from '../platform/auth.ts';
 import { auditBy } from '../audit/record.ts';
-import { errorResponses } from '../platform/http/schemas.ts';
+import { errorResponses, noMembers } from '../platform/http/schemas.ts';
 import type { WriteRunner } from '../idempotency/write-runner.ts';
 import type { MetricsRegistry } from '../platform/metrics.ts';
 import { PAGE_CONTENT_TYPE, pageQueryProperties, pageSchema } from '../paging/page.ts';
@@ -113,6 +113,7 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: PaymentRouteDe
         description: 'Moves the invoice to settled, posts cash/balance ledger entries, credits the available balance and emits invoice.settled. A settled invoice answers 409 invoice_already_settled.',
         headers: idempotencyHeader,
         params: idParams,
+        body: noMembers,
         response: { 200: invoiceSchema, ...errorResponses(400, 401, 403, 404, 409, 429) },
       },
     }),

@@ -15,7 +15,8 @@ import type { AccessTokens } from '../oauth/access-tokens.ts';
 import type { WriteRunner } from '../idempotency/write-runner.ts';
 import { bearerAccess, principalOf, protectedRoute, type Principal } from '../platform/auth.ts';
 import { logEvent } from '../platform/log-events.ts';
-import { errorResponses } from '../platform/http/schemas.ts';
+import { errorResponses, noMembers } from '../platform/http/schemas.ts';
+import { optionalBody } from '../platform/http/validation.ts';
 import { problem } from '../platform/errors/catalogue.ts';
 import type { Endpoints } from './endpoints.ts';
 import type { EventDeliveryState, Recovery } from './recovery.ts';
@@ -202,7 +203,8 @@ export function registerWebhookRoutes(
         operationId: action === 'enable' ? 'enableWebhookEndpoint' : 'disableWebhookEndpoint',
         summary: action === 'enable' ? 'Enable a webhook endpoint' : 'Disable a webhook endpoint (its pending deliveries are parked)',
         params: idParams,
-        response: { 200: endpointSchema, ...errorResponses(401, 403, 404, 409) },
+        body: noMembers,
+        response: { 200: endpointSchema, ...errorResponses(400, 401, 403, 404, 409) },
       },
     }), async (request, reply) =>
       writes.runWrite(request, reply, async (trx) => {
@@ -228,7 +230,7 @@ export function registerWebhookRoutes(
       operationId: 'rotateWebhookEndpointSecret',
       summary: 'Rotate the signing secret; the old one keeps signing during the overlap (default 24 h)',
       params: idParams,
-      body: { type: 'object', additionalProperties: false, properties: { overlap_seconds: { type: 'integer', minimum: 0, maximum: 7 * 24 * 3600 } } },
+      body: optionalBody({ type: 'object', additionalProperties: false, properties: { overlap_seconds: { type: 'integer', minimum: 0, maximum: 7 * 24 * 3600 } } } as const),
       response: { 200: endpointSchema, ...errorResponses(400, 401, 403, 404, 409, 415) },
     },
   }), async (request, reply) =>
@@ -311,7 +313,8 @@ export function registerWebhookRoutes(
       operationId: 'redeliverEvent',
       summary: 'Send an event again to every enabled endpoint subscribed to it',
       params: idParams,
-      response: { 202: { type: 'object', properties: { object: { type: 'string' }, event_id: { type: 'string' }, requeued: { type: 'integer' } } }, ...errorResponses(401, 403, 404, 409) },
+      body: noMembers,
+      response: { 202: { type: 'object', properties: { object: { type: 'string' }, event_id: { type: 'string' }, requeued: { type: 'integer' } } }, ...errorResponses(400, 401, 403, 404, 409) },
     },
   }), async (request, reply) => {
     const principal = principalOf(request);

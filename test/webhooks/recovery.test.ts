@@ -112,6 +112,27 @@ for (const target of databaseTargets()) {
       assert.ok(mine.every((m) => m.octokitValid && m.standardValid));
     });
 
+    it('redeliver, enable and disable take no members: one given is 400 validation_failed and nothing is requeued or changed', async () => {
+      const who = await tenant(t);
+      const { id: endpointId, secret } = await registerEndpoint(who, receiver.url, ['invoice.settled']);
+      receiver.secrets = [secret];
+      const event = await raise(t, who.accountId);
+      await dispatcher(t).runDue();
+      const deliveries = async () => (await deliveriesOf(t, event.id)).length;
+      const before = await deliveries();
+      for (const body of [{ endpoint_id: endpointId }, [], 'all']) {
+        const refused = await who.call('POST', `/v1/events/${event.id}/redeliver`, body);
+        assert.equal(refused.status, 400, JSON.stringify(body));
+        assert.equal(refused.body.code, 'validation_failed');
+      }
+      assert.equal((await dispatcher(t).runDue(), await deliveries()), before, 'nothing requeued');
+      const disabled = await who.call('POST', `/v1/webhook_endpoints/${endpointId}/disable`, { reason: 'maintenance' });
+      assert.equal(disabled.status, 400);
+      assert.equal((await who.call('GET', `/v1/webhook_endpoints/${endpointId}`)).body.status, 'enabled');
+      assert.equal((await who.call('POST', `/v1/events/${event.id}/redeliver`, {})).status, 202, 'an empty object is no member');
+      assert.equal(await dispatcher(t).runDue(), 1, 'the redelivery is sent, leaving nothing queued');
+    });
+
     it('redeliver: a delivery waiting for its retry is due at once, in a new retry cycle, and stays one queued delivery', async () => {
       const who = await tenant(t);
       const { secret } = await registerEndpoint(who, receiver.url, ['payout.paid']);

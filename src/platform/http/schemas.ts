@@ -1,5 +1,6 @@
 /** Shared pieces of route schemas, so the OpenAPI document describes errors the same way everywhere. */
 import { component } from './openapi-components.ts';
+import { optionalBody } from './validation.ts';
 
 export const problemSchema = component('Problem', {
   type: 'object',
@@ -28,6 +29,13 @@ export const problemSchema = component('Problem', {
   },
   additionalProperties: true,
 } as const);
+
+/**
+ * The body of a POST that acts on what its path names (settle, enable, redeliver): none at all,
+ * or an empty object. A member is refused (400 validation_failed), never ignored: a caller who sent one
+ * meant something by it, such as one endpoint to redeliver to, that the action would not do.
+ */
+export const noMembers = optionalBody({ type: 'object', additionalProperties: false, properties: {}, description: 'No members: the path names everything the action needs' } as const);
 
 export const STATUS_DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid request',

@@ -19,11 +19,27 @@ const base: Options = {
   strict: false,
 };
 
+const mayBeAbsent = new WeakSet<object>();
+
+/**
+ * A body schema that a request may also meet by sending no body at all (an action whose members
+ * are all optional): fastify validates an absent body as `null`, which no object schema accepts.
+ * A JSON `null` reads the same, and says no more. Any other body is validated as usual.
+ */
+export function optionalBody<T extends object>(schema: T): T {
+  mayBeAbsent.add(schema);
+  return schema;
+}
+
 export function createValidatorCompiler(): FastifySchemaCompiler<unknown> {
   const coercing = addFormats(new Ajv({ ...base, coerceTypes: 'array' }));
   const exact = addFormats(new Ajv({ ...base, coerceTypes: false }));
   return ({ schema, httpPart }) => {
     const ajv = httpPart === 'body' ? exact : coercing;
-    return ajv.compile(schema as object);
+    const validate = ajv.compile(schema as object);
+    if (httpPart !== 'body' || !mayBeAbsent.has(schema as object)) return validate;
+    const absentOrValid = (body: unknown) => body === null || body === undefined || validate(body);
+    // fastify reads the failures from the validator it was given.
+    return Object.defineProperty(absentOrValid, 'errors', { get: () => validate.errors });
   };
 }
