@@ -62,7 +62,8 @@ export interface paths {
         /** Authorization endpoint (RFC 6749 §4.1.1): sign-in and consent pages, then a redirect with code, state and iss */
         get: operations["authorize"];
         put?: never;
-        post?: never;
+        /** Authorization endpoint by form POST (OpenID Connect Core §3.1.2.1): as GET /authorize */
+        post: operations["authorizeByPost"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1611,6 +1612,8 @@ export interface operations {
                 prompt?: string;
                 /** @description One of the client’s registered redirect URIs, exactly */
                 redirect_uri: string;
+                /** @description query, the default and the only mode: the answer is in the redirect URI’s query */
+                response_mode?: "query";
                 /** @description Always code (RFC 6749 §4.1.1) */
                 response_type: "code";
                 /**
@@ -1665,6 +1668,106 @@ export interface operations {
             503: components["responses"]["ServiceUnavailablePage"];
         };
     };
+    authorizeByPost: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "response_type": "code",
+                 *       "client_id": "cli_7Rk2pV9sQ1mZ4wX8bN3c",
+                 *       "redirect_uri": "https://merchant.example.org/hooks/gatehouse",
+                 *       "code_challenge": "string",
+                 *       "code_challenge_method": "S256",
+                 *       "scope": "invoices:read payouts:read",
+                 *       "state": "string",
+                 *       "prompt": "string",
+                 *       "response_mode": "query"
+                 *     }
+                 */
+                "application/x-www-form-urlencoded": {
+                    /**
+                     * @description The client making the request
+                     * @example cli_7Rk2pV9sQ1mZ4wX8bN3c
+                     */
+                    client_id: string;
+                    /** @description PKCE (RFC 7636): BASE64URL(SHA256(code_verifier)); required */
+                    code_challenge: string;
+                    /** @enum {string} */
+                    code_challenge_method: "S256";
+                    /** @description none, login or consent (OpenID Connect Core §3.1.2.1) */
+                    prompt?: string;
+                    /**
+                     * Format: uri
+                     * @description One of the client’s registered redirect URIs, exactly
+                     */
+                    redirect_uri: string;
+                    /**
+                     * @description query, the default and the only mode: the answer is in the redirect URI’s query
+                     * @enum {string}
+                     */
+                    response_mode?: "query";
+                    /**
+                     * @description Always code (RFC 6749 §4.1.1)
+                     * @enum {string}
+                     */
+                    response_type: "code";
+                    /**
+                     * @description Space-separated scopes
+                     * @example invoices:read payouts:read
+                     */
+                    scope?: string;
+                    /** @description Opaque value returned unchanged in the redirect */
+                    state?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The sign-in page, or the consent page for a signed-in person */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <!doctype html><html lang="en">…</html> */
+                    "text/html": string;
+                };
+            };
+            /** @description Redirect to redirect_uri with code, state and iss (RFC 9207); or with error (invalid_request, unauthorized_client, access_denied, unsupported_response_type, invalid_scope, login_required, consent_required, server_error), error_description, state and iss */
+            303: {
+                headers: {
+                    /** @description The redirect URI with the answer in its query */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example {} */
+                    "application/json": unknown;
+                };
+            };
+            /** @description Unknown client, or a redirect URI that is not registered: an error page, never a redirect (RFC 6749 §4.1.2.1) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <!doctype html><html lang="en">…</html> */
+                    "text/html": string;
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLargePage"];
+            415: components["responses"]["UnsupportedMediaTypePage"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalErrorPage"];
+            503: components["responses"]["ServiceUnavailablePage"];
+        };
+    };
     submitConsent: {
         parameters: {
             query?: never;
@@ -1685,7 +1788,8 @@ export interface operations {
                  *       "state": "string",
                  *       "code_challenge": "string",
                  *       "code_challenge_method": "S256",
-                 *       "prompt": "string"
+                 *       "prompt": "string",
+                 *       "response_mode": "query"
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
@@ -1709,6 +1813,11 @@ export interface operations {
                      * @description One of the client’s registered redirect URIs, exactly
                      */
                     redirect_uri: string;
+                    /**
+                     * @description query, the default and the only mode: the answer is in the redirect URI’s query
+                     * @enum {string}
+                     */
+                    response_mode?: "query";
                     /**
                      * @description Always code (RFC 6749 §4.1.1)
                      * @enum {string}
@@ -1796,7 +1905,8 @@ export interface operations {
                  *       "state": "string",
                  *       "code_challenge": "string",
                  *       "code_challenge_method": "S256",
-                 *       "prompt": "string"
+                 *       "prompt": "string",
+                 *       "response_mode": "query"
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
@@ -1820,6 +1930,11 @@ export interface operations {
                      * @description One of the client’s registered redirect URIs, exactly
                      */
                     redirect_uri: string;
+                    /**
+                     * @description query, the default and the only mode: the answer is in the redirect URI’s query
+                     * @enum {string}
+                     */
+                    response_mode?: "query";
                     /**
                      * @description Always code (RFC 6749 §4.1.1)
                      * @enum {string}
@@ -1927,7 +2042,8 @@ export interface operations {
                  *       "state": "string",
                  *       "code_challenge": "string",
                  *       "code_challenge_method": "S256",
-                 *       "prompt": "string"
+                 *       "prompt": "string",
+                 *       "response_mode": "query"
                  *     }
                  */
                 "application/x-www-form-urlencoded": {
@@ -1949,6 +2065,11 @@ export interface operations {
                      * @description One of the client’s registered redirect URIs, exactly
                      */
                     redirect_uri: string;
+                    /**
+                     * @description query, the default and the only mode: the answer is in the redirect URI’s query
+                     * @enum {string}
+                     */
+                    response_mode?: "query";
                     /**
                      * @description Always code (RFC 6749 §4.1.1)
                      * @enum {string}
@@ -6613,7 +6734,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description No members: the path names everything the action needs */
-        requestBody: {
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": Record<string, never>;
@@ -7202,7 +7323,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description No members: the path names everything the action needs */
-        requestBody: {
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": Record<string, never>;
@@ -8802,7 +8923,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description No members: the path names everything the action needs */
-        requestBody: {
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": Record<string, never>;
@@ -8968,7 +9089,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description No members: the path names everything the action needs */
-        requestBody: {
+        requestBody?: {
             content: {
                 /** @example {} */
                 "application/json": Record<string, never>;
@@ -9318,7 +9439,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /**
                  * @example {

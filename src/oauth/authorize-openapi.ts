@@ -20,6 +20,7 @@ const AUTHORIZATION_PARAMETERS = {
   code_challenge: { type: 'string', description: 'PKCE (RFC 7636): BASE64URL(SHA256(code_verifier)); required' },
   code_challenge_method: { type: 'string', enum: ['S256'] },
   prompt: { type: 'string', description: 'none, login or consent (OpenID Connect Core §3.1.2.1)' },
+  response_mode: { type: 'string', enum: ['query'], description: 'query, the default and the only mode: the answer is in the redirect URI’s query' },
 } as const;
 
 const REDIRECTED =
@@ -39,6 +40,15 @@ const form = (properties: Record<string, unknown>, required: string[]) => ({
   consumes: ['application/x-www-form-urlencoded'],
   body: { type: 'object', required, properties: { ...AUTHORIZATION_PARAMETERS, ...properties } },
 });
+
+export const AUTHORIZE_POST_DOCS = {
+  ...form({}, [...AUTHORIZE_DOCS.querystring.required]),
+  response: {
+    200: AUTHORIZE_DOCS.response[200],
+    303: location(REDIRECTED),
+    400: html(NO_REDIRECT),
+  },
+};
 
 export const SIGN_IN_DOCS = {
   ...form(

@@ -43,7 +43,7 @@ import type { UserScopeBound } from './token.ts';
 import type { IdTokens } from './id-token.ts';
 import { logEvent } from '../platform/log-events.ts';
 import { documentedOnly } from '../platform/http/openapi.ts';
-import { AUTHORIZE_DOCS, CONSENT_DOCS, SIGN_IN_DOCS, SWITCH_DOCS } from './authorize-openapi.ts';
+import { AUTHORIZE_DOCS, AUTHORIZE_POST_DOCS, CONSENT_DOCS, SIGN_IN_DOCS, SWITCH_DOCS } from './authorize-openapi.ts';
 
 const NOTHING_GRANTABLE = 'None of the requested scopes may be granted to this user (privileged scopes need a role that names them)';
 
@@ -207,16 +207,26 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
 
   const pageConfig = { errorFormat: 'oauth-page' };
 
-  app.get('/authorize', { config: { ...pageConfig, ...documentedOnly(AUTHORIZE_DOCS) }, schema: { tags: ['oauth'], operationId: 'authorize', summary: 'Authorization endpoint (RFC 6749 §4.1.1): sign-in and consent pages, then a redirect with code, state and iss' } }, async (request, reply) => {
-    const req = await check(request, reply, request.query as Record<string, unknown>, 302);
+  /** The authorization request, from a query (GET) or a form (POST; answered with 303, RFC 9110 §15.4.4). */
+  async function authorization(request: FastifyRequest, reply: FastifyReply, source: Record<string, unknown>, status: 302 | 303) {
+    const req = await check(request, reply, source, status);
     if (!req) return reply;
     const existing = await currentSession(request, req);
     const session = await usableSession(req, existing);
-    if (req.prompt.has('none') && !session) return redirectError(reply, 302, new RedirectError('login_required', 'The user is not signed in', req.redirectUri, req.state));
+    if (req.prompt.has('none') && !session) return redirectError(reply, status, new RedirectError('login_required', 'The user is not signed in', req.redirectUri, req.state));
     const sessionSecret = parseCookies(request.headers.cookie)[cookies.session];
     if (!session || req.prompt.has('login')) return showSignIn(request, reply, req, 200, undefined, undefined, signedInAs(existing, sessionSecret));
-    return proceed(reply, req, session, sessionSecret!, 302);
-  });
+    return proceed(reply, req, session, sessionSecret!, status);
+  }
+
+  app.get('/authorize', { config: { ...pageConfig, ...documentedOnly(AUTHORIZE_DOCS) }, schema: { tags: ['oauth'], operationId: 'authorize', summary: 'Authorization endpoint (RFC 6749 §4.1.1): sign-in and consent pages, then a redirect with code, state and iss' } }, async (request, reply) =>
+    authorization(request, reply, request.query as Record<string, unknown>, 302),
+  );
+
+  // OpenID Connect Core §3.1.2.1: the authorization endpoint takes POST too, its parameters as a form.
+  app.post('/authorize', { config: { ...pageConfig, ...documentedOnly(AUTHORIZE_POST_DOCS) }, schema: { tags: ['oauth'], operationId: 'authorizeByPost', summary: 'Authorization endpoint by form POST (OpenID Connect Core §3.1.2.1): as GET /authorize' } }, async (request, reply) =>
+    authorization(request, reply, (request.body ?? {}) as Record<string, unknown>, 303),
+  );
 
   app.post('/authorize/switch', { config: { ...pageConfig, ...documentedOnly(SWITCH_DOCS) }, schema: { tags: ['oauth'], operationId: 'switchPerson', summary: '"Not you? Sign out" on the sign-in and consent pages: ends the session, then the same authorization request again' } }, async (request, reply) => {
     const body = (request.body ?? {}) as Record<string, unknown>;

@@ -204,6 +204,28 @@ for (const target of databaseTargets()) {
       assert.equal(await countRows(t, 'oauth_codes'), before);
     });
 
+    it('OpenID Connect Core §3.1.2.1: the authorization request by form POST runs as by GET, its redirects 303', async () => {
+      const browser = new Browser(t.publicUrl);
+      let page = await browser.post('/authorize', params());
+      assert.equal(page.status, 200);
+      assert.match(page.html, /action="\/authorize\/login"/);
+      page = await signIn(browser, page, 'ada', PASSWORD);
+      if (page.status === 200) page = await consent(browser, page);
+      assert.equal(page.status, 303);
+      const code = redirectParams(page).get('code')!;
+      assert.equal((await redeem(code)).status, 200);
+      // Signed in now: the POST goes straight back with a code, or with an error, each by 303.
+      const again = await browser.post('/authorize', params());
+      assert.equal(again.status, 303);
+      assert.ok(redirectParams(again).get('code'));
+      const refused = await browser.post('/authorize', params({ response_type: 'token' }));
+      assert.equal(refused.status, 303);
+      assert.equal(redirectParams(refused).get('error'), 'unsupported_response_type');
+      const unsafe = await browser.post('/authorize', params({ redirect_uri: 'https://evil.example/cb' }));
+      assert.equal(unsafe.status, 400, 'an unregistered redirect_uri is an error page, never a redirect');
+      assert.equal(unsafe.headers.get('location'), null);
+    });
+
     it('RFC 6749 §3.1.2: a registered redirect_uri keeps its query byte for byte; the answer is appended to it', async () => {
       const registered = "https://app.example/cb?tenant=a%20b&note='x'&empty=";
       const queried = await registerClient(t, accountId, { redirect_uris: [registered], grant_types: ['authorization_code'], scope: 'invoices:read' });

@@ -9,6 +9,7 @@
 import { canonical, namedSchemas } from './openapi-components.ts';
 import { addServerAnswers } from './openapi-answers.ts';
 import { exampleOf } from './openapi-examples.ts';
+import { isOptionalBody } from './validation.ts';
 
 type Json = Record<string, unknown>;
 interface MediaType {
@@ -46,7 +47,9 @@ export function finishDocument(document: Json, answeredStatus?: (path: string, s
       for (const parameter of (operation.parameters ?? []) as Json[]) {
         if (parameter.schema) parameter.schema = refs(parameter.schema as Json);
       }
-      const body = operation.requestBody as { content?: Record<string, MediaType> } | undefined;
+      const body = operation.requestBody as { required?: boolean; content?: Record<string, MediaType> } | undefined;
+      // @fastify/swagger marks every body required; an action's optional one is not (validation.ts).
+      if (body && Object.values(body.content ?? {}).some((media) => isOptionalBody(media.schema))) body.required = false;
       for (const media of Object.values(body?.content ?? {})) finishMedia(media, refs);
       for (const [status, response] of Object.entries((operation.responses ?? {}) as Record<string, Json>)) {
         if (response.$ref !== undefined) continue; // a shared answer, finished below

@@ -6,6 +6,7 @@
 import { Ajv, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import { canonical } from './openapi-components.ts';
 
 // ajv-formats is CommonJS with a default export.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -20,6 +21,8 @@ const base: Options = {
 };
 
 const mayBeAbsent = new WeakSet<object>();
+/** The same schemas by content, as the API document carries them (openapi-document.ts). */
+const mayBeAbsentByContent = new Set<string>();
 
 /**
  * A body schema that a request may also meet by sending no body at all (an action whose members
@@ -28,7 +31,13 @@ const mayBeAbsent = new WeakSet<object>();
  */
 export function optionalBody<T extends object>(schema: T): T {
   mayBeAbsent.add(schema);
+  mayBeAbsentByContent.add(canonical(schema));
   return schema;
+}
+
+/** Whether a body schema of the API document is one a request may leave out (`requestBody.required: false`). */
+export function isOptionalBody(schema: unknown): boolean {
+  return schema !== undefined && mayBeAbsentByContent.has(canonical(schema));
 }
 
 export function createValidatorCompiler(): FastifySchemaCompiler<unknown> {
