@@ -282,9 +282,9 @@ export function createScimGroups(deps: ScimGroupsDeps) {
           } else {
             doc = applyPatch(GROUP_SCHEMA, doc, [operation]);
           }
-          changed = true;
         }
         const { displayName, externalId } = checkDoc(doc);
+        // Members that changed, or a name: else nothing is written (a sync sending what is stored).
         if (!changed && displayName === row.display_name && (externalId ?? row.external_id) === row.external_id) return row;
         await touchMemberUsers(write, displayName !== row.display_name);
         const saved = await touch(trx, row, displayName, externalId, write.at, ifMatch);

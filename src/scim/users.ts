@@ -137,7 +137,8 @@ export function createScimUsers(deps: ScimUsersDeps) {
    * Stores `next` over `row` (PUT and PATCH), with the effects of a deactivation. A document
    * without `externalId` or `active` (a PUT that leaves them out) keeps the stored values: a
    * replace by a directory that does not send them means no change, and above all must not turn
-   * a deactivated person back on.
+   * a deactivated person back on. A write that changes nothing (a directory's periodic sync
+   * sending what is stored) writes nothing: no new version, no record of a change that is none.
    */
   async function save(
     trx: Transaction<Tables>,
@@ -150,6 +151,9 @@ export function createScimUsers(deps: ScimUsersDeps) {
     if (next.active === undefined) next.active = row.active === 1;
     const { columns, attributes } = splitUserDocument(next);
     const now = clock.now();
+    const proposed = { ...row, ...columns, attributes: JSON.stringify(attributes) };
+    const changes = { ...changesOf(userDocument(row), userDocument(proposed)), ...(passwordHash ? changesOf(null, { password: true }) : {}) };
+    if (Object.keys(changes).length === 0) return row;
     const updated: UserRow = {
       ...row,
       ...columns,
@@ -162,7 +166,7 @@ export function createScimUsers(deps: ScimUsersDeps) {
       accountId: row.account_id,
       action: row.active === 1 && updated.active === 0 ? 'scim.user.deactivated' : audit.action,
       target: { type: 'user', id: row.id },
-      changes: { ...changesOf(userDocument(row), userDocument(updated)), ...(passwordHash ? changesOf(null, { password: true }) : {}) },
+      changes,
       at: now,
     });
     try {

@@ -96,6 +96,44 @@ for (const target of databaseTargets()) {
       assert.equal(on.body.active, true);
     });
 
+    it('a sync that sends what is stored writes nothing: same version, no audit record, for users and groups', async () => {
+      const created = await c.call('POST', '/Users', { schemas: [USER], userName: 'steady@example.com', title: 'Clerk', active: true, emails: [{ value: 's@example.com', type: 'work', primary: true }] });
+      const group = await c.call('POST', '/Groups', { schemas: [GROUP], displayName: 'Steady', members: [{ value: created.body.id }] });
+      // Joining the group gave the person a version of their own.
+      const user = await c.call('GET', `/Users/${created.body.id}`);
+      const records = async (id: string) => (await t.gatehouse.database.db.selectFrom('audit_events').select('action').where('target_id', '=', id).execute()).map((r) => r.action);
+      const [userRecords, groupRecords] = [await records(user.body.id), await records(group.body.id)];
+
+      const same = await c.call('PATCH', `/Users/${user.body.id}`, {
+        schemas: [PATCH],
+        Operations: [
+          { op: 'Replace', path: 'title', value: 'Clerk' },
+          { op: 'Replace', path: 'active', value: 'True' },
+          { op: 'Replace', path: 'emails[type eq "work"].value', value: 's@example.com' },
+        ],
+      });
+      assert.equal(same.status, 200);
+      assert.equal(same.body.meta.version, user.body.meta.version);
+      assert.equal(same.body.meta.lastModified, user.body.meta.lastModified);
+      const put = await c.call('PUT', `/Users/${user.body.id}`, { schemas: [USER], userName: 'steady@example.com', title: 'Clerk', active: true, emails: [{ value: 's@example.com', type: 'work', primary: true }] });
+      assert.equal(put.body.meta.version, user.body.meta.version);
+      const groupSame = await c.call('PATCH', `/Groups/${group.body.id}`, {
+        schemas: [PATCH],
+        Operations: [
+          { op: 'Replace', path: 'displayName', value: 'Steady' },
+          { op: 'Add', path: 'members', value: [{ value: user.body.id }] },
+        ],
+      });
+      assert.equal(groupSame.status, 204);
+      assert.equal((await c.call('GET', `/Groups/${group.body.id}`)).body.meta.version, group.body.meta.version);
+      assert.deepEqual([await records(user.body.id), await records(group.body.id)], [userRecords, groupRecords]);
+
+      // A real change still is one.
+      const changed = await c.call('PATCH', `/Users/${user.body.id}`, { schemas: [PATCH], Operations: [{ op: 'Replace', path: 'title', value: 'Senior clerk' }] });
+      assert.notEqual(changed.body.meta.version, user.body.meta.version);
+      assert.deepEqual(await records(user.body.id), [...userRecords, 'scim.user.patched']);
+    });
+
     it('RFC 7643 §2.4: a PATCH through a value filter that makes an element primary leaves it the one primary, by sub-attribute path or by value', async () => {
       const created = await c.call('POST', '/Users', {
         schemas: [USER],
