@@ -17,6 +17,7 @@ import type { Client, Clients } from './clients.ts';
 import type { OAuthErrorCode } from './errors.ts';
 import { formatScope, isSubset, parseScope } from './scopes.ts';
 import { parseClaimsRequest } from './oidc-claims.ts';
+import { ACR_PASSWORD } from './id-token.ts';
 
 export const AUTHORIZE_PARAMS = [
   'response_type',
@@ -53,6 +54,8 @@ export interface AuthorizationRequest {
     idTokenHint: string | null;
     /** The `claims` parameter as sent (JSON text), kept with the code and the grant. */
     claims: string | null;
+    /** The `sub` the claims parameter names (§5.5.1): no other person is answered for. */
+    subject: string | null;
   };
   /** The parameters as received, carried through the login and consent forms. */
   params: AuthorizeParams;
@@ -153,9 +156,12 @@ function checkOidcParams(params: AuthorizeParams, fail: (code: OAuthErrorCode, d
     if (!/^\d{1,9}$/.test(params.max_age)) throw fail('invalid_request', 'max_age must be a non-negative integer (seconds)');
     maxAge = Number(params.max_age);
   }
-  if (params.claims !== undefined && !parseClaimsRequest(params.claims)) throw fail('invalid_request', 'claims must be a JSON object with userinfo and/or id_token members (OIDC Core §5.5)');
+  const claims = params.claims === undefined ? undefined : parseClaimsRequest(params.claims);
+  if (claims === undefined && params.claims !== undefined) throw fail('invalid_request', 'claims must be a JSON object with userinfo and/or id_token members (OIDC Core §5.5)');
+  // Only a password sign-in is done here: an essential acr asking for anything else cannot be met.
+  if (claims?.essentialAcr && !claims.essentialAcr.includes(ACR_PASSWORD)) throw fail('unmet_authentication_requirements', `The essential acr cannot be met: only ${ACR_PASSWORD} is offered`);
   const loginHint = params.login_hint === undefined ? null : params.login_hint.slice(0, 256);
-  return { nonce, maxAge, loginHint, idTokenHint: params.id_token_hint ?? null, claims: params.claims ?? null };
+  return { nonce, maxAge, loginHint, idTokenHint: params.id_token_hint ?? null, claims: params.claims ?? null, subject: claims?.subject ?? null };
 }
 
 /**

@@ -27,6 +27,8 @@ export const OAUTH_ERRORS = {
   consent_required: 400,
   request_not_supported: 400,
   request_uri_not_supported: 400,
+  // OpenID Connect Core Error Code unmet_authentication_requirements 1.0: an essential acr not met.
+  unmet_authentication_requirements: 400,
   server_error: 500,
   temporarily_unavailable: 503,
 } as const;

@@ -9,7 +9,9 @@
  * - The `claims` request parameter (§5.5): names individual claims for `userinfo` and
  *   `id_token`, among those of the granted scopes (the consent page names scopes, so a claim
  *   outside them was never consented to); a claim we do not hold is left out (voluntary and
- *   essential alike, §5.5.1).
+ *   essential alike, §5.5.1). Two requests are honoured or refused, never ignored: `sub` with a
+ *   value (only that person is answered for) and an essential `acr` with values (met only by
+ *   one of them).
  * - `email_verified` and `phone_number_verified` are false: Gatehouse verifies neither, and SCIM
  *   carries no verification, so saying true would be a claim nobody checked (§5.1).
  */
@@ -27,10 +29,14 @@ export const SCOPE_CLAIMS: Readonly<Record<string, readonly string[]>> = {
 
 export const CLAIMS_SUPPORTED = ['sub', 'iss', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'acr', 'amr', 'at_hash', 'sid', ...Object.values(SCOPE_CLAIMS).flat()];
 
-/** The `claims` request parameter (§5.5), reduced to the claim names asked for in each place. */
+/** The `claims` request parameter (§5.5): the claim names asked for in each place, and the two values the server must honour. */
 export interface ClaimsRequest {
   userinfo: string[];
   id_token: string[];
+  /** §5.5.1: `sub` asked for with a value: only that person may be answered for. */
+  subject: string | null;
+  /** §5.5.1.1: `acr` asked for as essential with values: one of them, or no positive answer. */
+  essentialAcr: string[] | null;
 }
 
 /** Parses the `claims` parameter; undefined when it is not a JSON object of the §5.5 shape. */
@@ -42,17 +48,33 @@ export function parseClaimsRequest(raw: string): ClaimsRequest | undefined {
     return undefined;
   }
   if (!isPlainObject(parsed)) return undefined;
-  const out: ClaimsRequest = { userinfo: [], id_token: [] };
+  const out: ClaimsRequest = { userinfo: [], id_token: [], subject: null, essentialAcr: null };
   for (const place of ['userinfo', 'id_token'] as const) {
     const section = parsed[place];
     if (section === undefined) continue;
     if (!isPlainObject(section)) return undefined;
     for (const [name, spec] of Object.entries(section)) {
       if (spec !== null && !isPlainObject(spec)) return undefined;
+      const wanted = spec === null ? undefined : valuesOf(spec);
+      if (wanted === null) return undefined;
+      if (name === 'sub' && wanted !== undefined) {
+        // One person: two different values could never both be met.
+        if (wanted.length !== 1 || (out.subject !== null && out.subject !== wanted[0])) return undefined;
+        out.subject = wanted[0]!;
+      }
+      if (name === 'acr' && place === 'id_token' && spec?.essential === true && wanted !== undefined) out.essentialAcr = wanted;
       out[place].push(name);
     }
   }
   return out;
+}
+
+/** A claim's `value` or `values` (§5.5.1) as a list; undefined when neither is given, null when malformed. */
+function valuesOf(spec: Record<string, unknown>): string[] | undefined | null {
+  if (spec.essential !== undefined && typeof spec.essential !== 'boolean') return null;
+  if (spec.value !== undefined) return typeof spec.value === 'string' ? [spec.value] : null;
+  if (spec.values !== undefined) return Array.isArray(spec.values) && spec.values.length > 0 && spec.values.every((v) => typeof v === 'string') ? (spec.values as string[]) : null;
+  return undefined;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -148,6 +148,30 @@ for (const target of databaseTargets()) {
       assert.equal(bad.params.get('state'), 's1');
     });
 
+    it('OIDC Core §5.5.1: a sub asked for with a value is answered for that person only; an essential acr that cannot be met is refused', async () => {
+      const browser = new Browser(t.publicUrl);
+      // Someone else's sub: signing in as Grace is not that person, so no code for her.
+      const someoneElse = JSON.stringify({ id_token: { sub: { value: 'usr_someone_else' } } });
+      const asked = await authorize(browser, { claims: someoneElse });
+      assert.deepEqual([asked.params.get('error'), asked.params.get('code')], ['access_denied', null]);
+      // Signed in as Grace now: asking for her by sub goes straight through.
+      const her = await authorize(browser, { prompt: 'none', claims: JSON.stringify({ id_token: { sub: { value: userId } } }) });
+      const token = await redeem(her.params.get('code')!);
+      assert.equal((await verifyJwt(token.body.id_token as string)).sub, userId);
+      // And asking for someone else without a page to show: login_required.
+      const silent = await authorize(browser, { prompt: 'none', claims: someoneElse });
+      assert.deepEqual([silent.params.get('error'), silent.params.get('code')], ['login_required', null]);
+
+      const unmet = await authorize(browser, { claims: JSON.stringify({ id_token: { acr: { essential: true, values: ['urn:example:mfa'] } } }) });
+      assert.deepEqual([unmet.params.get('error'), unmet.params.get('state')], ['unmet_authentication_requirements', 's1']);
+      const met = await authorize(browser, { claims: JSON.stringify({ id_token: { acr: { essential: true, values: ['urn:example:mfa', 'urn:gatehouse:acr:password'] } } }) });
+      assert.equal((await verifyJwt((await redeem(met.params.get('code')!)).body.id_token as string)).acr, 'urn:gatehouse:acr:password');
+      for (const malformed of [{ id_token: { sub: { value: 7 } } }, { id_token: { acr: { essential: 'yes' } } }, { id_token: { sub: { value: 'a' } }, userinfo: { sub: { value: 'b' } } }]) {
+        const refused = await authorize(browser, { claims: JSON.stringify(malformed) });
+        assert.equal(refused.params.get('error'), 'invalid_request', JSON.stringify(malformed));
+      }
+    });
+
     it('OIDC Core §5.5: the claims parameter chooses among the claims of the consented scopes; it never releases one the person did not consent to', async () => {
       const browser = new Browser(t.publicUrl);
       const asked = { id_token: { email: { essential: true }, phone_number: null, name: null }, userinfo: { email: null, given_name: null } };
