@@ -40,6 +40,7 @@ import { createUserStore, type UserStore } from './users/store.ts';
 import { MetricsRegistry } from './platform/metrics.ts';
 import { registerMetricsRoute } from './platform/http/metrics-route.ts';
 import { revokeUserAccess } from './oauth/user-access.ts';
+import { signInDeviceKeyOf } from './oauth/sign-in-devices.ts';
 import { createScim, type UserScopeBound } from './scim/index.ts';
 import { createWriteRunner, type WriteHooks, type WriteRunner } from './idempotency/write-runner.ts';
 import type { IdempotencyRetention } from './idempotency/retention.ts';
@@ -208,6 +209,7 @@ async function assemble(
       api: config.rateLimitApi,
       token: config.rateLimitToken,
       signin: config.rateLimitSignIn,
+      signin_device: config.rateLimitSignIn,
       signin_ip: config.rateLimitSignInAddress,
       token_failure_ip: config.rateLimitTokenFailures,
       token_failure_client: config.rateLimitTokenFailures,
@@ -228,6 +230,7 @@ async function assemble(
     userScopeBound: deps.userScopeBound ?? scim.userScopeBound,
     metrics,
     pairwiseKey: pairwiseKeyOf(secretsKey),
+    signInDeviceKey: signInDeviceKeyOf(secretsKey),
     outboundPolicy: webhooks.policy,
     log: log.child({ component: 'oidc' }),
     branding: accounts.branding,

@@ -37,6 +37,7 @@ import { checkAuthorizationRequest, redirectWith, RedirectError, UnsafeRedirect,
 import { consentPage, errorPage, sendPage, signInPage, type SignedInAs } from './pages.ts';
 import type { Branding } from '../accounts/branding.ts';
 import { parseCookies, sessionCookies, type Session, type Sessions } from './sessions.ts';
+import { countedUserName, type SignInDevices } from './sign-in-devices.ts';
 import { issueCode } from './grants.ts';
 import { grantableToPerson, isSubset } from './scopes.ts';
 import type { UserScopeBound } from './token.ts';
@@ -58,6 +59,8 @@ export interface AuthorizeDeps {
   issuer: string;
   codeTtl: number;
   idTokens: IdTokens;
+  /** Browsers the person signed in from before, counted apart at sign-in. */
+  devices: SignInDevices;
   /** What the pages show of an account (cached; undefined shows the default look). */
   branding?: (accountId: string) => Promise<Branding | undefined>;
 }
@@ -142,7 +145,7 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
    * the id_token_hint names (OIDC Core §3.1.2.1); otherwise the person signs in again.
    */
   /** OIDC Core §5.5.1: a request naming a `sub` is answered for that person only. */
-  const isNamedPerson = (req: AuthorizationRequest, session: Session) => !req.oidc?.subject || deps.idTokens.subjectFor(req.client, session.userId) === req.oidc.subject;
+  const isNamedPerson = (req: AuthorizationRequest, session: Session) => !req.oidc?.subject || safeEqual(deps.idTokens.subjectFor(req.client, session.userId), req.oidc.subject);
 
   async function usableSession(req: AuthorizationRequest, session: Session | undefined): Promise<Session | undefined> {
     if (!session || !req.oidc) return session;
@@ -257,7 +260,11 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
     if (!signInTokenValid(request, body)) return sendPage(reply, 403, errorPage('The form expired. Go back to the application and start again.'));
     const userName = typeof body.username === 'string' ? body.username.slice(0, 256) : '';
     const password = typeof body.password === 'string' ? body.password.slice(0, 1024) : '';
-    const byName = await rateLimits.consume('signin', `${req.client.accountId}:${userName.trim().toLowerCase()}`);
+    // A browser the person signed in from before has a count of its own (sign-in-devices.ts):
+    // strangers spending the userName's attempts do not lock the person out of it.
+    const device = deps.devices.knownFor(parseCookies(request.headers.cookie)[cookies.device], req.client.accountId, userName);
+    const counted = countedUserName(userName);
+    const byName = device ? await rateLimits.consume('signin_device', `${req.client.accountId}:${counted}:${device}`) : await rateLimits.consume('signin', `${req.client.accountId}:${counted}`);
     // Per account: failures from one address on one account never hold sign-in on another back.
     const addressKey = `${req.client.accountId}:${request.ip}`;
     const byAddress = await rateLimits.consume('signin_ip', addressKey);
@@ -290,6 +297,7 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
     if (!started) return failed({ reason: 'user_changed', user_id: user.id });
     const { secret, id: sessionId } = started;
     reply.header('set-cookie', cookies.setSession(secret));
+    reply.header('set-cookie', cookies.setDevice(deps.devices.issue(req.client.accountId, userName)));
     const session: Session = { id: sessionId, accountId: user.account_id, userId: user.id, userName: user.user_name, authenticatedAt: deps.clock.now() };
     return proceed(reply, { ...req, prompt: without(req.prompt, 'login') }, session, secret, 303);
   });

@@ -24,6 +24,7 @@ import { createRevocation } from './revocation.ts';
 import { createSigningKeys } from './keys.ts';
 import type { KeyVault } from '../platform/secrets-key.ts';
 import { createSessions } from './sessions.ts';
+import { createSignInDevices } from './sign-in-devices.ts';
 import { registerOAuthRoutes } from './routes.ts';
 import { createIdTokens } from './id-token.ts';
 import type { Branding } from '../accounts/branding.ts';
@@ -42,6 +43,8 @@ export interface OAuthDeps {
   metrics?: MetricsRegistry;
   /** Keys pairwise `sub` values (OIDC Core §8.1); derived from the secrets key. */
   pairwiseKey: Buffer;
+  /** What known sign-in devices' cookies are made with (sign-in-devices.ts). */
+  signInDeviceKey: Buffer;
   /** Where Gatehouse may call out to (back-channel logout, jwks_uri): the webhooks' guard. */
   outboundPolicy: TargetPolicy;
   log?: FastifyBaseLogger;
@@ -100,6 +103,7 @@ export function createOAuth(deps: OAuthDeps) {
         clients,
         users: deps.users,
         sessions,
+        devices: createSignInDevices(deps.signInDeviceKey),
         rateLimits: deps.rateLimits,
         userScopeBound,
         issuer: config.issuer,

@@ -18,6 +18,7 @@ import { randomSecret, safeEqual, sha256Hex } from '../platform/crypto.ts';
 import { formatScope, scopeSet } from './scopes.ts';
 import { queueLogoutTokens } from './backchannel-logout.ts';
 import { holdUser } from '../users/store.ts';
+import { DEVICE_TTL_SECONDS } from './sign-in-devices.ts';
 
 export const SESSION_TTL_SECONDS = 12 * 3600;
 
@@ -48,7 +49,7 @@ function cookie(name: string, value: string, options: { secure: boolean; maxAge?
 }
 
 /**
- * The sign-in session and CSRF cookies of the login pages. Behind an https issuer their names
+ * The sign-in session, CSRF and known-device (sign-in-devices.ts) cookies of the login pages. Behind an https issuer their names
  * carry the `__Host-` prefix (RFC 6265bis §4.1.3.2): a browser then accepts them only when set
  * over https, Secure, with `Path=/` and no `Domain`, so a sibling subdomain or a plain-http
  * response cannot plant or overwrite them. Over http (local development) a browser would refuse
@@ -59,15 +60,19 @@ export function sessionCookies(issuer: string) {
   const prefix = secure ? '__Host-' : '';
   const session = `${prefix}gh_session`;
   const csrf = `${prefix}gh_csrf`;
+  const device = `${prefix}gh_device`;
   return {
     session,
     csrf,
+    device,
     /** The Set-Cookie value that starts a session. */
     setSession: (secret: string) => cookie(session, secret, { secure, maxAge: SESSION_TTL_SECONDS, path: '/' }),
     /** The Set-Cookie value that forgets the session (sign-out). */
     clearSession: () => cookie(session, '', { secure, maxAge: 0, path: '/' }),
     /** The Set-Cookie value that carries the sign-in form's double-submit token. */
     setCsrf: (token: string) => cookie(csrf, token, { secure, path: secure ? '/' : '/authorize' }),
+    /** The Set-Cookie value that marks this browser as one the person signed in from. */
+    setDevice: (value: string) => cookie(device, value, { secure, maxAge: DEVICE_TTL_SECONDS, path: secure ? '/' : '/authorize' }),
   };
 }
 

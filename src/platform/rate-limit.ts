@@ -30,9 +30,11 @@ export interface Limit {
 /**
  * `token`: requests of an authenticated client; `token_failure_ip` / `token_failure_client`:
  * failed client authentications per source address / per claimed client; `signin`: sign-in
- * attempts per userName; `signin_ip`: failed sign-ins per source address and account.
+ * attempts per userName; `signin_device`: the same from a browser that signed in as that userName
+ * before (oauth/sign-in-devices.ts), per browser; `signin_ip`: failed sign-ins per source address
+ * and account.
  */
-export type Bucket = 'api' | 'token' | 'token_failure_ip' | 'token_failure_client' | 'signin' | 'signin_ip';
+export type Bucket = 'api' | 'token' | 'token_failure_ip' | 'token_failure_client' | 'signin' | 'signin_device' | 'signin_ip';
 
 export const DEFAULT_LIMITS: Record<Bucket, Limit> = {
   api: { points: 100, seconds: 1 },
@@ -40,6 +42,7 @@ export const DEFAULT_LIMITS: Record<Bucket, Limit> = {
   token_failure_ip: { points: 30, seconds: 60 },
   token_failure_client: { points: 30, seconds: 60 },
   signin: { points: 10, seconds: 300 },
+  signin_device: { points: 10, seconds: 300 },
   signin_ip: { points: 100, seconds: 300 },
 };
 

@@ -372,6 +372,40 @@ for (const target of databaseTargets()) {
       assert.equal(last!.headers.get('ratelimit-remaining'), '0');
       assert.match(last!.html, /Too many sign-in attempts/);
     });
+
+    it('a stranger spending a userName’s sign-in attempts does not lock its person out of a browser they signed in from', async () => {
+      await createUser(t, accountId, 'lockout', PASSWORD);
+      await createUser(t, accountId, 'neighbour', PASSWORD);
+      const signedInAs = async (browser: Browser, userName: string) => {
+        const answer = await signIn(browser, await browser.get(authorizePath(params({ prompt: 'login' }))), userName, PASSWORD);
+        assert.equal(answer.status, 200, `${userName}: the consent page`);
+        assert.ok(browser.cookies.get('gh_device'));
+      };
+      const mine = new Browser(t.publicUrl);
+      await signedInAs(mine, 'lockout');
+      // Someone else, elsewhere, spends the attempts in that name, wrong password each time.
+      const stranger = new Browser(t.publicUrl);
+      const strangerPage = await stranger.get(authorizePath(params()));
+      let last;
+      for (let i = 0; i < 11; i++) last = await signIn(stranger, strangerPage, 'LockOut ', 'a guess');
+      assert.equal(last!.status, 429);
+      assert.equal((await signIn(stranger, strangerPage, 'lockout', PASSWORD)).status, 429, 'an unknown browser stays held back, right password or not');
+      // A cookie made up, or one from another person's sign-in, is no known device.
+      const forged = new Browser(t.publicUrl);
+      const forgedPage = await forged.get(authorizePath(params()));
+      forged.cookies.set('gh_device', 'bm9uY2U.bm90LWEtbWFj');
+      assert.equal((await signIn(forged, forgedPage, 'lockout', PASSWORD)).status, 429);
+      const neighbour = new Browser(t.publicUrl);
+      await signedInAs(neighbour, 'neighbour');
+      const borrowed = new Browser(t.publicUrl);
+      const borrowedPage = await borrowed.get(authorizePath(params()));
+      borrowed.cookies.set('gh_device', neighbour.cookies.get('gh_device')!);
+      assert.equal((await signIn(borrowed, borrowedPage, 'lockout', PASSWORD)).status, 429);
+      // The person's own browser signs in.
+      const signedIn = await signIn(mine, await mine.get(authorizePath(params({ prompt: 'login' }))), 'lockout', PASSWORD);
+      assert.notEqual(signedIn.status, 429, signedIn.html.slice(0, 200));
+      assert.ok(signedIn.status === 200 || signedIn.status === 303, String(signedIn.status));
+    });
   });
 
   describe(`OAuth scopes bounded by the user's roles (${target.kind})`, () => {
@@ -417,10 +451,12 @@ for (const target of databaseTargets()) {
         const page = await browser.get(request);
         assert.match(page.headers.get('set-cookie') ?? '', /^__Host-gh_csrf=[^;]+; Path=\/; HttpOnly; SameSite=Lax; Secure$/);
         const consentPage = await signIn(browser, page, 'ada', PASSWORD);
-        assert.match(consentPage.headers.get('set-cookie') ?? '', /^__Host-gh_session=[^;]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=43200; Secure$/);
+        const [sessionCookie, deviceCookie] = consentPage.headers.getSetCookie();
+        assert.match(sessionCookie ?? '', /^__Host-gh_session=[^;]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=43200; Secure$/);
+        assert.match(deviceCookie ?? '', /^__Host-gh_device=[^;]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=15552000; Secure$/);
         const redirect = await consent(browser, consentPage);
         assert.equal(redirectParams(redirect).get('iss'), 'https://auth.example.test');
-        assert.deepEqual([...browser.cookies.keys()].sort(), ['__Host-gh_csrf', '__Host-gh_session']);
+        assert.deepEqual([...browser.cookies.keys()].sort(), ['__Host-gh_csrf', '__Host-gh_device', '__Host-gh_session']);
 
         // The same session secret under the unprefixed name (what a sibling origin or an http
         // page could plant) is not read: the browser is asked to sign in.
@@ -445,7 +481,9 @@ for (const target of databaseTargets()) {
         const page = await browser.get(authorizePath({ response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT, scope: 'invoices:read', state: 's' }));
         assert.match(page.headers.get('set-cookie') ?? '', /^gh_csrf=[^;]+; Path=\/authorize; HttpOnly; SameSite=Lax$/);
         const consentPage = await signIn(browser, page, 'ada', PASSWORD);
-        assert.match(consentPage.headers.get('set-cookie') ?? '', /^gh_session=[^;]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=43200$/);
+        const [sessionCookie, deviceCookie] = consentPage.headers.getSetCookie();
+        assert.match(sessionCookie ?? '', /^gh_session=[^;]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=43200$/);
+        assert.match(deviceCookie ?? '', /^gh_device=[^;]+; Path=\/authorize; HttpOnly; SameSite=Lax; Max-Age=15552000$/);
         const redirect = await consent(browser, consentPage);
         assert.ok(redirectParams(redirect).get('code'));
       } finally {
