@@ -77,7 +77,10 @@ export function createIdTokens(deps: { db: Db; clock: Clock; keys: SigningKeys; 
     async readHint(token: string): Promise<{ sub: string; aud: string[]; sid?: string } | undefined> {
       try {
         const jwks = createLocalJWKSet((await keys.jwks()) as { keys: JWK[] });
-        const { payload } = await jwtVerify(token, jwks, { issuer, algorithms: ['ES256', 'RS256'], currentDate: new Date(0) });
+        const { payload, protectedHeader } = await jwtVerify(token, jwks, { issuer, algorithms: ['ES256', 'RS256'], currentDate: new Date(0) });
+        // An ID token carries no typ; the other JWTs these keys sign say what they are (a logout
+        // token, logout+jwt; an introspection answer) and are no hint, whatever their claims.
+        if (protectedHeader.typ !== undefined) return undefined;
         if (typeof payload.sub !== 'string') return undefined;
         const aud = typeof payload.aud === 'string' ? [payload.aud] : (payload.aud ?? []);
         return { sub: payload.sub, aud, ...(typeof payload.sid === 'string' ? { sid: payload.sid } : {}) };

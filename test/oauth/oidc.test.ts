@@ -257,6 +257,14 @@ for (const target of databaseTargets()) {
       const forged = idToken.slice(0, -4) + 'AAAA';
       const other = await browser.get(authorizePath({ response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT, scope: 'openid', state: 's', prompt: 'none', id_token_hint: forged }));
       assert.equal(redirectParams(other).get('error'), 'login_required');
+      // Nor is another JWT these keys sign for this person: a logout token names its sub too.
+      const now = Math.floor(clock.now() / 1000);
+      const logoutToken = await t.gatehouse.services.oauth.keys.sign(
+        { iss: t.config.issuer, aud: client.client_id, sub: userId, iat: now, exp: now + 120, jti: 'j1', events: { 'http://schemas.openid.net/event/backchannel-logout': {} } },
+        'logout+jwt',
+      );
+      const logoutHint = await browser.get(authorizePath({ response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT, scope: 'openid', state: 's', prompt: 'none', id_token_hint: logoutToken }));
+      assert.equal(redirectParams(logoutHint).get('error'), 'login_required');
     });
 
     it('RP-Initiated Logout: id_token_hint signs out at once, back to the exact post_logout_redirect_uri with state; back-channel logout token delivered', async () => {
