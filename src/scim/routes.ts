@@ -121,12 +121,17 @@ function listBody(schema: ResourceSchema, page: { resources: JsonObject[]; total
   };
 }
 
-function sendResource(reply: FastifyReply, status: number, body: JsonObject): JsonObject {
-  const meta = body.meta as JsonObject | undefined;
+/**
+ * Sends `shown` (the resource, or what `attributes`/`excludedAttributes` keep of it) with the
+ * resource's own ETag and, on 201, its Location: a projection that leaves `meta` out still
+ * names the version a later If-Match needs.
+ */
+function sendResource(reply: FastifyReply, status: number, resource: JsonObject, shown: JsonObject = resource): JsonObject {
+  const meta = resource.meta as JsonObject | undefined;
   if (meta?.version) reply.header('etag', meta.version as string);
   if (status === 201 && meta?.location) reply.header('location', meta.location as string);
   reply.code(status).type(SCIM_CONTENT_TYPE);
-  return body;
+  return shown;
 }
 
 export async function registerScimRoutes(app: FastifyInstance, deps: ScimRouteDeps): Promise<void> {
@@ -201,7 +206,7 @@ export async function registerScimRoutes(app: FastifyInstance, deps: ScimRouteDe
               : await deps.groups.get(accountId, request.params.id, wants(GROUP_SCHEMA, projection, 'members'));
           const version = (found.meta as JsonObject).version as string;
           if (noneMatchHits(request.headers['if-none-match'], version)) return reply.code(304).header('etag', version).send();
-          return sendResource(reply, 200, project(kind.schema, found, projection));
+          return sendResource(reply, 200, found, project(kind.schema, found, projection));
         },
       );
 
@@ -227,7 +232,7 @@ export async function registerScimRoutes(app: FastifyInstance, deps: ScimRouteDe
       protectedRoute(access, { config, schema: { tags: ['scim'], operationId: 'patchScimUser', summary: 'Patch a user (RFC 7644 §3.5.2); answers 200 with the user', params: idParams, querystring: projectionQuery, body: anyBody, response: { 200: resource, ...errors } } }),
       async (request, reply) => {
         const patched = await deps.users.patch(principalOf(request).accountId, request.params.id, request.body, ifMatch(request), auditBy(request));
-        return sendResource(reply, 200, project(USER_SCHEMA, patched, parseProjection(request.query.attributes, request.query.excludedAttributes)));
+        return sendResource(reply, 200, patched, project(USER_SCHEMA, patched, parseProjection(request.query.attributes, request.query.excludedAttributes)));
       },
     );
 
@@ -253,7 +258,8 @@ export async function registerScimRoutes(app: FastifyInstance, deps: ScimRouteDe
           return reply.code(204).header('etag', `W/"${row.version}"`).removeHeader('content-type').send();
         }
         const projection = parseProjection(attributes, excludedAttributes);
-        return sendResource(reply, 200, project(GROUP_SCHEMA, await deps.groups.get(accountId, row.id, wants(GROUP_SCHEMA, projection, 'members')), projection));
+        const group = await deps.groups.get(accountId, row.id, wants(GROUP_SCHEMA, projection, 'members'));
+        return sendResource(reply, 200, group, project(GROUP_SCHEMA, group, projection));
       },
     );
 

@@ -96,6 +96,20 @@ for (const target of databaseTargets()) {
       assert.equal(on.body.active, true);
     });
 
+    it('RFC 7644 §3.14: a projection that leaves meta out still answers with the resource’s ETag', async () => {
+      const user = await c.call('POST', '/Users', { schemas: [USER], userName: 'tagged@example.com' });
+      const version = user.body.meta.version as string;
+      const got = await c.call('GET', `/Users/${user.body.id}?attributes=userName`);
+      assert.equal(got.body.meta, undefined);
+      assert.equal(got.headers.get('etag'), version);
+      const patched = await c.call('PATCH', `/Users/${user.body.id}?excludedAttributes=meta`, { schemas: [PATCH], Operations: [{ op: 'replace', path: 'title', value: 'Tagged' }] });
+      assert.equal(patched.body.meta, undefined);
+      assert.equal(patched.headers.get('etag'), 'W/"2"');
+      const group = await c.call('POST', '/Groups', { schemas: [GROUP], displayName: 'Tagged' });
+      const renamed = await c.call('PATCH', `/Groups/${group.body.id}?attributes=displayName`, { schemas: [PATCH], Operations: [{ op: 'replace', path: 'displayName', value: 'Tagged again' }] });
+      assert.deepEqual([renamed.status, renamed.body.displayName, renamed.headers.get('etag')], [200, 'Tagged again', 'W/"2"']);
+    });
+
     it('a sync that sends what is stored writes nothing: same version, no audit record, for users and groups', async () => {
       const created = await c.call('POST', '/Users', { schemas: [USER], userName: 'steady@example.com', title: 'Clerk', active: true, emails: [{ value: 's@example.com', type: 'work', primary: true }] });
       const group = await c.call('POST', '/Groups', { schemas: [GROUP], displayName: 'Steady', members: [{ value: created.body.id }] });
