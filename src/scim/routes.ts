@@ -12,7 +12,7 @@ import { emptyOrJson } from '../platform/http/server.ts';
 import { OAUTH2_SCHEME, principalOf, protectedRoute, type RouteAccess } from '../platform/auth.ts';
 import { auditBy } from '../audit/index.ts';
 import type { JsonObject } from './coerce.ts';
-import { SCIM_CONTENT_TYPE, invalidFilter, invalidValue, notFound, scimErrorResponses, serializeScimError } from './errors.ts';
+import { SCIM_CONTENT_TYPE, invalidFilter, invalidValue, notFound, scimError, scimErrorResponses, serializeScimError } from './errors.ts';
 import { LIST_RESPONSE, SEARCH_REQUEST, USER_SCHEMA, GROUP_SCHEMA, type ResourceSchema } from './schema-catalog.ts';
 import { listOf, resourceTypes, schemas, serviceProviderConfig } from './discovery.ts';
 import { countOf, startIndexOf } from './pagination.ts';
@@ -291,6 +291,18 @@ export async function registerScimRoutes(app: FastifyInstance, deps: ScimRouteDe
       const found = schemas(deps.baseUrl).find((s) => s.id === request.params.id);
       if (!found) throw notFound('Schema', request.params.id);
       return found;
+    });
+
+    // RFC 7644 §3.11: an alias for the authenticated subject's own resource, which a SCIM token (a
+    // directory, not a person) does not have: 501, as the RFC asks of a provider without it.
+    scope.route({
+      method: ['GET', 'PUT', 'PATCH', 'DELETE', 'POST'],
+      url: '/scim/v2/Me',
+      // Not in the API document: it describes what is offered, and ServiceProviderConfig says the rest.
+      ...protectedRoute(access, { config, schema: { hide: true, response: scimErrorResponses(401, 501) } }),
+      handler: async () => {
+        throw scimError(501, null, '/Me is not supported: a SCIM token stands for a directory, not a person');
+      },
     });
   });
 }

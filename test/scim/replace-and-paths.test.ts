@@ -110,6 +110,15 @@ for (const target of databaseTargets()) {
       assert.deepEqual([renamed.status, renamed.body.displayName, renamed.headers.get('etag')], [200, 'Tagged again', 'W/"2"']);
     });
 
+    it('RFC 7644 §3.11: /Me is not supported → 501 SCIM Error, for every method; without a token, 401', async () => {
+      for (const method of ['GET', 'PUT', 'PATCH', 'DELETE', 'POST']) {
+        const me = await c.call(method, '/Me', method === 'GET' || method === 'DELETE' ? undefined : { schemas: [USER] });
+        assert.equal(me.status, 501, method);
+        assert.deepEqual([me.body.schemas, me.body.status], [[ERROR], '501']);
+      }
+      assert.equal((await fetch(`${t.publicUrl}/scim/v2/Me`)).status, 401);
+    });
+
     it('a sync that sends what is stored writes nothing: same version, no audit record, for users and groups', async () => {
       const created = await c.call('POST', '/Users', { schemas: [USER], userName: 'steady@example.com', title: 'Clerk', active: true, emails: [{ value: 's@example.com', type: 'work', primary: true }] });
       const group = await c.call('POST', '/Groups', { schemas: [GROUP], displayName: 'Steady', members: [{ value: created.body.id }] });
