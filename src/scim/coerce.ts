@@ -69,7 +69,10 @@ export function coerceValue(def: AttrDef, value: unknown, where: string): Json {
     return coerceSingle(def, value, where);
   }
   const items = Array.isArray(value) ? value : [value];
-  return items.map((item, i) => coerceSingle(def, item, `${where}[${i}]`));
+  const elements = items.map((item, i) => coerceSingle(def, item, `${where}[${i}]`));
+  // RFC 7643 §2.4: "primary" is true on at most one element.
+  if (elements.filter((e) => isObject(e) && e.primary === true).length > 1) throw invalidValue(`${where}: at most one element may be primary`);
+  return elements;
 }
 
 /** True when the attribute is never taken from a client. */

@@ -119,6 +119,22 @@ for (const target of databaseTargets()) {
       assert.equal((await fetch(`${t.publicUrl}/scim/v2/Me`)).status, 401);
     });
 
+    it('RFC 7643 §2.4: a POST, PUT or PATCH value with two primary elements → 400 invalidValue, nothing stored', async () => {
+      const twoPrimaries = [{ value: 'a@example.com', type: 'work', primary: true }, { value: 'b@example.com', type: 'home', primary: true }];
+      const created = await c.call('POST', '/Users', { schemas: [USER], userName: 'twoprimaries@example.com', emails: twoPrimaries });
+      assert.deepEqual([created.status, created.body.scimType], [400, 'invalidValue']);
+      assert.equal((await c.call('GET', `/Users?filter=${encodeURIComponent('userName eq "twoprimaries@example.com"')}`)).body.totalResults, 0);
+      const user = await c.call('POST', '/Users', { schemas: [USER], userName: 'oneprimary@example.com', emails: [twoPrimaries[0]] });
+      const put = await c.call('PUT', `/Users/${user.body.id}`, { schemas: [USER], userName: 'oneprimary@example.com', emails: twoPrimaries });
+      assert.deepEqual([put.status, put.body.scimType], [400, 'invalidValue']);
+      const patched = await c.call('PATCH', `/Users/${user.body.id}`, { schemas: [PATCH], Operations: [{ op: 'add', path: 'emails', value: twoPrimaries }] });
+      assert.deepEqual([patched.status, patched.body.scimType], [400, 'invalidValue']);
+      assert.deepEqual((await c.call('GET', `/Users/${user.body.id}`)).body.emails, [twoPrimaries[0]]);
+      // One new primary beside a stored one is the PATCH's to settle: the new one wins.
+      const moved = await c.call('PATCH', `/Users/${user.body.id}`, { schemas: [PATCH], Operations: [{ op: 'add', path: 'emails', value: [twoPrimaries[1]] }] });
+      assert.deepEqual(moved.body.emails.map((e: { primary?: boolean }) => e.primary), [false, true]);
+    });
+
     it('a sync that sends what is stored writes nothing: same version, no audit record, for users and groups', async () => {
       const created = await c.call('POST', '/Users', { schemas: [USER], userName: 'steady@example.com', title: 'Clerk', active: true, emails: [{ value: 's@example.com', type: 'work', primary: true }] });
       const group = await c.call('POST', '/Groups', { schemas: [GROUP], displayName: 'Steady', members: [{ value: created.body.id }] });
