@@ -19,7 +19,8 @@ type Value = Compare['compValue'];
 
 /** How one comparison is expressed: against a scalar SQL operand, or through a sub-select. */
 export type Operand =
-  | { kind: 'scalar'; sql: RawBuilder<unknown>; type: AttrType; caseExact: boolean; lowered: boolean }
+  /** `trimmed`: the column holds the value trimmed (userName, a group's displayName), so `eq` compares the trimmed value. */
+  | { kind: 'scalar'; sql: RawBuilder<unknown>; type: AttrType; caseExact: boolean; lowered: boolean; trimmed?: boolean }
   | { kind: 'constant'; value: string }
   | { kind: 'set'; build: (test: (value: Operand & { kind: 'scalar' }) => Condition) => Condition };
 
@@ -219,7 +220,9 @@ export function scalarTest(ctx: Comparing, operand: Operand & { kind: 'scalar' }
       if (typeof value !== 'string') throw invalidFilter(`${where} is a string: compare it with a quoted value`);
       const folded = !operand.caseExact;
       const left = folded && !operand.lowered ? ctx.dialect.lowerCase(lhs) : lhs;
-      const right = folded ? value.toLowerCase() : value;
+      // A directory looking up "Team " before creating it must find the "Team" it created before.
+      const given = operand.trimmed && op === 'eq' ? value.trim() : value;
+      const right = folded ? given.toLowerCase() : given;
       return stringTest(ctx.dialect, bind, left, op, right, where);
     }
   }

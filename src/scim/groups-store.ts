@@ -38,14 +38,14 @@ function groupIdsOf(trx: Executor, userId: string) {
   return trx.selectFrom('scim_group_members').select('group_id').where('user_id', '=', userId);
 }
 
-const scalar = (ref: string, type: AttrDef['type'], caseExact: boolean, lowered = false): Operand => ({ kind: 'scalar', sql: sql.ref(ref), type, caseExact, lowered });
+const scalar = (ref: string, type: AttrDef['type'], caseExact: boolean, lowered = false, trimmed = false): Operand => ({ kind: 'scalar', sql: sql.ref(ref), type, caseExact, lowered, trimmed });
 
 function columnOperand(path: ResolvedPath): Operand | undefined {
   const name = path.sub ? `${path.def.name}.${path.sub.name}` : path.def.name;
   switch (name) {
     case 'id': return scalar('scim_groups.id', 'string', true);
     case 'externalId': return scalar('scim_groups.external_id', 'string', true);
-    case 'displayName': return scalar('scim_groups.display_name_lower', 'string', false, true);
+    case 'displayName': return scalar('scim_groups.display_name_lower', 'string', false, true, true);
     case 'meta.created': return scalar('scim_groups.created_at', 'dateTime', true);
     case 'meta.lastModified': return scalar('scim_groups.updated_at', 'dateTime', true);
     case 'meta.resourceType': return { kind: 'constant', value: 'Group' };

@@ -11,12 +11,13 @@ import type { Bind, FilterTarget, Operand } from './filter.ts';
 import { USER_SCHEMA, resolvePath, type AttrDef, type ResolvedPath } from './schema-catalog.ts';
 import { valuesKey } from './user-document.ts';
 
-const scalar = (ref: string, type: AttrDef['type'], caseExact: boolean, lowered = false): Operand => ({
+const scalar = (ref: string, type: AttrDef['type'], caseExact: boolean, lowered = false, trimmed = false): Operand => ({
   kind: 'scalar',
   sql: sql.ref(ref),
   type,
   caseExact,
   lowered,
+  trimmed,
 });
 
 function columnOperand(path: ResolvedPath): Operand | undefined {
@@ -25,7 +26,7 @@ function columnOperand(path: ResolvedPath): Operand | undefined {
   switch (name) {
     case 'id': return scalar('users.id', 'string', true);
     case 'externalId': return scalar('users.external_id', 'string', true);
-    case 'userName': return scalar('users.user_name_lower', 'string', false, true);
+    case 'userName': return scalar('users.user_name_lower', 'string', false, true, true);
     case 'name.givenName': return scalar('users.given_name', 'string', false);
     case 'name.familyName': return scalar('users.family_name', 'string', false);
     case 'displayName': return scalar('users.display_name', 'string', false);

@@ -145,6 +145,18 @@ for (const target of databaseTargets()) {
       assert.deepEqual(response.body.Resources, [{ schemas: [USER, ENTERPRISE], id: response.body.Resources[0].id, userName: 'bob@example.com', name: { givenName: 'Bob' } }]);
     });
 
+    it('userName and a group’s displayName are stored trimmed, and eq finds them by the value as sent', async () => {
+      const user = await c.call('POST', '/Users', { schemas: [USER], userName: ' padded@example.com ' });
+      assert.equal(user.body.userName, 'padded@example.com');
+      const found = await c.call('GET', `/Users?filter=${encodeURIComponent('userName eq " padded@example.com "')}`);
+      assert.deepEqual(found.body.Resources.map((r: { id: string }) => r.id), [user.body.id]);
+      const group = await c.call('POST', '/Groups', { schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'], displayName: 'Padded team ' });
+      const team = await c.call('GET', `/Groups?filter=${encodeURIComponent('displayName eq "Padded team "')}`);
+      assert.deepEqual(team.body.Resources.map((r: { id: string }) => r.id), [group.body.id]);
+      // sw and co compare the text as given.
+      assert.equal((await c.call('GET', `/Users?filter=${encodeURIComponent('userName sw " padded"')}`)).body.totalResults, 0);
+    });
+
     it('POST /.search: a member of the wrong type is refused, never left out (a filter left out would list everyone)', async () => {
       const search = (body: Record<string, unknown>) => c.call('POST', '/Users/.search', { schemas: ['urn:ietf:params:scim:api:messages:2.0:SearchRequest'], ...body });
       const refused: Array<[Record<string, unknown>, string]> = [
