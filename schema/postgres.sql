@@ -34,6 +34,7 @@ create table audit_chains (
   first_prev_hash text not null,
   checkpointed_at bigint not null,
   updated_at bigint not null,
+  first_jws text,
   constraint audit_chains_pkey PRIMARY KEY (account_id)
 );
 

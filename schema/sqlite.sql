@@ -3,7 +3,7 @@ CREATE TABLE "access_tokens" ("id" text primary key, "token_digest" text not nul
 
 CREATE TABLE "accounts" ("id" text primary key, "name" text not null, "created_at" bigint not null, "brand_color" text, "logo" text, "updated_at" bigint, "deleted_at" bigint);
 
-CREATE TABLE "audit_chains" ("account_id" text primary key, "head_seq" bigint not null, "head_hash" text not null, "first_seq" bigint not null, "first_prev_hash" text not null, "checkpointed_at" bigint not null, "updated_at" bigint not null);
+CREATE TABLE "audit_chains" ("account_id" text primary key, "head_seq" bigint not null, "head_hash" text not null, "first_seq" bigint not null, "first_prev_hash" text not null, "checkpointed_at" bigint not null, "updated_at" bigint not null, "first_jws" text);
 
 CREATE TABLE "audit_checkpoints" ("account_id" text not null, "seq" bigint not null, "hash" text not null, "signed_at" bigint not null, "jws" text not null, constraint "audit_checkpoints_pk" primary key ("account_id", "seq"));
 

@@ -513,7 +513,6 @@ export interface components {
             chains: {
                 account: string;
                 checkpoints: {
-                    unverifiable: number;
                     verified: number;
                 };
                 /** @description Records whose details were removed when the person they name was deleted */
@@ -4669,8 +4668,7 @@ export interface operations {
                      *           "first_seq": 1,
                      *           "head_seq": 1,
                      *           "checkpoints": {
-                     *             "verified": 1,
-                     *             "unverifiable": 1
+                     *             "verified": 1
                      *           },
                      *           "pending": 1,
                      *           "detached": 1,

@@ -12,6 +12,7 @@ import { createAuditQueries } from './query.ts';
 import { createAuditRetention } from './retention.ts';
 import { createAuditSealer, type CheckpointSigner } from './sealer.ts';
 import { createAuditVerifier } from './verify.ts';
+import { createKeyVault } from '../platform/secrets-key.ts';
 
 export { recordAudit, auditBy, changesOf, cliActor, systemActor, type AuditBy, type RecordAudit } from './record.ts';
 export { detachPerson } from './detach.ts';
@@ -39,9 +40,9 @@ export function createAudit(deps: AuditDeps) {
   });
   return {
     sealer,
-    verifier: createAuditVerifier({ db: deps.db, macKey }),
+    verifier: createAuditVerifier({ db: deps.db, macKey, vault: createKeyVault(deps.secretsKey) }),
     queries: createAuditQueries({ db: deps.db, paging: deps.paging }),
-    retention: createAuditRetention({ db: deps.db, clock: deps.clock, retentionDays: deps.retentionDays }),
+    retention: createAuditRetention({ db: deps.db, clock: deps.clock, retentionDays: deps.retentionDays, signer: deps.signer, issuer: deps.issuer }),
   };
 }
 

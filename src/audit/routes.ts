@@ -71,7 +71,7 @@ const verificationSchema = component('AuditVerification', {
           records: { type: 'integer', description: 'Sealed records checked' },
           first_seq: { type: 'integer' },
           head_seq: { type: 'integer' },
-          checkpoints: { type: 'object', required: ['verified', 'unverifiable'], properties: { verified: { type: 'integer' }, unverifiable: { type: 'integer' } } },
+          checkpoints: { type: 'object', required: ['verified'], properties: { verified: { type: 'integer' } } },
           pending: { type: 'integer', description: 'Records written and not yet sealed (not covered until they are)' },
           detached: { type: 'integer', description: 'Records whose details were removed when the person they name was deleted' },
           problem: chainProblemSchema,

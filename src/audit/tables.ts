@@ -29,6 +29,8 @@ export interface AuditTables {
     head_hash: string;
     first_seq: number;
     first_prev_hash: string;
+    /** Retention's signed statement of where it cut the chain (START_TYPE); null while nothing was pruned. */
+    first_jws: string | null;
     checkpointed_at: number;
     updated_at: number;
   };

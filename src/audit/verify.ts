@@ -11,18 +11,23 @@
  *   transaction that seals, so nothing it sealed lies beyond it), reported as altered;
  * - reordered: an intact record no longer links to the one before it, and the record that
  *   should follow is elsewhere in the chain;
- * - checkpoint: a signed checkpoint does not verify under the server's keys, or the chain no
- *   longer passes through the hash it signed (the chain was rewritten after it).
+ * - checkpoint: a signed checkpoint does not verify under the server's keys (or names a key that
+ *   is not this server's), or the chain no longer passes through the hash it signed (the chain
+ *   was rewritten after it).
  *
  * Pruning by retention moves the chain's start (audit_chains.first_seq / first_prev_hash)
- * in the transaction that deletes, so a pruned chain verifies from its oldest kept record.
+ * in the transaction that deletes, and signs where it cut (first_jws), so a pruned chain
+ * verifies from its oldest kept record, and a start moved without that statement is `removed`.
  */
-import { compactVerify, importJWK, type JWK } from 'jose';
+import { compactVerify, importJWK } from 'jose';
 import type { Db } from '../platform/db/database.ts';
 import { problem } from '../platform/errors/catalogue.ts';
 import { changesMac, recordHash } from './chain.ts';
 import { CHECKPOINT_TYPE } from './sealer.ts';
+import { START_TYPE } from './retention.ts';
 import type { AuditEventRow } from './tables.ts';
+import type { KeyVault } from '../platform/secrets-key.ts';
+import { authenticPublicKey } from '../oauth/keys.ts';
 
 export type ProblemKind = 'altered' | 'removed' | 'reordered' | 'checkpoint';
 
@@ -41,7 +46,7 @@ export interface ChainReport {
   records: number;
   first_seq: number;
   head_seq: number;
-  checkpoints: { verified: number; unverifiable: number };
+  checkpoints: { verified: number };
   /** Records written and not yet sealed (not covered until they are). */
   pending: number;
   /** Records whose details were removed when the person they name was deleted. */
@@ -62,12 +67,22 @@ function signingKeyOf(jws: string): string | undefined {
   }
 }
 
-export function createAuditVerifier(deps: { db: Db; macKey: Buffer }) {
-  const { db, macKey } = deps;
+export function createAuditVerifier(deps: { db: Db; macKey: Buffer; vault: KeyVault }) {
+  const { db, macKey, vault } = deps;
 
+  /**
+   * The key a checkpoint names, when it is one this server made: its row's sealed part opens
+   * under the secrets key (oauth/keys.ts `authenticPublicKey`). A key row someone wrote into the
+   * database, to sign a rewritten chain with, has no such seal.
+   */
   async function keyOf(kid: string): Promise<Awaited<ReturnType<typeof importJWK>> | undefined> {
-    const row = await db.selectFrom('oauth_signing_keys').select(['public_jwk', 'alg']).where('kid', '=', kid).executeTakeFirst();
-    return row ? importJWK(JSON.parse(row.public_jwk) as JWK, row.alg) : undefined;
+    const row = await db.selectFrom('oauth_signing_keys').select(['kid', 'public_jwk', 'private_jwk', 'alg']).where('kid', '=', kid).executeTakeFirst();
+    const jwk = row && authenticPublicKey(vault, row);
+    return jwk && row ? importJWK(jwk, row.alg) : undefined;
+  }
+
+  async function personExists(accountId: string, userId: string): Promise<boolean> {
+    return (await db.selectFrom('users').select('id').where('account_id', '=', accountId).where('id', '=', userId).executeTakeFirst()) !== undefined;
   }
 
   /** Finds where the record that should follow `prevHash` went, to tell reordered from removed. */
@@ -104,6 +119,10 @@ export function createAuditVerifier(deps: { db: Db; macKey: Buffer }) {
         // detached record with changes, or about anything else, was edited after.
         if (row.detached_at !== null && (row.changes !== null || row.target_type !== 'user')) {
           return { records, detached, hashAt, problem: { kind: 'altered', seq, id: row.id, detail: 'it is marked detached, which deleting a person does not leave' } as ChainProblem };
+        }
+        // Only deleting the person detaches what was recorded about them: one still there was not.
+        if (row.detached_at !== null && (await personExists(accountId, row.target_id))) {
+          return { records, detached, hashAt, problem: { kind: 'altered', seq, id: row.id, detail: 'it is marked detached, but the person it is about was never deleted' } as ChainProblem };
         }
         if (row.prev_hash === null || recordHash(row.prev_hash, row) !== row.hash) {
           return { records, detached, hashAt, problem: { kind: 'altered', seq, id: row.id, detail: 'its content does not match its hash' } as ChainProblem };
@@ -161,10 +180,35 @@ export function createAuditVerifier(deps: { db: Db; macKey: Buffer }) {
     return chain ? Number(chain.head_seq) : 0;
   }
 
+  /**
+   * Retention signs where it cut the chain (retention.ts): a chain that starts after its first
+   * record without that statement, or with one for another place, had its oldest records removed
+   * and its start moved by hand.
+   */
+  async function checkStart(accountId: string, chain: { first_seq: number; first_prev_hash: string; first_jws: string | null }): Promise<ChainProblem | null> {
+    if (chain.first_seq <= 1) return null;
+    const removed = (why: string): ChainProblem => ({ kind: 'removed', seq: chain.first_seq - 1, id: null, detail: `the records before ${chain.first_seq} are gone, and ${why}` });
+    if (chain.first_jws === null) return removed('no signed statement of retention says it pruned them');
+    const kid = signingKeyOf(chain.first_jws);
+    const key = kid === undefined ? undefined : await keyOf(kid);
+    if (!key) return removed('the statement of their pruning names no signing key of this server');
+    let claims: { sub?: string; first_seq?: number; first_prev_hash?: string };
+    try {
+      const { payload, protectedHeader } = await compactVerify(chain.first_jws, key);
+      if (protectedHeader.typ !== START_TYPE) throw new Error('not a start');
+      claims = JSON.parse(new TextDecoder().decode(payload)) as typeof claims;
+    } catch {
+      return removed('the statement of their pruning does not verify');
+    }
+    if (claims.sub !== accountId || claims.first_seq !== chain.first_seq || claims.first_prev_hash !== chain.first_prev_hash) {
+      return removed('retention signed another start than the one recorded');
+    }
+    return null;
+  }
+
   async function checkCheckpoints(accountId: string, firstSeq: number, headSeq: number, hashAt: Map<number, string>) {
     const rows = await db.selectFrom('audit_checkpoints').selectAll().where('account_id', '=', accountId).where('seq', '>=', firstSeq).orderBy('seq').execute();
     let verified = 0;
-    let unverifiable = 0;
     for (const cp of rows) {
       const seq = Number(cp.seq);
       // Past the head the walk read: signed over records sealed since, if the chain has grown that
@@ -172,31 +216,29 @@ export function createAuditVerifier(deps: { db: Db; macKey: Buffer }) {
       if (seq > headSeq && (await currentHead(accountId)) >= seq) continue;
       const kid = signingKeyOf(cp.jws);
       // A header that does not name a key was not written by a signer: the row was altered.
-      if (kid === undefined) return { verified, unverifiable, problem: { kind: 'checkpoint', seq, id: null, detail: 'a checkpoint’s signature does not verify' } as ChainProblem };
+      if (kid === undefined) return { verified, problem: { kind: 'checkpoint', seq, id: null, detail: 'a checkpoint’s signature does not verify' } as ChainProblem };
+      // Signing keys are kept (their public part) for as long as anything they signed may be
+      // checked: a checkpoint naming a key that is not there, or not this server's, was rewritten.
       const key = await keyOf(kid);
-      if (!key) {
-        // Its key was dropped after rotation: nothing to check the signature with.
-        unverifiable += 1;
-        continue;
-      }
+      if (!key) return { verified, problem: { kind: 'checkpoint', seq, id: null, detail: `a checkpoint names a signing key (${kid}) this server did not make` } as ChainProblem };
       let claims: { sub?: string; seq?: number; hash?: string };
       try {
         const { payload, protectedHeader } = await compactVerify(cp.jws, key);
         if (protectedHeader.typ !== CHECKPOINT_TYPE) throw new Error('not a checkpoint');
         claims = JSON.parse(new TextDecoder().decode(payload)) as typeof claims;
       } catch {
-        return { verified, unverifiable, problem: { kind: 'checkpoint', seq, id: null, detail: 'a checkpoint’s signature does not verify' } as ChainProblem };
+        return { verified, problem: { kind: 'checkpoint', seq, id: null, detail: 'a checkpoint’s signature does not verify' } as ChainProblem };
       }
       if (claims.sub !== accountId || claims.seq !== seq || claims.hash !== cp.hash) {
-        return { verified, unverifiable, problem: { kind: 'checkpoint', seq, id: null, detail: 'a checkpoint’s row differs from what was signed' } as ChainProblem };
+        return { verified, problem: { kind: 'checkpoint', seq, id: null, detail: 'a checkpoint’s row differs from what was signed' } as ChainProblem };
       }
       const at = hashAt.get(seq);
       if (at !== cp.hash) {
-        return { verified, unverifiable, problem: { kind: 'checkpoint', seq, id: null, detail: `the chain no longer passes through the hash signed at ${seq}: it was rewritten` } as ChainProblem };
+        return { verified, problem: { kind: 'checkpoint', seq, id: null, detail: `the chain no longer passes through the hash signed at ${seq}: it was rewritten` } as ChainProblem };
       }
       verified += 1;
     }
-    return { verified, unverifiable, problem: null };
+    return { verified, problem: null };
   }
 
   async function verifyAccount(accountId: string): Promise<ChainReport> {
@@ -209,22 +251,23 @@ export function createAuditVerifier(deps: { db: Db; macKey: Buffer }) {
       .executeTakeFirstOrThrow();
     const pending = Number(pendingRow.n);
     const chain = stored
-      ? { first_seq: Number(stored.first_seq), first_prev_hash: stored.first_prev_hash, head_seq: Number(stored.head_seq), head_hash: stored.head_hash }
+      ? { first_seq: Number(stored.first_seq), first_prev_hash: stored.first_prev_hash, first_jws: stored.first_jws, head_seq: Number(stored.head_seq), head_hash: stored.head_hash }
       : undefined;
     if (!chain) {
       const problem = await headRemoved(accountId);
-      return { account: accountId, ok: problem === null, records: 0, first_seq: 1, head_seq: 0, checkpoints: { verified: 0, unverifiable: 0 }, pending, detached: 0, problem };
+      return { account: accountId, ok: problem === null, records: 0, first_seq: 1, head_seq: 0, checkpoints: { verified: 0 }, pending, detached: 0, problem };
     }
+    const startProblem = await checkStart(accountId, chain);
     const walked = await walk(accountId, chain);
-    const cps = walked.problem ? { verified: 0, unverifiable: 0, problem: null } : await checkCheckpoints(accountId, chain.first_seq, chain.head_seq, walked.hashAt);
-    const problem = walked.problem ?? cps.problem;
+    const cps = startProblem || walked.problem ? { verified: 0, problem: null } : await checkCheckpoints(accountId, chain.first_seq, chain.head_seq, walked.hashAt);
+    const problem = startProblem ?? walked.problem ?? cps.problem;
     return {
       account: accountId,
       ok: problem === null,
       records: walked.records,
       first_seq: chain.first_seq,
       head_seq: chain.head_seq,
-      checkpoints: { verified: cps.verified, unverifiable: cps.unverifiable },
+      checkpoints: { verified: cps.verified },
       pending,
       detached: walked.detached,
       problem,

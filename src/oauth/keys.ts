@@ -6,8 +6,11 @@
  * when first needed, for clients that ask for RS256 ID tokens (id_token_signed_response_alg). The HS256 keys seal client-credentials tokens and are never
  * published. One key of each kind is active; rotation makes new ones active and keeps the old
  * ones (published, and accepted) until anything they signed has expired (`retainSeconds`, the
- * longest access-token lifetime), after which they are dropped and deleted. Private keys are
- * stored sealed under the secrets key (platform/secrets-key.ts).
+ * longest access-token lifetime). Then a signing key's private part is dropped and its public
+ * part kept, sealed (`publicOnly`): the audit trail's signed checkpoints must stay verifiable for
+ * as long as the records they cover are kept, and the seal, which nobody without the secrets key
+ * can make, shows the key was this server's (audit/verify.ts). Retired MAC keys are deleted.
+ * Private keys are stored sealed under the secrets key (platform/secrets-key.ts).
  */
 import { exportJWK, generateKeyPair, importJWK, SignJWT, type CryptoKey, type JWK } from 'jose';
 import type { Db } from '../platform/db/database.ts';
@@ -68,7 +71,11 @@ export function createSigningKeys(deps: { db: Db; clock: Clock; vault: KeyVault;
           .set({ retired_at: now, publish_until: now + deps.retainSeconds * 1000 })
           .where('retired_at', 'is', null)
           .execute();
-        await trx.deleteFrom('oauth_signing_keys').where('publish_until', '<=', now).execute();
+        await trx.deleteFrom('oauth_signing_keys').where('publish_until', '<=', now).where('alg', '=', MAC_ALG).execute();
+        const unpublished = await trx.selectFrom('oauth_signing_keys').select(['kid', 'public_jwk']).where('publish_until', '<=', now).where('alg', 'in', [...SIGNING_ALGS]).execute();
+        for (const key of unpublished) {
+          await trx.updateTable('oauth_signing_keys').set({ private_jwk: publicOnly(vault, key.kid, key.public_jwk) }).where('kid', '=', key.kid).execute();
+        }
         const macKid = await createMacKey(trx, vault, now);
         const kid = await create(ALG, trx);
         // An RS256 key in use is replaced too; one never used is still made only when needed.
@@ -111,3 +118,25 @@ export function createSigningKeys(deps: { db: Db; clock: Clock; vault: KeyVault;
 }
 
 export type SigningKeys = ReturnType<typeof createSigningKeys>;
+
+/** A retired signing key as kept: its public JWK, sealed under the secrets key in place of the private one. */
+function publicOnly(vault: KeyVault, kid: string, publicJwk: string): string {
+  return vault.seal(publicJwk, kid);
+}
+
+/**
+ * The public JWK of a stored signing key, when the row is this server's: its sealed part (the
+ * private key, or the public one of a retired key) opens under the secrets key and names the same
+ * public key. Undefined for a row someone else wrote, who could not seal it.
+ */
+export function authenticPublicKey(vault: KeyVault, row: { kid: string; public_jwk: string; private_jwk: string }): JWK | undefined {
+  try {
+    if (!vault.isSealedHere(row.private_jwk, row.kid)) return undefined;
+    const sealed = JSON.parse(vault.open(row.private_jwk, row.kid)) as JWK;
+    const published = JSON.parse(row.public_jwk) as JWK;
+    const members = published.kty === 'RSA' ? (['kty', 'n', 'e'] as const) : (['kty', 'crv', 'x', 'y'] as const);
+    return members.every((m) => typeof published[m] === 'string' && sealed[m] === published[m]) ? published : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -219,6 +219,8 @@ export interface KeyVault {
   seal(plaintext: string, name: string): string;
   /** The plaintext; throws, naming the setting to check, when the value was sealed under another key. */
   open(stored: string, name: string): string;
+  /** Whether `stored` was sealed by this vault for `name`: only a holder of the secrets key can have written it. */
+  isSealedHere(stored: string, name: string): boolean;
 }
 
 export function createKeyVault(key: Buffer): KeyVault {
@@ -233,6 +235,7 @@ export function createKeyVault(key: Buffer): KeyVault {
       }
       return plaintext;
     },
+    isSealedHere: (stored, name) => stored.startsWith(SEALED) && sealer.open(stored.slice(SEALED.length), name) !== undefined,
   };
 }
 

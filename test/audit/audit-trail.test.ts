@@ -289,6 +289,17 @@ for (const target of databaseTargets()) {
       assert.deepEqual([emptied.problem!.kind, emptied.problem!.seq, emptied.problem!.id], ['altered', 2, second.rows[1]!.id]);
       const stored = await db().selectFrom('audit_events').select(['changes', 'detached_at']).where('id', '=', second.rows[1]!.id).executeTakeFirstOrThrow();
       assert.equal(stored.changes, null);
+
+      // Nor are the records about a person who was never deleted.
+      const third = await tenant();
+      const person = await t.admin('POST', `/admin/v1/accounts/${third.accountId}/users`, { userName: 'living', password: 'correct horse battery' });
+      assert.equal(person.status, 201, JSON.stringify(person.body));
+      await audit().sealer.sealPending({ forceCheckpoint: true });
+      const aboutThem = await db().selectFrom('audit_events').select(['id', 'seq']).where('account_id', '=', third.accountId).where('target_id', '=', person.body.id).executeTakeFirstOrThrow();
+      await db().updateTable('audit_events').set({ changes: null, detached_at: t.clock.now() }).where('id', '=', aboutThem.id).execute();
+      const living = (await audit().verifier.verify(third.accountId)).chains[0]!;
+      assert.deepEqual([living.ok, living.problem?.kind, living.problem?.id], [false, 'altered', aboutThem.id]);
+      assert.match(living.problem!.detail, /the person it is about was never deleted/);
     });
 
     it('verify names a deleted record, in the middle and at the end', async () => {
@@ -362,6 +373,64 @@ for (const target of databaseTargets()) {
       assert.equal(report.problem?.kind, 'checkpoint');
     });
 
+    it('a rewritten chain whose checkpoints name a missing key, or a key planted in the database, is named at the checkpoint', async () => {
+      const { generateKeyPair, exportJWK, CompactSign } = await import('jose');
+      const { recordHash } = await import('../../src/audit/chain.ts');
+      const { CHECKPOINT_TYPE } = await import('../../src/audit/sealer.ts');
+      const { accountId, rows } = await sealedChain(3);
+      let prev = rows[0]!.hash!;
+      for (const row of rows.slice(1)) {
+        const edited = { ...row, actor_id: row === rows[1] ? 'cli_someone_else' : row.actor_id, prev_hash: prev };
+        const hash = recordHash(prev, edited);
+        await db().updateTable('audit_events').set({ actor_id: edited.actor_id, prev_hash: prev, hash }).where('id', '=', row.id).execute();
+        prev = hash;
+      }
+      await db().updateTable('audit_chains').set({ head_hash: prev }).where('account_id', '=', accountId).execute();
+      const checkpoints = await db().selectFrom('audit_checkpoints').selectAll().where('account_id', '=', accountId).orderBy('seq').execute();
+      // 1. The checkpoints' headers renamed to a key that is not there (a dropped key, it would seem).
+      for (const cp of checkpoints) {
+        const [, payload, signature] = cp.jws.split('.');
+        const header = Buffer.from(JSON.stringify({ alg: 'ES256', kid: 'key_dropped_long_ago', typ: CHECKPOINT_TYPE })).toString('base64url');
+        await db().updateTable('audit_checkpoints').set({ jws: `${header}.${payload}.${signature}` }).where('account_id', '=', accountId).where('seq', '=', cp.seq).execute();
+      }
+      let report = (await audit().verifier.verify(accountId)).chains[0]!;
+      assert.equal(report.ok, false);
+      assert.equal(report.problem?.kind, 'checkpoint');
+      assert.match(report.problem!.detail, /names a signing key \(key_dropped_long_ago\) this server did not make/);
+      // 2. A key of the forger's own, written into the key table, signing checkpoints over the rewritten chain.
+      const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
+      const publicJwk = { ...(await exportJWK(publicKey)), kid: 'key_planted', alg: 'ES256', use: 'sig' };
+      await db().insertInto('oauth_signing_keys').values({ kid: 'key_planted', alg: 'ES256', public_jwk: JSON.stringify(publicJwk), private_jwk: JSON.stringify(await exportJWK(privateKey)), created_at: 1, retired_at: 1, publish_until: 1 }).execute();
+      const hashAt = new Map((await db().selectFrom('audit_events').select(['seq', 'hash']).where('account_id', '=', accountId).execute()).map((r) => [Number(r.seq), r.hash!]));
+      for (const cp of checkpoints) {
+        const claims = { iss: t.config.issuer, sub: accountId, seq: Number(cp.seq), hash: hashAt.get(Number(cp.seq)) };
+        const jws = await new CompactSign(Buffer.from(JSON.stringify(claims))).setProtectedHeader({ alg: 'ES256', kid: 'key_planted', typ: CHECKPOINT_TYPE }).sign(privateKey);
+        await db().updateTable('audit_checkpoints').set({ jws, hash: claims.hash! }).where('account_id', '=', accountId).where('seq', '=', cp.seq).execute();
+      }
+      report = (await audit().verifier.verify(accountId)).chains[0]!;
+      assert.equal(report.problem?.kind, 'checkpoint');
+      assert.match(report.problem!.detail, /key_planted/);
+      await db().deleteFrom('oauth_signing_keys').where('kid', '=', 'key_planted').execute();
+    });
+
+    it('checkpoints stay verifiable after their key leaves the JWKS: the key keeps its public part, sealed', async () => {
+      const { accountId } = await sealedChain(2);
+      const keys = t.gatehouse.services.oauth.keys;
+      const signer = (await db().selectFrom('audit_checkpoints').select('jws').where('account_id', '=', accountId).executeTakeFirstOrThrow()).jws;
+      const kid = (JSON.parse(Buffer.from(signer.split('.')[0]!, 'base64url').toString('utf8')) as { kid: string }).kid;
+      const before = await db().selectFrom('oauth_signing_keys').select('private_jwk').where('kid', '=', kid).executeTakeFirstOrThrow();
+      await keys.rotate();
+      t.clock.advance(2 * 24 * 3600 * 1000);
+      await keys.rotate();
+      assert.ok(!(await keys.jwks()).keys.some((k) => k.kid === kid), 'no longer published');
+      const kept = await db().selectFrom('oauth_signing_keys').select(['private_jwk', 'public_jwk']).where('kid', '=', kid).executeTakeFirstOrThrow();
+      assert.equal((JSON.parse(kept.public_jwk) as { kid: string }).kid, kid);
+      assert.ok(kept.private_jwk.length < before.private_jwk.length, 'what stays sealed is the public part alone, shorter than the private key it replaced');
+      const report = (await audit().verifier.verify(accountId)).chains[0]!;
+      assert.equal(report.ok, true, JSON.stringify(report));
+      assert.ok(report.checkpoints.verified >= 1);
+    });
+
     it('retention prunes old records in batches and the chain still verifies from the oldest kept', async () => {
       const { accountId, token } = await tenant();
       await api(t, token, 'POST', '/v1/invoices', { amount: 1, currency: 'EUR' });
@@ -382,6 +451,24 @@ for (const target of databaseTargets()) {
       assert.equal(report.ok, true, JSON.stringify(report));
       assert.equal(report.first_seq, 4);
       assert.equal(report.checkpoints.verified, 1, 'the checkpoint into the pruned part went with it');
+
+      // Someone deletes the next record and moves the start past it by hand, as pruning would:
+      // the statement retention signed names the start it cut at, not this one.
+      const kept = left[0]!;
+      const stored = await db().selectFrom('audit_chains').select(['first_jws']).where('account_id', '=', accountId).executeTakeFirstOrThrow();
+      assert.ok(stored.first_jws, 'retention signed where it cut');
+      const more = await mintAccessToken(t, { accountId, scopes: ['invoices:write'] });
+      assert.equal((await api(t, more, 'POST', '/v1/invoices', { amount: 4, currency: 'EUR' })).status, 201);
+      await audit().sealer.sealPending({ forceCheckpoint: true });
+      await db().deleteFrom('audit_events').where('id', '=', kept.id).execute();
+      await db().updateTable('audit_chains').set({ first_seq: 5, first_prev_hash: kept.hash! }).where('account_id', '=', accountId).execute();
+      const moved = (await audit().verifier.verify(accountId)).chains[0]!;
+      assert.deepEqual([moved.ok, moved.problem?.kind, moved.problem?.seq], [false, 'removed', 4]);
+      assert.match(moved.problem!.detail, /retention signed another start than the one recorded/);
+      // Nor does dropping the statement help: a start past the first record needs one.
+      await db().updateTable('audit_chains').set({ first_jws: null }).where('account_id', '=', accountId).execute();
+      const unsigned = (await audit().verifier.verify(accountId)).chains[0]!;
+      assert.match(unsigned.problem!.detail, /no signed statement of retention says it pruned them/);
     });
 
     it('the export stream reads a range oldest first', async () => {

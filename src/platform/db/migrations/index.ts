@@ -24,6 +24,7 @@ import * as m0602 from './0602_audit_read_indexes_sealed.ts';
 import * as m0603 from './0603_audit_account_index_sealed.ts';
 import * as m0700 from './0700_oidc.ts';
 import * as m0701 from './0701_consents_of_deleted_people.ts';
+import * as m0702 from './0702_audit_chain_start_signed.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform': m0001,
@@ -49,4 +50,5 @@ export const migrations: Record<string, Migration> = {
   '0603_audit_account_index_sealed': m0603,
   '0700_oidc': m0700,
   '0701_consents_of_deleted_people': m0701,
+  '0702_audit_chain_start_signed': m0702,
 };
