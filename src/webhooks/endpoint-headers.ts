@@ -46,7 +46,8 @@ const RESERVED = new Set([
   'webhook-signature',
 ]);
 
-const CREDENTIAL_LIKE = /auth|cookie|token|secret|key|pass|session|signature/i;
+// Names that say a credential (Authorization, X-Api-Key, X-Gateway-Credential, X-Bearer…): shown withheld.
+const CREDENTIAL_LIKE = /auth|cookie|token|secret|key|pass|session|signature|cred|bearer|private|cert/i;
 
 /** Throws `webhook_headers_invalid` naming the first header that cannot be sent. */
 export function checkEndpointHeaders(headers: EndpointHeaders): EndpointHeaders {

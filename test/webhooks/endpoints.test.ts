@@ -285,6 +285,11 @@ for (const target of databaseTargets()) {
       assert.ok((await row()).headers_sealed !== null);
       assert.ok(!JSON.stringify(await row()).includes('gateway-credential-123'));
       assert.deepEqual((await who.call('GET', `/v1/webhook_endpoints/${id}`)).body.headers, { Authorization: '[withheld]', 'X-Tenant': 'acme eu' });
+      // However the name says it holds a credential.
+      const others = { 'X-Gateway-Credential': 'c-1', 'X-Bearer': 'b-2', 'X-Client-Cert': 'pem-3', 'X-Private-Id': 'p-4', 'X-Region': 'eu' };
+      const named = await who.call('POST', '/v1/webhook_endpoints', { url: receiver.url, event_types: ['invoice.settled'], headers: others });
+      assert.deepEqual(named.body.headers, { 'X-Gateway-Credential': '[withheld]', 'X-Bearer': '[withheld]', 'X-Client-Cert': '[withheld]', 'X-Private-Id': '[withheld]', 'X-Region': 'eu' });
+      assert.equal((await who.call('DELETE', `/v1/webhook_endpoints/${named.body.id}`)).status, 204);
 
       await raise(t, who.accountId);
       assert.equal(await dispatcher(t).runDue(), 1);
