@@ -102,6 +102,9 @@ for (const target of databaseTargets()) {
         { amount: 100, currency: 'eur' },
         { amount: 100, currency: 'EURO' },
         { amount: 100, currency: 'XXX' },
+        // A funds code is a unit of account, not money.
+        { amount: 100, currency: 'CLF' },
+        { amount: 100, currency: 'USN' },
         { amount: 100, currency: 'ABC' },
         { amount: 100, currency: 'EUR', metadata: { n: 1 } },
         { amount: 100, currency: 'EUR', surprise: true },
