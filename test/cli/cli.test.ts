@@ -125,6 +125,18 @@ describe('gatehouse CLI', () => {
     assert.match(lines[0]!, /^gatehouse: invalid setting GATEHOUSE_PORT: expected a whole number from 0 to 65535 \(got "http"\)$/);
   });
 
+  it('a database out of reach stops start-up with one line naming GATEHOUSE_DATABASE_URL, its password hidden', () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-cli-'));
+    dirs.push(dataDir);
+    // Port 1 on loopback: nothing listens there, so the connection is refused at once.
+    const r = run(['serve'], { GATEHOUSE_DATABASE_URL: 'postgres://gate:hunter2@127.0.0.1:1/gatehouse', GATEHOUSE_SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'), GATEHOUSE_DATA_DIR: dataDir });
+    assert.equal(r.status, 1, r.stderr);
+    const lines = r.stderr.trim().split('\n');
+    assert.equal(lines.length, 1, r.stderr);
+    assert.match(lines[0]!, /^gatehouse: GATEHOUSE_DATABASE_URL \(postgres:\/\/gate:\*\*\*@127\.0\.0\.1:1\/gatehouse\) cannot be used: .*ECONNREFUSED/);
+    assert.ok(!r.stderr.includes('hunter2'));
+  });
+
   for (const target of databaseTargets()) {
     it(`serve (${target.kind}): generates and prints the admin token once, logs where it listens, finishes an in-flight request on SIGTERM and exits 0`, async () => {
       const database = await target.create();

@@ -8,7 +8,7 @@
  * Conventions for every table: ids are text, instants are bigint epoch milliseconds, booleans
  * are integer 0/1, structured values are JSON text.
  */
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Config } from '../../config.ts';
 import type { Tables } from './tables.ts';
 import type { SqlDialect } from './dialect.ts';
@@ -63,15 +63,36 @@ export interface DatabaseOptions {
  * timeouts): every command that opens the service's database opens it here, so each honours
  * them alike.
  */
-export function openConfiguredDatabase(
+export async function openConfiguredDatabase(
   config: Pick<Config, 'databaseUrl' | 'databasePoolSize' | 'databaseStatementTimeout' | 'databaseAcquireTimeout'>,
 ): Promise<Database> {
-  return openDatabase({
-    databaseUrl: config.databaseUrl,
-    poolSize: config.databasePoolSize,
-    statementTimeoutMs: config.databaseStatementTimeout,
-    acquireTimeoutMs: config.databaseAcquireTimeout,
-  });
+  let database: Database | undefined;
+  try {
+    database = await openDatabase({
+      databaseUrl: config.databaseUrl,
+      poolSize: config.databasePoolSize,
+      statementTimeoutMs: config.databaseStatementTimeout,
+      acquireTimeoutMs: config.databaseAcquireTimeout,
+    });
+    // PostgreSQL connects on first use: asked now, a database out of reach (or missing, or
+    // refusing the user) is said at start, naming the setting, not at the first request.
+    await sql`select 1`.execute(database.db);
+    return database;
+  } catch (error) {
+    await database?.close().catch(() => undefined);
+    throw new Error(`GATEHOUSE_DATABASE_URL (${withoutPassword(config.databaseUrl)}) cannot be used: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+/** The URL as it can be shown: a password in it is replaced. */
+function withoutPassword(databaseUrl: string): string {
+  try {
+    const url = new URL(databaseUrl);
+    if (url.password) url.password = '***';
+    return url.href;
+  } catch {
+    return databaseUrl.replace(/:[^:@/]*@/, ':***@');
+  }
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
