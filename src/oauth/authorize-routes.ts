@@ -140,13 +140,15 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
     return session && session.accountId === req.client.accountId ? session : undefined;
   }
 
-  /**
-   * The session an OpenID Connect request may use: not older than max_age, and of the person
-   * the id_token_hint names (OIDC Core §3.1.2.1); otherwise the person signs in again.
-   */
   /** OIDC Core §5.5.1: a request naming a `sub` is answered for that person only. */
   const isNamedPerson = (req: AuthorizationRequest, session: Session) => !req.oidc?.subject || safeEqual(deps.idTokens.subjectFor(req.client, session.userId), req.oidc.subject);
+  const NOT_THE_NAMED_PERSON = 'The person signed in is not the one the claims parameter names (sub)';
 
+  /**
+   * The session an OpenID Connect request may use: not older than max_age, of the person the
+   * id_token_hint names (OIDC Core §3.1.2.1) and the one a `sub` claim names (§5.5.1); otherwise
+   * the person signs in again.
+   */
   async function usableSession(req: AuthorizationRequest, session: Session | undefined): Promise<Session | undefined> {
     if (!session || !req.oidc) return session;
     const { maxAge, idTokenHint } = req.oidc;
@@ -164,7 +166,7 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
   async function proceed(reply: FastifyReply, req: AuthorizationRequest, session: Session, sessionSecret: string, status: 302 | 303) {
     const fail = (code: RedirectError['code'], description: string) => redirectError(reply, status, new RedirectError(code, description, req.redirectUri, req.state));
     // Signed in just now as someone else than the claims parameter names.
-    if (!isNamedPerson(req, session)) return fail('access_denied', 'The person signed in is not the one the claims parameter names (sub)');
+    if (!isNamedPerson(req, session)) return fail('access_denied', NOT_THE_NAMED_PERSON);
     const offered = grantableToPerson(req.scopes, await userScopeBound(req.client.accountId, session.userId));
     if (offered.length === 0) return fail('access_denied', NOTHING_GRANTABLE);
     const remembered = await sessions.consented(req.client.accountId, session.userId, req.client.id);
@@ -309,7 +311,7 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
     const session = await currentSession(request, req);
     if (!session) return showSignIn(request, reply, req, 200);
     if (!consentTokenValid(request, body)) return sendPage(reply, 403, errorPage('The form expired. Go back to the application and start again.'));
-    if (!isNamedPerson(req, session)) return redirectError(reply, 303, new RedirectError('access_denied', 'The person signed in is not the one the claims parameter names (sub)', req.redirectUri, req.state));
+    if (!isNamedPerson(req, session)) return redirectError(reply, 303, new RedirectError('access_denied', NOT_THE_NAMED_PERSON, req.redirectUri, req.state));
     const person = auditBy(request, { type: 'user', id: session.userId, clientId: req.client.id });
     if (body.decision !== 'allow') {
       const changes = { scope: { after: [...req.scopes].join(' ') } };
