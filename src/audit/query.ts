@@ -8,7 +8,7 @@
  */
 import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../platform/db/database.ts';
-import { toRfc3339 } from '../platform/clock.ts';
+import { isRfc3339DateTime, toRfc3339 } from '../platform/clock.ts';
 import { problem } from '../platform/errors/catalogue.ts';
 import type { Paging } from '../paging/page.ts';
 import { keysetPage } from '../paging/keyset.ts';
@@ -55,9 +55,7 @@ function instant(name: string, value: string | undefined): number | undefined {
 }
 
 /** Whether `value` is an instant the `since` and `until` filters take (RFC 3339 date-time). */
-export function isInstant(value: string): boolean {
-  return /^\d{4}-\d{2}-\d{2}T/.test(value) && !Number.isNaN(Date.parse(value));
-}
+export const isInstant = isRfc3339DateTime;
 
 const OPERATOR_NAMES: Record<string, string> = { admin_api: 'Operator (admin API)', cli: 'Operator (command line)' };
 

@@ -8,6 +8,7 @@
  */
 import { invalidValue } from './errors.ts';
 import { findAttr, extensionOf, type AttrDef, type ResourceSchema } from './schema-catalog.ts';
+import { isRfc3339DateTime } from '../platform/clock.ts';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
@@ -15,8 +16,6 @@ export type JsonObject = { [key: string]: Json };
 export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
-
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
 
 /** A single (non-array) value of `def`'s type, or throws invalidValue. */
 export function coerceSingle(def: AttrDef, value: unknown, where: string): Json {
@@ -36,7 +35,7 @@ export function coerceSingle(def: AttrDef, value: unknown, where: string): Json 
       if (typeof value === 'number' && Number.isFinite(value)) return value;
       break;
     case 'dateTime':
-      if (typeof value === 'string' && RFC3339.test(value) && !Number.isNaN(Date.parse(value))) return value;
+      if (typeof value === 'string' && isRfc3339DateTime(value)) return value;
       break;
     case 'complex':
       if (isObject(value)) return coerceComplex(def, value, where);

@@ -187,6 +187,12 @@ for (const target of databaseTargets()) {
       const bad = await api(t, reader, 'GET', '/v1/audit-events?since=yesterday');
       assert.equal(bad.status, 400);
       assert.match(bad.headers.get('content-type') ?? '', /problem\+json/);
+      // A day that does not exist is no instant (Date.parse would read it as 2 March).
+      for (const day of ['2026-02-30T00:00:00Z', '2025-02-29T12:00:00Z', '2026-04-31T00:00:00Z']) {
+        const impossible = await api(t, reader, 'GET', `/v1/audit-events?until=${encodeURIComponent(day)}`);
+        assert.equal(impossible.status, 400, day);
+        assert.equal(impossible.body.code, 'validation_failed');
+      }
     });
 
     it('sealing chains each account in order and signs a checkpoint; verify passes', async () => {
