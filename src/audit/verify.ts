@@ -189,21 +189,33 @@ export function createAuditVerifier(deps: { db: Db; macKey: Buffer; vault: KeyVa
     if (chain.first_seq <= 1) return null;
     const removed = (why: string): ChainProblem => ({ kind: 'removed', seq: chain.first_seq - 1, id: null, detail: `the records before ${chain.first_seq} are gone, and ${why}` });
     if (chain.first_jws === null) return removed('no signed statement of retention says it pruned them');
-    const kid = signingKeyOf(chain.first_jws);
-    const key = kid === undefined ? undefined : await keyOf(kid);
-    if (!key) return removed('the statement of their pruning names no signing key of this server');
-    let claims: { sub?: string; first_seq?: number; first_prev_hash?: string };
-    try {
-      const { payload, protectedHeader } = await compactVerify(chain.first_jws, key);
-      if (protectedHeader.typ !== START_TYPE) throw new Error('not a start');
-      claims = JSON.parse(new TextDecoder().decode(payload)) as typeof claims;
-    } catch {
-      return removed('the statement of their pruning does not verify');
-    }
+    const signed = await signedClaims<{ sub?: string; first_seq?: number; first_prev_hash?: string }>(chain.first_jws, START_TYPE);
+    if (signed.failed === 'unknown_key') return removed('the statement of their pruning names no signing key of this server');
+    if (signed.failed) return removed('the statement of their pruning does not verify');
+    const { claims } = signed;
     if (claims.sub !== accountId || claims.first_seq !== chain.first_seq || claims.first_prev_hash !== chain.first_prev_hash) {
       return removed('retention signed another start than the one recorded');
     }
     return null;
+  }
+
+  /**
+   * The claims of a JWS of `type` signed by one of this server's keys, or why not: its header
+   * names no key (`unreadable`), a key that is not this server's (`unknown_key`, with its kid), or
+   * the signature or type does not hold (`unverified`).
+   */
+  async function signedClaims<T>(jws: string, type: string): Promise<{ failed?: undefined; claims: T } | { failed: 'unreadable' | 'unverified' } | { failed: 'unknown_key'; kid: string }> {
+    const kid = signingKeyOf(jws);
+    if (kid === undefined) return { failed: 'unreadable' };
+    const key = await keyOf(kid);
+    if (!key) return { failed: 'unknown_key', kid };
+    try {
+      const { payload, protectedHeader } = await compactVerify(jws, key);
+      if (protectedHeader.typ !== type) return { failed: 'unverified' };
+      return { claims: JSON.parse(new TextDecoder().decode(payload)) as T };
+    } catch {
+      return { failed: 'unverified' };
+    }
   }
 
   async function checkCheckpoints(accountId: string, firstSeq: number, headSeq: number, hashAt: Map<number, string>) {
@@ -214,21 +226,13 @@ export function createAuditVerifier(deps: { db: Db; macKey: Buffer; vault: KeyVa
       // Past the head the walk read: signed over records sealed since, if the chain has grown that
       // far now. A chain cut short behind its checkpoints has not, and is checked (and fails) below.
       if (seq > headSeq && (await currentHead(accountId)) >= seq) continue;
-      const kid = signingKeyOf(cp.jws);
-      // A header that does not name a key was not written by a signer: the row was altered.
-      if (kid === undefined) return { verified, problem: { kind: 'checkpoint', seq, id: null, detail: 'a checkpoint’s signature does not verify' } as ChainProblem };
+      const signed = await signedClaims<{ sub?: string; seq?: number; hash?: string }>(cp.jws, CHECKPOINT_TYPE);
       // Signing keys are kept (their public part) for as long as anything they signed may be
       // checked: a checkpoint naming a key that is not there, or not this server's, was rewritten.
-      const key = await keyOf(kid);
-      if (!key) return { verified, problem: { kind: 'checkpoint', seq, id: null, detail: `a checkpoint names a signing key (${kid}) this server did not make` } as ChainProblem };
-      let claims: { sub?: string; seq?: number; hash?: string };
-      try {
-        const { payload, protectedHeader } = await compactVerify(cp.jws, key);
-        if (protectedHeader.typ !== CHECKPOINT_TYPE) throw new Error('not a checkpoint');
-        claims = JSON.parse(new TextDecoder().decode(payload)) as typeof claims;
-      } catch {
-        return { verified, problem: { kind: 'checkpoint', seq, id: null, detail: 'a checkpoint’s signature does not verify' } as ChainProblem };
-      }
+      if (signed.failed === 'unknown_key') return { verified, problem: { kind: 'checkpoint', seq, id: null, detail: `a checkpoint names a signing key (${signed.kid}) this server did not make` } as ChainProblem };
+      // A header that names no key was not written by a signer: the row was altered.
+      if (signed.failed) return { verified, problem: { kind: 'checkpoint', seq, id: null, detail: 'a checkpoint’s signature does not verify' } as ChainProblem };
+      const { claims } = signed;
       if (claims.sub !== accountId || claims.seq !== seq || claims.hash !== cp.hash) {
         return { verified, problem: { kind: 'checkpoint', seq, id: null, detail: 'a checkpoint’s row differs from what was signed' } as ChainProblem };
       }
