@@ -97,6 +97,10 @@ export function serializeOAuthError(error: HttpError, _request: FastifyRequest):
   if (error.status === 429) {
     return { status: 429, contentType: 'application/json; charset=utf-8', headers, body: { error: 'rate_limited', error_description: error.detail ?? error.title } };
   }
+  // A method the endpoint does not take is HTTP's refusal, not the request's: it keeps its 405 and Allow.
+  if (error.status === 405) {
+    return { status: 405, contentType: 'application/json; charset=utf-8', headers, body: { error: 'invalid_request', error_description: error.detail ?? error.title } };
+  }
   if (error.status >= 400 && error.status < 500) {
     const description = error.code === 'unsupported_media_type' ? 'The request must be application/x-www-form-urlencoded' : (error.detail ?? error.title);
     return { status: 400, contentType: 'application/json; charset=utf-8', headers, body: { error: 'invalid_request', error_description: description } };

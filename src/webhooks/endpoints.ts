@@ -8,7 +8,7 @@
  */
 import { holdAccountOpen } from '../accounts/store.ts';
 import { invalidToken } from '../platform/auth.ts';
-import { recordAudit, type AuditBy } from '../audit/record.ts';
+import { changesOf, recordAudit, REDACTED, type AuditBy, type Changes } from '../audit/record.ts';
 import type { Transaction } from 'kysely';
 import type { Db } from '../platform/db/database.ts';
 import type { Tables } from '../platform/db/tables.ts';
@@ -81,6 +81,24 @@ export function presentEndpointInEvent(row: EndpointRow, now: number): Omit<Endp
   return view as Omit<EndpointView, 'headers'>;
 }
 
+/**
+ * What changed of an endpoint, for its audit record. Header values often are credentials, so the
+ * record names the headers and says that their values changed, never what they were or became.
+ */
+function endpointChanges(before: AuditedEndpoint, after: AuditedEndpoint): Changes {
+  const fields = (e: AuditedEndpoint) => ({ url: e.url, event_types: e.event_types, description: e.description, header_names: Object.keys(e.headers).sort() });
+  const changes = changesOf(fields(before), fields(after));
+  const values = (e: AuditedEndpoint) => JSON.stringify(Object.entries(e.headers).sort(([a], [b]) => (a < b ? -1 : 1)));
+  if (values(before) !== values(after)) changes.header_values = { before: REDACTED, after: REDACTED };
+  return changes;
+}
+interface AuditedEndpoint {
+  url: string;
+  event_types: string[];
+  description: string | null;
+  headers: EndpointHeaders;
+}
+
 export function createEndpoints(deps: { db: Db; clock: Clock; sealer: Sealer; policy: TargetPolicy }) {
   const { db, clock, sealer, policy } = deps;
 
@@ -141,25 +159,43 @@ export function createEndpoints(deps: { db: Db; clock: Clock; sealer: Sealer; po
       return present(row, now, secret);
     },
 
-    async update(trx: Trx, accountId: string, id: string, input: Partial<EndpointInput>): Promise<EndpointView> {
-      await find(trx, accountId, id);
+    /**
+     * Applies the members given and returns the endpoint with what changed, for its audit record.
+     * An update that changes nothing writes nothing (`changes` is empty).
+     */
+    async update(trx: Trx, accountId: string, id: string, input: Partial<EndpointInput>): Promise<{ view: EndpointView; changes: Changes }> {
+      const row = await find(trx, accountId, id);
+      const before: AuditedEndpoint = { url: row.url, event_types: JSON.parse(row.event_types) as string[], description: row.description, headers: openHeaders(sealer, id, row.headers_sealed) ?? {} };
+      const after: AuditedEndpoint = {
+        url: input.url === undefined ? before.url : await checkedUrl(input.url),
+        event_types: input.event_types === undefined ? before.event_types : [...new Set(input.event_types)],
+        description: input.description === undefined ? before.description : input.description,
+        headers: input.headers === undefined ? before.headers : checkEndpointHeaders(input.headers),
+      };
+      const changes = endpointChanges(before, after);
+      if (Object.keys(changes).length === 0) return { view: present(row, clock.now()), changes };
       const now = clock.now();
       await trx
         .updateTable('webhook_endpoints')
         .set({
-          ...(input.url === undefined ? {} : { url: await checkedUrl(input.url) }),
-          ...(input.event_types === undefined ? {} : { event_types: JSON.stringify([...new Set(input.event_types)]) }),
-          ...(input.description === undefined ? {} : { description: input.description }),
-          ...(input.headers === undefined ? {} : { headers_sealed: sealHeaders(sealer, id, checkEndpointHeaders(input.headers)) }),
+          url: after.url,
+          event_types: JSON.stringify(after.event_types),
+          description: after.description,
+          ...(input.headers === undefined ? {} : { headers_sealed: sealHeaders(sealer, id, after.headers) }),
           updated_at: now,
         })
         .where('id', '=', id)
         .execute();
-      return present(await find(trx, accountId, id), now);
+      return { view: present(await find(trx, accountId, id), now), changes };
     },
 
-    async setEnabled(trx: Trx, accountId: string, id: string, enabled: boolean): Promise<EndpointView> {
-      await find(trx, accountId, id);
+    /**
+     * Enables or disables the endpoint by its owner's request; `changes` is empty when it already
+     * was (nothing is written: a disable leaves an automatic disable's reason as it was).
+     */
+    async setEnabled(trx: Trx, accountId: string, id: string, enabled: boolean): Promise<{ view: EndpointView; changes: Changes }> {
+      const row = await find(trx, accountId, id);
+      if ((row.enabled === 1) === enabled) return { view: present(row, clock.now()), changes: {} };
       const now = clock.now();
       if (enabled) {
         await trx
@@ -170,7 +206,9 @@ export function createEndpoints(deps: { db: Db; clock: Clock; sealer: Sealer; po
       } else {
         await disableEndpoint(trx, { accountId, endpointId: id, reason: 'manual', now });
       }
-      return present(await find(trx, accountId, id), now);
+      const after = await find(trx, accountId, id);
+      const stateOf = (r: EndpointRow) => ({ enabled: r.enabled === 1, disabled_reason: r.disabled_reason });
+      return { view: present(after, now), changes: changesOf(stateOf(row), stateOf(after)) };
     },
 
     async remove(accountId: string, id: string, by?: AuditBy): Promise<void> {

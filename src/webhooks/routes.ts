@@ -190,9 +190,9 @@ export function registerWebhookRoutes(
     }),
     async (request, reply) =>
       writes.runWrite(request, reply, async (trx) => {
-        const body = await endpoints.update(trx, principalOf(request).accountId, request.params.id, request.body);
-        await audited(trx, request, 'webhook_endpoint.updated', request.params.id, changesOf(null, endpointFields(request.body)));
-        return { status: 200, body };
+        const { view, changes } = await endpoints.update(trx, principalOf(request).accountId, request.params.id, request.body);
+        if (Object.keys(changes).length > 0) await audited(trx, request, 'webhook_endpoint.updated', request.params.id, changes);
+        return { status: 200, body: view };
       }),
   );
 
@@ -208,10 +208,9 @@ export function registerWebhookRoutes(
       },
     }), async (request, reply) =>
       writes.runWrite(request, reply, async (trx) => {
-        const body = await endpoints.setEnabled(trx, principalOf(request).accountId, request.params.id, action === 'enable');
-        const enabled = action === 'enable';
-        await audited(trx, request, `webhook_endpoint.${action}d`, request.params.id, { enabled: { before: !enabled, after: enabled } });
-        return { status: 200, body };
+        const { view, changes } = await endpoints.setEnabled(trx, principalOf(request).accountId, request.params.id, action === 'enable');
+        if (Object.keys(changes).length > 0) await audited(trx, request, `webhook_endpoint.${action}d`, request.params.id, changes);
+        return { status: 200, body: view };
       }),
     );
   }

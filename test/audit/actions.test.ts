@@ -194,16 +194,31 @@ for (const target of databaseTargets()) {
       assert.equal(report.chains[0]!.detached, 3);
     });
 
-    it('webhook endpoints: created, secret rotated, disabled, deleted, by the client that manages them', async () => {
+    it('webhook endpoints: created, updated (before and after, header values never), secret rotated, disabled, enabled, deleted; what changes nothing records nothing', async () => {
       const accountId = await createAccount(t);
       const token = await mintAccessToken(t, { accountId, scopes: ['webhooks:manage'], clientId: 'cli_ops' });
       const created = await api(t, token, 'POST', '/v1/webhook_endpoints', { url: 'https://hooks.example.com/in', event_types: ['payout.created'], headers: { 'X-Api-Key': 'receiver-credential' } });
       assert.equal(created.status, 201, JSON.stringify(created.body));
       step();
       const id = created.body.id as string;
+      const updated = await api(t, token, 'POST', `/v1/webhook_endpoints/${id}`, { event_types: ['payout.created', 'payout.paid'], headers: { 'X-Api-Key': 'rotated-credential' } });
+      assert.equal(updated.status, 200, JSON.stringify(updated.body));
+      step();
+      const unchanged = await api(t, token, 'POST', `/v1/webhook_endpoints/${id}`, { url: 'https://hooks.example.com/in', event_types: ['payout.paid', 'payout.created'].reverse() });
+      assert.equal(unchanged.status, 200);
+      assert.equal(unchanged.body.updated_at, updated.body.updated_at, 'an update that changes nothing writes nothing');
+      step();
       assert.equal((await api(t, token, 'POST', `/v1/webhook_endpoints/${id}/rotate_secret`, {})).status, 200);
       step();
       assert.equal((await api(t, token, 'POST', `/v1/webhook_endpoints/${id}/disable`)).status, 200);
+      step();
+      const again = await api(t, token, 'POST', `/v1/webhook_endpoints/${id}/disable`);
+      assert.equal(again.status, 200);
+      assert.equal(again.body.status, 'disabled');
+      step();
+      assert.equal((await api(t, token, 'POST', `/v1/webhook_endpoints/${id}/enable`)).status, 200);
+      step();
+      assert.equal((await api(t, token, 'POST', `/v1/webhook_endpoints/${id}/enable`)).status, 200);
       step();
       assert.equal((await api(t, token, 'DELETE', `/v1/webhook_endpoints/${id}`)).status, 204);
       const rows = (await trail(accountId)).reverse().filter((r) => r.action.startsWith('webhook_endpoint.'));
@@ -211,14 +226,22 @@ for (const target of databaseTargets()) {
         rows.map((r) => [r.action, r.actor.id, r.target.id]),
         [
           ['webhook_endpoint.created', 'cli_ops', id],
+          ['webhook_endpoint.updated', 'cli_ops', id],
           ['webhook_endpoint.secret_rotated', 'cli_ops', id],
           ['webhook_endpoint.disabled', 'cli_ops', id],
+          ['webhook_endpoint.enabled', 'cli_ops', id],
           ['webhook_endpoint.deleted', 'cli_ops', id],
         ],
       );
       assert.deepEqual(rows[0]!.changes.header_names, { after: ['X-Api-Key'] });
-      assert.ok(!JSON.stringify(rows).includes('receiver-credential'));
-      assert.ok(!JSON.stringify(rows).includes(created.body.secret));
+      assert.deepEqual(rows[1]!.changes, {
+        event_types: { before: ['payout.created'], after: ['payout.created', 'payout.paid'] },
+        header_values: { before: '[redacted]', after: '[redacted]' },
+      });
+      assert.deepEqual(rows[3]!.changes, { enabled: { before: true, after: false }, disabled_reason: { before: null, after: 'manual' } });
+      assert.deepEqual(rows[4]!.changes, { enabled: { before: false, after: true }, disabled_reason: { before: 'manual', after: null } });
+      const stored = JSON.stringify(await records(accountId));
+      for (const secret of ['receiver-credential', 'rotated-credential', created.body.secret as string]) assert.ok(!stored.includes(secret), secret);
     });
 
     it('client PATCH (no secret, even one issued) and the person on the admin API: grant and session revoked, sign-out, password reset, deactivate, reactivate, delete; the chain verifies', async () => {

@@ -40,6 +40,35 @@ describe('one error model: RFC 9457 problem+json, never a stack trace', () => {
     assert.equal(body.instance, '/no/such/route');
   });
 
+  it('a route asked with a method it does not take → 405 with Allow (RFC 9110 §15.5.6), in the protocol of the path; escapes are decoded as routing decodes them', async () => {
+    const invoices = await fetch(`${t.publicUrl}/v1/invoices`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{}' });
+    assert.equal(invoices.status, 405);
+    assert.equal(invoices.headers.get('allow'), 'GET, HEAD, POST');
+    const body = await json(invoices);
+    problemShape(body, 405, 'method_not_allowed');
+    assert.equal(body.detail, '/v1/invoices does not accept PUT; it accepts GET, HEAD, POST');
+    const escaped = await fetch(`${t.publicUrl}/v1/invoice%73`, { method: 'DELETE' });
+    assert.equal(escaped.status, 405);
+    assert.equal(escaped.headers.get('allow'), 'GET, HEAD, POST');
+    const token = await fetch(`${t.publicUrl}/token`);
+    assert.equal(token.status, 405);
+    assert.equal(token.headers.get('allow'), 'POST');
+    assert.equal(token.headers.get('cache-control'), 'no-store');
+    const tokenBody = await json(token);
+    assert.equal(tokenBody.error, 'invalid_request', 'the token endpoint answers in RFC 6749 §5.2 shape');
+    const scim = await fetch(`${t.publicUrl}/scim/v2/Users`, { method: 'DELETE' });
+    assert.equal(scim.status, 405);
+    assert.equal(scim.headers.get('allow'), 'GET, HEAD, POST');
+    const scimBody = await json(scim);
+    assert.deepEqual(scimBody.schemas, ['urn:ietf:params:scim:api:messages:2.0:Error']);
+    assert.equal(scimBody.status, '405');
+    const admin = await fetch(`${t.adminUrl}/admin/v1/accounts`, { method: 'PUT', headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
+    assert.equal(admin.status, 405);
+    assert.equal(admin.headers.get('allow'), 'GET, HEAD, POST');
+    // A path with no route under any method stays 404.
+    assert.equal((await fetch(`${t.publicUrl}/v1/invoices/inv_1/nothing`, { method: 'POST' })).status, 404);
+  });
+
   it('malformed JSON → 400 malformed_json', async () => {
     const r = await post(t, '{"name":', 'application/json');
     assert.equal(r.status, 400);

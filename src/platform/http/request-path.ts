@@ -1,6 +1,7 @@
 /**
- * The path of a request, as text for people (problem `instance`, a 404's detail) and for
- * choosing the error format of a request that matched no route. Never for access: access and
+ * The path of a request, as text for people (problem `instance`, a 404's detail), for choosing
+ * the error format of a request that matched no route, and for asking a router of fastify's own
+ * make which methods it has there (a 405's `Allow`, allowed-methods.ts). Never for access: access and
  * rate limits are attached to routes (an encapsulated plugin's hooks, route options), because
  * the router decodes percent-escapes and accepts absolute-form targets (RFC 9112 §3.2.2) that
  * a comparison of URL text would miss. This is the one module of src/ that reads `request.url`;

@@ -26,6 +26,7 @@ import { isClosedAccountWrite, isDatabaseUnavailable, isTransactionConflict } fr
 import { bindCounter, bindHistogram, type MetricsRegistry } from '../metrics.ts';
 import { requestLineWriter, requestLoggerFactory } from '../logging.ts';
 import { requestPath } from './request-path.ts';
+import { allowedMethods, ROUTER_OPTIONS } from './allowed-methods.ts';
 import { invalidMembers, summary, type SchemaError } from './validation-errors.ts';
 
 declare module 'fastify' {
@@ -125,7 +126,7 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
     },
     // Requests are logged once, on completion, by this module's own hook.
     logController: new LogController({ disableRequestLogging: true }),
-    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 256 },
+    routerOptions: ROUTER_OPTIONS,
   });
   app.server.maxConnections = limits.maxConnections;
   countRefusedConnections(app, options.metrics);
@@ -183,8 +184,15 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
     done();
   });
 
+  const methodsOf = allowedMethods(app.registeredRoutes);
   app.setNotFoundHandler((request, reply) => {
-    sendError(app, request, reply, problem('not_found', { detail: `No route for ${request.method} ${requestPath(request)}` }));
+    const path = requestPath(request);
+    const allowed = methodsOf(path);
+    if (allowed.length > 0) {
+      sendError(app, request, reply, problem('method_not_allowed', { detail: `${path} does not accept ${request.method}; it accepts ${allowed.join(', ')}`, headers: { allow: allowed.join(', ') } }));
+      return;
+    }
+    sendError(app, request, reply, problem('not_found', { detail: `No route for ${request.method} ${path}` }));
   });
 
   app.setErrorHandler((error, request, reply) => {
