@@ -43,6 +43,7 @@ import { revokeUserAccess } from './oauth/user-access.ts';
 import { signInDeviceKeyOf } from './oauth/sign-in-devices.ts';
 import { createScim, type UserScopeBound } from './scim/index.ts';
 import { createWriteRunner, type WriteHooks, type WriteRunner } from './idempotency/write-runner.ts';
+import { fingerprintKeyOf } from './idempotency/fingerprint.ts';
 import type { IdempotencyRetention } from './idempotency/retention.ts';
 import { documentIdempotencyKeys } from './idempotency/openapi.ts';
 import type { CursorKeyRing } from './paging/cursor.ts';
@@ -194,6 +195,7 @@ async function assemble(
     metrics,
     // Stored answers that carry a secret (a webhook secret shown once) are kept sealed.
     sealer: createSealer(secretsKey, 'stored responses'),
+    fingerprintKey: fingerprintKeyOf(secretsKey),
   });
   const cursorKeys = await setUpCursorKeys({ db, clock, vault, configured: config.cursorKeys });
   const paging = createPaging({ ring: cursorKeys, clock, cursorTtlMs: config.cursorTtl * 1000 });

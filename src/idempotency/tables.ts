@@ -5,7 +5,7 @@ export interface IdempotencyTables {
     account_id: string;
     client_id: string;
     idempotency_key: string;
-    /** SHA-256 of the canonical request (see fingerprint.ts) */
+    /** HMAC-SHA256 of the canonical request under the fingerprint key (see fingerprint.ts) */
     fingerprint: string;
     state: 'running' | 'done';
     /** Identifies the claim that owns the row; a takeover replaces it. */

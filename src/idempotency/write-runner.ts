@@ -45,7 +45,7 @@ import { isHttpError, type HttpError } from '../platform/errors/http-error.ts';
 import type { MetricsRegistry } from '../platform/metrics.ts';
 import type { Sealer } from '../platform/secrets-key.ts';
 import { readIdempotencyKey } from './idempotency-key.ts';
-import { requestFingerprint } from './fingerprint.ts';
+import { isFingerprintOf, requestFingerprints, type RequestFingerprint } from './fingerprint.ts';
 import { createResponseSealing, type ResponseSealing } from './sealed-responses.ts';
 import { completionValues, type Claim, type ClaimCompletionValues, type IdempotencyStore, type KeyInsertValues, type KeyScope, type StoredResponse } from './store.ts';
 import type { IdempotencyRow } from './tables.ts';
@@ -92,7 +92,7 @@ export type WriteHandler = (trx: Transaction<Tables>, completion?: ClaimCompleti
 /** One write: its key within the credential, the digest of its request, and whether its answer carries a secret. */
 interface Write {
   scope: KeyScope;
-  fingerprint: string;
+  fingerprint: RequestFingerprint;
   carriesSecret: boolean;
   /** The route writes in one statement (`writesInOneStatement`) and no test hook stops before its commit. */
   oneStatement: boolean;
@@ -132,11 +132,11 @@ type Verdict =
   | { kind: 'in_use' }
   | { kind: 'abandoned' };
 
-function judge(row: IdempotencyRow | undefined, fingerprint: string, now: number, sealing: ResponseSealing): Verdict {
+function judge(row: IdempotencyRow | undefined, fingerprint: RequestFingerprint, now: number, sealing: ResponseSealing): Verdict {
   if (row === undefined) return { kind: 'new' };
   // Past retention the key is new, whether or not the sweeper has removed it yet.
   if (row.expires_at <= now && row.locked_until <= now) return { kind: 'new' };
-  if (row.fingerprint !== fingerprint) return { kind: 'reused' };
+  if (!isFingerprintOf(row.fingerprint, fingerprint)) return { kind: 'reused' };
   if (row.state === 'done') return { kind: 'replay', response: sealing.replayOf(row) };
   if (row.locked_until > now) return { kind: 'in_use' };
   // The owner's lease ran out without completing: its process died.
@@ -166,12 +166,15 @@ export function createWriteRunner(deps: {
   metrics?: MetricsRegistry;
   /** Seals the stored answers of routes whose answer carries a secret. */
   sealer: Sealer;
+  /** Keys the stored request fingerprints (fingerprint.ts). */
+  fingerprintKey: Buffer;
 }) {
   const { db, store, clock, hooks } = deps;
   const sealing = createResponseSealing(deps.sealer);
+  const requestFingerprint = requestFingerprints(deps.fingerprintKey);
   /** What is stored of an answer: the answer as sent, or sealed when it carries a secret. */
   const atRest = (write: Write, response: StoredResponse): StoredResponse =>
-    write.carriesSecret ? sealing.seal(response, write.scope, write.fingerprint) : response;
+    write.carriesSecret ? sealing.seal(response, write.scope, write.fingerprint.value) : response;
   const outcomes = deps.metrics?.counter('gatehouse_idempotency_requests_total', 'Writes with an Idempotency-Key that were replayed or refused as in use, by outcome', ['outcome']);
   const retentionMs = deps.retentionSeconds * 1000;
   const leaseMs = deps.leaseMs ?? DEFAULT_LEASE_MS;
@@ -182,11 +185,11 @@ export function createWriteRunner(deps: {
     return send(reply, response, true);
   };
 
-  async function claimOrReplay(scope: KeyScope, fingerprint: string): Promise<Outcome> {
+  async function claimOrReplay(scope: KeyScope, fingerprint: RequestFingerprint): Promise<Outcome> {
     // A lost race re-reads the row; a few rounds settle it, since every round has a winner.
     for (let round = 0; round < 3; round++) {
       const now = clock.now();
-      const claimInput = { fingerprint, now, leaseMs, retentionMs };
+      const claimInput = { fingerprint: fingerprint.value, now, leaseMs, retentionMs };
       const { claim, row } = await store.claimOrRead(scope, claimInput);
       if (claim) return { kind: 'claimed', claim };
       if (row === undefined) continue;
@@ -263,7 +266,7 @@ export function createWriteRunner(deps: {
           inserting: true,
           valuesFor(result) {
             performed = renderResult(reply, result, write.carriesSecret);
-            return store.insertValues(write.scope, { fingerprint: write.fingerprint, now: clock.now(), retentionMs }, atRest(write, performed));
+            return store.insertValues(write.scope, { fingerprint: write.fingerprint.value, now: clock.now(), retentionMs }, atRest(write, performed));
           },
           lost(seen) {
             throw new NotInserted(seen);
@@ -305,7 +308,7 @@ export function createWriteRunner(deps: {
         const verdict = judge(row, fingerprint, clock.now(), sealing);
         if (verdict.kind !== 'new' && verdict.kind !== 'abandoned') return { verdict };
         const response = await perform(trx);
-        await store.insertDone(trx, scope, { fingerprint, now: clock.now(), retentionMs, response: atRest(write, response), replaced: row });
+        await store.insertDone(trx, scope, { fingerprint: fingerprint.value, now: clock.now(), retentionMs, response: atRest(write, response), replaced: row });
         await hooks?.beforeCommit?.(request);
         return { performed: response };
       });

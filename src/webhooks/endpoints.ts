@@ -82,21 +82,38 @@ export function presentEndpointInEvent(row: EndpointRow, now: number): Omit<Endp
 }
 
 /**
- * What changed of an endpoint, for its audit record. Header values often are credentials, so the
- * record names the headers and says that their values changed, never what they were or became.
+ * What changed of an endpoint (`before` null: what it was created with), for its audit record.
+ * Header values and the values of the URL's query often are credentials (`?token=…`), and the
+ * trail is read with `audit:read` and streamed to other receivers: the record names the headers
+ * and the query's parameters, and says that their values changed, never what they were or became.
  */
-function endpointChanges(before: AuditedEndpoint, after: AuditedEndpoint): Changes {
-  const fields = (e: AuditedEndpoint) => ({ url: e.url, event_types: e.event_types, description: e.description, header_names: Object.keys(e.headers).sort() });
-  const changes = changesOf(fields(before), fields(after));
-  const values = (e: AuditedEndpoint) => JSON.stringify(Object.entries(e.headers).sort(([a], [b]) => (a < b ? -1 : 1)));
-  if (values(before) !== values(after)) changes.header_values = { before: REDACTED, after: REDACTED };
+export function endpointChanges(before: AuditedEndpoint | null, after: AuditedEndpoint): Changes {
+  const fields = (e: AuditedEndpoint) => ({ url: withQueryValuesRedacted(e.url), event_types: e.event_types, description: e.description, header_names: Object.keys(e.headers).sort() });
+  const changes = changesOf(before && fields(before), fields(after));
+  const secretParts = (e: AuditedEndpoint | null) => ({
+    header_values: e === null || Object.keys(e.headers).length === 0 ? null : JSON.stringify(Object.entries(e.headers).sort(([a], [b]) => (a < b ? -1 : 1))),
+    url_query_values: e === null || !e.url.includes('?') ? null : new URL(e.url).search,
+  });
+  const [was, is] = [secretParts(before), secretParts(after)];
+  for (const name of ['header_values', 'url_query_values'] as const) {
+    if (was[name] === is[name]) continue;
+    changes[name] = before === null ? { after: REDACTED } : { before: was[name] === null ? null : REDACTED, after: is[name] === null ? null : REDACTED };
+  }
   return changes;
 }
-interface AuditedEndpoint {
+export interface AuditedEndpoint {
   url: string;
   event_types: string[];
   description: string | null;
   headers: EndpointHeaders;
+}
+
+/** `https://h.example/in?token=abc&v=2` as `https://h.example/in?token=[redacted]&v=[redacted]`. */
+function withQueryValuesRedacted(url: string): string {
+  const query = url.indexOf('?');
+  if (query < 0) return url;
+  const names = url.slice(query + 1).split('&').map((pair) => `${pair.split('=', 1)[0]}=${REDACTED}`);
+  return `${url.slice(0, query)}?${names.join('&')}`;
 }
 
 export function createEndpoints(deps: { db: Db; clock: Clock; sealer: Sealer; policy: TargetPolicy }) {

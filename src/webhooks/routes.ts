@@ -8,7 +8,7 @@
  */
 import type { Db } from '../platform/db/database.ts';
 import type { Clock } from '../platform/clock.ts';
-import { REDACTED, auditBy, changesOf, recordAudit, type Changes } from '../audit/record.ts';
+import { REDACTED, auditBy, recordAudit, type Changes } from '../audit/record.ts';
 import type { AuditAction } from '../audit/catalogue.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AccessTokens } from '../oauth/access-tokens.ts';
@@ -18,7 +18,7 @@ import { logEvent } from '../platform/log-events.ts';
 import { errorResponses, noMembers } from '../platform/http/schemas.ts';
 import { optionalBody } from '../platform/http/validation.ts';
 import { problem } from '../platform/errors/catalogue.ts';
-import type { Endpoints } from './endpoints.ts';
+import { endpointChanges, type Endpoints } from './endpoints.ts';
 import type { EventDeliveryState, Recovery } from './recovery.ts';
 import type { PageOf, WebhookCollections } from './collections.ts';
 import { SUBSCRIBABLE_EVENT_TYPES } from '../events/types.ts';
@@ -152,7 +152,8 @@ export function registerWebhookRoutes(
     async (request, reply) =>
       writes.runWrite(request, reply, async (trx) => {
         const created = await endpoints.create(trx, principalOf(request).accountId, request.body);
-        await audited(trx, request, 'webhook_endpoint.created', created.id, changesOf(null, endpointFields(request.body)));
+        const createdWith = { url: created.url, event_types: created.event_types, description: created.description, headers: request.body.headers ?? {} };
+        await audited(trx, request, 'webhook_endpoint.created', created.id, endpointChanges(null, createdWith));
         return { status: 201, body: created, headers: { location: `/v1/webhook_endpoints/${created.id}` } };
       }),
   );
@@ -165,15 +166,22 @@ export function registerWebhookRoutes(
       querystring: { type: 'object', additionalProperties: false, properties: pageQueryProperties },
       response: { 200: pageSchema(endpointSchema, 'A page of webhook endpoints'), ...errorResponses(400, 401, 403) },
     },
-  }), async (request) => collections.endpoints(pageOf(request)));
+  }), async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    return collections.endpoints(pageOf(request));
+  });
 
   app.get<{ Params: { id: string } }>('/v1/webhook_endpoints/:id', protectedRoute(manage, {
     schema: { tags: [TAG], operationId: 'getWebhookEndpoint', summary: 'Get a webhook endpoint', params: idParams, response: { 200: endpointSchema, ...errorResponses(401, 403, 404) } },
-  }), async (request) => endpoints.get(principalOf(request).accountId, request.params.id));
+  }), async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    return endpoints.get(principalOf(request).accountId, request.params.id);
+  });
 
   app.post<{ Params: { id: string }; Body: { url?: string; event_types?: string[]; description?: string | null; headers?: Record<string, string> } }>(
     '/v1/webhook_endpoints/:id',
     protectedRoute(manage, {
+      config: { responseCarriesSecret: true },
       schema: {
         tags: [TAG],
         operationId: 'updateWebhookEndpoint',
@@ -198,6 +206,7 @@ export function registerWebhookRoutes(
 
   for (const action of ['enable', 'disable'] as const) {
     app.post<{ Params: { id: string } }>(`/v1/webhook_endpoints/:id/${action}`, protectedRoute(manage, {
+      config: { responseCarriesSecret: true },
       schema: {
         tags: [TAG],
         operationId: action === 'enable' ? 'enableWebhookEndpoint' : 'disableWebhookEndpoint',
@@ -333,10 +342,4 @@ export function registerWebhookRoutes(
 /** Who asked, for the log: the account, and the client (and person) the token was issued to. */
 function actor(principal: Principal): Record<string, string> {
   return { account_id: principal.accountId, client_id: principal.clientId, ...(principal.userId === null ? {} : { user_id: principal.userId }) };
-}
-
-/** What an endpoint write changes, for the audit trail: header names only (their values may be credentials). */
-function endpointFields(body: { url?: string; event_types?: string[]; description?: string | null; headers?: Record<string, string> }): Record<string, unknown> {
-  const { headers, ...rest } = body;
-  return headers === undefined ? rest : { ...rest, header_names: Object.keys(headers).sort() };
 }

@@ -5,7 +5,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import { canonicalJson } from '../../src/idempotency/fingerprint.ts';
 import { databaseTargets } from '../helpers/databases.ts';
 import { json } from '../helpers/http.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
@@ -126,6 +127,28 @@ for (const target of databaseTargets()) {
       const again = await callProbe(t.publicUrl, { token, key });
       assert.equal(again.replayed, true);
       assert.equal(again.text, first.text);
+      assert.deepEqual(await probeCounts(db(), accountId), { effects: 1, events: 1 });
+    });
+
+    it('what is stored of the request is keyed: not its unkeyed SHA-256, which a copy of the database could test guesses against; a key stored with that digest still replays', async () => {
+      const { accountId, token } = await credential();
+      const key = randomUUID();
+      const first = await callProbe(t.publicUrl, { token, key });
+      assert.equal(first.status, 201);
+      const canonical = canonicalJson(['POST', '/v1/idempotency-probe/:bucket/effects', { bucket: 'main' }, {}, PROBE_BODY]);
+      const unkeyed = createHash('sha256').update(canonical).digest('hex');
+      const [record] = await records(accountId);
+      assert.match(record!.fingerprint, /^[0-9a-f]{64}$/);
+      assert.notEqual(record!.fingerprint, unkeyed);
+      // A record kept from before fingerprints were keyed: the retry is still the same request.
+      await db().updateTable('idempotency_keys').set({ fingerprint: unkeyed }).where('id', '=', record!.id).execute();
+      const again = await callProbe(t.publicUrl, { token, key });
+      assert.equal(again.status, 201);
+      assert.equal(again.replayed, true);
+      assert.equal(again.text, first.text);
+      const changed = await callProbe(t.publicUrl, { token, key, body: { ...PROBE_BODY, amount: PROBE_BODY.amount + 1 } });
+      assert.equal(changed.status, 409);
+      assert.equal(changed.body.code, 'idempotency_key_reused');
       assert.deepEqual(await probeCounts(db(), accountId), { effects: 1, events: 1 });
     });
 

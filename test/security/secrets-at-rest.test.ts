@@ -156,10 +156,37 @@ for (const target of databaseTargets()) {
       assert.equal(rotatedAgain.text, rotated.text);
       secrets.set('rotated webhook secret', rotated.body.secret);
 
+      // A header whose name does not look like a credential is shown in answers, so every write
+      // that answers with the endpoint stores its answer sealed; a token in the URL's query stays
+      // in the URL deliveries go to, and out of the trail and the stored answers.
+      const plainName = `pwd_${randomBytes(18).toString('base64url')}`;
+      const queryToken = `qt_${randomBytes(18).toString('base64url')}`;
+      const plainKey = randomUUID();
+      const plain = await write(t, token, '/v1/webhook_endpoints', plainKey, { url: `http://127.0.0.1:9/in?token=${queryToken}&v=2`, event_types: ['*'], headers: { 'X-Pwd': plainName } });
+      assert.equal(plain.status, 201, plain.text);
+      assert.equal(plain.body.headers['X-Pwd'], plainName, 'shown to its owner');
+      const endpointWrites: Array<[string, string, unknown]> = [
+        [randomUUID(), `/v1/webhook_endpoints/${plain.body.id}`, { description: 'renamed' }],
+        [randomUUID(), `/v1/webhook_endpoints/${plain.body.id}/disable`, undefined],
+        [randomUUID(), `/v1/webhook_endpoints/${plain.body.id}/enable`, undefined],
+      ];
+      for (const [key, path, body] of endpointWrites) {
+        const answered = await write(t, token, path, key, body);
+        assert.equal(answered.status, 200, answered.text);
+        assert.equal(answered.headers.get('cache-control'), 'no-store', path);
+      }
+      const read = await fetch(`${t.publicUrl}/v1/webhook_endpoints/${plain.body.id}`, { headers: { authorization: `Bearer ${token}` } });
+      assert.equal(read.headers.get('cache-control'), 'no-store');
+      secrets.set('endpoint header under a plain name', plainName);
+
       // The stored answers are sealed; the payout's (no secret) is kept as sent.
       const db = t.gatehouse.database.db;
       const records = await db.selectFrom('idempotency_keys').selectAll().where('account_id', '=', tenant.accountId).execute();
-      for (const key of [createKey, rotateKey]) {
+      const trail = await db.selectFrom('audit_events').selectAll().where('account_id', '=', tenant.accountId).execute();
+      assert.ok(!JSON.stringify([records, trail]).includes(queryToken), 'the query token is in neither the trail nor a stored answer');
+      const createdRecord = trail.find((r) => r.action === 'webhook_endpoint.created' && r.target_id === plain.body.id)!;
+      assert.equal(JSON.parse(createdRecord.changes!).url.after, 'http://127.0.0.1:9/in?token=[redacted]&v=[redacted]');
+      for (const key of [createKey, rotateKey, plainKey, ...endpointWrites.map(([key]) => key)]) {
         const record = records.find((r) => r.idempotency_key === key);
         assert.ok(record, 'the answer was stored');
         assert.equal(record.state, 'done');

@@ -1,13 +1,18 @@
 /**
  * What makes two requests the same for an Idempotency-Key (idempotency/fingerprint.ts):
  * canonical JSON, so member order, spacing and number spelling do not matter while any value
- * does; and the fingerprint over method, declared route, parameters, query and body.
+ * does; and the fingerprint over method, declared route, parameters, query and body, keyed, so
+ * that a copy of the database cannot test guesses of a body against it.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { FastifyRequest } from 'fastify';
-import { canonicalJson, requestFingerprint } from '../../src/idempotency/fingerprint.ts';
+import { createHash, randomBytes } from 'node:crypto';
+import { canonicalJson, fingerprintKeyOf, isFingerprintOf, requestFingerprints } from '../../src/idempotency/fingerprint.ts';
+
+const fingerprintOf = requestFingerprints(fingerprintKeyOf(randomBytes(32)));
+const requestFingerprint = (r: FastifyRequest, route: { url: string }) => fingerprintOf(r, route).value;
 
 function request(parts: { method?: string; params?: unknown; query?: unknown; body?: unknown }): FastifyRequest {
   return { method: 'POST', params: {}, query: {}, body: null, ...parts } as unknown as FastifyRequest;
@@ -28,6 +33,22 @@ describe('request fingerprints', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('the stored value is keyed: another secrets key gives another value, and the unkeyed digest of the request is not it', () => {
+    const body = { url: 'https://hooks.example.com/in', event_types: ['payout.paid'], headers: { authorization: 'Basic YWNtZTpTdW1tZXIyMDI0IQ==' } };
+    const of = (secretsKey: Buffer) => requestFingerprints(fingerprintKeyOf(secretsKey))(request({ body }), route);
+    const key = randomBytes(32);
+    const fingerprint = of(key);
+    assert.match(fingerprint.value, /^[0-9a-f]{64}$/);
+    assert.equal(of(key).value, fingerprint.value, 'one key, one value: every node of an installation agrees');
+    assert.notEqual(of(randomBytes(32)).value, fingerprint.value);
+    const unkeyed = createHash('sha256').update(fingerprint.canonical).digest('hex');
+    assert.notEqual(fingerprint.value, unkeyed);
+    // A key stored with the unkeyed digest still names the same request (a retry across an upgrade is replayed).
+    assert.equal(isFingerprintOf(unkeyed, fingerprint), true);
+    assert.equal(isFingerprintOf(fingerprint.value, fingerprint), true);
+    assert.equal(isFingerprintOf(of(randomBytes(32)).value, fingerprint), false);
   });
 
   it('the same request however its body is spelled; another value, query, method or route is another request', () => {
