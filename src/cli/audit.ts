@@ -2,17 +2,39 @@
  * `gatehouse audit export` and `gatehouse audit verify` (docs/AUDIT.md). Progress and reports
  * go to standard error and standard output respectively; an export can go to standard output.
  */
-import type fs from 'node:fs';
+import fs from 'node:fs';
+import path from 'node:path';
+import { sql } from 'kysely';
 import { once } from 'node:events';
 import { loadConfig } from '../config.ts';
 import { systemClock } from '../platform/clock.ts';
-import { openConfiguredDatabase } from '../platform/db/database.ts';
+import { openConfiguredDatabase, type Database } from '../platform/db/database.ts';
 import { migrateToLatest } from '../platform/db/migrate.ts';
 import { openAudit } from '../audit/standalone.ts';
 import { isInstant } from '../audit/query.ts';
 import { UsageError } from './args.ts';
 import { openOutput } from './output.ts';
 import type { CommandContext } from './commands.ts';
+
+/**
+ * The database whose trail is read: one that exists and holds Gatehouse's schema. A mistyped
+ * SQLite path would otherwise be created empty (with a secrets key beside it) and verify as
+ * "0 chains", exit 0, and a scheduled check would never alert.
+ */
+async function openExistingDatabase(config: ReturnType<typeof loadConfig>): Promise<Database> {
+  if (config.databaseUrl.startsWith('sqlite:')) {
+    const file = path.resolve(config.databaseUrl.slice('sqlite:'.length));
+    if (!fs.existsSync(file)) throw new Error(`GATEHOUSE_DATABASE_URL (${config.databaseUrl}) names no database: ${file} does not exist`);
+  }
+  const database = await openConfiguredDatabase(config);
+  try {
+    await sql`select 1 from accounts limit 1`.execute(database.db);
+  } catch {
+    await database.close();
+    throw new Error(`GATEHOUSE_DATABASE_URL names a database that holds no Gatehouse data (${database.location}): nothing to read`);
+  }
+  return database;
+}
 
 /** Exit status of a verification that found a problem. */
 export const CHAIN_BROKEN = 4;
@@ -26,7 +48,7 @@ export async function auditExport({ flags, env }: CommandContext): Promise<numbe
     const value = flags[flag];
     if (value !== undefined && !isInstant(value)) throw new UsageError(`audit export: ${flag} must be an RFC 3339 date-time, e.g. 2026-03-01T00:00:00Z (got "${value}")`);
   }
-  const database = await openConfiguredDatabase(config);
+  const database = await openExistingDatabase(config);
   try {
     await migrateToLatest(database);
     const audit = await openAudit(database, config, systemClock);
@@ -55,7 +77,7 @@ export async function auditExport({ flags, env }: CommandContext): Promise<numbe
 
 export async function auditVerify({ flags, env }: CommandContext): Promise<number> {
   const config = loadConfig(env, flags);
-  const database = await openConfiguredDatabase(config);
+  const database = await openExistingDatabase(config);
   try {
     await migrateToLatest(database);
     const audit = await openAudit(database, config, systemClock);

@@ -77,8 +77,13 @@ export function registerLogoutRoutes(app: FastifyInstance, deps: { issuer: strin
     return req.hint.sid === undefined || req.hint.sid === session.id;
   }
 
-  function finish(reply: FastifyReply, req: LogoutRequest, signedOut: boolean) {
-    if (signedOut) reply.header('set-cookie', cookies.clearSession());
+  /**
+   * `clearCookie`: only where the request carried the session cookie. A cross-site form carries
+   * none (SameSite=Lax), so a deletion sent back to it would sign the person out of this browser
+   * on any site's say-so, their session left open on the server.
+   */
+  function finish(reply: FastifyReply, req: LogoutRequest, signedOut: boolean, clearCookie = signedOut) {
+    if (clearCookie) reply.header('set-cookie', cookies.clearSession());
     if (req.redirectUri !== undefined) {
       return reply.code(303).header('location', redirectWith(req.redirectUri, { state: req.params.state })).header('cache-control', 'no-store').send();
     }
@@ -100,7 +105,7 @@ export function registerLogoutRoutes(app: FastifyInstance, deps: { issuer: strin
     return withRequest(reply, source, async (req) => {
       const secret = parseCookies(request.headers.cookie)[cookies.session];
       const session = await sessions.find(secret);
-      if (!session) return finish(reply, req, true);
+      if (!session) return finish(reply, req, true, secret !== undefined);
       if (hintMatches(req, session)) {
         await sessions.end(session, auditBy(request, { type: 'user', id: session.userId, clientId: req.client?.id ?? null }));
         return finish(reply, req, true);
@@ -124,7 +129,7 @@ export function registerLogoutRoutes(app: FastifyInstance, deps: { issuer: strin
     return withRequest(reply, body, async (req) => {
       const secret = parseCookies(request.headers.cookie)[cookies.session];
       const session = await sessions.find(secret);
-      if (!session) return finish(reply, req, true);
+      if (!session) return finish(reply, req, true, secret !== undefined);
       const token = body.csrf_token;
       if (typeof token !== 'string' || !safeEqual(token, confirmToken(secret!))) return sendPage(reply, 403, errorPage('The form expired. Go back to the application and start again.'));
       if (body.decision !== 'sign_out') return finish(reply, req, false);

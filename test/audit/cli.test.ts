@@ -125,11 +125,48 @@ describe('gatehouse audit export: an --out that cannot be written', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-audit-export-'));
     try {
       const databaseUrl = `sqlite:${path.join(dir, 'gatehouse.db')}`;
+      assert.equal(gatehouse(['migrate'], databaseUrl).status, 0);
       const unwritable = path.join(dir, 'missing', 'audit.ndjson');
       const r = gatehouse(['audit', 'export', '--out', unwritable], databaseUrl);
       assert.equal(r.status, 1, r.stderr);
       assert.deepEqual(r.stderr.trim().split('\n'), [`gatehouse: audit export: cannot write --out ${unwritable}: ENOENT: no such file or directory, open '${unwritable}'`]);
       assert.equal(fs.existsSync(unwritable), false);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('gatehouse audit: a database that is not there', () => {
+  it('a mistyped SQLite path fails verify and export (exit 1, one line naming the setting) and creates nothing: no "0 chains verify"', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-audit-missing-'));
+    try {
+      const file = path.join(dir, 'gatehouse-typo.db');
+      for (const args of [['audit', 'verify'], ['audit', 'export', '--out', '-']]) {
+        const r = gatehouse(args, `sqlite:${file}`, { GATEHOUSE_SECRETS_KEY: '' });
+        assert.equal(r.status, 1, r.stderr);
+        assert.equal(r.stdout, '');
+        assert.deepEqual(r.stderr.trim().split('\n'), [`gatehouse: GATEHOUSE_DATABASE_URL (sqlite:${file}) names no database: ${file} does not exist`]);
+      }
+      assert.deepEqual(fs.readdirSync(dir), [], 'neither a database nor a secrets key was made');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a database without Gatehouse\'s schema fails verify (exit 1) and is left as it was', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-audit-empty-'));
+    try {
+      const file = path.join(dir, 'other.db');
+      const other = await openDatabase({ databaseUrl: `sqlite:${file}` });
+      await other.close();
+      const r = gatehouse(['audit', 'verify'], `sqlite:${file}`);
+      assert.equal(r.status, 1, r.stderr);
+      assert.deepEqual(r.stderr.trim().split('\n'), [`gatehouse: GATEHOUSE_DATABASE_URL names a database that holds no Gatehouse data (${file}): nothing to read`]);
+      const reopened = await openDatabase({ databaseUrl: `sqlite:${file}` });
+      const tables = await sql<{ name: string }>`select name from sqlite_master where type = 'table'`.execute(reopened.db);
+      await reopened.close();
+      assert.deepEqual(tables.rows, [], 'no migration ran');
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

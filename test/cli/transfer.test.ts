@@ -71,6 +71,9 @@ describe('export from SQLite, import into another database', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-export-'));
     cleanups.push(async () => fs.rmSync(dir, { recursive: true, force: true }));
     const file = path.join(dir, 'export.ndjson');
+    // Written over a file that was there, readable by all: it is made private before it is filled.
+    fs.writeFileSync(file, 'an older export\n', { mode: 0o644 });
+    fs.chmodSync(file, 0o644);
     const exported = gatehouse(['export', '--out', file], source.url);
     assert.equal(exported.status, 0, exported.stderr);
     assert.match(exported.stderr, /exported \d+ rows from \d+ tables/);

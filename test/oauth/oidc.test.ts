@@ -313,6 +313,19 @@ for (const target of databaseTargets()) {
       assert.equal(unknown.status, 400, 'a redirect needs a client to check it against');
     });
 
+    it('a form from another site (it carries no session cookie) signs nobody out of the browser: no cookie deletion is sent back; a stale session cookie is cleared', async () => {
+      const form = (path: string, body: Record<string, string>, cookie?: string) =>
+        fetch(`${t.publicUrl}${path}`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', ...(cookie ? { cookie } : {}) }, body: new URLSearchParams(body) });
+      for (const path of ['/logout', '/logout/confirm']) {
+        const crossSite = await form(path, { client_id: client.client_id, decision: 'sign_out', csrf_token: 'x' });
+        assert.equal(crossSite.status, 200, path);
+        assert.equal(crossSite.headers.get('set-cookie'), null, `${path}: no deletion of a cookie the request did not carry`);
+      }
+      const stale = await form('/logout', { client_id: client.client_id }, 'gh_session=ended-or-unknown');
+      assert.equal(stale.status, 200);
+      assert.match(stale.headers.get('set-cookie') ?? '', /^gh_session=;.*Max-Age=0/i);
+    });
+
     it('Back-Channel Logout: SCIM deactivation queues a logout token per signed-in client; failures retry on the webhook schedule, then park', async () => {
       const db = t.gatehouse.database.db;
       const pending = () => db.selectFrom('oidc_logout_deliveries').selectAll().where('state', '!=', 'delivered').execute();

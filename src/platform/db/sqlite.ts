@@ -158,12 +158,26 @@ export async function runForEach(executor: Db, text: string, rows: readonly (rea
   await executor.getExecutor().provideConnection(async () => statements.runForEach(text, rows));
 }
 
+/**
+ * A new database file is made readable by its owner only (SQLite gives its -wal and -shm the
+ * same mode): it holds password hashes, people's data and the audit trail. An existing file keeps
+ * the mode its operator gave it.
+ */
+function createPrivately(file: string): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  try {
+    fs.closeSync(fs.openSync(file, 'wx', 0o600));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+}
+
 export function openSqlite(options: DatabaseOptions): Database {
   const file = options.databaseUrl.slice('sqlite:'.length);
   const inMemory = file === ':memory:';
   // The driver matched to this Node (sqlite-driver.ts); its failure names what to run.
   const Sqlite = loadSqliteDriver();
-  if (!inMemory) fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  if (!inMemory) createPrivately(path.resolve(file));
   const connection = new Sqlite(inMemory ? ':memory:' : path.resolve(file));
   connection.pragma('journal_mode = WAL');
   connection.pragma('synchronous = NORMAL');
