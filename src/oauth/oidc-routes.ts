@@ -5,6 +5,7 @@
  * endpoint (OIDC Core §5.3), GET and POST, with the access token as a bearer header (RFC 6750
  * §2.1), answering the claims the token's scopes and the grant's `claims` request name.
  */
+import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../platform/db/database.ts';
 import { bearerAccess, principalOf, protectedRoute } from '../platform/auth.ts';
@@ -155,5 +156,10 @@ export function registerOidcRoutes(app: FastifyInstance, deps: { issuer: string;
   const summary = 'UserInfo endpoint (OpenID Connect Core §5.3): the claims of the person the access token stands for';
   const response = { 200: userInfoSchema, ...errorResponses(401, 403) };
   app.get('/userinfo', protectedRoute(access, { schema: { tags: ['oauth'], operationId: 'getUserInfo', summary, response } }), userInfo);
-  app.post('/userinfo', protectedRoute(access, { schema: { tags: ['oauth'], operationId: 'postUserInfo', summary: `${summary} (POST)`, response } }), userInfo);
+  // Relying parties POST with a form content type and an empty body (the token in Authorization,
+  // OIDC Core §5.3.1), so the form parser is this route's too; the body names nothing it reads.
+  app.register(async (scope) => {
+    await scope.register(formbody, { bodyLimit: 64 * 1024 });
+    scope.post('/userinfo', protectedRoute(access, { schema: { tags: ['oauth'], operationId: 'postUserInfo', summary: `${summary} (POST)`, response } }), userInfo);
+  });
 }

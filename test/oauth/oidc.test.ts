@@ -204,9 +204,11 @@ for (const target of databaseTargets()) {
       const { params } = await authorize(browser);
       const token = await redeem(params.get('code')!);
       const bearer = { authorization: `Bearer ${token.body.access_token as string}` };
-      for (const method of ['GET', 'POST']) {
-        const response = await fetch(`${t.publicUrl}/userinfo`, { method, headers: bearer });
-        assert.equal(response.status, 200, method);
+      // POST as relying parties send it: a form content type, an empty body (or one), the token in the header.
+      const form = { 'content-type': 'application/x-www-form-urlencoded' };
+      for (const [method, headers, sent] of [['GET', bearer], ['POST', bearer], ['POST', { ...bearer, ...form }, ''], ['POST', { ...bearer, ...form }, 'ignored=1']] as const) {
+        const response = await fetch(`${t.publicUrl}/userinfo`, { method, headers, body: sent });
+        assert.equal(response.status, 200, `${method} ${JSON.stringify(headers)}`);
         assert.equal(response.headers.get('cache-control'), 'no-store');
         const body = (await response.json()) as Json;
         assert.equal(body.sub, userId);
