@@ -2,8 +2,9 @@
  * Sign-in sessions of the login page, and the consent each user has given each client.
  *
  * A session cookie holds a random secret; the row holds its digest, so a database read never
- * yields a usable cookie. A session belongs to one account and ends after `SESSION_TTL`, when
- * the user signs in again, or when the user is deactivated (see user-access.ts). Consent is
+ * yields a usable cookie. A session belongs to one account and ends after `SESSION_TTL`, at
+ * sign-out, when another person signs in in its browser, or when the user is deactivated (see
+ * user-access.ts); the same person signing in again renews it under a new secret. Consent is
  * remembered per user and client as the union of the scopes allowed; a request for a scope
  * outside it asks again.
  */
@@ -16,7 +17,7 @@ import type { Clock } from '../platform/clock.ts';
 import { newId } from '../platform/ids.ts';
 import { randomSecret, safeEqual, sha256Hex } from '../platform/crypto.ts';
 import { formatScope, scopeSet } from './scopes.ts';
-import { queueLogoutTokens } from './backchannel-logout.ts';
+import { endSessions } from './user-access.ts';
 import { holdUser } from '../users/store.ts';
 import { DEVICE_TTL_SECONDS } from './sign-in-devices.ts';
 
@@ -99,11 +100,14 @@ export function createSessions(deps: { db: Db; clock: Clock }) {
     },
 
     /**
-     * A new session (ending `previous`, the browser's old one) for the person whose password
-     * `signedIn.passwordHash` was just verified: its cookie secret and its id. Undefined, and no
-     * session, when the person changed meanwhile (deactivated, deleted, or given a new password
-     * during the check): the person is held for share, so a change under way is waited for and
-     * seen, and one that comes after ends this session with the others.
+     * The session of the person whose password `signedIn.passwordHash` was just verified: its new
+     * cookie secret and its id. The browser's session `previous`, when it is the same person's
+     * (prompt=login, max_age), goes on under a new secret with a new authentication time, so the
+     * clients it signed in to keep it (its `sid`); another person's is ended, as by signing out
+     * (`endSessions`), and a new one begins. Undefined, and no session, when the person changed
+     * meanwhile (deactivated, deleted, or given a new password during the check): the person is
+     * held for share, so a change under way is waited for and seen, and one that comes after ends
+     * this session with the others.
      */
     async start(accountId: string, signedIn: { id: string; passwordHash: string }, previous?: string, by?: AuditBy): Promise<{ secret: string; id: string } | undefined> {
       const userId = signedIn.id;
@@ -113,7 +117,23 @@ export function createSessions(deps: { db: Db; clock: Clock }) {
       return db.transaction().execute(async (trx) => {
         const person = await holdUser(trx, accountId, userId);
         if (person?.active !== 1 || person.password_hash === null || !safeEqual(person.password_hash, signedIn.passwordHash)) return undefined;
-        if (previous) await trx.updateTable('oauth_sessions').set({ ended_at: now }).where('session_digest', '=', sha256Hex(previous)).where('ended_at', 'is', null).execute();
+        const replaced = previous
+          ? await trx.selectFrom('oauth_sessions').select(['id', 'account_id', 'user_id']).where('session_digest', '=', sha256Hex(previous)).where('ended_at', 'is', null).where('expires_at', '>', now).executeTakeFirst()
+          : undefined;
+        if (replaced?.account_id === accountId && replaced.user_id === userId) {
+          const renewed = await trx
+            .updateTable('oauth_sessions')
+            .set({ session_digest: sha256Hex(secret), authenticated_at: now, expires_at: now + SESSION_TTL_SECONDS * 1000 })
+            .where('id', '=', replaced.id)
+            .where('ended_at', 'is', null)
+            .executeTakeFirst();
+          if (Number(renewed.numUpdatedRows) === 1) {
+            await recordAudit(trx, by, { accountId, action: 'signin.succeeded', target: { type: 'user', id: userId }, at: now });
+            return { secret, id: replaced.id };
+          }
+        } else if (replaced) {
+          await endSessions(trx, { accountId: replaced.account_id, userId: replaced.user_id, sessionIds: [replaced.id], at: now });
+        }
         await trx
           .insertInto('oauth_sessions')
           .values({ id, session_digest: sha256Hex(secret), account_id: accountId, user_id: userId, authenticated_at: now, expires_at: now + SESSION_TTL_SECONDS * 1000, ended_at: null })
@@ -140,15 +160,13 @@ export function createSessions(deps: { db: Db; clock: Clock }) {
 
     /**
      * Signs out (RP-initiated logout): ends the session and, in the same transaction, queues a
-     * back-channel logout to each client it signed in to.
+     * back-channel logout to each client it signed in to and revokes the grants signed in under it.
      */
     async end(session: Session, by?: AuditBy): Promise<void> {
       const now = clock.now();
       await db.transaction().execute(async (trx) => {
-        await queueLogoutTokens(trx, { accountId: session.accountId, userId: session.userId, sessionIds: [session.id], now });
-        const ended = await trx.updateTable('oauth_sessions').set({ ended_at: now }).where('id', '=', session.id).where('ended_at', 'is', null).executeTakeFirst();
         // A second sign-out racing this one changed nothing, so it records nothing.
-        if (Number(ended.numUpdatedRows) === 0) return;
+        if ((await endSessions(trx, { accountId: session.accountId, userId: session.userId, sessionIds: [session.id], at: now })) === 0) return;
         await recordAudit(trx, by, { accountId: session.accountId, action: 'session.ended', target: { type: 'session', id: session.id }, changes: { ended: { before: false, after: true } }, at: now });
       });
     },

@@ -9,6 +9,7 @@ import type { Transaction } from 'kysely';
 import type { Tables } from '../platform/db/tables.ts';
 import type { Db } from '../platform/db/database.ts';
 import { queueLogoutTokens } from './backchannel-logout.ts';
+import { revokeGrant } from './grants.ts';
 
 /** Why the access ends: only a deletion forgets the person's consents (deactivation keeps them, as it keeps the person). */
 export type AccessEnded = 'deactivated' | 'password_reset' | 'deleted';
@@ -34,6 +35,22 @@ export const revokeUserAccess: RevokeUserAccess = async (trx, accountId, userId,
   // The deletion's own record covers these: no `consent.withdrawn` each.
   if (why === 'deleted') await trx.deleteFrom('oauth_consents').where('account_id', '=', accountId).where('user_id', '=', userId).execute();
 };
+
+/**
+ * Ends sign-in sessions of one person (signing out, an operator ending one, another person signing
+ * in in the same browser): each client a session signed in to is told by back-channel logout, and
+ * the grants signed in under it are revoked with their tokens. OpenID Connect Back-Channel Logout
+ * §2.7: refresh tokens not issued for offline access end with the session, and Gatehouse issues
+ * none for offline access. Returns how many sessions were live until now.
+ */
+export async function endSessions(trx: Transaction<Tables>, input: { accountId: string; userId: string; sessionIds: readonly string[]; at: number }): Promise<number> {
+  const { accountId, userId, sessionIds, at } = input;
+  await queueLogoutTokens(trx, { accountId, userId, sessionIds, now: at });
+  const ended = await trx.updateTable('oauth_sessions').set({ ended_at: at }).where('account_id', '=', accountId).where('id', 'in', [...sessionIds]).where('ended_at', 'is', null).executeTakeFirst();
+  const grants = await trx.selectFrom('oauth_grants').select('id').where('session_id', 'in', [...sessionIds]).where('account_id', '=', accountId).where('revoked_at', 'is', null).execute();
+  for (const grant of grants) await revokeGrant(trx, grant.id, at);
+  return Number(ended.numUpdatedRows);
+}
 
 /**
  * Ends everything of the account at once (closing the account, accounts/closing.ts): every

@@ -25,7 +25,7 @@ import { keysetPage, type KeysetColumns } from '../paging/keyset.ts';
 import type { RevokeUserAccess } from '../oauth/user-access.ts';
 import { revokeGrant } from '../oauth/grants.ts';
 import { withdrawConsent } from '../oauth/consent-withdrawal.ts';
-import { queueLogoutTokens } from '../oauth/backchannel-logout.ts';
+import { endSessions } from '../oauth/user-access.ts';
 import { presentUser } from './service.ts';
 import { hashPassword, passwordPolicyViolation } from './passwords.ts';
 import type { UserRow } from './tables.ts';
@@ -202,15 +202,13 @@ export function createUserLifecycle(deps: {
       return { data, next_cursor: page.nextCursor };
     },
 
-    /** Ends one sign-in session; the clients it signed in to get back-channel logouts. */
+    /** Ends one sign-in session: the clients it signed in to get back-channel logouts, and its grants end (user-access.ts). */
     async endSession(accountId: string, userId: string, sessionId: string, by?: AuditBy): Promise<void> {
       const session = await db.selectFrom('oauth_sessions').select('id').where('account_id', '=', accountId).where('user_id', '=', userId).where('id', '=', sessionId).executeTakeFirst();
       if (!session) throw problem('not_found', { detail: `No session ${sessionId} of this user` });
       const now = clock.now();
       await db.transaction().execute(async (trx) => {
-        await queueLogoutTokens(trx, { accountId, userId, sessionIds: [sessionId], now });
-        const ended = await trx.updateTable('oauth_sessions').set({ ended_at: now }).where('id', '=', sessionId).where('ended_at', 'is', null).executeTakeFirst();
-        if (Number(ended.numUpdatedRows) === 0) return;
+        if ((await endSessions(trx, { accountId, userId, sessionIds: [sessionId], at: now })) === 0) return;
         await recordAudit(trx, by, { accountId, action: 'session.revoked', target: { type: 'session', id: sessionId }, changes: { ended: { before: false, after: true } }, at: now });
       });
     },

@@ -5,7 +5,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet, type JWTPayload } from 'jose';
+import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, type JSONWebKeySet, type JWTPayload } from 'jose';
 import type { Json } from '../helpers/http.ts';
 import { databaseTargets } from '../helpers/databases.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
@@ -31,7 +31,7 @@ for (const target of databaseTargets()) {
 
     before(async () => {
       // Logout tokens go out with the workers (background.ts).
-      t = await startTestApp(target, { clock, env: { GATEHOUSE_WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8', GATEHOUSE_WEBHOOK_RETRY_SCHEDULE: '5,10', GATEHOUSE_IN_PROCESS_WORKERS: 'on' } });
+      t = await startTestApp(target, { clock, env: { GATEHOUSE_WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8', GATEHOUSE_WEBHOOK_RETRY_SCHEDULE: '5,10', GATEHOUSE_IN_PROCESS_WORKERS: 'on', GATEHOUSE_RATE_LIMIT_SIGNIN: '50/300' } });
       receiver = await startLogoutReceiver();
       scim = await scimClient(t, 'Acme');
       const created = await scim.call('POST', '/Users', {
@@ -272,7 +272,8 @@ for (const target of databaseTargets()) {
     it('RP-Initiated Logout: id_token_hint signs out at once, back to the exact post_logout_redirect_uri with state; back-channel logout token delivered', async () => {
       const browser = new Browser(t.publicUrl);
       const { params } = await authorize(browser);
-      const idToken = (await redeem(params.get('code')!)).body.id_token as string;
+      const redeemed = await redeem(params.get('code')!);
+      const idToken = redeemed.body.id_token as string;
       const sid = (await verifyJwt(idToken)).sid as string;
       const before = receiver.tokens.length;
 
@@ -287,6 +288,12 @@ for (const target of databaseTargets()) {
       assert.notEqual(session.ended_at, null);
       const again = await browser.get(authorizePath({ response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT, scope: 'openid', state: 's', prompt: 'none' }));
       assert.equal(redirectParams(again).get('error'), 'login_required');
+      // Back-Channel Logout §2.7: the grant signed in under the session ended with it.
+      const refreshed = await postForm(`${t.publicUrl}/token`, { grant_type: 'refresh_token', refresh_token: redeemed.body.refresh_token as string }, { authorization: basic(client.client_id, client.client_secret) });
+      assert.equal(refreshed.status, 400);
+      assert.equal(refreshed.body.error, 'invalid_grant');
+      const grant = await t.gatehouse.database.db.selectFrom('oauth_grants').select('revoked_at').where('session_id', '=', sid).executeTakeFirstOrThrow();
+      assert.notEqual(grant.revoked_at, null);
 
       await until(() => receiver.tokens.length > before, 10_000, 'the back-channel logout token');
       const logout = await verifyJwt(receiver.tokens.at(-1)!);
@@ -297,6 +304,37 @@ for (const target of databaseTargets()) {
       assert.deepEqual(logout.events, { 'http://schemas.openid.net/event/backchannel-logout': {} });
       assert.equal(logout.nonce, undefined);
       await until(async () => (await t.gatehouse.database.db.selectFrom('oidc_logout_deliveries').select('state').where('claims', 'like', `%${sid}%`).executeTakeFirst())?.state === 'delivered', 10_000, 'delivered');
+    });
+
+    it('signing in again as the same person (prompt=login) goes on with the same session (its sid, its grants) under a new cookie; another person signing in in that browser ends it as a sign-out does', async () => {
+      const browser = new Browser(t.publicUrl);
+      const first = await redeem((await authorize(browser)).params.get('code')!);
+      const sid = (await verifyJwt(first.body.id_token as string)).sid as string;
+      const cookieBefore = browser.cookies.get('gh_session');
+      clock.advance(60_000);
+      const again = await authorize(browser, { prompt: 'login' });
+      const second = await redeem(again.params.get('code')!);
+      const claims = await verifyJwt(second.body.id_token as string);
+      assert.equal(claims.sid, sid, 'the same session');
+      assert.equal(claims.auth_time, Math.floor(clock.now() / 1000), 'authenticated again now');
+      assert.notEqual(browser.cookies.get('gh_session'), cookieBefore, 'a new cookie secret on every sign-in');
+      const auth = { authorization: basic(client.client_id, client.client_secret) };
+      const stillLive = await postForm(`${t.publicUrl}/token`, { grant_type: 'refresh_token', refresh_token: first.body.refresh_token as string }, auth);
+      assert.equal(stillLive.status, 200, 'the first grant goes on with its session');
+
+      // Another person signs in in the same browser: the session is ended as by a sign-out.
+      const other = await scim.call('POST', '/Users', { schemas: [USER], userName: 'ada@example.com', password: PASSWORD });
+      assert.equal(other.status, 201);
+      const before = receiver.tokens.length;
+      const page = await browser.get(authorizePath({ response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT, scope: 'openid', state: 's', prompt: 'login' }));
+      let answer = await signIn(browser, page, 'ada@example.com', PASSWORD);
+      if (answer.status === 200 && answer.html.includes('Allow access?')) answer = await consent(browser, answer);
+      assert.equal(answer.status, 303);
+      const ended = await t.gatehouse.database.db.selectFrom('oauth_sessions').select('ended_at').where('id', '=', sid).executeTakeFirstOrThrow();
+      assert.notEqual(ended.ended_at, null);
+      const revoked = await postForm(`${t.publicUrl}/token`, { grant_type: 'refresh_token', refresh_token: stillLive.body.refresh_token as string }, auth);
+      assert.equal(revoked.body.error, 'invalid_grant');
+      await until(() => receiver.tokens.some((token, i) => i >= before && decodeJwt(token).sid === sid), 10_000, 'the back-channel logout token of the ended session');
     });
 
     it('RP-Initiated Logout §6: without a hint the person confirms on a page; the confirmation needs the session-bound token', async () => {

@@ -25,6 +25,7 @@ import * as m0603 from './0603_audit_account_index_sealed.ts';
 import * as m0700 from './0700_oidc.ts';
 import * as m0701 from './0701_consents_of_deleted_people.ts';
 import * as m0702 from './0702_audit_chain_start_signed.ts';
+import * as m0703 from './0703_grants_by_session.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform': m0001,
@@ -51,4 +52,5 @@ export const migrations: Record<string, Migration> = {
   '0700_oidc': m0700,
   '0701_consents_of_deleted_people': m0701,
   '0702_audit_chain_start_signed': m0702,
+  '0703_grants_by_session': m0703,
 };
