@@ -501,6 +501,7 @@ CREATE UNIQUE INDEX oauth_codes_pkey ON public.oauth_codes USING btree (code_dig
 CREATE UNIQUE INDEX oauth_consents_pk ON public.oauth_consents USING btree (account_id, user_id, client_id);
 CREATE INDEX oauth_grants_client ON public.oauth_grants USING btree (client_id);
 CREATE UNIQUE INDEX oauth_grants_pkey ON public.oauth_grants USING btree (id);
+CREATE INDEX oauth_grants_session ON public.oauth_grants USING btree (session_id) WHERE (session_id IS NOT NULL);
 CREATE INDEX oauth_grants_user ON public.oauth_grants USING btree (account_id, user_id);
 CREATE INDEX oauth_refresh_tokens_grant ON public.oauth_refresh_tokens USING btree (grant_id);
 CREATE UNIQUE INDEX oauth_refresh_tokens_pkey ON public.oauth_refresh_tokens USING btree (id);

@@ -105,6 +105,8 @@ CREATE INDEX "oauth_clients_account" on "oauth_clients" ("account_id", "created_
 
 CREATE INDEX "oauth_grants_client" on "oauth_grants" ("client_id");
 
+CREATE INDEX oauth_grants_session on oauth_grants (session_id) where session_id is not null;
+
 CREATE INDEX "oauth_grants_user" on "oauth_grants" ("account_id", "user_id");
 
 CREATE INDEX "oauth_refresh_tokens_grant" on "oauth_refresh_tokens" ("grant_id");
