@@ -89,7 +89,9 @@ export const COMMANDS: Record<string, Command> = {
       'Migrates the configured database, then loads an export made by "gatehouse export" of the same version,\n' +
       'showing progress and verifying each table\'s row count at the end. Refuses a non-empty database\n' +
       'unless --replace is given (exit 3), and a database that does not hold the secrets key the export names\n' +
-      '(exit 3; set GATEHOUSE_SECRETS_KEY to the source\'s key), before loading a row.',
+      '(exit 3; set GATEHOUSE_SECRETS_KEY to the source\'s key), before loading a row. The import is one\n' +
+      'transaction: an export cut short or damaged, or a count that does not match, is refused (exit 3)\n' +
+      'and the database is left as it was, its contents included with --replace.',
     usage: '--in <file|-> [--replace] [options]',
     settings: [...DATABASE, 'secretsKey'],
     options: [

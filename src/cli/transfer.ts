@@ -4,12 +4,14 @@
  * error, so the export itself can go to standard output.
  */
 import fs from 'node:fs';
+import type { Transaction } from 'kysely';
+import type { Tables } from '../platform/db/tables.ts';
 import readline from 'node:readline';
 import { once } from 'node:events';
 import { loadConfig } from '../config.ts';
 import { openConfiguredDatabase } from '../platform/db/database.ts';
 import { migrateToLatest } from '../platform/db/migrate.ts';
-import { exportDatabase, importDatabase, ImportRefused, type Progress } from '../platform/db/transfer.ts';
+import { exportDatabase, importDatabase, ImportRefused, type ImportResult, type Progress } from '../platform/db/transfer.ts';
 import { UsageError } from './args.ts';
 import { openOutput } from './output.ts';
 import { PLATFORM_ACCOUNT } from '../audit/catalogue.ts';
@@ -65,21 +67,19 @@ export async function importCommand({ flags, env }: CommandContext): Promise<num
     const lines = readline.createInterface({ input: input === '-' ? process.stdin : fs.createReadStream(input), crlfDelay: Infinity });
     const replace = flags['--replace'] === 'true';
     const held = await existingSecretsKey({ database, configured: config.secretsKey });
-    const result = await importDatabase(database, lines, { replace, progress: progressPrinter('imported'), heldKeyId: held && secretsKeyId(held) });
-    // The import is many transactions (one per batch), none of them the whole change, and the
-    // counts above compare the export with what arrived: so the record is written once they are
-    // taken, on its own, rather than in the last batch where it would be one row more than exported.
-    const rows = result.tables.reduce((sum, t) => sum + t.imported, 0);
-    const changes = { tables: { after: result.tables.length }, rows: { after: rows }, replaced: { after: replace }, verified: { after: result.ok } };
-    await recordAudit(database.db, cliActor, { accountId: PLATFORM_ACCOUNT, action: 'data.imported', target: { type: 'database', id: database.dialect.name }, changes, at: systemClock.now() });
-    for (const t of result.tables) {
-      process.stderr.write(`  ${t.expected === t.imported ? 'ok      ' : 'MISMATCH'} ${t.name}: ${t.imported}/${t.expected}\n`);
-    }
-    process.stderr.write(result.ok ? 'gatehouse: import complete; every table count verified\n' : 'gatehouse: import finished with count mismatches\n');
-    return result.ok ? 0 : 1;
+    // The import's record commits with it, written once the counts are checked.
+    const record = async (trx: Transaction<Tables>, result: ImportResult) => {
+      const rows = result.tables.reduce((sum, t) => sum + t.imported, 0);
+      const changes = { tables: { after: result.tables.length }, rows: { after: rows }, replaced: { after: replace }, verified: { after: true } };
+      await recordAudit(trx, cliActor, { accountId: PLATFORM_ACCOUNT, action: 'data.imported', target: { type: 'database', id: database.dialect.name }, changes, at: systemClock.now() });
+    };
+    const result = await importDatabase(database, lines, { replace, progress: progressPrinter('imported'), heldKeyId: held && secretsKeyId(held), record });
+    for (const t of result.tables) process.stderr.write(`  ok       ${t.name}: ${t.imported}/${t.expected}\n`);
+    process.stderr.write('gatehouse: import complete; every table count verified\n');
+    return 0;
   } catch (error) {
     if (error instanceof ImportRefused) {
-      process.stderr.write(`gatehouse: import refused: ${error.message}\n`);
+      process.stderr.write(`gatehouse: import refused, nothing changed: ${error.message}\n`);
       return 3;
     }
     throw error;

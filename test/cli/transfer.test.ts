@@ -95,7 +95,7 @@ describe('export from SQLite, import into another database', () => {
     const otherKey = Buffer.alloc(32, 1).toString('base64');
     const keyless = gatehouse(['import', '--in', file], destination.url, { GATEHOUSE_SECRETS_KEY: otherKey });
     assert.equal(keyless.status, 3, keyless.stderr);
-    assert.match(keyless.stderr, new RegExp(`import refused: the export's secrets are sealed under secrets key ${header.sealed_under} and this installation holds ${secretsKeyId(Buffer.from(otherKey, 'base64'))}: set GATEHOUSE_SECRETS_KEY`));
+    assert.match(keyless.stderr, new RegExp(`import refused, nothing changed: the export's secrets are sealed under secrets key ${header.sealed_under} and this installation holds ${secretsKeyId(Buffer.from(otherKey, 'base64'))}: set GATEHOUSE_SECRETS_KEY`));
     const accountRows = destinationTarget.kind === 'postgres' ? await queryOnce(destination.url, 'select id from accounts') : [];
     assert.deepEqual(accountRows, []);
     const withKey = { GATEHOUSE_SECRETS_KEY: sourceKey };
@@ -123,9 +123,38 @@ describe('export from SQLite, import into another database', () => {
     const report = await t.gatehouse.services.audit.verifier.verify(PLATFORM_ACCOUNT);
     assert.equal(report.ok, true, JSON.stringify(report));
 
+    // An export cut short (a full disk, a copy interrupted) or with a row the schema refuses: refused
+    // whole, the contents --replace would have deleted still there.
+    const whole = fs.readFileSync(file, 'utf8');
+    const cut = path.join(dir, 'cut.ndjson');
+    const cutAt = whole.indexOf('\n', Math.floor(whole.length * 0.6)) + 10;
+    fs.writeFileSync(cut, whole.slice(0, cutAt));
+    const lineCut = whole.slice(0, cutAt).split('\n').length;
+    const damaged = path.join(dir, 'damaged.ndjson');
+    const lines = whole.trimEnd().split('\n');
+    const auditLine = lines.findIndex((l) => l.startsWith('{"table":"audit_events"'));
+    lines[auditLine] = lines[auditLine]!.replace('"row":{', '"row":{"bogus_column":1,');
+    fs.writeFileSync(damaged, `${lines.join('\n')}\n`);
+    const short = path.join(dir, 'short.ndjson');
+    const original = whole.trimEnd().split('\n');
+    const lastAuditLine = original.findLastIndex((l) => l.startsWith('{"table":"audit_events"'));
+    fs.writeFileSync(short, `${original.filter((_, i) => i !== lastAuditLine).join('\n')}\n`);
+    for (const [bad, why] of [
+      [cut, new RegExp(`line ${lineCut} is not JSON .*: the export is damaged or cut short`)],
+      [damaged, new RegExp(`the rows of audit_events from line \\d+ on cannot be stored`)],
+      [short, /the export is incomplete or altered: audit_events has (\d+) of the \d+ rows its header names/],
+    ] as const) {
+      const refused = gatehouse(['import', '--in', bad, '--replace'], destination.url, withKey);
+      assert.equal(refused.status, 3, refused.stderr);
+      assert.match(refused.stderr, /gatehouse: import refused, nothing changed: /);
+      assert.match(refused.stderr, why);
+      assert.deepEqual((await on.call('GET', '/Users?sortBy=userName')).body, before.users, 'the target is as it was');
+      assert.equal((await importRecords()).length, 1);
+    }
+
     const again = gatehouse(['import', '--in', file], destination.url, withKey);
     assert.equal(again.status, 3);
-    assert.match(again.stderr, /import refused: the target database is not empty .*--replace/);
+    assert.match(again.stderr, /import refused, nothing changed: the target database is not empty .*--replace/);
     const replaced = gatehouse(['import', '--in', file, '--replace'], destination.url, withKey);
     assert.equal(replaced.status, 0, replaced.stderr);
     assert.deepEqual((await importRecords()).map((r) => JSON.parse(r.changes!).replaced.after), [true], 'the replaced contents held the first record; the second import records itself');

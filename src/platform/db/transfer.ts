@@ -7,14 +7,17 @@
  * without a per-table list to keep up to date.
  *
  * Export reads one consistent snapshot (a read transaction); import refuses a non-empty target
- * unless told to replace its contents, and verifies every table's count at the end.
+ * unless told to replace its contents, and is one transaction: the contents replaced, every row
+ * loaded, every table's count checked against the header. An export cut short, a line that is not
+ * JSON or a row the schema refuses rolls all of it back, and the target is as it was.
  *
  * The secrets key is never exported (src/platform/secrets-key.ts): an export holds webhook
  * secrets and signing keys sealed under it, and would open them if it carried it. The header
  * names the key by its id instead, and import refuses a target that does not hold that key, so
  * nothing arrives that its new home cannot open.
  */
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Tables } from './tables.ts';
 import type { Database } from './database.ts';
 import { SECRETS_KEY_SETTING } from '../secrets-key.ts';
 import { migrations } from './migrations/index.ts';
@@ -155,24 +158,24 @@ export class ImportRefused extends Error {}
 
 export interface ImportResult {
   tables: Array<{ name: string; expected: number; imported: number }>;
-  ok: boolean;
 }
 
 /**
- * Reads an export line by line into `database` (already migrated to the export's schema).
- * Refuses a non-empty target unless `replace` is set, in which case the target's rows are
- * deleted first. Rows are inserted in batches, each batch in one transaction.
+ * Reads an export line by line into `database` (already migrated to the export's schema), in one
+ * transaction (see above). Refuses a non-empty target unless `replace` is set, in which case the
+ * target's rows are deleted first, in the same transaction. `record` runs last in it, once the
+ * counts are checked (the import's own audit record: written before, it would be one row more than
+ * the export holds).
  */
 export async function importDatabase(
   database: Database,
   lines: AsyncIterable<string>,
-  options: { replace: boolean; progress: Progress; heldKeyId: string | undefined },
+  options: { replace: boolean; progress: Progress; heldKeyId: string | undefined; record?: (trx: Transaction<Tables>, result: ImportResult) => Promise<void> },
 ): Promise<ImportResult> {
-  const db = database.db as AnyDb;
   const iterator = lines[Symbol.asyncIterator]();
   const first = await iterator.next();
   if (first.done) throw new ImportRefused('the export is empty');
-  const header = JSON.parse(first.value) as ExportHeader;
+  const header = parsedLine(first.value, 1) as ExportHeader;
   if (header.format !== EXPORT_FORMAT || header.version !== EXPORT_VERSION) {
     throw new ImportRefused('this is not a Gatehouse export of a version this release reads');
   }
@@ -187,45 +190,68 @@ export async function importDatabase(
     );
   }
   const targetTables = await tablesInDependencyOrder(database);
-  const nonEmpty: string[] = [];
-  for (const name of targetTables) if ((await countRows(db, name)) > 0) nonEmpty.push(name);
-  if (nonEmpty.length > 0) {
-    if (!options.replace) {
-      throw new ImportRefused(`the target database is not empty (${nonEmpty.join(', ')}); pass --replace to delete its contents first`);
-    }
-    await db.transaction().execute(async (trx) => {
+  return (database.db as AnyDb).transaction().execute(async (trx) => {
+    const nonEmpty: string[] = [];
+    for (const name of targetTables) if ((await countRows(trx, name)) > 0) nonEmpty.push(name);
+    if (nonEmpty.length > 0) {
+      if (!options.replace) {
+        throw new ImportRefused(`the target database is not empty (${nonEmpty.join(', ')}); pass --replace to delete its contents first`);
+      }
       for (const name of [...targetTables].reverse()) await trx.deleteFrom(name).execute();
-    });
-  }
+    }
 
-  const imported = new Map<string, number>();
-  const expected = new Map(header.tables.map((t) => [t.name, t.rows]));
-  let batch: Row[] = [];
-  let batchTable: string | undefined;
-  const flush = async () => {
-    if (!batchTable || batch.length === 0) return;
-    const table = batchTable;
-    const rows = batch;
-    await db.transaction().execute(async (trx) => {
-      await trx.insertInto(table).values(rows).execute();
-    });
-    imported.set(table, (imported.get(table) ?? 0) + rows.length);
-    options.progress(table, imported.get(table)!, expected.get(table) ?? 0);
-    batch = [];
-  };
-  for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
-    if (next.value.trim() === '') continue;
-    const { table, row } = JSON.parse(next.value) as { table: string; row: Row };
-    if (!targetTables.includes(table)) throw new ImportRefused(`the export has a table this release does not know: ${table}`);
-    if (table !== batchTable || batch.length >= BATCH) await flush();
-    batchTable = table;
-    const decoded: Row = {};
-    for (const [column, value] of Object.entries(row)) decoded[column] = decodeValue(value);
-    batch.push(decoded);
-  }
-  await flush();
+    const imported = new Map<string, number>();
+    const expected = new Map(header.tables.map((t) => [t.name, t.rows]));
+    let batch: Row[] = [];
+    let batchTable: string | undefined;
+    let batchLine = 0;
+    const flush = async () => {
+      if (!batchTable || batch.length === 0) return;
+      const table = batchTable;
+      try {
+        await trx.insertInto(table).values(batch).execute();
+      } catch (error) {
+        throw new ImportRefused(`the rows of ${table} from line ${batchLine} on cannot be stored: ${(error as Error).message}`);
+      }
+      imported.set(table, (imported.get(table) ?? 0) + batch.length);
+      options.progress(table, imported.get(table)!, expected.get(table) ?? 0);
+      batch = [];
+    };
+    let lineNumber = 1;
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) {
+      lineNumber += 1;
+      if (next.value.trim() === '') continue;
+      const { table, row } = parsedLine(next.value, lineNumber) as { table: string; row: Row };
+      if (!targetTables.includes(table)) throw new ImportRefused(`line ${lineNumber}: the export has a table this release does not know: ${table}`);
+      if (table !== batchTable || batch.length >= BATCH) {
+        await flush();
+        batchLine = lineNumber;
+      }
+      batchTable = table;
+      const decoded: Row = {};
+      for (const [column, value] of Object.entries(row)) decoded[column] = decodeValue(value);
+      batch.push(decoded);
+    }
+    await flush();
 
-  const tables = [];
-  for (const { name, rows } of header.tables) tables.push({ name, expected: rows, imported: await countRows(db, name) });
-  return { tables, ok: tables.every((t) => t.expected === t.imported) };
+    const tables = [];
+    for (const { name, rows } of header.tables) tables.push({ name, expected: rows, imported: await countRows(trx, name) });
+    const short = tables.filter((t) => t.expected !== t.imported);
+    if (short.length > 0) {
+      throw new ImportRefused(`the export is incomplete or altered: ${short.map((t) => `${t.name} has ${t.imported} of the ${t.expected} rows its header names`).join('; ')}`);
+    }
+    const result = { tables };
+    // The rows are generic here; the record is written through the schema's own types.
+    await options.record?.(trx as unknown as Transaction<Tables>, result);
+    return result;
+  });
+}
+
+/** One line of the export as JSON; a line that is not names its number. */
+function parsedLine(line: string, number: number): unknown {
+  try {
+    return JSON.parse(line);
+  } catch (error) {
+    throw new ImportRefused(`line ${number} is not JSON (${(error as Error).message}): the export is damaged or cut short`);
+  }
 }
