@@ -338,6 +338,9 @@ export const SETTINGS = [
     parse: (raw) => {
       const v = raw.trim();
       if (v.length < 16) throw new Invalid('must be at least 16 characters');
+      // It is sent as a Bearer token, which may hold only these (RFC 6750 §2.1 b64token): any
+      // other character would make a token no request can present.
+      if (!/^[A-Za-z0-9\-._~+/]+=*$/.test(v)) throw new Invalid('may hold only A-Z a-z 0-9 - . _ ~ + / (and = at the end): it is sent as a Bearer token');
       return v;
     },
     fallback: () => undefined,

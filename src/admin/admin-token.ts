@@ -1,8 +1,10 @@
 /**
  * The operator's credential for the admin listener. When GATEHOUSE_ADMIN_TOKEN is set it is
- * the token. Otherwise the first node to start generates one, stores only its digest in the
- * database (so every node sharing the database accepts it) and writes the token itself to
- * `<data dir>/admin-token` with mode 0600; the caller prints it once.
+ * the token, and a generated token is revoked: its digest is deleted, so a node started later
+ * without the setting generates a new one rather than accept the old (setting the variable is
+ * how a leaked generated token is replaced). Otherwise the first node to start generates one,
+ * stores only its digest in the database (so every node sharing the database accepts it) and
+ * writes the token itself to `<data dir>/admin-token` with mode 0600; the caller prints it once.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -20,6 +22,8 @@ export interface AdminTokenSetup {
   check: AdminTokenCheck;
   /** Set only on the start that generated the token. */
   generated?: { token: string; file: string };
+  /** Set on the start whose configured token revoked a generated one. */
+  revokedGenerated?: true;
 }
 
 export async function setUpAdminToken(deps: {
@@ -29,7 +33,14 @@ export async function setUpAdminToken(deps: {
   dataDir: string;
 }): Promise<AdminTokenSetup> {
   const { db, clock, configured, dataDir } = deps;
-  if (configured !== undefined) return { check: (given) => safeEqual(given, configured) };
+  if (configured !== undefined) {
+    const revoked = await db.deleteFrom('settings').where('name', '=', SETTING).executeTakeFirst();
+    const check: AdminTokenCheck = (given) => safeEqual(given, configured);
+    if (Number(revoked.numDeletedRows) === 0) return { check };
+    // This node's copy of the old token opens nothing now.
+    fs.rmSync(path.join(dataDir, 'admin-token'), { force: true });
+    return { check, revokedGenerated: true };
+  }
 
   const existing = await db.selectFrom('settings').select('value').where('name', '=', SETTING).executeTakeFirst();
   if (existing) {

@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { loadConfig } from '../config.ts';
 import { createGatehouse, type GatehouseDeps } from '../app.ts';
 import { exitAfterStop, stopSignal } from './signals.ts';
+import { logEvent } from '../platform/log-events.ts';
 import type { CommandContext } from './commands.ts';
 
 export async function serve({ flags, env }: CommandContext): Promise<number> {
@@ -22,6 +23,9 @@ export async function serve({ flags, env }: CommandContext): Promise<number> {
     process.stderr.write(
       `\nAdmin token (shown once; also saved to ${generated.file} with mode 0600):\n  ${generated.token}\n\n`,
     );
+  }
+  if (gatehouse.adminToken.revokedGenerated) {
+    logEvent(log, 'admin.generated_token_revoked', {}, 'GATEHOUSE_ADMIN_TOKEN is set: the admin token generated earlier is revoked');
   }
   const signal = stopSignal();
   let urls;
@@ -42,7 +46,8 @@ export async function serve({ flags, env }: CommandContext): Promise<number> {
       database: gatehouse.database.dialect.name,
       databaseLocation: gatehouse.database.location,
       dataDir: config.dataDir,
-      rateLimits: config.rateLimits ? (config.redisUrl ? 'redis' : 'in-process') : 'off',
+      // Where they are counted now: a Redis that is configured but cannot be reached says in-process.
+      rateLimits: gatehouse.services.rateLimits.store(),
     },
     `gatehouse listening on ${publicUrl} (admin ${adminUrl}), ${gatehouse.database.dialect.name} at ${gatehouse.database.location}${everyInterface(config)}`,
   );

@@ -22,6 +22,7 @@ export const LOG_EVENTS = {
   'secrets.key_moved_to_file': 'info',
   'secrets.key_in_database': 'warn',
   'secrets.key_removed_from_database': 'info',
+  'admin.generated_token_revoked': 'warn',
 } as const satisfies Record<string, 'info' | 'warn'>;
 
 export type LogEventName = keyof typeof LOG_EVENTS;

@@ -68,6 +68,8 @@ export interface RateLimits {
   reward(bucket: Bucket, key: string): Promise<void>;
   /** Settles once the store first connects or fails (at most 2 s), so start-up does not count in-process by accident. */
   ready(): Promise<void>;
+  /** Where requests are counted now: Redis, in process (no Redis configured, or Redis unreachable), or nowhere (limits off). */
+  store(): 'redis' | 'in-process' | 'off';
   close(): Promise<void>;
 }
 
@@ -104,6 +106,7 @@ export function createRateLimits(options: {
       check: async () => ({ allowed: true, headers: {} }),
       reward: async () => {},
       ready: async () => {},
+      store: () => 'off',
       close: async () => {},
     };
   }
@@ -260,6 +263,7 @@ export function createRateLimits(options: {
       return decision.headers;
     },
     ready: () => settled,
+    store: () => (onRedis ? 'redis' : 'in-process'),
     async close() {
       closing = true;
       clearInterval(probe);

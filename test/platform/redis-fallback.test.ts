@@ -51,11 +51,13 @@ describeIf(redisUrl, 'set GATEHOUSE_TEST_REDIS_URL to run with Redis', 'operatio
   it('counts in Redis; while Redis is unreachable it serves with local limits and says so; then counts in Redis again', async () => {
     const { token } = await newTenant(t);
     assert.equal(await storeInUse(t), 'redis');
+    assert.equal(t.gatehouse.services.rateLimits.store(), 'redis', 'as the start-up line says it');
     assert.equal((await api(t, token, 'GET', '/v1/invoices')).status, 200);
     assert.equal((await redis.keys(`${prefix}_api*`)).length, 1, 'the counter lives in Redis');
 
     await proxy.cut();
     await until(async () => (await storeInUse(t)) === 'local', 10_000, 'the metric reporting the local store');
+    assert.equal(t.gatehouse.services.rateLimits.store(), 'in-process');
     assert.ok(t.logs.some((l) => l.includes('Redis unreachable, counting in-process')), 'the fall-back is logged');
     // Still serving, and still limiting: the in-process counter starts afresh and holds at 5.
     const statuses: number[] = [];

@@ -41,6 +41,8 @@ describe('config', () => {
     [{ GATEHOUSE_DATABASE_URL: 'postgres://db/gatehouse?prepare=no' }, 'GATEHOUSE_DATABASE_URL', /prepare=on or prepare=off/],
     [{ GATEHOUSE_ISSUER: 'not a url' }, 'GATEHOUSE_ISSUER', /absolute http/],
     [{ GATEHOUSE_ADMIN_TOKEN: 'short' }, 'GATEHOUSE_ADMIN_TOKEN', /at least 16/],
+    // No Authorization header could carry it (RFC 6750 b64token): refused, not a lock-out.
+    [{ GATEHOUSE_ADMIN_TOKEN: 'my admin token: correct horse!' }, 'GATEHOUSE_ADMIN_TOKEN', /may hold only A-Z a-z 0-9 - \. _ ~ \+ \/ \(and = at the end\)/],
     [{ GATEHOUSE_AUTHORIZATION_CODE_TTL: '60' }, 'GATEHOUSE_AUTHORIZATION_CODE_TTL', /1 to 59/],
     [{ GATEHOUSE_RATE_LIMITS: 'maybe' }, 'GATEHOUSE_RATE_LIMITS', /on or off/],
     [{ GATEHOUSE_WEBHOOK_RETRY_SCHEDULE: '1,x' }, 'GATEHOUSE_WEBHOOK_RETRY_SCHEDULE', /comma-separated/],
