@@ -15,9 +15,9 @@ export async function rotateKeys({ flags, env }: CommandContext): Promise<number
     await migrateToLatest(database);
     const vault = await openKeyVault({ database, configured: config.secretsKey });
     const keys = createSigningKeys({ db: database.db, clock: systemClock, vault, retainSeconds: config.accessTokenTtl });
-    const { kid, retired } = await keys.rotate(cliActor);
+    const { kid, retired, retainSeconds } = await keys.rotate(cliActor);
     console.log(`gatehouse: signing key ${kid} is now active`);
-    for (const old of retired) console.log(`  ${old} retired; published for another ${config.accessTokenTtl} s`);
+    for (const old of retired) console.log(`  ${old} retired; published for another ${retainSeconds} s`);
     return 0;
   } finally {
     await database.close();

@@ -20,8 +20,11 @@ import type { KeyVault } from '../platform/secrets-key.ts';
 import { PLATFORM_ACCOUNT } from '../audit/catalogue.ts';
 import { recordAudit, type AuditBy } from '../audit/record.ts';
 import { MAC_ALG, createMacKey } from './token-sealing.ts';
+import { dialectOf } from '../platform/db/dialect.ts';
 
 const ALG = 'ES256';
+/** The longest lifetime of a token any node has issued, in seconds: how long a retired key stays. */
+const RETENTION_SETTING = 'signing_key_retention_seconds';
 /** The published (asymmetric) algorithms; ES256 always has an active key, RS256 once used. */
 export const SIGNING_ALGS = ['ES256', 'RS256'] as const;
 export type SigningAlg = (typeof SIGNING_ALGS)[number];
@@ -44,31 +47,47 @@ export function createSigningKeys(deps: { db: Db; clock: Clock; vault: KeyVault;
     return kid;
   }
 
-  async function active(alg = ALG) {
-    return db.selectFrom('oauth_signing_keys').selectAll().where('alg', '=', alg).where('retired_at', 'is', null).orderBy('created_at', 'desc').executeTakeFirst();
+  async function active(alg: string = ALG, from: Db = db) {
+    return from.selectFrom('oauth_signing_keys').selectAll().where('alg', '=', alg).where('retired_at', 'is', null).orderBy('created_at', 'desc').executeTakeFirst();
   }
 
   return {
-    /** Makes sure one key is active (first start). */
+    /**
+     * Makes sure one key of each kind is active (first start), and records how long this node's
+     * tokens live (`retainSeconds`) where a rotation run from anywhere reads it. One transaction
+     * holding the retention's row: nodes starting at once on an empty database take turns, so
+     * exactly one makes the keys.
+     */
     async ensureActive(): Promise<void> {
-      if (!(await active())) await create();
-      if (!(await active(MAC_ALG))) await createMacKey(db, vault, clock.now());
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto('settings').values({ name: RETENTION_SETTING, value: String(deps.retainSeconds), updated_at: clock.now() }).onConflict((oc) => oc.column('name').doNothing()).execute();
+        const held = await dialectOf(trx).lockForWrite(trx.selectFrom('settings').select('value').where('name', '=', RETENTION_SETTING)).executeTakeFirstOrThrow();
+        if (Number(held.value) < deps.retainSeconds) {
+          await trx.updateTable('settings').set({ value: String(deps.retainSeconds), updated_at: clock.now() }).where('name', '=', RETENTION_SETTING).execute();
+        }
+        if (!(await active(ALG, trx))) await create(ALG, trx);
+        if (!(await active(MAC_ALG, trx))) await createMacKey(trx, vault, clock.now());
+      });
       // Opened once at start, so a node given the wrong secrets key stops now, not at its first token.
       for (const row of [await active(), await active(MAC_ALG)]) if (row) vault.open(row.private_jwk, row.kid);
     },
 
     /**
-     * A new active key; the previous ones stay published for `retainSeconds`. Returns the new kid.
+     * A new active key; the previous ones stay published for as long as the longest token any
+     * node issues lives: `retainSeconds`, or what a serving node recorded if longer (the host
+     * that runs the rotation may not have the nodes' settings). Returns the new kid.
      * One transaction: the rotation and its audit record (the kids, never key material) commit
      * together, and no reader ever sees the old keys retired before the new ones exist.
      */
-    async rotate(by?: AuditBy): Promise<{ kid: string; retired: string[] }> {
+    async rotate(by?: AuditBy): Promise<{ kid: string; retired: string[]; retainSeconds: number }> {
       const now = clock.now();
       return db.transaction().execute(async (trx) => {
+        const recorded = await trx.selectFrom('settings').select('value').where('name', '=', RETENTION_SETTING).executeTakeFirst();
+        const retainSeconds = Math.max(deps.retainSeconds, Number(recorded?.value ?? 0));
         const retiring = await trx.selectFrom('oauth_signing_keys').select(['kid', 'alg']).where('retired_at', 'is', null).where('alg', 'in', [...SIGNING_ALGS]).execute();
         await trx
           .updateTable('oauth_signing_keys')
-          .set({ retired_at: now, publish_until: now + deps.retainSeconds * 1000 })
+          .set({ retired_at: now, publish_until: now + retainSeconds * 1000 })
           .where('retired_at', 'is', null)
           .execute();
         await trx.deleteFrom('oauth_signing_keys').where('publish_until', '<=', now).where('alg', '=', MAC_ALG).execute();
@@ -83,7 +102,7 @@ export function createSigningKeys(deps: { db: Db; clock: Clock; vault: KeyVault;
         const retired = retiring.map((r) => r.kid);
         const changes = { active_kids: { before: retired, after: [kid, ...(rsKid ? [rsKid] : [])] }, mac_kid: { after: macKid } };
         await recordAudit(trx, by, { accountId: PLATFORM_ACCOUNT, action: 'signing_keys.rotated', target: { type: 'signing_keys', id: 'jwks' }, changes, at: now });
-        return { kid, retired };
+        return { kid, retired, retainSeconds };
       });
     },
 

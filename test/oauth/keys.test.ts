@@ -9,6 +9,12 @@ import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { createAccount } from '../helpers/fixtures.ts';
 import { basic, postForm, registerClient } from './helpers.ts';
 import { PLATFORM_ACCOUNT } from '../../src/audit/catalogue.ts';
+import { randomBytes } from 'node:crypto';
+import { openDatabase } from '../../src/platform/db/database.ts';
+import { migrateToLatest } from '../../src/platform/db/migrate.ts';
+import { systemClock } from '../../src/platform/clock.ts';
+import { createKeyVault } from '../../src/platform/secrets-key.ts';
+import { createSigningKeys } from '../../src/oauth/keys.ts';
 
 for (const target of databaseTargets()) {
   describe(`signing keys and JWKS (${target.kind})`, () => {
@@ -92,6 +98,44 @@ for (const target of databaseTargets()) {
       } finally {
         await t.close();
       }
+    });
+  });
+}
+
+for (const target of databaseTargets()) {
+  describe(`signing keys made and retired across nodes (${target.kind})`, () => {
+    const cleanups: Array<() => Promise<void>> = [];
+    after(async () => {
+      for (const cleanup of cleanups.reverse()) await cleanup();
+    });
+
+    it('nodes starting at once on an empty database make one key of each kind; a rotation run with a shorter token lifetime keeps retired keys for the longest one a node recorded', async () => {
+      const created = await target.create();
+      cleanups.push(created.drop);
+      const vault = createKeyVault(randomBytes(32));
+      const nodes = await Promise.all([3600, 86_400, 3600, 600].map(async (retainSeconds) => {
+        // A database (and its pool) of its own each, as nodes have.
+        const database = await openDatabase({ databaseUrl: created.url });
+        cleanups.push(() => database.close());
+        return { database, keys: createSigningKeys({ db: database.db, clock: systemClock, vault, retainSeconds }) };
+      }));
+      await migrateToLatest(nodes[0]!.database);
+      // At once on PostgreSQL; one after another on SQLite, where the nodes of one process would
+      // wait for each other's file lock on its one thread (a deployment runs one node per file).
+      if (target.kind === 'postgres') await Promise.all(nodes.map((node) => node.keys.ensureActive()));
+      else for (const node of nodes) await node.keys.ensureActive();
+      const db = nodes[0]!.database.db;
+      const active = await db.selectFrom('oauth_signing_keys').select(['alg']).where('retired_at', 'is', null).orderBy('alg').execute();
+      assert.deepEqual(active.map((k) => k.alg), ['ES256', 'HS256'], 'one active key of each kind');
+
+      // The host running the rotation has the default lifetime (an hour); a node issues day-long tokens.
+      const rotation = createSigningKeys({ db, clock: systemClock, vault, retainSeconds: 3600 });
+      const before = Date.now();
+      const { retainSeconds } = await rotation.rotate();
+      assert.equal(retainSeconds, 86_400);
+      const retired = await db.selectFrom('oauth_signing_keys').select(['publish_until']).where('retired_at', 'is not', null).execute();
+      assert.equal(retired.length, 2);
+      for (const key of retired) assert.ok(Number(key.publish_until) >= before + 86_400_000, 'kept until the day-long tokens it signed expire');
     });
   });
 }
