@@ -12,7 +12,7 @@ import type { Db } from '../platform/db/database.ts';
 import type { Clock } from '../platform/clock.ts';
 import { matchesDigest, randomSecret, safeEqual, sha256Hex } from '../platform/crypto.ts';
 
-const SETTING = 'admin_token_digest';
+export const ADMIN_TOKEN_SETTING = 'admin_token_digest';
 
 export interface AdminTokenCheck {
   (given: string): boolean;
@@ -34,7 +34,7 @@ export async function setUpAdminToken(deps: {
 }): Promise<AdminTokenSetup> {
   const { db, clock, configured, dataDir } = deps;
   if (configured !== undefined) {
-    const revoked = await db.deleteFrom('settings').where('name', '=', SETTING).executeTakeFirst();
+    const revoked = await db.deleteFrom('settings').where('name', '=', ADMIN_TOKEN_SETTING).executeTakeFirst();
     const check: AdminTokenCheck = (given) => safeEqual(given, configured);
     if (Number(revoked.numDeletedRows) === 0) return { check };
     // This node's copy of the old token opens nothing now.
@@ -42,7 +42,7 @@ export async function setUpAdminToken(deps: {
     return { check, revokedGenerated: true };
   }
 
-  const existing = await db.selectFrom('settings').select('value').where('name', '=', SETTING).executeTakeFirst();
+  const existing = await db.selectFrom('settings').select('value').where('name', '=', ADMIN_TOKEN_SETTING).executeTakeFirst();
   if (existing) {
     const digest = existing.value;
     return { check: (given) => matchesDigest(given, digest) };
@@ -51,7 +51,7 @@ export async function setUpAdminToken(deps: {
   const token = randomSecret(32, 'gh_admin_');
   const inserted = await db
     .insertInto('settings')
-    .values({ name: SETTING, value: sha256Hex(token), updated_at: clock.now() })
+    .values({ name: ADMIN_TOKEN_SETTING, value: sha256Hex(token), updated_at: clock.now() })
     .onConflict((oc) => oc.column('name').doNothing())
     .executeTakeFirst();
   if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 0) {

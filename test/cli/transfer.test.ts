@@ -155,8 +155,20 @@ describe('export from SQLite, import into another database', () => {
     const again = gatehouse(['import', '--in', file], destination.url, withKey);
     assert.equal(again.status, 3);
     assert.match(again.stderr, /import refused, nothing changed: the target database is not empty .*--replace/);
-    const replaced = gatehouse(['import', '--in', file, '--replace'], destination.url, withKey);
+    // The target's own generated admin token is the installation's, not its data's: --replace keeps
+    // it, and a row of another installation's (an export of an earlier release) is not taken.
+    const ownDigest = () => t.gatehouse.database.db.selectFrom('settings').select('value').where('name', '=', 'admin_token_digest').execute();
+    await t.gatehouse.database.db.insertInto('settings').values({ name: 'admin_token_digest', value: 'digest-of-the-target-token', updated_at: Date.now() }).execute();
+    const withForeignToken = path.join(dir, 'with-admin-token.ndjson');
+    const [headerLine, ...rowLines] = whole.trimEnd().split('\n');
+    const olderHeader = JSON.parse(headerLine!);
+    olderHeader.tables.find((x: { name: string }) => x.name === 'settings').rows += 1;
+    const foreign = JSON.stringify({ table: 'settings', row: { name: 'admin_token_digest', value: 'digest-of-the-source-token', updated_at: 1 } });
+    fs.writeFileSync(withForeignToken, `${[JSON.stringify(olderHeader), foreign, ...rowLines].join('\n')}\n`);
+    const replaced = gatehouse(['import', '--in', withForeignToken, '--replace'], destination.url, withKey);
     assert.equal(replaced.status, 0, replaced.stderr);
+    assert.deepEqual(await ownDigest(), [{ value: 'digest-of-the-target-token' }]);
+    assert.ok(!whole.includes('admin_token_digest'), 'an export leaves the admin token out');
     assert.deepEqual((await importRecords()).map((r) => JSON.parse(r.changes!).replaced.after), [true], 'the replaced contents held the first record; the second import records itself');
     assert.deepEqual((await on.call('GET', '/Users?sortBy=userName')).body, before.users);
   });

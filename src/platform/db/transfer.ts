@@ -20,6 +20,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Tables } from './tables.ts';
 import type { Database } from './database.ts';
 import { SECRETS_KEY_SETTING } from '../secrets-key.ts';
+import { ADMIN_TOKEN_SETTING } from '../../admin/admin-token.ts';
 import { migrations } from './migrations/index.ts';
 
 export const EXPORT_FORMAT = 'gatehouse-export';
@@ -68,18 +69,25 @@ export async function tablesInDependencyOrder(database: Database): Promise<strin
   return ordered;
 }
 
-async function countRows(db: AnyDb, table: string): Promise<number> {
-  const result = await db.selectFrom(table).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
+async function countExported(db: AnyDb, table: string): Promise<number> {
+  const result = await exportedRows(db, table).select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow();
   return Number(result.n);
 }
 
 /**
- * The rows of a table an export carries: all of them, but a secrets key that an earlier release
- * kept in `settings`.
+ * Settings that belong to an installation, never to its data: a secrets key that an earlier
+ * release kept in `settings`, and the digest of the generated admin token (each installation's
+ * operator keeps the token made for it). An export leaves them out; an import keeps the target's
+ * own, and skips any an export of an earlier release carries.
  */
+const INSTALLATION_SETTINGS = [SECRETS_KEY_SETTING, ADMIN_TOKEN_SETTING];
+
+const isInstallationSetting = (table: string, row: Row) => table === 'settings' && INSTALLATION_SETTINGS.includes(String(row.name));
+
+/** The rows of a table an export carries, and an import replaces and counts: all but the installation's own settings. */
 function exportedRows(db: AnyDb, table: string) {
   const rows = db.selectFrom(table);
-  return table === 'settings' ? rows.where('name', '!=', SECRETS_KEY_SETTING) : rows;
+  return table === 'settings' ? rows.where('name', 'not in', INSTALLATION_SETTINGS) : rows;
 }
 
 function encodeValue(value: unknown): unknown {
@@ -192,16 +200,17 @@ export async function importDatabase(
   const targetTables = await tablesInDependencyOrder(database);
   return (database.db as AnyDb).transaction().execute(async (trx) => {
     const nonEmpty: string[] = [];
-    for (const name of targetTables) if ((await countRows(trx, name)) > 0) nonEmpty.push(name);
+    for (const name of targetTables) if ((await countExported(trx, name)) > 0) nonEmpty.push(name);
     if (nonEmpty.length > 0) {
       if (!options.replace) {
         throw new ImportRefused(`the target database is not empty (${nonEmpty.join(', ')}); pass --replace to delete its contents first`);
       }
-      for (const name of [...targetTables].reverse()) await trx.deleteFrom(name).execute();
+      for (const name of [...targetTables].reverse()) await (name === 'settings' ? trx.deleteFrom(name).where('name', 'not in', INSTALLATION_SETTINGS) : trx.deleteFrom(name)).execute();
     }
 
     const imported = new Map<string, number>();
     const expected = new Map(header.tables.map((t) => [t.name, t.rows]));
+    let skipped = 0;
     let batch: Row[] = [];
     let batchTable: string | undefined;
     let batchLine = 0;
@@ -223,6 +232,10 @@ export async function importDatabase(
       if (next.value.trim() === '') continue;
       const { table, row } = parsedLine(next.value, lineNumber) as { table: string; row: Row };
       if (!targetTables.includes(table)) throw new ImportRefused(`line ${lineNumber}: the export has a table this release does not know: ${table}`);
+      if (isInstallationSetting(table, row)) {
+        skipped += 1;
+        continue;
+      }
       if (table !== batchTable || batch.length >= BATCH) {
         await flush();
         batchLine = lineNumber;
@@ -235,7 +248,7 @@ export async function importDatabase(
     await flush();
 
     const tables = [];
-    for (const { name, rows } of header.tables) tables.push({ name, expected: rows, imported: await countRows(trx, name) });
+    for (const { name, rows } of header.tables) tables.push({ name, expected: name === 'settings' ? rows - skipped : rows, imported: await countExported(trx, name) });
     const short = tables.filter((t) => t.expected !== t.imported);
     if (short.length > 0) {
       throw new ImportRefused(`the export is incomplete or altered: ${short.map((t) => `${t.name} has ${t.imported} of the ${t.expected} rows its header names`).join('; ')}`);
