@@ -46,7 +46,7 @@ import { logEvent } from '../platform/log-events.ts';
 import { documentedOnly } from '../platform/http/openapi.ts';
 import { AUTHORIZE_DOCS, AUTHORIZE_POST_DOCS, CONSENT_DOCS, SIGN_IN_DOCS, SWITCH_DOCS } from './authorize-openapi.ts';
 
-const NOTHING_GRANTABLE = 'None of the requested scopes may be granted to this user (privileged scopes need a role that names them)';
+const NOTHING_GRANTABLE = "None of the requested scopes may be granted to this person: none of their roles names them (once an account maps roles, a person's API scopes come from their roles; without roles, the privileged scopes are given to nobody)";
 
 export interface AuthorizeDeps {
   db: Db;

@@ -62,9 +62,12 @@ export function isSubset(wanted: Iterable<string>, allowed: ReadonlySet<string>)
 /**
  * What a person's token may carry of `wanted`, given the scopes the person's roles name
  * (`roles`; null when the account maps no roles): within the roles when there are mappings, and
- * everything but the privileged scopes when there are none.
+ * everything but the privileged scopes when there are none. The OpenID Connect scopes are never
+ * bounded by roles: they release the person's own identity to a client the person consents to,
+ * and roles govern what the API lets them do. A first role given to some people (auditors, say)
+ * would otherwise take sign-in itself away from everyone else in the account.
  */
 export function grantableToPerson(wanted: Iterable<string>, roles: ReadonlySet<string> | null): string[] {
   const list = [...wanted];
-  return roles === null ? list.filter((s) => !PRIVILEGED_SCOPES.has(s)) : list.filter((s) => roles.has(s));
+  return list.filter((s) => OIDC_SCOPES.has(s) || (roles === null ? !PRIVILEGED_SCOPES.has(s) : roles.has(s)));
 }

@@ -188,7 +188,7 @@ export function createTokenEndpoint(deps: TokenEndpointDeps) {
         await replayRevoked(trx, client, row, 'code', now);
         return new Refusal(oauthError('invalid_grant', 'The authorization code was already used; the tokens it issued are revoked'));
       }
-      if (scopes.length === 0) return new Refusal(oauthError('invalid_scope', "None of the consented scopes may be granted: the client's registration no longer holds them, or the user has no role that names them (privileged scopes need one)"));
+      if (scopes.length === 0) return new Refusal(oauthError('invalid_scope', "None of the consented scopes may be granted: the client's registration no longer holds them, or none of the person's roles names them (once an account maps roles, a person's API scopes come from their roles; without roles, the privileged scopes are given to nobody)"));
       const grant = {
         id: row.grant_id,
         account_id: row.account_id,
@@ -239,7 +239,7 @@ export function createTokenEndpoint(deps: TokenEndpointDeps) {
     const bound = await userScopeBound(grant.account_id, grant.user_id);
     const scopes = withinRegistration(client, grantableToPerson(requested && requested.length > 0 ? requested : consented, bound));
     // Before the rotation: a refusal must not spend the token, or the client's next try would look like a replay.
-    if (scopes.length === 0) throw oauthError('invalid_scope', "None of the requested scopes may be granted: the client's registration no longer holds them, or the user has no role that names them (privileged scopes need one)");
+    if (scopes.length === 0) throw oauthError('invalid_scope', "None of the requested scopes may be granted: the client's registration no longer holds them, or none of the person's roles names them (once an account maps roles, a person's API scopes come from their roles; without roles, the privileged scopes are given to nobody)");
     const response = await withRefusals(async (trx) => {
       const refused = await holdIssuers(trx, grant.account_id, grant.user_id, client);
       if (refused) return refused;

@@ -149,6 +149,26 @@ for (const target of databaseTargets()) {
       assert.equal((await setPassword(clerkTokens.body.access_token, victim, 'not allowed')).status, 403);
     });
 
+    it('roles bound API scopes, never the OpenID Connect ones: a person in no mapped group still signs in with openid, profile and email, and gets no API scope', async () => {
+      const c = await scimClient(t, 'First role');
+      await person(c, 'auditor@example.com');
+      await person(c, 'everyone-else@example.com');
+      const role = { name: 'auditors', scopes: ['audit:read'], groups: [{ displayName: 'Auditors' }] };
+      assert.equal((await t.admin('POST', `/admin/v1/accounts/${c.accountId}/roles`, role)).status, 201);
+      const client = await codeClient(c.accountId);
+      const flow = await signInAsking(client, 'everyone-else@example.com', 'openid profile email invoices:read');
+      const tokens = await redeem(client, redirectParams(await consent(flow.browser, flow.next)).get('code')!);
+      assert.equal(tokens.status, 200, JSON.stringify(tokens.body));
+      assert.equal(tokens.body.scope, 'openid profile email', 'identity, and no API scope no role of theirs names');
+      assert.equal(typeof tokens.body.id_token, 'string');
+      const refreshed = await postForm(`${t.publicUrl}/token`, { grant_type: 'refresh_token', refresh_token: tokens.body.refresh_token }, { authorization: basic(client.client_id, client.client_secret) });
+      assert.equal(refreshed.status, 200, JSON.stringify(refreshed.body));
+      const only = await signInAsking(client, 'everyone-else@example.com', 'invoices:read');
+      const denied = redirectParams(only.next);
+      assert.equal(denied.get('error'), 'access_denied');
+      assert.match(denied.get('error_description')!, /none of their roles names them/);
+    });
+
     it('client credentials stay bounded by the registration alone: a client registered with scim gets it', async () => {
       const c = await scimClient(t, 'Provisioning job');
       const job = await registerClient(t, c.accountId, { grant_types: ['client_credentials'], scope: 'scim' });
