@@ -88,7 +88,7 @@ const sealedTokenClient = preparedQuery((db, value: Placeholder<{ tokenId: strin
   db
     .selectFrom('oauth_clients')
     .leftJoin('oauth_revoked_tokens', (join) => join.on('oauth_revoked_tokens.token_id', '=', value('tokenId')))
-    .select(['oauth_clients.id', 'oauth_revoked_tokens.token_id'])
+    .select(['oauth_clients.id', 'oauth_clients.scope', 'oauth_clients.grant_types', 'oauth_revoked_tokens.token_id'])
     .where('oauth_clients.id', '=', value('clientId'))
     .where('oauth_clients.account_id', '=', value('accountId')),
 );
@@ -96,19 +96,25 @@ const sealedTokenClient = preparedQuery((db, value: Placeholder<{ tokenId: strin
 /** The clients of a batch of sealed tokens, and which of the tokens are revoked. */
 const sealedTokensClients = preparedForKeys(
   ['clientIds', 'tokenIds'],
-  (_db, keys) => sql<{ revoked: boolean; id: string; account_id: string | null }>`
-    select false as revoked, id, account_id from oauth_clients where id in (${sql.join(keys.clientIds)})
+  (_db, keys) => sql<{ revoked: boolean; id: string; account_id: string | null; scope: string | null; grant_types: string | null }>`
+    select false as revoked, id, account_id, scope, grant_types from oauth_clients where id in (${sql.join(keys.clientIds)})
     union all
-    select true, token_id, null from oauth_revoked_tokens where token_id in (${sql.join(keys.tokenIds)})`,
+    select true, token_id, null, null, null from oauth_revoked_tokens where token_id in (${sql.join(keys.tokenIds)})`,
 );
 
 type ClientOfToken = Pick<SealedClaims, 'id' | 'clientId' | 'accountId'>;
+
+/** The registration a sealed token's client has now: what its token may still carry. */
+interface ClientNow {
+  scope: string;
+  grantTypes: string;
+}
 
 /**
  * The two lookups as the database runs them best: one statement per lookup on SQLite (in
  * process), one per batch of lookups arriving together on PostgreSQL.
  */
-function tokenLookups(db: Db): { storedRow(digest: string): Promise<StoredTokenRow | undefined>; clientStands(claims: ClientOfToken): Promise<boolean> } {
+function tokenLookups(db: Db): { storedRow(digest: string): Promise<StoredTokenRow | undefined>; clientNow(claims: ClientOfToken): Promise<ClientNow | undefined> } {
   const storedRow = lookupByKey<StoredTokenRow>(
     db,
     {
@@ -121,23 +127,41 @@ function tokenLookups(db: Db): { storedRow(digest: string): Promise<StoredTokenR
   if (!dialectOf(db).statementsTravel) {
     return {
       storedRow,
-      clientStands: async ({ id, clientId, accountId }) => {
+      clientNow: async ({ id, clientId, accountId }) => {
         const row = (await sealedTokenClient.execute(db, { tokenId: id, clientId, accountId })).rows[0];
-        return row !== undefined && row.token_id === null;
+        return row !== undefined && row.token_id === null ? { scope: row.scope, grantTypes: row.grant_types } : undefined;
       },
     };
   }
   return {
     storedRow,
-    clientStands: lookedUpTogether(async (batch: readonly ClientOfToken[]) => {
+    clientNow: lookedUpTogether(async (batch: readonly ClientOfToken[]) => {
       const clientIds = [...new Set(batch.map((claims) => claims.clientId))];
       const tokenIds = [...new Set(batch.map((claims) => claims.id))];
       const { rows } = await sealedTokensClients.execute(db, { clientIds, tokenIds });
-      const accountOfClient = new Map(rows.filter((row) => !row.revoked).map((row) => [row.id, row.account_id]));
+      const clients = new Map(rows.filter((row) => !row.revoked).map((row) => [row.id, row]));
       const revoked = new Set(rows.filter((row) => row.revoked).map((row) => row.id));
-      return (claims) => accountOfClient.get(claims.clientId) === claims.accountId && !revoked.has(claims.id);
+      return (claims): ClientNow | undefined => {
+        const client = clients.get(claims.clientId);
+        if (client?.account_id !== claims.accountId || revoked.has(claims.id)) return undefined;
+        return { scope: client.scope!, grantTypes: client.grant_types! };
+      };
     }, LOOKUPS_TOGETHER),
   };
+}
+
+/**
+ * What a client-credentials token may still carry: its scopes that its client's registration
+ * still holds, so an operator narrowing a client (or taking client_credentials from it) narrows
+ * the tokens it already has at their next use; undefined when nothing is left. The registration
+ * is read on every use anyway (the client must still exist).
+ */
+function withinRegistration(scope: string, client: ClientNow): string | undefined {
+  if (!client.grantTypes.includes('"client_credentials"')) return undefined;
+  if (scope === client.scope) return scope;
+  const registered = new Set(client.scope.split(' '));
+  const kept = scope.split(' ').filter((s) => registered.has(s));
+  return kept.length === 0 ? undefined : kept.join(' ');
 }
 
 export function createAccessTokens(deps: { db: Db; clock: Clock; vault: KeyVault }) {
@@ -165,8 +189,11 @@ export function createAccessTokens(deps: { db: Db; clock: Clock; vault: KeyVault
   async function sealed(token: string): Promise<TokenFacts | undefined> {
     const claims = await sealer.open(token, ACCESS_TOKEN_PREFIX);
     if (!claims || claims.expiresAt <= clock.now()) return undefined;
-    if (!(await lookups.clientStands(claims))) return undefined;
-    return { ...claims, userId: null, sealed: true };
+    const client = await lookups.clientNow(claims);
+    if (!client) return undefined;
+    const scope = withinRegistration(claims.scope, client);
+    if (scope === undefined) return undefined;
+    return { ...claims, scope, userId: null, sealed: true };
   }
 
   async function inspect(token: string): Promise<TokenFacts | undefined> {

@@ -90,6 +90,25 @@ for (const target of databaseTargets()) {
       assert.match(redirectParams(page).get('error_description')!, /PKCE is required/);
     });
 
+    it('narrowing a client narrows the client-credentials tokens it already holds, at their next use; taking client_credentials away ends them', async () => {
+      const reg = await registerClient(t, accountId, { grant_types: ['client_credentials'], scope: 'invoices:read ledger:read' });
+      const auth = { authorization: basic(reg.client_id, reg.client_secret) };
+      const token = (await postForm(`${t.publicUrl}/token`, { grant_type: 'client_credentials', scope: 'invoices:read ledger:read' }, auth)).body.access_token as string;
+      const introspect = async () => (await postForm(`${t.publicUrl}/introspect`, { token }, auth)).body;
+      const get = (path: string) => fetch(`${t.publicUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
+      assert.equal((await get('/v1/invoices')).status, 200);
+
+      assert.equal((await t.admin('PATCH', `/admin/v1/accounts/${accountId}/clients/${reg.client_id}`, { scope: 'ledger:read' })).status, 200);
+      assert.equal((await introspect()).scope, 'ledger:read');
+      assert.equal((await get('/v1/invoices')).status, 403, 'the scope the operator removed is gone from the token');
+      assert.equal((await get('/v1/ledger/entries')).status, 200);
+
+      const recast = await t.admin('PATCH', `/admin/v1/accounts/${accountId}/clients/${reg.client_id}`, { grant_types: ['authorization_code'], response_types: ['code'], redirect_uris: ['https://app.example/cb'] });
+      assert.equal(recast.status, 200, JSON.stringify(recast.body));
+      assert.equal((await get('/v1/ledger/entries')).status, 401);
+      assert.equal((await introspect()).active, false);
+    });
+
     it('PATCH to client_secret_basic generates a secret, shown once, that authenticates', async () => {
       const key = await keyPair('k0');
       const reg = await registerClient(t, accountId, { grant_types: ['client_credentials'], token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: [key.jwk] }, scope: 'invoices:read' });
