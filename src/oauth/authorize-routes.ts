@@ -170,7 +170,7 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
     const offered = grantableToPerson(req.scopes, await userScopeBound(req.client.accountId, session.userId));
     if (offered.length === 0) return fail('access_denied', NOTHING_GRANTABLE);
     const remembered = await sessions.consented(req.client.accountId, session.userId, req.client.id);
-    const needsConsent = req.prompt.has('consent') || !isSubset(offered, remembered);
+    const needsConsent = req.prompt.has('consent') || req.prompt.has('select_account') || !isSubset(offered, remembered);
     if (needsConsent) {
       if (req.prompt.has('none')) return fail('consent_required', 'The user has not consented to these scopes');
       const csrf = consentToken(sessionSecret);
@@ -301,7 +301,8 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
     reply.header('set-cookie', cookies.setSession(secret));
     reply.header('set-cookie', cookies.setDevice(deps.devices.issue(req.client.accountId, userName)));
     const session: Session = { id: sessionId, accountId: user.account_id, userId: user.id, userName: user.user_name, authenticatedAt: deps.clock.now() };
-    return proceed(reply, { ...req, prompt: without(req.prompt, 'login') }, session, secret, 303);
+    // The person has just signed in: that was their choice of account too.
+    return proceed(reply, { ...req, prompt: without(without(req.prompt, 'login'), 'select_account') }, session, secret, 303);
   });
 
   app.post('/authorize/consent', { config: { ...pageConfig, ...documentedOnly(CONSENT_DOCS) }, schema: { tags: ['oauth'], operationId: 'submitConsent', summary: 'Consent form of the authorization endpoint (Allow or Deny)' } }, async (request, reply) => {

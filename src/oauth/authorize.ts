@@ -19,6 +19,15 @@ import { formatScope, isSubset, parseScope } from './scopes.ts';
 import { parseClaimsRequest } from './oidc-claims.ts';
 import { ACR_PASSWORD } from './id-token.ts';
 
+/**
+ * OpenID Connect Core §3.1.2.1. `select_account` is answered by the page that names the person
+ * signed in and offers "Not you? Sign out" (the consent page, shown even when consent is
+ * remembered): the person continues as themselves or signs in as someone else.
+ */
+export const PROMPTS = ['none', 'login', 'consent', 'select_account'] as const;
+export type Prompt = (typeof PROMPTS)[number];
+const isPrompt = (value: string): value is Prompt => (PROMPTS as readonly string[]).includes(value);
+
 export const AUTHORIZE_PARAMS = [
   'response_type',
   'client_id',
@@ -44,7 +53,7 @@ export interface AuthorizationRequest {
   scopes: string[];
   state: string | undefined;
   codeChallenge: string | null;
-  prompt: Set<'none' | 'login' | 'consent'>;
+  prompt: Set<Prompt>;
   /** OpenID Connect: present when scope holds `openid`. */
   oidc?: {
     nonce: string | null;
@@ -134,9 +143,9 @@ export async function checkAuthorizationRequest(
     if (!CHALLENGE.test(challenge)) throw fail('invalid_request', 'code_challenge is malformed');
   }
 
-  const prompt = new Set<'none' | 'login' | 'consent'>();
+  const prompt = new Set<Prompt>();
   for (const p of (params.prompt ?? '').split(' ').filter(Boolean)) {
-    if (p !== 'none' && p !== 'login' && p !== 'consent') throw fail('invalid_request', `prompt=${p} is not supported`);
+    if (!isPrompt(p)) throw fail('invalid_request', `prompt=${p} is not supported`);
     prompt.add(p);
   }
   if (prompt.has('none') && prompt.size > 1) throw fail('invalid_request', 'prompt=none cannot be combined with other values');

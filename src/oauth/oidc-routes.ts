@@ -5,6 +5,7 @@
  * endpoint (OIDC Core §5.3), GET and POST, with the access token as a bearer header (RFC 6750
  * §2.1), answering the claims the token's scopes and the grant's `claims` request name.
  */
+import { PROMPTS } from './authorize.ts';
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../platform/db/database.ts';
@@ -56,7 +57,7 @@ export function serverMetadata(issuer: string) {
     introspection_signing_alg_values_supported: ['ES256'],
     code_challenge_methods_supported: ['S256'],
     authorization_response_iss_parameter_supported: true,
-    prompt_values_supported: ['none', 'login', 'consent'],
+    prompt_values_supported: [...PROMPTS],
     backchannel_logout_supported: true,
     backchannel_logout_session_supported: true,
     frontchannel_logout_supported: false,

@@ -175,7 +175,7 @@ for (const target of databaseTargets()) {
         [{ scope: '' }, 'invalid_scope'],
         [{ code_challenge_method: 'plain' }, 'invalid_request'],
         [{ code_challenge: 'short' }, 'invalid_request'],
-        [{ prompt: 'select_account' }, 'invalid_request'],
+        [{ prompt: 'create' }, 'invalid_request'],
         [{ client_id: publicClient.client_id, code_challenge: '', code_challenge_method: '' }, 'invalid_request'],
         [{ client_id: ccOnly.client_id }, 'unauthorized_client'],
         // OIDC Core §6.1, §6.2: a request object is refused, not ignored.

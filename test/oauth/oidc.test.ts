@@ -337,6 +337,24 @@ for (const target of databaseTargets()) {
       await until(() => receiver.tokens.some((token, i) => i >= before && decodeJwt(token).sid === sid), 10_000, 'the back-channel logout token of the ended session');
     });
 
+    it('OIDC Core §3.1.2.1 prompt=select_account: with a session and a remembered consent, the page naming the person signed in is shown, to go on or switch; discovery lists it', async () => {
+      const browser = new Browser(t.publicUrl);
+      await authorize(browser);
+      const params = { response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT, scope: 'openid profile email', state: 'sel' };
+      const remembered = await browser.get(authorizePath(params));
+      assert.equal(remembered.status, 302, 'without it: a code at once');
+      const page = await browser.get(authorizePath({ ...params, prompt: 'select_account' }));
+      assert.equal(page.status, 200);
+      assert.match(page.html, /Allow access\?/);
+      assert.match(page.html, /grace@example\.com/);
+      assert.match(page.html, /Not you\?/);
+      const allowed = await consent(browser, page);
+      assert.equal(allowed.status, 303);
+      assert.ok(redirectParams(allowed).get('code'));
+      const metadata = (await (await fetch(`${t.publicUrl}/.well-known/openid-configuration`)).json()) as Json;
+      assert.deepEqual(metadata.prompt_values_supported, ['none', 'login', 'consent', 'select_account']);
+    });
+
     it('RP-Initiated Logout §6: without a hint the person confirms on a page; the confirmation needs the session-bound token', async () => {
       const browser = new Browser(t.publicUrl);
       await authorize(browser);
