@@ -143,6 +143,13 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
   /** OIDC Core §5.5.1: a request naming a `sub` is answered for that person only. */
   const isNamedPerson = (req: AuthorizationRequest, session: Session) => !req.oidc?.subject || safeEqual(deps.idTokens.subjectFor(req.client, session.userId), req.oidc.subject);
   const NOT_THE_NAMED_PERSON = 'The person signed in is not the one the claims parameter names (sub)';
+  /** A hint this server cannot read names nobody, and holds nobody back. */
+  const isHintedPerson = async (req: AuthorizationRequest, session: Session) => {
+    if (!req.oidc?.idTokenHint) return true;
+    const hint = await deps.idTokens.readHint(req.oidc.idTokenHint);
+    return !hint || hint.sub === deps.idTokens.subjectFor(req.client, session.userId);
+  };
+  const NOT_THE_HINTED_PERSON = 'The person signed in is not the one the id_token_hint names';
 
   /**
    * The session an OpenID Connect request may use: not older than max_age, of the person the
@@ -155,6 +162,7 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
     if (maxAge !== null && deps.clock.now() - session.authenticatedAt > maxAge * 1000) return undefined;
     if (!isNamedPerson(req, session)) return undefined;
     if (idTokenHint !== null) {
+      // An unreadable hint counts as naming someone else here: the person signs in again.
       const hint = await deps.idTokens.readHint(idTokenHint);
       const subjectOfSession = deps.idTokens.subjectFor(req.client, session.userId);
       if (!hint || hint.sub !== subjectOfSession) return undefined;
@@ -167,6 +175,8 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
     const fail = (code: RedirectError['code'], description: string) => redirectError(reply, status, new RedirectError(code, description, req.redirectUri, req.state));
     // Signed in just now as someone else than the claims parameter names.
     if (!isNamedPerson(req, session)) return fail('access_denied', NOT_THE_NAMED_PERSON);
+    // OIDC Core §3.1.2.1: nor may the answer be for another person than the id_token_hint names.
+    if (!(await isHintedPerson(req, session))) return fail('login_required', NOT_THE_HINTED_PERSON);
     const offered = grantableToPerson(req.scopes, await userScopeBound(req.client.accountId, session.userId));
     if (offered.length === 0) return fail('access_denied', NOTHING_GRANTABLE);
     const remembered = await sessions.consented(req.client.accountId, session.userId, req.client.id);

@@ -267,6 +267,15 @@ for (const target of databaseTargets()) {
       );
       const logoutHint = await browser.get(authorizePath({ response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT, scope: 'openid', state: 's', prompt: 'none', id_token_hint: logoutToken }));
       assert.equal(redirectParams(logoutHint).get('error'), 'login_required');
+      // The hint names Grace; someone else signs in at the form: no code for them under that hint.
+      const someoneElse = await scim.call('POST', '/Users', { schemas: [USER], userName: 'hinted-away@example.com', password: PASSWORD });
+      assert.equal(someoneElse.status, 201);
+      const elsewhere = new Browser(t.publicUrl);
+      const form = await elsewhere.get(authorizePath({ response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT, scope: 'openid', state: 'h', id_token_hint: idToken }));
+      assert.equal(form.status, 200);
+      const signedIn = await signIn(elsewhere, form, 'hinted-away@example.com', PASSWORD);
+      assert.equal(redirectParams(signedIn).get('error'), 'login_required');
+      assert.equal(redirectParams(signedIn).get('code'), null);
     });
 
     it('RP-Initiated Logout: id_token_hint signs out at once, back to the exact post_logout_redirect_uri with state; back-channel logout token delivered', async () => {
