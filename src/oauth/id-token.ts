@@ -11,7 +11,7 @@
  * lives as long as an access token, so rotation keeps its key published while it is valid.
  */
 import { createHash } from 'node:crypto';
-import { createLocalJWKSet, jwtVerify, type JWK } from 'jose';
+import { importJWK, jwtVerify, type JWSHeaderParameters } from 'jose';
 import type { Db } from '../platform/db/database.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { SigningKeys } from './keys.ts';
@@ -76,8 +76,14 @@ export function createIdTokens(deps: { db: Db; clock: Clock; keys: SigningKeys; 
      */
     async readHint(token: string): Promise<{ sub: string; aud: string[]; sid?: string } | undefined> {
       try {
-        const jwks = createLocalJWKSet((await keys.jwks()) as { keys: JWK[] });
-        const { payload, protectedHeader } = await jwtVerify(token, jwks, { issuer, algorithms: ['ES256', 'RS256'], currentDate: new Date(0) });
+        // Any key this server made, retired ones included: a session outlives a rotation, and
+        // the ID token that began it stays a good hint (expired ones too, OIDC Core §3.1.2.1).
+        const keyOf = async (header: JWSHeaderParameters) => {
+          const jwk = header.kid === undefined ? undefined : await keys.publicKeyOf(header.kid);
+          if (!jwk || jwk.alg !== header.alg) throw new Error('not a key of this server');
+          return importJWK(jwk, header.alg);
+        };
+        const { payload, protectedHeader } = await jwtVerify(token, keyOf, { issuer, algorithms: ['ES256', 'RS256'], currentDate: new Date(0) });
         // An ID token carries no typ; the other JWTs these keys sign say what they are (a logout
         // token, logout+jwt; an introspection answer) and are no hint, whatever their claims.
         if (protectedHeader.typ !== undefined) return undefined;

@@ -117,6 +117,16 @@ export function createSigningKeys(deps: { db: Db; clock: Clock; vault: KeyVault;
       return { keys: rows.filter((r) => r.publish_until === null || r.publish_until > now).map((r) => JSON.parse(r.public_jwk) as JWK) };
     },
 
+    /**
+     * The public key of a signing key this server made, by kid: active, retired or no longer
+     * published (its public part is kept, sealed), so what it signed can be read for as long as
+     * it is kept, e.g. an ID token given back as a hint hours after a rotation.
+     */
+    async publicKeyOf(kid: string): Promise<JWK | undefined> {
+      const row = await db.selectFrom('oauth_signing_keys').select(['kid', 'public_jwk', 'private_jwk']).where('kid', '=', kid).where('alg', 'in', [...SIGNING_ALGS]).executeTakeFirst();
+      return row && authenticPublicKey(vault, row);
+    },
+
     /** Signs `claims` as a JWT of `type` with the active key of `alg` (made when first needed). */
     async sign(claims: Record<string, unknown>, type: string | undefined, alg: SigningAlg = ALG): Promise<string> {
       let row = await active(alg);

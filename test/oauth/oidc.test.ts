@@ -364,6 +364,19 @@ for (const target of databaseTargets()) {
       assert.deepEqual(metadata.prompt_values_supported, ['none', 'login', 'consent', 'select_account']);
     });
 
+    it('an ID token signed before a key rotation stays a good hint after its key leaves the JWKS, for as long as its session lives', async () => {
+      const browser = new Browser(t.publicUrl);
+      const idToken = (await redeem((await authorize(browser)).params.get('code')!)).body.id_token as string;
+      const { kid } = decodeProtectedHeader(idToken);
+      await t.gatehouse.services.oauth.keys.rotate();
+      clock.advance((t.config.accessTokenTtl + 60) * 1000);
+      const published = ((await (await fetch(`${t.publicUrl}/.well-known/jwks.json`)).json()) as { keys: Array<{ kid: string }> }).keys.map((k) => k.kid);
+      assert.ok(!published.includes(kid!), 'the key that signed it is no longer published');
+      const out = await browser.get(`/logout?${new URLSearchParams({ id_token_hint: idToken, post_logout_redirect_uri: SIGNED_OUT, state: 'later' })}`);
+      assert.equal(out.status, 303, out.html);
+      assert.equal(out.headers.get('location'), `${SIGNED_OUT}?state=later`);
+    });
+
     it('RP-Initiated Logout §6: without a hint the person confirms on a page; the confirmation needs the session-bound token', async () => {
       const browser = new Browser(t.publicUrl);
       await authorize(browser);
