@@ -290,7 +290,7 @@ async function assemble(
   await registerAdminApi(adminServer, {
     check: adminToken.check,
     routes: [
-      (admin) => registerAccountRoutes(admin, { accounts, paging }),
+      (admin) => registerAccountRoutes(admin, { accounts, paging, forgetClientsOf: oauth.clients.forgetAccount }),
       (admin) => registerClientRoutes(admin, { accounts, clients: oauth.clients, paging }),
       (admin) =>
         registerUserRoutes(admin, {

@@ -41,7 +41,7 @@ const accountSchema = component('Account', {
 const params = { type: 'object', required: ['id'], properties: { id: { type: 'string', maxLength: 64 } } } as const;
 const name = { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S' } as const;
 
-export function registerAccountRoutes(app: FastifyInstance, deps: { accounts: Accounts; paging: Paging }): void {
+export function registerAccountRoutes(app: FastifyInstance, deps: { accounts: Accounts; paging: Paging; forgetClientsOf: (accountId: string) => void }): void {
   const { accounts, paging } = deps;
 
   app.post<{ Body: { name: string } }>(
@@ -113,6 +113,8 @@ export function registerAccountRoutes(app: FastifyInstance, deps: { accounts: Ac
     },
     async (request, reply) => {
       await accounts.close(request.params.id, auditBy(request));
+      // Its clients are gone: this node's token endpoint forgets them now, not in a second.
+      deps.forgetClientsOf(request.params.id);
       reply.code(204).send();
     },
   );

@@ -192,6 +192,11 @@ export function createClients(deps: { db: Db; clock: Clock; outboundPolicy?: Tar
     find,
     get: requireStored,
 
+    /** Forgets the cached clients of an account just closed (its clients are deleted with it). */
+    forgetAccount(accountId: string): void {
+      for (const [clientId, entry] of cache) if (entry.client.accountId === accountId) cache.delete(clientId);
+    },
+
     async register(accountId: string, input: ClientMetadata, by?: AuditBy) {
       const m = checkMetadata(input);
       await checkJwksUri(m.jwksUri);

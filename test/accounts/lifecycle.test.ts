@@ -191,8 +191,13 @@ for (const target of databaseTargets()) {
       const otherToken = await mintAccessToken(t, { accountId: other, scopes: ['invoices:read'] });
 
       t.clock.advance(2_000);
+      const tokenRequest = () => postForm(`${t.publicUrl}/token`, { grant_type: 'client_credentials', scope: 'invoices:read' }, { authorization: basic(client.client_id as string, client.client_secret as string) });
+      assert.equal((await tokenRequest()).status, 200, 'the client is in the token endpoint\'s cache');
       const closed = await t.admin('DELETE', `/admin/v1/accounts/${accountId}`);
       assert.equal(closed.status, 204, JSON.stringify(closed.body));
+      const afterClose = await tokenRequest();
+      assert.equal(afterClose.status, 401, 'no token for a client deleted a moment ago');
+      assert.equal(afterClose.body.error, 'invalid_client');
 
       assert.equal((await api(t, accessToken, 'GET', '/v1/invoices')).status, 401, 'a client-credentials token of a deleted client');
       assert.equal((await api(t, userToken, 'GET', '/v1/invoices')).status, 401);
