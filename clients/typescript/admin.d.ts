@@ -664,7 +664,7 @@ export interface components {
                 externalId?: string;
             }[];
             name: string;
-            scopes: string[];
+            scopes: ("invoices:read" | "invoices:write" | "ledger:read" | "payouts:read" | "payouts:write" | "events:read" | "webhooks:manage" | "scim" | "audit:read" | "openid" | "profile" | "email" | "phone")[];
         };
         ScimToken: {
             /** Format: date-time */
@@ -2639,7 +2639,7 @@ export interface operations {
                  * @example {
                  *       "name": "string",
                  *       "scopes": [
-                 *         "string"
+                 *         "invoices:read"
                  *       ],
                  *       "groups": [
                  *         {
@@ -2888,7 +2888,7 @@ export interface operations {
                  * @example {
                  *       "name": "string",
                  *       "scopes": [
-                 *         "string"
+                 *         "invoices:read"
                  *       ],
                  *       "groups": [
                  *         {

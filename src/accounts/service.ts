@@ -94,7 +94,7 @@ export function createAccounts(deps: { store: AccountStore; clock: Clock }) {
 
     /** Changes the fields given; `null` removes the colour or the logo. */
     async update(id: string, patch: AccountPatch, by?: AuditBy): Promise<Account> {
-      if (patch.logo) {
+      if (patch.logo !== undefined && patch.logo !== null) {
         const violation = logoViolation(patch.logo);
         if (violation) throw problem('invalid_branding', { detail: violation });
       }

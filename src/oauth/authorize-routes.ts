@@ -147,7 +147,7 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
   const isHintedPerson = async (req: AuthorizationRequest, session: Session) => {
     if (!req.oidc?.idTokenHint) return true;
     const hint = await deps.idTokens.readHint(req.oidc.idTokenHint);
-    return !hint || hint.sub === deps.idTokens.subjectFor(req.client, session.userId);
+    return !hint || safeEqual(hint.sub, deps.idTokens.subjectFor(req.client, session.userId));
   };
   const NOT_THE_HINTED_PERSON = 'The person signed in is not the one the id_token_hint names';
 

@@ -4,6 +4,7 @@
  * grant and response types that go together, known scopes, keys for private_key_jwt, and the
  * OpenID Connect fields. clients.ts stores what `checkMetadata` returns.
  */
+import { createPublicKey, type JsonWebKey } from 'node:crypto';
 import { problem } from '../platform/errors/catalogue.ts';
 import { SCOPE_NAMES, formatScope, parseScope } from './scopes.ts';
 
@@ -70,6 +71,8 @@ export function metadataError(detail: string) {
 export function checkMetadata(input: ClientMetadata) {
   const authMethod = input.token_endpoint_auth_method ?? 'client_secret_basic';
   const grantTypes = [...new Set(input.grant_types ?? ['authorization_code'])];
+  // RFC 7591 §2: left out, it is authorization_code; given empty, the client could obtain nothing.
+  if (grantTypes.length === 0) throw metadataError('grant_types must name at least one grant type (left out, it is authorization_code)');
   for (const g of grantTypes) if (!(GRANT_TYPES as readonly string[]).includes(g)) throw metadataError(`grant_types: ${g} is not supported`);
   const usesCode = grantTypes.includes('authorization_code');
   const responseTypes = [...new Set(input.response_types ?? (usesCode ? ['code'] : []))];
@@ -92,9 +95,15 @@ export function checkMetadata(input: ClientMetadata) {
     } else {
       const keys = input.jwks?.keys ?? [];
       if (keys.length === 0) throw metadataError('private_key_jwt needs jwks with at least one public key, or jwks_uri');
-      for (const k of keys) {
+      for (const [i, k] of keys.entries()) {
         if (typeof k.kty !== 'string') throw metadataError('every key in jwks needs kty');
         if ('d' in k || 'k' in k) throw metadataError('jwks must hold public keys only');
+        // Read now, as the token endpoint would: a key that cannot verify anything is refused at registration, not at the first assertion.
+        try {
+          createPublicKey({ key: k as JsonWebKey, format: 'jwk' });
+        } catch (error) {
+          throw metadataError(`jwks: key ${typeof k.kid === 'string' ? JSON.stringify(k.kid) : i} is not a usable public key (${(error as Error).message})`);
+        }
       }
       jwks = JSON.stringify({ keys });
     }

@@ -107,6 +107,7 @@ for (const target of databaseTargets()) {
         [{ brand_color: 'blue' }, 'validation_failed'],
         [{ brand_color: '#12345' }, 'validation_failed'],
         [{ logo: 'https://cdn.example/logo.png' }, 'invalid_branding'],
+        [{ logo: '' }, 'invalid_branding'],
         [{ logo: 'data:image/svg+xml;base64,PHN2Zz48L3N2Zz4=' }, 'invalid_branding'],
         [{ logo: 'data:image/png;base64,PGh0bWw+PHNjcmlwdD48L3NjcmlwdD4=' }, 'invalid_branding'],
         [{ logo: `data:image/png;base64,${Buffer.concat([Buffer.from(PNG_PIXEL.slice(22), 'base64'), Buffer.alloc(33 * 1024)]).toString('base64')}` }, 'validation_failed'],

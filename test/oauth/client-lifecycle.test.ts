@@ -80,6 +80,17 @@ for (const target of databaseTargets()) {
       const bad = await t.admin('PATCH', path, { redirect_uris: ['http://evil.example/cb'] });
       assert.equal(bad.status, 400);
       assert.equal(bad.body.code, 'invalid_redirect_uri');
+      // Metadata that could never work is refused when registered, not at the first token request.
+      const unusable = [
+        [{ grant_types: [] }, /grant_types must name at least one grant type/],
+        [{ token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: [{ kty: 'EC', crv: 'P-256', x: 'bad', y: 'bad', kid: 'k1' }] } }, /jwks: key "k1" is not a usable public key/],
+      ] as const;
+      for (const [patch, why] of unusable) {
+        const refused = await t.admin('PATCH', path, patch);
+        assert.equal(refused.status, 400, JSON.stringify(patch));
+        assert.equal(refused.body.code, 'invalid_client_metadata');
+        assert.match(refused.body.detail, why);
+      }
       const missing = await t.admin('PATCH', `/admin/v1/accounts/${accountId}/clients/client_nope`, { client_name: 'x' });
       assert.equal(missing.status, 404);
 

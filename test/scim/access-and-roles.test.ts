@@ -65,6 +65,12 @@ for (const target of databaseTargets()) {
       const outsider = await c.call('POST', '/Users', { schemas: [USER], userName: 'outsider@example.com' });
       assert.deepEqual(await bound(c.accountId, outsider.body.id), new Set());
       assert.equal((await t.admin('POST', `/admin/v1/accounts/${c.accountId}/roles`, { name: 'reader', scopes: [], groups: [] })).status, 409);
+      // A misspelt scope would grant nothing, silently; a blank name names nothing.
+      for (const bad of [{ name: 'typo', scopes: ['invoice:write'], groups: [] }, { name: '   ', scopes: [], groups: [] }]) {
+        const refused = await t.admin('POST', `/admin/v1/accounts/${c.accountId}/roles`, bad);
+        assert.equal(refused.status, 400, JSON.stringify(bad));
+        assert.equal(refused.body.code, 'validation_failed');
+      }
       assert.equal((await t.admin('GET', `/admin/v1/accounts/${c.accountId}/roles`)).body.data.length, 2);
     });
 
