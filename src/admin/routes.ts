@@ -7,7 +7,8 @@
  * text. Health, metrics and the API document stay outside the plugin, on purpose: they carry
  * no tenant data and the listener is bound to loopback by default (docs/SECURITY.md).
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { logEvent } from '../platform/log-events.ts';
 import { problem } from '../platform/errors/catalogue.ts';
 import { bearerToken } from '../platform/auth.ts';
 import type { AdminTokenCheck } from './admin-token.ts';
@@ -21,9 +22,11 @@ export type AdminRoutes = (admin: FastifyInstance) => void | Promise<void>;
 
 /** The hook that refuses every request without the operator's token, before parsing a body. */
 export function requireAdminToken(check: AdminTokenCheck) {
-  return async function adminTokenRequired(request: Parameters<typeof bearerToken>[0]): Promise<void> {
+  return async function adminTokenRequired(request: FastifyRequest): Promise<void> {
     const token = bearerToken(request);
     if (token === undefined || !check(token)) {
+      // Someone guessing the operator's token is something to alert on: who, and whether a token came at all.
+      logEvent(request.log, 'admin.authentication_failed', { ip: request.ip, token_given: token !== undefined }, 'admin API request without a valid admin token');
       throw problem('admin_unauthorized', {
         detail: 'Send Authorization: Bearer <admin token>',
         headers: { 'www-authenticate': 'Bearer realm="gatehouse-admin"' },

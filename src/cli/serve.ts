@@ -52,6 +52,10 @@ export async function serve({ flags, env }: CommandContext): Promise<number> {
     `gatehouse listening on ${publicUrl} (admin ${adminUrl}), ${gatehouse.database.dialect.name} at ${gatehouse.database.location}${everyInterface(config)}`,
   );
 
+  if (!isLoopback(config.adminHost)) {
+    logEvent(log, 'admin.listener_exposed', { admin_host: config.adminHost }, `the admin listener is bound to ${config.adminHost}, beyond this machine: keep it off public networks (docs/SECURITY.md)`);
+  }
+
   const received = await signal.first;
   log.info(
     { signal: received, graceSeconds: config.shutdownGrace, timeoutSeconds: config.shutdownTimeout },
@@ -89,6 +93,10 @@ async function testExtensions(env: NodeJS.ProcessEnv): Promise<GatehouseDeps> {
  * The URLs above are where this machine reaches the listeners; a listener bound to every interface
  * (0.0.0.0, ::) is reachable from elsewhere too, which the operator should read in the same line.
  */
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\./.test(host);
+}
+
 function everyInterface(config: { host: string; adminHost: string }): string {
   const wildcard = (host: string) => host === '0.0.0.0' || host === '::' || host === '[::]';
   const bound = [wildcard(config.host) && `public on ${config.host}`, wildcard(config.adminHost) && `admin on ${config.adminHost}`].filter(Boolean);

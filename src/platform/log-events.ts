@@ -23,6 +23,8 @@ export const LOG_EVENTS = {
   'secrets.key_in_database': 'warn',
   'secrets.key_removed_from_database': 'info',
   'admin.generated_token_revoked': 'warn',
+  'admin.authentication_failed': 'warn',
+  'admin.listener_exposed': 'warn',
 } as const satisfies Record<string, 'info' | 'warn'>;
 
 export type LogEventName = keyof typeof LOG_EVENTS;

@@ -66,6 +66,10 @@ for (const target of databaseTargets()) {
       }
       const after = (await t.admin('GET', '/admin/v1/accounts?limit=100')).body.data.length;
       assert.equal(after, before);
+      // Each is a line to alert on, with where it came from; never the token tried.
+      const refused = t.logs.join('').trim().split('\n').map((l) => JSON.parse(l)).filter((l) => l.event === 'admin.authentication_failed');
+      assert.deepEqual(refused.map((l) => [l.level, l.ip, l.token_given]), [['warn', '127.0.0.1', true], ['warn', '127.0.0.1', false], ['warn', '127.0.0.1', false]]);
+      assert.ok(!t.logs.join('').includes('wrong-token'));
     });
 
     it('unknown account → 404 account_not_found', async () => {
