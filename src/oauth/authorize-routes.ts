@@ -29,7 +29,7 @@ import { auditBy, recordAudit, type AuditBy } from '../audit/record.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../platform/db/database.ts';
 import type { Clock } from '../platform/clock.ts';
-import { randomSecret, safeEqual, sha256Base64Url } from '../platform/crypto.ts';
+import { randomSecret, safeEqual, sha256Base64Url, sha256Hex } from '../platform/crypto.ts';
 import type { RateLimits } from '../platform/rate-limit.ts';
 import type { Users } from '../users/service.ts';
 import type { Clients } from './clients.ts';
@@ -275,7 +275,8 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
     // A browser the person signed in from before has a count of its own (sign-in-devices.ts):
     // strangers spending the userName's attempts do not lock the person out of it.
     const device = deps.devices.knownFor(parseCookies(request.headers.cookie)[cookies.device], req.client.accountId, userName);
-    const counted = countedUserName(userName);
+    // Counted by digest: the key sits in Redis, and what was typed as a userName is sometimes a password.
+    const counted = sha256Hex(countedUserName(userName));
     const byName = device ? await rateLimits.consume('signin_device', `${req.client.accountId}:${counted}:${device}`) : await rateLimits.consume('signin', `${req.client.accountId}:${counted}`);
     // Per account: failures from one address on one account never hold sign-in on another back.
     const addressKey = `${req.client.accountId}:${request.ip}`;

@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
 import { databaseTargets } from '../helpers/databases.ts';
 import { json } from '../helpers/http.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
@@ -82,6 +83,27 @@ describe('rate limits', () => {
       assert.ok(down.logs.some((line) => line.includes('Redis unreachable')));
     } finally {
       await Promise.all([one.close(), two.close(), down.close()]);
+    }
+  });
+});
+
+describe('rate limits in Redis', () => {
+  it('sign-in attempts are counted by a digest of the userName: what was typed there (sometimes a password) is in no key', async () => {
+    const app = await startTestApp(target!, { env: { GATEHOUSE_REDIS_URL: REDIS_URL } });
+    const redis = new Redis(REDIS_URL);
+    try {
+      const accountId = await createAccount(app);
+      const client = await registerClient(app, accountId, { redirect_uris: ['https://app.example/cb'], scope: 'invoices:read' });
+      const typed = `Typed-${randomBytes(6).toString('hex')}-Pa55word!`;
+      const browser = new Browser(app.publicUrl);
+      const page = await browser.get(authorizePath({ response_type: 'code', client_id: client.client_id, redirect_uri: 'https://app.example/cb', scope: 'invoices:read', state: 's' }));
+      assert.equal((await signIn(browser, page, typed, 'anything')).status, 401);
+      const keys = await redis.keys('*');
+      assert.ok(keys.some((key) => key.includes(accountId)), 'the attempt was counted in Redis');
+      assert.ok(!keys.some((key) => key.toLowerCase().includes(typed.toLowerCase())), 'nor is it there in clear');
+    } finally {
+      redis.disconnect();
+      await app.close();
     }
   });
 });
