@@ -136,6 +136,8 @@ const HALVES: readonly Half[] = ['sealed', 'unsealed'];
 function filtered(db: Db, accountId: string | undefined, filters: AuditFilters, half: Half) {
   const since = instant('since', filters.since);
   const until = instant('until', filters.until);
+  // An empty range is a mistake (the two swapped), not a question whose answer is "nothing".
+  if (since !== undefined && until !== undefined && since >= until) throw problem('validation_failed', { detail: 'since must be before until' });
   let q = db.selectFrom('audit_events').selectAll();
   q = half === 'sealed' ? q.where('seq', 'is not', null) : q.where('seq', 'is', null);
   if (accountId !== undefined) q = q.where('account_id', '=', accountId);

@@ -186,6 +186,9 @@ for (const target of databaseTargets()) {
       assert.deepEqual(byActor.body.data, []);
       const bad = await api(t, reader, 'GET', '/v1/audit-events?since=yesterday');
       assert.equal(bad.status, 400);
+      const swapped = await api(t, reader, 'GET', `/v1/audit-events?since=${mid}&until=${from}`);
+      assert.equal(swapped.status, 400, 'an empty range is a mistake, not an empty answer');
+      assert.equal(swapped.body.detail, 'since must be before until');
       assert.match(bad.headers.get('content-type') ?? '', /problem\+json/);
       // A day that does not exist is no instant (Date.parse would read it as 2 March).
       for (const day of ['2026-02-30T00:00:00Z', '2025-02-29T12:00:00Z', '2026-04-31T00:00:00Z']) {
