@@ -137,6 +137,18 @@ describe('gatehouse CLI', () => {
     assert.ok(!r.stderr.includes('hunter2'));
   });
 
+  it('a data directory that cannot hold the database is named as GATEHOUSE_DATA_DIR, the setting the operator gave', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-cli-'));
+    dirs.push(dir);
+    const notADirectory = path.join(dir, 'a-file');
+    fs.writeFileSync(notADirectory, '');
+    const r = run(['serve'], { GATEHOUSE_DATA_DIR: notADirectory, GATEHOUSE_DATABASE_URL: '' });
+    assert.equal(r.status, 1, r.stderr);
+    const lines = r.stderr.trim().split('\n');
+    assert.equal(lines.length, 1, r.stderr);
+    assert.match(lines[0]!, new RegExp(`^gatehouse: GATEHOUSE_DATA_DIR \\(${notADirectory.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\) cannot be used: `));
+  });
+
   for (const target of databaseTargets()) {
     it(`serve (${target.kind}): generates and prints the admin token once, logs where it listens, finishes an in-flight request on SIGTERM and exits 0`, async () => {
       const database = await target.create();

@@ -8,6 +8,7 @@
  * Conventions for every table: ids are text, instants are bigint epoch milliseconds, booleans
  * are integer 0/1, structured values are JSON text.
  */
+import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import type { Config } from '../../config.ts';
 import type { Tables } from './tables.ts';
@@ -64,7 +65,7 @@ export interface DatabaseOptions {
  * them alike.
  */
 export async function openConfiguredDatabase(
-  config: Pick<Config, 'databaseUrl' | 'databasePoolSize' | 'databaseStatementTimeout' | 'databaseAcquireTimeout'>,
+  config: Pick<Config, 'databaseUrl' | 'databasePoolSize' | 'databaseStatementTimeout' | 'databaseAcquireTimeout'> & { dataDir?: string },
 ): Promise<Database> {
   let database: Database | undefined;
   try {
@@ -80,7 +81,12 @@ export async function openConfiguredDatabase(
     return database;
   } catch (error) {
     await database?.close().catch(() => undefined);
-    throw new Error(`GATEHOUSE_DATABASE_URL (${withoutPassword(config.databaseUrl)}) cannot be used: ${(error as Error).message}`, { cause: error });
+    // Unset, the URL is the data directory's database: the setting to look at is that one.
+    const setting =
+      config.dataDir !== undefined && config.databaseUrl === `sqlite:${path.join(config.dataDir, 'gatehouse.db')}`
+        ? `GATEHOUSE_DATA_DIR (${config.dataDir})`
+        : `GATEHOUSE_DATABASE_URL (${withoutPassword(config.databaseUrl)})`;
+    throw new Error(`${setting} cannot be used: ${(error as Error).message}`, { cause: error });
   }
 }
 
