@@ -4634,6 +4634,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Not found (also for objects of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 404,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             408: components["responses"]["RequestTimeout"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];

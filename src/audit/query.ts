@@ -168,6 +168,18 @@ export function auditPageQuery(
 export function createAuditQueries(deps: { db: Db; paging: Paging }) {
   const { db, paging } = deps;
 
+  /**
+   * An account named that neither exists nor left anything in the trail is refused (404
+   * account_not_found), as verification refuses it: an empty answer would pass a mistyped id
+   * as an account with no history. A closed account keeps its trail, and is known by it.
+   */
+  async function requireKnown(accountId: string): Promise<void> {
+    const exists = await db.selectFrom('accounts').select('id').where('id', '=', accountId).executeTakeFirst();
+    if (exists) return;
+    const recorded = await db.selectFrom('audit_events').select('id').where('account_id', '=', accountId).limit(1).executeTakeFirst();
+    if (!recorded) throw problem('account_not_found', { detail: `No account ${accountId}, and no audit records of one` });
+  }
+
   return {
     /** A page of `accountId`'s records (every account's when undefined: the admin API). */
     async list(request: { accountId: string | undefined; limit: number | undefined; after: string | undefined; filters: AuditFilters }) {
@@ -180,8 +192,11 @@ export function createAuditQueries(deps: { db: Db; paging: Paging }) {
           position: (row) => ({ key: Number(row.occurred_at), id: row.id }),
         },
       );
+      if (read.rows.length === 0 && accountId !== undefined && request.after === undefined) await requireKnown(accountId);
       return { data: await presentAuditRecords(db, read.rows), next_cursor: read.nextCursor };
     },
+
+    requireKnown,
 
     /**
      * Every record of the range, oldest first, a batch at a time (export). `onBatch` hears how

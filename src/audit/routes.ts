@@ -131,7 +131,7 @@ export function registerAuditAdminRoutes(admin: FastifyInstance, deps: { queries
           additionalProperties: false,
           properties: { ...pageQueryProperties, ...filterProperties, account: { type: 'string', maxLength: 200, description: 'Only this account' } },
         },
-        response: { 200: pageSchema(auditEventSchema, 'A page of audit records'), ...errorResponses(400, 401) },
+        response: { 200: pageSchema(auditEventSchema, 'A page of audit records'), ...errorResponses(400, 401, 404) },
       },
     },
     async (request) =>

@@ -53,6 +53,7 @@ export async function auditExport({ flags, env }: CommandContext): Promise<numbe
     await migrateToLatest(database);
     const audit = await openAudit(database, config, systemClock);
     const request = { accountId: flags['--account'], filters: { since: flags['--since'], until: flags['--until'], action: flags['--action'] } };
+    if (request.accountId !== undefined) await audit.queries.requireKnown(request.accountId);
     const stream = out === '-' ? process.stdout : await openOutput(out, 'audit export');
     const total = await audit.queries.count(request);
     process.stderr.write(`gatehouse: exporting ${total} audit records\n`);

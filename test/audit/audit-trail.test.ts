@@ -221,6 +221,13 @@ for (const target of databaseTargets()) {
       assert.equal(unknown.status, 404);
       assert.equal(unknown.body.code, 'account_not_found');
       assert.equal(unknown.body.detail, 'No account acct_mistyped, and no audit records of one');
+      // Nor is it an account with no history, on the list either.
+      const unlisted = await t.admin('GET', '/admin/v1/audit-events?account=acct_mistyped');
+      assert.equal(unlisted.status, 404);
+      assert.equal(unlisted.body.code, 'account_not_found');
+      const filteredToNothing = await t.admin('GET', `/admin/v1/audit-events?account=${accountId}&action=nothing.like.this`);
+      assert.equal(filteredToNothing.status, 200, 'a known account whose filter matches nothing is an empty page');
+      assert.deepEqual(filteredToNothing.body.data, []);
     });
 
     /** An account with `n` sealed, checkpointed records. */

@@ -154,6 +154,22 @@ describe('gatehouse audit: a database that is not there', () => {
     }
   });
 
+  it('an --account that names no account and nothing in the trail fails export as it fails verify (exit 1), not "0 records"', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-audit-account-'));
+    try {
+      const databaseUrl = `sqlite:${path.join(dir, 'gatehouse.db')}`;
+      assert.equal(gatehouse(['migrate'], databaseUrl).status, 0);
+      for (const args of [['audit', 'export', '--out', '-', '--account', 'acct_mistyped'], ['audit', 'verify', '--account', 'acct_mistyped']]) {
+        const r = gatehouse(args, databaseUrl);
+        assert.equal(r.status, 1, `${args.join(' ')}: ${r.stderr}`);
+        assert.equal(r.stdout, '');
+        assert.match(r.stderr, /No account acct_mistyped, and no audit records of one/);
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('a database without Gatehouse\'s schema fails verify (exit 1) and is left as it was', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-audit-empty-'));
     try {
