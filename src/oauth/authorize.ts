@@ -15,7 +15,7 @@
  */
 import type { Client, Clients } from './clients.ts';
 import type { OAuthErrorCode } from './errors.ts';
-import { formatScope, isSubset, parseScope } from './scopes.ts';
+import { formatScope, isSubset, parseScope, SCOPE_NAMES } from './scopes.ts';
 import { parseClaimsRequest } from './oidc-claims.ts';
 import { ACR_PASSWORD } from './id-token.ts';
 
@@ -128,8 +128,12 @@ export async function checkAuthorizationRequest(
   if (source.request_uri !== undefined) throw fail('request_uri_not_supported', 'The request_uri parameter is not supported');
 
   if (params.scope === undefined || params.scope.trim() === '') throw fail('invalid_scope', 'scope is required');
-  const scopes = parseScope(params.scope);
-  if (!scopes) throw fail('invalid_scope', 'scope is malformed');
+  const asked = parseScope(params.scope);
+  if (!asked) throw fail('invalid_scope', 'scope is malformed');
+  // OIDC Core §3.1.2.1: scope values not understood SHOULD be ignored (offline_access, address, a
+  // relying party's own); the token answer's `scope` says what was kept. A plain OAuth request keeps
+  // RFC 6749's invalid_scope. A known scope outside the registration is refused either way.
+  const scopes = asked.includes('openid') ? asked.filter((s) => SCOPE_NAMES.includes(s)) : asked;
   if (!isSubset(scopes, client.scopes)) throw fail('invalid_scope', `This client may ask only for: ${formatScope(client.scopes)}`);
 
   const method = params.code_challenge_method;

@@ -377,6 +377,16 @@ for (const target of databaseTargets()) {
       assert.equal(out.headers.get('location'), `${SIGNED_OUT}?state=later`);
     });
 
+    it('OIDC Core §3.1.2.1: scope values it does not understand (offline_access, address, an RP\'s own) are ignored on an OpenID request, and the token says what was kept; a plain OAuth request still gets invalid_scope', async () => {
+      const browser = new Browser(t.publicUrl);
+      const { params } = await authorize(browser, { scope: 'openid offline_access address profile rp:custom' });
+      const tokens = await redeem(params.get('code')!);
+      assert.equal(tokens.status, 200, JSON.stringify(tokens.body));
+      assert.equal(tokens.body.scope, 'openid profile');
+      const plain = await browser.get(authorizePath({ response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT, scope: 'invoices:read offline_access', state: 'p' }));
+      assert.equal(redirectParams(plain).get('error'), 'invalid_scope');
+    });
+
     it('RP-Initiated Logout §6: without a hint the person confirms on a page; the confirmation needs the session-bound token', async () => {
       const browser = new Browser(t.publicUrl);
       await authorize(browser);
