@@ -641,7 +641,7 @@ export const SETTINGS = [
     flag: '--http-headers-timeout',
     description: 'Seconds a client has to send a request line and headers (a new connection included) before it is answered 408 and closed; at most the request timeout',
     parse: integer(1, 3600),
-    fallback: () => 10,
+    fallback: (c) => Math.min(10, c.httpRequestTimeout!),
   }),
   setting({
     key: 'httpKeepAliveTimeout',
@@ -703,6 +703,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, flags: Flags = 
     }
   }
   resolved.databaseKind = resolved.databaseUrl!.startsWith('sqlite:') ? 'sqlite' : 'postgres';
+  // The headers arrive within the request: a longer bound for them would never be reached.
+  if (resolved.httpHeadersTimeout! > resolved.httpRequestTimeout!) {
+    throw new ConfigError(settingEnv('httpHeadersTimeout'), `must be at most the request timeout, GATEHOUSE_HTTP_REQUEST_TIMEOUT (${resolved.httpRequestTimeout} s)`, JSON.stringify(String(resolved.httpHeadersTimeout)));
+  }
   return resolved as Config;
 }
 

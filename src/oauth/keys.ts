@@ -131,7 +131,11 @@ export function createSigningKeys(deps: { db: Db; clock: Clock; vault: KeyVault;
     async sign(claims: Record<string, unknown>, type: string | undefined, alg: SigningAlg = ALG): Promise<string> {
       let row = await active(alg);
       if (!row && alg !== ALG) {
-        await create(alg);
+        // Under the row ensureActive holds, so nodes asked for their first RS256 ID token at once make one key.
+        await db.transaction().execute(async (trx) => {
+          await dialectOf(trx).lockForWrite(trx.selectFrom('settings').select('value').where('name', '=', RETENTION_SETTING)).execute();
+          if (!(await active(alg, trx))) await create(alg, trx);
+        });
         row = await active(alg);
       }
       if (!row) throw new Error('no active signing key');

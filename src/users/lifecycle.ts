@@ -166,7 +166,11 @@ export function createUserLifecycle(deps: {
 
     async revokeGrant(accountId: string, userId: string, grantId: string, by?: AuditBy): Promise<void> {
       const grant = await db.selectFrom('oauth_grants').select(['id', 'client_id']).where('account_id', '=', accountId).where('user_id', '=', userId).where('id', '=', grantId).executeTakeFirst();
-      if (!grant) throw problem('not_found', { detail: `No grant ${grantId} of this user` });
+      if (!grant) {
+        // The person named is not there: said as every other route of a person says it.
+        await requireUser(accountId, userId);
+        throw problem('not_found', { detail: `No grant ${grantId} of this user` });
+      }
       const now = clock.now();
       await db.transaction().execute(async (trx) => {
         // Revoking a grant already revoked (before, or by a revocation at the same moment)
@@ -205,7 +209,10 @@ export function createUserLifecycle(deps: {
     /** Ends one sign-in session: the clients it signed in to get back-channel logouts, and its grants end (user-access.ts). */
     async endSession(accountId: string, userId: string, sessionId: string, by?: AuditBy): Promise<void> {
       const session = await db.selectFrom('oauth_sessions').select('id').where('account_id', '=', accountId).where('user_id', '=', userId).where('id', '=', sessionId).executeTakeFirst();
-      if (!session) throw problem('not_found', { detail: `No session ${sessionId} of this user` });
+      if (!session) {
+        await requireUser(accountId, userId);
+        throw problem('not_found', { detail: `No session ${sessionId} of this user` });
+      }
       const now = clock.now();
       await db.transaction().execute(async (trx) => {
         if ((await endSessions(trx, { accountId, userId, sessionIds: [sessionId], at: now })) === 0) return;

@@ -127,6 +127,12 @@ for (const target of databaseTargets()) {
       const db = nodes[0]!.database.db;
       const active = await db.selectFrom('oauth_signing_keys').select(['alg']).where('retired_at', 'is', null).orderBy('alg').execute();
       assert.deepEqual(active.map((k) => k.alg), ['ES256', 'HS256'], 'one active key of each kind');
+      // The first RS256 ID tokens, asked of every node at once: one RS256 key is made.
+      const signRs256 = (node: (typeof nodes)[number]) => node.keys.sign({ sub: 'x' }, undefined, 'RS256');
+      if (target.kind === 'postgres') await Promise.all(nodes.map(signRs256));
+      else for (const node of nodes) await signRs256(node);
+      const rsa = await db.selectFrom('oauth_signing_keys').select('kid').where('alg', '=', 'RS256').where('retired_at', 'is', null).execute();
+      assert.equal(rsa.length, 1, 'one RS256 key');
 
       // The host running the rotation has the default lifetime (an hour); a node issues day-long tokens.
       const rotation = createSigningKeys({ db, clock: systemClock, vault, retainSeconds: 3600 });
@@ -134,7 +140,7 @@ for (const target of databaseTargets()) {
       const { retainSeconds } = await rotation.rotate();
       assert.equal(retainSeconds, 86_400);
       const retired = await db.selectFrom('oauth_signing_keys').select(['publish_until']).where('retired_at', 'is not', null).execute();
-      assert.equal(retired.length, 2);
+      assert.equal(retired.length, 3, 'ES256, RS256 and HS256 retired');
       for (const key of retired) assert.ok(Number(key.publish_until) >= before + 86_400_000, 'kept until the day-long tokens it signed expire');
     });
   });

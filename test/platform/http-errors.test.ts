@@ -151,6 +151,9 @@ describe('one error model: RFC 9457 problem+json, never a stack trace', () => {
   it('prototype pollution keys are refused', async () => {
     const r = await post(t, '{"name":"x","__proto__":{"polluted":1}}', 'application/json');
     assert.equal(r.status, 400);
+    assert.match(String(r.body.detail), /"__proto__" member/, 'said as what it is, not as broken JSON');
+    const broken = await post(t, '{"name":', 'application/json');
+    assert.equal(broken.body.detail, 'Body is not valid JSON');
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
   });
 

@@ -41,6 +41,8 @@ describe('config', () => {
     [{ GATEHOUSE_DATABASE_URL: 'postgres://db/gatehouse?prepare=no' }, 'GATEHOUSE_DATABASE_URL', /prepare=on or prepare=off/],
     [{ GATEHOUSE_ISSUER: 'not a url' }, 'GATEHOUSE_ISSUER', /absolute http/],
     [{ GATEHOUSE_ADMIN_TOKEN: 'short' }, 'GATEHOUSE_ADMIN_TOKEN', /at least 16/],
+    // A bound the request's own would always cut short first.
+    [{ GATEHOUSE_HTTP_HEADERS_TIMEOUT: '60' }, 'GATEHOUSE_HTTP_HEADERS_TIMEOUT', /must be at most the request timeout, GATEHOUSE_HTTP_REQUEST_TIMEOUT \(30 s\)/],
     // No Authorization header could carry it (RFC 6750 b64token): refused, not a lock-out.
     [{ GATEHOUSE_ADMIN_TOKEN: 'my admin token: correct horse!' }, 'GATEHOUSE_ADMIN_TOKEN', /may hold only A-Z a-z 0-9 - \. _ ~ \+ \/ \(and = at the end\)/],
     [{ GATEHOUSE_AUTHORIZATION_CODE_TTL: '60' }, 'GATEHOUSE_AUTHORIZATION_CODE_TTL', /1 to 59/],
@@ -78,6 +80,12 @@ describe('config', () => {
         return true;
       });
     }
+  });
+
+  it('a request timeout below the default headers timeout takes the headers timeout down with it', () => {
+    const config = loadConfig({ GATEHOUSE_HTTP_REQUEST_TIMEOUT: '5' });
+    assert.equal(config.httpHeadersTimeout, 5);
+    assert.equal(loadConfig({}).httpHeadersTimeout, 10);
   });
 
   it('a refused secret is not shown, only its length; a refused URL is shown without its password', () => {

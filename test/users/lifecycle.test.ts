@@ -101,7 +101,15 @@ for (const target of databaseTargets()) {
       assert.equal(sessions.length, 2);
       assert.equal((await t.admin('DELETE', `/admin/v1/accounts/${accountId}/users/${user.id}/sessions/${sessions[0]!.id}`)).status, 204);
       assert.equal(((await t.admin('GET', `/admin/v1/accounts/${accountId}/users/${user.id}/sessions`)).body.data as unknown[]).length, 1);
-      assert.equal((await t.admin('DELETE', `/admin/v1/accounts/${accountId}/users/${user.id}/grants/grant_nope`)).status, 404);
+      const noGrant = await t.admin('DELETE', `/admin/v1/accounts/${accountId}/users/${user.id}/grants/grant_nope`);
+      assert.equal(noGrant.status, 404);
+      assert.equal(noGrant.body.code, 'not_found');
+      // A person who is not there is said as every route of a person says it.
+      for (const path of ['grants/grant_nope', 'sessions/sess_nope']) {
+        const noPerson = await t.admin('DELETE', `/admin/v1/accounts/${accountId}/users/user_nope/${path}`);
+        assert.equal(noPerson.status, 404, path);
+        assert.equal(noPerson.body.code, 'user_not_found', path);
+      }
     });
 
     it('delete removes the person and ends their access; another account cannot reach them', async () => {

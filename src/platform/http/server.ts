@@ -374,8 +374,24 @@ export function emptyOrJson(parse: BodyParser): BodyParser {
       done(null, undefined);
       return;
     }
-    parse(request, body, done);
+    parse(request, body, (error, value) => {
+      // The parser refuses valid JSON that holds a prototype key as it refuses broken JSON: say which it was.
+      if (error && (error as FastifyError).code === 'FST_ERR_CTP_INVALID_JSON_BODY' && isJson(body)) {
+        done(problem('malformed_json', { detail: 'The body holds a "__proto__" member, or a "constructor" with a "prototype": refused, as they could change what every object inherits' }));
+        return;
+      }
+      done(error, value);
+    });
   };
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function carriesBody(request: FastifyRequest): boolean {
