@@ -84,7 +84,16 @@ export async function startReceiver(): Promise<Receiver> {
             /* stays false */
           }
         }
-        const entry: Received = { headers: request.headers, raw, body: JSON.parse(text), octokitValid, standardValid, at: Date.now() };
+        // Not a delivery: a request of another test process that had this port before it was freed
+        // (a key fetch, a probe). Refused and not counted, rather than thrown inside the server.
+        let body: unknown;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          response.writeHead(400).end();
+          return;
+        }
+        const entry: Received = { headers: request.headers, raw, body: body as Received['body'], octokitValid, standardValid, at: Date.now() };
         receiver.received.push(entry);
         for (const w of waiters.filter((w) => receiver.received.length >= w.n)) {
           waiters.splice(waiters.indexOf(w), 1);
