@@ -143,11 +143,10 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
   /** OIDC Core §5.5.1: a request naming a `sub` is answered for that person only. */
   const isNamedPerson = (req: AuthorizationRequest, session: Session) => !req.oidc?.subject || safeEqual(deps.idTokens.subjectFor(req.client, session.userId), req.oidc.subject);
   const NOT_THE_NAMED_PERSON = 'The person signed in is not the one the claims parameter names (sub)';
-  /** A hint this server cannot read names nobody, and holds nobody back. */
-  const isHintedPerson = async (req: AuthorizationRequest, session: Session) => {
-    if (!req.oidc?.idTokenHint) return true;
-    const hint = await deps.idTokens.readHint(req.oidc.idTokenHint);
-    return !hint || safeEqual(hint.sub, deps.idTokens.subjectFor(req.client, session.userId));
+  /** Whether the id_token_hint names the person of `session`; undefined without a hint this server can read. */
+  const hintNames = async (req: AuthorizationRequest, session: Session): Promise<boolean | undefined> => {
+    const hint = req.oidc?.idTokenHint ? await deps.idTokens.readHint(req.oidc.idTokenHint) : undefined;
+    return hint && safeEqual(hint.sub, deps.idTokens.subjectFor(req.client, session.userId));
   };
   const NOT_THE_HINTED_PERSON = 'The person signed in is not the one the id_token_hint names';
 
@@ -161,12 +160,8 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
     const { maxAge, idTokenHint } = req.oidc;
     if (maxAge !== null && deps.clock.now() - session.authenticatedAt > maxAge * 1000) return undefined;
     if (!isNamedPerson(req, session)) return undefined;
-    if (idTokenHint !== null) {
-      // An unreadable hint counts as naming someone else here: the person signs in again.
-      const hint = await deps.idTokens.readHint(idTokenHint);
-      const subjectOfSession = deps.idTokens.subjectFor(req.client, session.userId);
-      if (!hint || hint.sub !== subjectOfSession) return undefined;
-    }
+    // An unreadable hint counts as naming someone else here: the person signs in again.
+    if (idTokenHint !== null && (await hintNames(req, session)) !== true) return undefined;
     return session;
   }
 
@@ -175,8 +170,6 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
     const fail = (code: RedirectError['code'], description: string) => redirectError(reply, status, new RedirectError(code, description, req.redirectUri, req.state));
     // Signed in just now as someone else than the claims parameter names.
     if (!isNamedPerson(req, session)) return fail('access_denied', NOT_THE_NAMED_PERSON);
-    // OIDC Core §3.1.2.1: nor may the answer be for another person than the id_token_hint names.
-    if (!(await isHintedPerson(req, session))) return fail('login_required', NOT_THE_HINTED_PERSON);
     const offered = grantableToPerson(req.scopes, await userScopeBound(req.client.accountId, session.userId));
     if (offered.length === 0) return fail('access_denied', NOTHING_GRANTABLE);
     const remembered = await sessions.consented(req.client.accountId, session.userId, req.client.id);
@@ -312,6 +305,9 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
     reply.header('set-cookie', cookies.setSession(secret));
     reply.header('set-cookie', cookies.setDevice(deps.devices.issue(req.client.accountId, userName)));
     const session: Session = { id: sessionId, accountId: user.account_id, userId: user.id, userName: user.user_name, authenticatedAt: deps.clock.now() };
+    // OIDC Core §3.1.2.1: no answer for another person than the id_token_hint names (a session
+    // in use was checked against it already, in usableSession). A hint that cannot be read names nobody.
+    if ((await hintNames(req, session)) === false) return redirectError(reply, 303, new RedirectError('login_required', NOT_THE_HINTED_PERSON, req.redirectUri, req.state));
     // The person has just signed in: that was their choice of account too.
     return proceed(reply, { ...req, prompt: without(without(req.prompt, 'login'), 'select_account') }, session, secret, 303);
   });

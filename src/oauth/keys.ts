@@ -47,6 +47,9 @@ export function createSigningKeys(deps: { db: Db; clock: Clock; vault: KeyVault;
     return kid;
   }
 
+  /** Holds the retention's row until `trx` ends: the turn of whoever makes keys (see ensureActive). */
+  const holdKeyMaking = (trx: Db) => dialectOf(trx).lockForWrite(trx.selectFrom('settings').select('value').where('name', '=', RETENTION_SETTING)).executeTakeFirst();
+
   async function active(alg: string = ALG, from: Db = db) {
     return from.selectFrom('oauth_signing_keys').selectAll().where('alg', '=', alg).where('retired_at', 'is', null).orderBy('created_at', 'desc').executeTakeFirst();
   }
@@ -61,8 +64,8 @@ export function createSigningKeys(deps: { db: Db; clock: Clock; vault: KeyVault;
     async ensureActive(): Promise<void> {
       await db.transaction().execute(async (trx) => {
         await trx.insertInto('settings').values({ name: RETENTION_SETTING, value: String(deps.retainSeconds), updated_at: clock.now() }).onConflict((oc) => oc.column('name').doNothing()).execute();
-        const held = await dialectOf(trx).lockForWrite(trx.selectFrom('settings').select('value').where('name', '=', RETENTION_SETTING)).executeTakeFirstOrThrow();
-        if (Number(held.value) < deps.retainSeconds) {
+        const held = await holdKeyMaking(trx);
+        if (Number(held!.value) < deps.retainSeconds) {
           await trx.updateTable('settings').set({ value: String(deps.retainSeconds), updated_at: clock.now() }).where('name', '=', RETENTION_SETTING).execute();
         }
         if (!(await active(ALG, trx))) await create(ALG, trx);
@@ -133,7 +136,7 @@ export function createSigningKeys(deps: { db: Db; clock: Clock; vault: KeyVault;
       if (!row && alg !== ALG) {
         // Under the row ensureActive holds, so nodes asked for their first RS256 ID token at once make one key.
         await db.transaction().execute(async (trx) => {
-          await dialectOf(trx).lockForWrite(trx.selectFrom('settings').select('value').where('name', '=', RETENTION_SETTING)).execute();
+          await holdKeyMaking(trx);
           if (!(await active(alg, trx))) await create(alg, trx);
         });
         row = await active(alg);
