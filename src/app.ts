@@ -296,7 +296,14 @@ async function assemble(
         registerUserRoutes(admin, {
           accounts,
           users: userAccounts,
-          lifecycle: createUserLifecycle({ db, clock, paging, revokeUserAccess, deleteUser: (accountId, userId, by) => scim.users.delete(accountId, userId, undefined, by, 'user.deleted') }),
+          lifecycle: createUserLifecycle({
+            db,
+            clock,
+            paging,
+            revokeUserAccess,
+            updateUser: (accountId, userId, change, by) => scim.users.amend(accountId, userId, change, by),
+            deleteUser: (accountId, userId, by) => scim.users.delete(accountId, userId, undefined, by, 'user.deleted'),
+          }),
         }),
       (admin) => scim.registerAdmin(admin, { accounts, paging }),
       (admin) => registerLogoutDeliveryRoutes(admin, { accounts, recovery: createLogoutRecovery({ db, clock, paging }) }),

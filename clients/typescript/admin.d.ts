@@ -222,7 +222,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the people of an account, oldest first, page by page (cursor) */
+        /** List the people of an account, oldest first, page by page (cursor); userName finds one person, active keeps those active or not */
         get: operations["listUsers"];
         put?: never;
         /** Create a user who signs in with a password (argon2id) */
@@ -248,7 +248,11 @@ export interface paths {
         delete: operations["deleteUser"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change a person's userName or name (the members given; null removes a name part)
+         * @description Checked and recorded as a directory's PATCH is: the userName stays unique in the account, the version moves (SCIM ETags change) and the audit trail records user.updated with each field before and after. A person a directory manages may be written back by its next synchronisation: the directory is their source.
+         */
+        patch: operations["updateUser"];
         trace?: never;
     };
     "/admin/v1/accounts/{id}/users/{userId}/deactivate": {
@@ -3426,10 +3430,13 @@ export interface operations {
     listUsers: {
         parameters: {
             query?: {
+                active?: boolean;
                 /** @description The next_cursor of the previous page, passed back unmodified; omitted on the first request */
                 after?: string;
                 /** @description Largest number of rows in the page, 1 to 100 (default 20); out of range → 400 limit_out_of_range */
                 limit?: number;
+                /** @description The person with this userName, compared case-insensitively as sign-in compares it */
+                userName?: string;
             };
             header?: never;
             path: {
@@ -3846,6 +3853,169 @@ export interface operations {
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "userName": "string",
+                 *       "name": {
+                 *         "givenName": "string",
+                 *         "familyName": "string"
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    name?: {
+                        familyName?: string | null;
+                        givenName?: string | null;
+                    };
+                    userName?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "user",
+                     *       "id": "string",
+                     *       "account_id": "string",
+                     *       "userName": "string",
+                     *       "active": true,
+                     *       "created_at": "2026-03-14T09:26:53.000Z",
+                     *       "name": {
+                     *         "givenName": "string",
+                     *         "familyName": "string"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            /** @description Invalid request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 400,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string",
+                     *       "errors": [
+                     *         {
+                     *           "pointer": "#/amount",
+                     *           "in": "body",
+                     *           "detail": "amount must be at least 1"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 401,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for objects of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 404,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 409,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 415,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

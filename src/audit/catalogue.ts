@@ -13,6 +13,7 @@ export const AUDIT_ACTIONS = {
   'client.deleted': 'An OAuth client was deleted',
   'client.secret_rotated': 'An OAuth client’s secret was rotated',
   'user.created': 'A person was created through the admin API',
+  'user.updated': 'A person’s userName or name was changed through the admin API',
   'user.deactivated': 'A person was deactivated through the admin API; their tokens, grants and sessions ended',
   'user.reactivated': 'A person was reactivated through the admin API and may sign in again',
   'user.deleted': 'A person was deleted through the admin API; their records lose their details',

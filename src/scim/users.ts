@@ -31,6 +31,7 @@ import { sharedTransactions, type GroupCommit } from '../platform/db/group-commi
 import type { RevokeUserAccess } from '../oauth/user-access.ts';
 import type { UserRow } from '../users/tables.ts';
 import { hashPassword, passwordPolicyViolation } from '../users/passwords.ts';
+import { displayNameOf, type PersonChange } from '../users/service.ts';
 import { coerceResource, isObject, type JsonObject } from './coerce.ts';
 import { invalidCredential, invalidSyntax, invalidValue, notFound, preconditionFailed, uniqueness } from './errors.ts';
 import { applyPatch, normaliseOperations } from './patch.ts';
@@ -89,6 +90,37 @@ export function checkSchemas(body: JsonObject, expected: string): void {
   if (!body.schemas.some((s) => (s as string).toLowerCase() === expected.toLowerCase())) throw invalidSyntax(`schemas must include ${expected}`);
 }
 
+function amended(doc: JsonObject, change: PersonChange): JsonObject {
+  const next: JsonObject = { ...doc };
+  if (change.userName !== undefined) next.userName = change.userName;
+  if (change.name) {
+    const before = isObject(doc.name) ? doc.name : {};
+    const name: JsonObject = { ...before };
+    for (const member of ['givenName', 'familyName'] as const) {
+      const value = change.name[member];
+      if (value === undefined) continue;
+      if (value === null || value.trim() === '') delete name[member];
+      else name[member] = value.trim();
+    }
+    const derived = (n: JsonObject) => displayNameOf(n.givenName as string | undefined, n.familyName as string | undefined);
+    // name.formatted and displayName follow the parts when they were made from them ("given
+    // family"; absent for no name): a directory's own wording stays.
+    if (typeof name.formatted === 'string' && name.formatted === derived(before)) {
+      const formatted = derived(name);
+      if (formatted === null) delete name.formatted;
+      else name.formatted = formatted;
+    }
+    if (Object.keys(name).length > 0) next.name = name;
+    else delete next.name;
+    if ((doc.displayName ?? null) === derived(before)) {
+      const display = derived(name);
+      if (display === null) delete next.displayName;
+      else next.displayName = display;
+    }
+  }
+  return next;
+}
+
 export function createScimUsers(deps: ScimUsersDeps) {
   const { db, store, clock } = deps;
   const recordAudit = deps.recordAudit ?? recordAuditRecord;
@@ -145,7 +177,7 @@ export function createScimUsers(deps: ScimUsersDeps) {
     row: UserRow,
     next: JsonObject,
     passwordHash: string | undefined,
-    audit: { by: AuditBy | undefined; action: 'scim.user.replaced' | 'scim.user.patched' },
+    audit: { by: AuditBy | undefined; action: 'scim.user.replaced' | 'scim.user.patched' | 'user.updated' },
   ): Promise<UserRow> {
     if (next.externalId === undefined && row.external_id !== null) next.externalId = row.external_id;
     if (next.active === undefined) next.active = row.active === 1;
@@ -238,6 +270,20 @@ export function createScimUsers(deps: ScimUsersDeps) {
         const { doc, passwordHash } = await prepare(applyPatch(USER_SCHEMA, userDocument(row), operations));
         const saved = await save(trx, row, doc, passwordHash, { by, action: 'scim.user.patched' });
         return render(saved, await store.groupsOf(trx, accountId, id));
+      });
+    },
+
+    /**
+     * The operator's change of a person's userName or name (admin API), made as a directory's
+     * PATCH is: the same checks, version, search rows and group member names, recorded as
+     * `user.updated`. A display name that was made from the name follows it; one a directory
+     * set stays.
+     */
+    async amend(accountId: string, id: string, change: PersonChange, by?: AuditBy): Promise<UserRow> {
+      return transact(async (trx) => {
+        const row = await locked(trx, accountId, id, undefined);
+        const { doc } = await prepare(amended(userDocument(row), change));
+        return save(trx, row, doc, undefined, { by, action: 'user.updated' });
       });
     },
 

@@ -1,6 +1,8 @@
 /**
  * A person's lifecycle on the admin API, beside what SCIM does for directories:
- * - list (cursor paging, oldest first) and get;
+ * - list (cursor paging, oldest first; by userName or active) and get;
+ * - update: userName and name, checked, versioned and recorded as a directory's PATCH is (a
+ *   directory that manages the person may later write them back: it is their source);
  * - deactivate: in one transaction the user turns inactive and every token, grant, session and
  *   code of theirs ends (oauth/user-access.ts), back-channel logouts queued; reactivate lets
  *   them sign in again (nothing that ended comes back);
@@ -26,9 +28,17 @@ import type { RevokeUserAccess } from '../oauth/user-access.ts';
 import { revokeGrant } from '../oauth/grants.ts';
 import { withdrawConsent } from '../oauth/consent-withdrawal.ts';
 import { endSessions } from '../oauth/user-access.ts';
-import { presentUser } from './service.ts';
+import { presentUser, type PersonChange } from './service.ts';
 import { hashPassword, passwordPolicyViolation } from './passwords.ts';
 import type { UserRow } from './tables.ts';
+
+export interface UserListQuery {
+  limit?: number;
+  after?: string;
+  /** The one person with this userName, compared as sign-in compares it (case-insensitively). */
+  userName?: string;
+  active?: boolean;
+}
 
 /** Oldest first by (created_at, id). */
 const OLDEST_FIRST: KeysetColumns = { sortColumn: 'created_at', idColumn: 'id', direction: 'asc' };
@@ -38,6 +48,8 @@ export function createUserLifecycle(deps: {
   clock: Clock;
   paging: Paging;
   revokeUserAccess: RevokeUserAccess;
+  /** Changes as a SCIM PATCH does, recorded as `user.updated`. */
+  updateUser: (accountId: string, userId: string, change: PersonChange, by?: AuditBy) => Promise<UserRow>;
   /** Deletes as SCIM DELETE does, attribution detached the same way, recorded as `user.deleted`. */
   deleteUser: (accountId: string, userId: string, by?: AuditBy) => Promise<void>;
 }) {
@@ -82,13 +94,16 @@ export function createUserLifecycle(deps: {
   return {
     requireUser,
 
-    async list(accountId: string, request: { limit?: number; after?: string }) {
+    async list(accountId: string, request: UserListQuery) {
+      const userName = request.userName?.trim().toLowerCase();
       const page = await deps.paging.read(
-        { accountId, limit: request.limit, after: request.after },
+        { accountId, limit: request.limit, after: request.after, filters: { userName, active: request.active } },
         {
           orderName: 'admin-users:created_at.asc,id.asc',
           fetch: (after, take) => {
             let query = db.selectFrom('users').selectAll().where('account_id', '=', accountId);
+            if (userName !== undefined) query = query.where('user_name_lower', '=', userName);
+            if (request.active !== undefined) query = query.where('active', '=', request.active ? 1 : 0);
             if (after) {
               const key = Number(after.key);
               query = query.where((eb) => eb.or([eb('created_at', '>', key), eb.and([eb('created_at', '=', key), eb('id', '>', after.id)])]));
@@ -99,6 +114,18 @@ export function createUserLifecycle(deps: {
         },
       );
       return { data: page.rows.map(presentUser), next_cursor: page.nextCursor };
+    },
+
+    async update(accountId: string, userId: string, change: PersonChange, by?: AuditBy) {
+      try {
+        return presentUser(await deps.updateUser(accountId, userId, change, by));
+      } catch (error) {
+        // Answered in this API's terms, not SCIM's.
+        if (isHttpError(error) && error.status === 404) throw problem('user_not_found', { detail: `No user ${userId} in this account` });
+        if (isHttpError(error) && error.status === 409) throw problem('user_name_taken', { detail: `userName ${change.userName?.trim()} is already used in this account` });
+        if (isHttpError(error) && error.status === 400) throw problem('validation_failed', { detail: error.detail });
+        throw error;
+      }
     },
 
     deactivate: (accountId: string, userId: string, by?: AuditBy) => setActive(accountId, userId, false, by),

@@ -1,6 +1,7 @@
 /**
- * Admin routes for people: create (password sign-in), list (cursor paging), get, deactivate,
- * reactivate, delete, reset password, and their grants and sessions (see lifecycle.ts).
+ * Admin routes for people: create (password sign-in), list (cursor paging, by userName or
+ * active), get, update, deactivate, reactivate, delete, reset password, and their grants and
+ * sessions (see lifecycle.ts).
  */
 import { auditBy } from '../audit/index.ts';
 import type { FastifyInstance } from 'fastify';
@@ -8,7 +9,8 @@ import type { Accounts } from '../accounts/service.ts';
 import type { Users } from './service.ts';
 import { errorResponses } from '../platform/http/schemas.ts';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './passwords.ts';
-import type { UserLifecycle } from './lifecycle.ts';
+import type { UserLifecycle, UserListQuery } from './lifecycle.ts';
+import type { PersonChange } from './service.ts';
 import { pageQueryProperties, pageSchema } from '../paging/page.ts';
 import { component } from '../platform/http/openapi-components.ts';
 
@@ -25,6 +27,9 @@ const userSchema = component('User', {
     created_at: { type: 'string', format: 'date-time' },
   },
 } as const);
+
+/** A userName as people type it: not blank, at most as long as SCIM allows an identifier. */
+const userNameProperty = { type: 'string', minLength: 1, maxLength: 256, pattern: '\\S' } as const;
 
 /** Creating names only the account; reading names the user too. */
 const accountParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', maxLength: 64 } } } as const;
@@ -74,11 +79,19 @@ export function registerUserRoutes(app: FastifyInstance, deps: { accounts: Accou
   // The admin plugin states the admin token as each route's security.
   const admin = (operationId: string, summary: string, extra: Record<string, unknown>) => ({ schema: { tags: ['users'], operationId, summary, params, ...extra } });
 
-  app.get<{ Params: { id: string }; Querystring: { limit?: number; after?: string } }>(
+  app.get<{ Params: { id: string }; Querystring: UserListQuery }>(
     '/admin/v1/accounts/:id/users',
-    admin('listUsers', 'List the people of an account, oldest first, page by page (cursor)', {
+    admin('listUsers', 'List the people of an account, oldest first, page by page (cursor); userName finds one person, active keeps those active or not', {
       params: accountParams,
-      querystring: { type: 'object', additionalProperties: false, properties: pageQueryProperties },
+      querystring: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          ...pageQueryProperties,
+          userName: { type: 'string', minLength: 1, maxLength: 256, description: 'The person with this userName, compared case-insensitively as sign-in compares it' },
+          active: { type: 'boolean' },
+        },
+      },
       response: {
         200: { type: 'object', required: ['data', 'next_cursor'], properties: { data: { type: 'array', items: userSchema }, next_cursor: { type: ['string', 'null'] } } },
         ...errorResponses(400, 401, 404),
@@ -169,7 +182,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: { accounts: Accou
           required: ['userName', 'password'],
           additionalProperties: false,
           properties: {
-            userName: { type: 'string', minLength: 1, maxLength: 256, pattern: '\\S' },
+            userName: userNameProperty,
             // The password policy decides (400 weak_password), as it does for SCIM; not the schema.
             password: { type: 'string', description: `${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters (the password policy)` },
             name: {
@@ -187,6 +200,40 @@ export function registerUserRoutes(app: FastifyInstance, deps: { accounts: Accou
       const user = await users.create(request.params.id, request.body, auditBy(request));
       reply.code(201).header('location', `/admin/v1/accounts/${request.params.id}/users/${user.id}`);
       return user;
+    },
+  );
+
+  app.patch<{ Params: { id: string; userId: string }; Body: PersonChange }>(
+    '/admin/v1/accounts/:id/users/:userId',
+    {
+      schema: {
+        tags: ['users'],
+        operationId: 'updateUser',
+        summary: 'Change a person\'s userName or name (the members given; null removes a name part)',
+        description:
+          'Checked and recorded as a directory\'s PATCH is: the userName stays unique in the account, the version moves (SCIM ETags change) and the audit trail records user.updated with each field before and after. ' +
+          'A person a directory manages may be written back by its next synchronisation: the directory is their source.',
+        params,
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          minProperties: 1,
+          properties: {
+            userName: userNameProperty,
+            name: {
+              type: 'object',
+              additionalProperties: false,
+              minProperties: 1,
+              properties: { givenName: { type: ['string', 'null'], maxLength: 200 }, familyName: { type: ['string', 'null'], maxLength: 200 } },
+            },
+          },
+        },
+        response: { 200: userSchema, ...errorResponses(400, 401, 404, 409, 415) },
+      },
+    },
+    async (request) => {
+      await accounts.require(request.params.id);
+      return lifecycle.update(request.params.id, request.params.userId, request.body, auditBy(request));
     },
   );
 

@@ -22,6 +22,17 @@ export interface NewUser {
   name?: { givenName?: string; familyName?: string };
 }
 
+/** An operator's change of a person: members left out stay, a name member set to null goes. */
+export interface PersonChange {
+  userName?: string;
+  name?: { givenName?: string | null; familyName?: string | null };
+}
+
+/** The display name the admin API makes from a name ("Ada Lovelace"), or null. */
+export function displayNameOf(givenName: string | null | undefined, familyName: string | null | undefined): string | null {
+  return [givenName, familyName].filter(Boolean).join(' ') || null;
+}
+
 export type SignInFailure = 'unknown_user' | 'password_not_set' | 'wrong_password' | 'user_inactive';
 
 /** A sign-in: the user, or why there is none (and whose userName it was, when it names one). */
@@ -60,7 +71,7 @@ export function createUsers(deps: { db: Db; store: UserStore; clock: Clock }) {
         external_id: null,
         given_name: givenName,
         family_name: familyName,
-        display_name: [givenName, familyName].filter(Boolean).join(' ') || null,
+        display_name: displayNameOf(givenName, familyName),
         active: 1,
         password_hash: await hashPassword(input.password),
         attributes: '{}',
