@@ -195,6 +195,55 @@ function excerptOf(chunks: Buffer[], size: number): string | null {
   return head.subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8').replaceAll('\0', '\uFFFD');
 }
 
+/** Shorter values are not looked for: they would match ordinary words and are no credential. */
+const MIN_ECHOED_LENGTH = 6;
+const ECHO_REDACTED = '[redacted]';
+
+/**
+ * The excerpt without what the delivery carried that may be a credential (see
+ * `credentialsSent`), should the receiver's answer echo the request back: excerpts are stored
+ * in clear and shown on the API. Each value goes as sent and as JSON escapes it, and so does
+ * the start of one that the excerpt's end cuts short.
+ */
+export function withoutEchoes(excerpt: string, values: readonly string[]): string {
+  let out = excerpt;
+  for (const value of values) {
+    if (value.length < MIN_ECHOED_LENGTH) continue;
+    for (const form of new Set([value, JSON.stringify(value).slice(1, -1)])) {
+      out = out.replaceAll(form, ECHO_REDACTED);
+      for (let cut = Math.min(form.length - 1, out.length); cut >= MIN_ECHOED_LENGTH; cut--) {
+        if (out.endsWith(form.slice(0, cut))) {
+          out = out.slice(0, out.length - cut) + ECHO_REDACTED;
+          break;
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** What a delivery to `url` with the endpoint's own `headers` sends that may be a credential. */
+export function credentialsSent(url: string, headers: Record<string, string> | undefined): string[] {
+  const values = headers === undefined ? [] : Object.values(headers);
+  const query = url.indexOf('?');
+  if (query >= 0) {
+    for (const pair of url.slice(query + 1).split('#', 1)[0]!.split('&')) {
+      const value = pair.slice(pair.indexOf('=') + 1);
+      if (pair.includes('=') && value !== '') values.push(value, ...decoded(value));
+    }
+  }
+  return values;
+}
+
+function decoded(value: string): string[] {
+  try {
+    const plain = decodeURIComponent(value.replaceAll('+', ' '));
+    return plain === value ? [] : [plain];
+  } catch {
+    return [];
+  }
+}
+
 function describe(error: unknown, timeoutMs: number): string {
   const e = error as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
   if (e.code !== undefined && TIMEOUT_CODES.has(e.code)) {

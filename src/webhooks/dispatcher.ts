@@ -23,7 +23,7 @@ import { newTimeOrderedId, randomBase62 } from '../platform/ids.ts';
 import type { Sealer } from './secrets.ts';
 import type { TargetPolicy } from './target-policy.ts';
 import { signatureHeaders } from './signer.ts';
-import { createTargets, postOnce } from './attempt.ts';
+import { createTargets, credentialsSent, postOnce, withoutEchoes } from './attempt.ts';
 import { claimDue, nextDueAt, releaseClaims, type ClaimedDelivery } from './queue.ts';
 import type { Outcome } from './outcomes.ts';
 import { createEndpointSlots } from './endpoint-slots.ts';
@@ -217,6 +217,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     // The endpoint's own headers never share a name with a signed one (endpoint-headers.ts).
     const headers = own === undefined ? signed : { ...own, ...signed };
     const result = await postOnce({ agent, targets, url: delivery.url, headers, body, timeoutMs: options.timeoutMs });
+    if (result.excerpt !== null) result.excerpt = withoutEchoes(result.excerpt, credentialsSent(delivery.url, own));
     return { delivery, attemptId, attemptedAt, result };
   }
 

@@ -243,6 +243,34 @@ for (const target of databaseTargets()) {
       await receiver.close();
     });
 
+    it('a receiver that echoes the request back: the stored excerpt holds none of the endpoint\'s credentials', async () => {
+      receiver = await startReceiver();
+      receivers.push(receiver);
+      const who = await tenant(t);
+      const url = `${receiver.url}?token=Summer2024%21&v=2`;
+      const created = await who.call('POST', '/v1/webhook_endpoints', { url, event_types: ['*'], headers: { 'X-Pwd': 'acme-hooks:Summer2024!', 'X-Gateway': 'Bearer gw_"quoted"_value' } });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      // An error page that shows the request (the URL, every header), cut by the excerpt's end inside a value.
+      receiver.answer = (r) => {
+        const page = JSON.stringify({ url, pwd: r.headers['x-pwd'], gateway: r.headers['x-gateway'], decoded: 'token=Summer2024!' });
+        // The 1,024-byte excerpt ends 11 characters into the password, echoed once more.
+        return { status: 500, body: page + ' '.repeat(1024 - 11 - page.length) + 'acme-hooks:Summer2024! and more' };
+      };
+      await raise(t, who.accountId);
+      assert.equal(await dispatcher(t).runDue(), 1);
+      const [attempt] = await t.gatehouse.database.db.selectFrom('webhook_attempts').selectAll().where('endpoint_id', '=', created.body.id).execute();
+      const excerpt = attempt!.response_body!;
+      assert.equal(attempt!.response_status, 500);
+      for (const secret of ['Summer2024', 'acme-hooks', 'gw_']) assert.ok(!excerpt.includes(secret), `${secret} in ${excerpt}`);
+      assert.ok(excerpt.startsWith(JSON.stringify({ url: `${receiver.url}?token=[redacted]&v=2`, pwd: '[redacted]', gateway: '[redacted]', decoded: 'token=[redacted]' }) + ' '), excerpt);
+      assert.ok(excerpt.endsWith('[redacted]'), 'the value the excerpt cuts short goes too');
+      const shown = await who.call('GET', `/v1/webhook_endpoints/${created.body.id}/deliveries`);
+      assert.equal(shown.status, 200);
+      assert.equal(shown.body.data[0].response_body, excerpt);
+      // Its retry is not left for the tests after this one.
+      assert.equal((await who.call('DELETE', `/v1/webhook_endpoints/${created.body.id}`)).status, 204);
+    });
+
     it('Retry-After on 429 is honoured: no retry before it, one after', async () => {
       const { who } = await fresh();
       receiver.answer = (r) => (receiver.received.indexOf(r) === 0 ? { status: 429, headers: { 'retry-after': '120' } } : 204);
