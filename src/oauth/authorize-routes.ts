@@ -150,6 +150,12 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
   };
   const NOT_THE_HINTED_PERSON = 'The person signed in is not the one the id_token_hint names';
 
+  /** OIDC Core §3.1.2.1: a sign-in older than the request's max_age is asked for again. */
+  const signedInWithinMaxAge = (req: AuthorizationRequest, session: Session) => {
+    const maxAge = req.oidc?.maxAge ?? null;
+    return maxAge === null || deps.clock.now() - session.authenticatedAt <= maxAge * 1000;
+  };
+
   /**
    * The session an OpenID Connect request may use: not older than max_age, of the person the
    * id_token_hint names (OIDC Core §3.1.2.1) and the one a `sub` claim names (§5.5.1); otherwise
@@ -157,8 +163,8 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
    */
   async function usableSession(req: AuthorizationRequest, session: Session | undefined): Promise<Session | undefined> {
     if (!session || !req.oidc) return session;
-    const { maxAge, idTokenHint } = req.oidc;
-    if (maxAge !== null && deps.clock.now() - session.authenticatedAt > maxAge * 1000) return undefined;
+    const { idTokenHint } = req.oidc;
+    if (!signedInWithinMaxAge(req, session)) return undefined;
     if (!isNamedPerson(req, session)) return undefined;
     // An unreadable hint counts as naming someone else here: the person signs in again.
     if (idTokenHint !== null && (await hintNames(req, session)) !== true) return undefined;
@@ -317,7 +323,8 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
     const req = await check(request, reply, body, 303);
     if (!req) return reply;
     const session = await currentSession(request, req);
-    if (!session) return showSignIn(request, reply, req, 200);
+    // A consent page left open past max_age: the code's auth_time would be older than the relying party allows.
+    if (!session || !signedInWithinMaxAge(req, session)) return showSignIn(request, reply, req, 200);
     if (!consentTokenValid(request, body)) return sendPage(reply, 403, errorPage('The form expired. Go back to the application and start again.'));
     if (!isNamedPerson(req, session)) return redirectError(reply, 303, new RedirectError('access_denied', NOT_THE_NAMED_PERSON, req.redirectUri, req.state));
     const person = auditBy(request, { type: 'user', id: session.userId, clientId: req.client.id });

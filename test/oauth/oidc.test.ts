@@ -239,6 +239,28 @@ for (const target of databaseTargets()) {
       assert.equal(((await response.json()) as Json).code, 'insufficient_scope');
     });
 
+    it('OIDC Core §3.1.2.1: a consent page left open past max_age asks for the password again, not for a code with an older auth_time', async () => {
+      const browser = new Browser(t.publicUrl);
+      const params = { response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT, scope: 'openid invoices:read', state: 'm', max_age: '60', prompt: 'consent' };
+      const first = await browser.get(authorizePath(params));
+      assert.match(first.html, /Sign in/);
+      const page = await signIn(browser, first, 'grace@example.com', PASSWORD);
+      assert.match(page.html, /Allow access\?/);
+      const signedInAt = Math.floor(clock.now() / 1000);
+      clock.advance(61_000);
+      const late = await consent(browser, page);
+      assert.equal(late.status, 200);
+      assert.equal(late.headers.get('location'), null, 'no code');
+      assert.match(late.html, /Sign in/);
+      const again = await signIn(browser, late, 'grace@example.com', PASSWORD);
+      assert.match(again.html, /Allow access\?/);
+      const code = redirectParams(await consent(browser, again)).get('code');
+      assert.ok(code);
+      const claims = await verifyJwt((await redeem(code)).body.id_token as string);
+      assert.equal(claims.auth_time, Math.floor(clock.now() / 1000));
+      assert.ok((claims.auth_time as number) > signedInAt + 60);
+    });
+
     it('OIDC Core §3.1.2.1: max_age asks for the password again once the sign-in is older; login_hint fills the userName; a foreign id_token_hint with prompt=none is login_required', async () => {
       const browser = new Browser(t.publicUrl);
       const first = await authorize(browser);
