@@ -8,7 +8,7 @@
  * scope, so no other route changes behaviour.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { emptyOrJson } from '../platform/http/server.ts';
+import { jsonBody } from '../platform/http/json-body.ts';
 import { OAUTH2_SCHEME, principalOf, protectedRoute, type RouteAccess } from '../platform/auth.ts';
 import { auditBy } from '../audit/index.ts';
 import type { JsonObject } from './coerce.ts';
@@ -137,7 +137,7 @@ function sendResource(reply: FastifyReply, status: number, resource: JsonObject,
 export async function registerScimRoutes(app: FastifyInstance, deps: ScimRouteDeps): Promise<void> {
   app.errorFormats.register('scim', serializeScimError, { prefixes: ['/scim/'] });
   await app.register(async (scope) => {
-    scope.addContentTypeParser(['application/scim+json'], { parseAs: 'string' }, emptyOrJson(scope.getDefaultJsonParser('error', 'error')));
+    scope.addContentTypeParser(['application/scim+json'], { parseAs: 'buffer' }, jsonBody(scope.getDefaultJsonParser('error', 'error')));
     scope.addHook('onRequest', (_request, reply, done) => {
       reply.type(SCIM_CONTENT_TYPE);
       done();

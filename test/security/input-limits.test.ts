@@ -15,6 +15,7 @@ import { createAccount, mintAccessToken } from '../helpers/fixtures.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { ERROR, USER, scimClient, type ScimClient } from '../scim/scim-client.ts';
 import { MAX_JSON_DEPTH, inspectInput } from '../../src/platform/http/input-guard.ts';
+import { firstRepeatedMember } from '../../src/platform/http/json-body.ts';
 
 const nested = (depth: number) => '{"a":'.repeat(depth - 1) + '{}' + '}'.repeat(depth - 1);
 
@@ -36,6 +37,18 @@ describe('input guard: lone surrogates', () => {
     assert.equal(inspectInput(JSON.parse('{"\\udbff":1}')), 'lone_surrogate');
     assert.equal(inspectInput(JSON.parse('{"a":"\\ude00\\ud83d"}')), 'lone_surrogate');
     assert.equal(inspectInput(JSON.parse('{"a":"\\ud83d\\ude00","b":"é"}')), undefined);
+  });
+});
+
+describe('JSON bodies: a member name given twice (RFC 7493 §2.3)', () => {
+  it('is found in any object, nested or in arrays, with its object\'s pointer; escapes are read as JSON reads them', () => {
+    assert.deepEqual(firstRepeatedMember('{"amount":1,"amount":2}'), { name: 'amount', pointer: '' });
+    assert.deepEqual(firstRepeatedMember('{"a":[{"x":1},{"x":1,"y":{"z":"}","z":2}}]}'), { name: 'z', pointer: '/a/1/y' });
+    assert.deepEqual(firstRepeatedMember('{"a/b~":{"k":1,"\\u006b":2}}'), { name: 'k', pointer: '/a~1b~0' });
+    assert.deepEqual(firstRepeatedMember('{"a":"\\",","b":"x","a\\"":1}'), undefined);
+    assert.equal(firstRepeatedMember('{"a":{"x":1},"b":{"x":1},"s":"{\\"a\\":1,\\"a\\":2}"}'), undefined, 'the same name in two objects, or inside a string, is no repeat');
+    assert.equal(firstRepeatedMember('[1,2,{"a":1}]'), undefined);
+    assert.equal(firstRepeatedMember('{"amount":1}'), undefined);
   });
 });
 
@@ -108,6 +121,46 @@ for (const target of databaseTargets()) {
       for (const path of ['/v1/invoices?limit=100', '/v1/payouts?limit=100']) {
         assert.deepEqual(((await (await v1(path, '', 'GET')).json()) as { data: unknown[] }).data, [], path);
       }
+    });
+
+    it('/v1: a repeated member, a body that is not UTF-8 → 400 malformed_json, a charset other than UTF-8 → 415; nothing stored, and the key is free for the corrected request', async () => {
+      const key = randomUUID();
+      const send = (body: string | Buffer, contentType = 'application/json') =>
+        fetch(`${t.publicUrl}/v1/payouts`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': contentType, 'idempotency-key': key }, body });
+      const cases: Array<[string | Buffer, string, number, string, RegExp]> = [
+        ['{"amount":1,"amount":2,"currency":"EUR","destination":"acct-1"}', 'application/json', 400, 'malformed_json', /"amount" is given twice/],
+        [Buffer.from('{"amount":1,"currency":"EUR","destination":"caf\xe9"}', 'latin1'), 'application/json', 400, 'malformed_json', /not valid UTF-8/],
+        [Buffer.from('{"amount":1,"currency":"EUR","destination":"caf\xe9"}', 'latin1'), 'application/json; charset=iso-8859-1', 415, 'unsupported_media_type', /charset=iso-8859-1/],
+        ['{"amount":1,"currency":"EUR","destination":"acct-1"}', 'application/json; charset="UTF-16"', 415, 'unsupported_media_type', /charset=utf-16/],
+      ];
+      for (const [body, contentType, status, code, detail] of cases) {
+        const response = await send(body, contentType);
+        assert.equal(response.status, status, contentType);
+        assert.match(response.headers.get('content-type') ?? '', /^application\/problem\+json/);
+        const problem = (await response.json()) as { code: string; detail: string };
+        assert.equal(problem.code, code);
+        assert.match(problem.detail, detail);
+      }
+      assert.deepEqual(((await (await v1('/v1/payouts?limit=100', '', 'GET')).json()) as { data: unknown[] }).data, []);
+      assert.equal((await t.gatehouse.database.db.selectFrom('idempotency_keys').select('idempotency_key').where('idempotency_key', '=', key).execute()).length, 0);
+      // The same key, the body as meant, charset=utf-8 named: performed (422: the account holds nothing yet).
+      const corrected = await send('{"amount":1,"currency":"EUR","destination":"acct-1"}', 'application/json; charset=UTF-8');
+      assert.equal(corrected.status, 422);
+      assert.equal(((await corrected.json()) as { code: string }).code, 'insufficient_funds');
+    });
+
+    it('SCIM: a repeated member → 400 SCIM Error invalidSyntax; nothing stored', async () => {
+      const response = await fetch(`${t.publicUrl}/scim/v2/Users`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${scim.token}`, 'content-type': 'application/scim+json' },
+        body: `{"schemas":["${USER}"],"userName":"ada@example.com","active":true,"active":false}`,
+      });
+      assert.equal(response.status, 400);
+      const body = (await response.json()) as { schemas: string[]; scimType: string; detail: string };
+      assert.deepEqual(body.schemas, [ERROR]);
+      assert.equal(body.scimType, 'invalidSyntax');
+      assert.match(body.detail, /"active" is given twice/);
+      assert.equal((await scim.call('GET', '/Users')).body.totalResults, 0);
     });
 
     it('/v1: a surrogate pair (an emoji) is text: stored and read back exactly as sent', async () => {

@@ -22,6 +22,7 @@ import { ErrorFormats, type SerializedError } from '../errors/error-formats.ts';
 import { serializeProblem } from '../errors/problem-json.ts';
 import { createValidatorCompiler } from './validation.ts';
 import { guardInput } from './input-guard.ts';
+import { jsonBody } from './json-body.ts';
 import { isClosedAccountWrite, isDatabaseUnavailable, isTransactionConflict } from '../db/database.ts';
 import { bindCounter, bindHistogram, type MetricsRegistry } from '../metrics.ts';
 import { requestLineWriter, requestLoggerFactory } from '../logging.ts';
@@ -150,7 +151,7 @@ export function createHttpServer(options: HttpServerOptions): FastifyInstance {
   // Only JSON is accepted unless a capability registers another media type (forms, SCIM).
   app.removeContentTypeParser('text/plain');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, emptyOrJson(app.getDefaultJsonParser('error', 'error')));
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, jsonBody(app.getDefaultJsonParser('error', 'error')));
 
   // The hooks every request passes are plain callbacks: no promise per hook on the hot path.
   app.addHook('onRequest', (request, reply, done) => {
@@ -359,39 +360,6 @@ export function sendError(app: FastifyInstance, request: FastifyRequest, reply: 
   const out = app.errorFormats.serializerFor(request)(error, request);
   reply.code(out.status).headers(out.headers).type(out.contentType);
   reply.send(out.body);
-}
-
-type BodyParser = (request: FastifyRequest, body: string, done: (error: Error | null, body?: unknown) => void) => void;
-
-/**
- * A JSON parser that takes an empty body as no body: many clients and identity-provider
- * connectors send Content-Type: application/json on every request, DELETE and body-less POSTs
- * included. A route that needs a body still says so, through its schema.
- */
-export function emptyOrJson(parse: BodyParser): BodyParser {
-  return (request, body, done) => {
-    if (body.length === 0) {
-      done(null, undefined);
-      return;
-    }
-    parse(request, body, (error, value) => {
-      // The parser refuses valid JSON that holds a prototype key as it refuses broken JSON: say which it was.
-      if (error && (error as FastifyError).code === 'FST_ERR_CTP_INVALID_JSON_BODY' && isJson(body)) {
-        done(problem('malformed_json', { detail: 'The body holds a "__proto__" member, or a "constructor" with a "prototype": refused, as they could change what every object inherits' }));
-        return;
-      }
-      done(error, value);
-    });
-  };
-}
-
-function isJson(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function carriesBody(request: FastifyRequest): boolean {
