@@ -150,11 +150,13 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
   const log = createLogger({ level: config.logLevel, destination: deps.logDestination });
   const database = deps.database ?? (await openConfiguredDatabase(config));
   const ownsDatabase = deps.database === undefined;
+  const closeOnFailure: Array<() => Promise<void>> = [];
   try {
-    return await assemble(config, deps, { clock, log, database, ownsDatabase });
+    return await assemble(config, deps, { clock, log, database, ownsDatabase, closeOnFailure });
   } catch (error) {
     // A start refused on the way (a missing or wrong secrets key, say) must not leave the pool's
-    // connections keeping the process alive after it has said why.
+    // connections, or the Redis client, keeping the process alive after it has said why.
+    for (const close of closeOnFailure.reverse()) await close().catch(() => undefined);
     if (ownsDatabase) await database.close().catch(() => undefined);
     throw error;
   }
@@ -163,7 +165,14 @@ export async function createGatehouse(config: Config, deps: GatehouseDeps = {}):
 async function assemble(
   config: Config,
   deps: GatehouseDeps,
-  opened: { clock: Clock; log: FastifyBaseLogger; database: Database; ownsDatabase: boolean },
+  opened: {
+    clock: Clock;
+    log: FastifyBaseLogger;
+    database: Database;
+    ownsDatabase: boolean;
+    /** What this start opened besides the database, closed if the start fails after. */
+    closeOnFailure: Array<() => Promise<void>>;
+  },
 ): Promise<Gatehouse> {
   const { clock, log, database, ownsDatabase } = opened;
   await migrateToLatest(database);
@@ -219,6 +228,7 @@ async function assemble(
     log,
     metrics,
   });
+  opened.closeOnFailure.push(() => rateLimits.close());
   await rateLimits.ready();
   const userAccounts = createUsers({ db, store: users, clock });
   const oauth = createOAuth({

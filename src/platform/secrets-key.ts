@@ -225,13 +225,18 @@ export interface KeyVault {
 
 export function createKeyVault(key: Buffer): KeyVault {
   const sealer = createSealer(key, 'stored keys');
+  const keyId = secretsKeyId(key);
   return {
     seal: (plaintext, name) => SEALED + sealer.seal(plaintext, name),
     open(stored, name) {
       if (!stored.startsWith(SEALED)) return stored;
       const plaintext = sealer.open(stored.slice(SEALED.length), name);
       if (plaintext === undefined) {
-        throw new Error(`stored key ${name} cannot be opened: it was sealed under another secrets key than this one (GATEHOUSE_SECRETS_KEY, or the key file beside an SQLite database)`);
+        throw new Error(
+          `stored key ${name} cannot be opened: it was sealed under another secrets key than this one (key_id ${keyId}). ` +
+            'Set GATEHOUSE_SECRETS_KEY to the key that sealed it (on SQLite it may be in the key file beside the database); ' +
+            'after `gatehouse import`, that is the source installation\'s key, whose key_id the export\'s first line gives as sealed_under',
+        );
       }
       return plaintext;
     },

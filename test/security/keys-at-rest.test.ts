@@ -7,13 +7,14 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { databaseTargets } from '../helpers/databases.ts';
+import { databaseTargets, describeIf, describeOnDatabase } from '../helpers/databases.ts';
+import { freePort, runToExit } from '../helpers/processes.ts';
 import { startTestApp, TEST_ADMIN_TOKEN, type TestApp } from '../helpers/test-app.ts';
 import { clientCredentialsToken, isActive } from '../oauth/helpers.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createGatehouse } from '../../src/app.ts';
 import { openDatabase } from '../../src/platform/db/database.ts';
-import { createKeyVault } from '../../src/platform/secrets-key.ts';
+import { createKeyVault, secretsKeyId } from '../../src/platform/secrets-key.ts';
 
 const SECRETS_KEY = randomBytes(32);
 
@@ -72,7 +73,7 @@ for (const target of databaseTargets()) {
       });
       const database = await openDatabase({ databaseUrl: config.databaseUrl });
       try {
-        await assert.rejects(createGatehouse(config, { database }), /stored key cursor_key cannot be opened: it was sealed under another secrets key than this one \(GATEHOUSE_SECRETS_KEY/);
+        await assert.rejects(createGatehouse(config, { database }), /stored key cursor_key cannot be opened: it was sealed under another secrets key than this one \(key_id [\w-]+\)\. Set GATEHOUSE_SECRETS_KEY/);
       } finally {
         await database.close();
       }
@@ -80,3 +81,36 @@ for (const target of databaseTargets()) {
     });
   });
 }
+
+// With Redis configured the rate limits' client is open by the time the stored keys are read:
+// a refused start must close it too, or the process says why and then never exits.
+describeOnDatabase('postgres', 'keys at rest: a refused start with Redis configured', (target) => {
+  describeIf(process.env.GATEHOUSE_TEST_REDIS_URL, 'set GATEHOUSE_TEST_REDIS_URL to run with Redis', 'exits', (redisUrl) => {
+    it('another secrets key, Redis configured: one line naming the setting and the key ids, exit 1, at once', async () => {
+      const t = await startTestApp(target, { env: { GATEHOUSE_SECRETS_KEY: SECRETS_KEY.toString('base64') } });
+      after(() => t.close());
+      const databaseUrl = t.config.databaseUrl!;
+      const other = randomBytes(32);
+      const started = Date.now();
+      const finished = await runToExit({
+        command: 'serve',
+        databaseUrl,
+        port: await freePort(),
+        adminPort: await freePort(),
+        timeoutMs: 30_000,
+        env: {
+          GATEHOUSE_SECRETS_KEY: other.toString('base64'),
+          // The cursor key comes from the settings, so the first stored key read is a signing key, after Redis is connected.
+          GATEHOUSE_CURSOR_KEYS: `c1:${randomBytes(32).toString('base64')}`,
+          GATEHOUSE_REDIS_URL: redisUrl,
+          GATEHOUSE_RATE_LIMITS: 'on',
+        },
+      });
+      assert.equal(finished.signal, null, `killed after 30 s: ${finished.stderr}`);
+      assert.equal(finished.code, 1);
+      assert.ok(Date.now() - started < 15_000);
+      assert.match(finished.stderr, new RegExp(`stored key \\S+ cannot be opened: it was sealed under another secrets key than this one \\(key_id ${secretsKeyId(other)}\\)`));
+      assert.match(finished.stderr, /GATEHOUSE_SECRETS_KEY/);
+    });
+  });
+});
