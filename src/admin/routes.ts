@@ -27,10 +27,13 @@ export function requireAdminToken(check: AdminTokenCheck) {
     if (token === undefined || !check(token)) {
       // Someone guessing the operator's token is something to alert on: who, and whether a token came at all.
       logEvent(request.log, 'admin.authentication_failed', { ip: request.ip, token_given: token !== undefined }, 'admin API request without a valid admin token');
-      throw problem('admin_unauthorized', {
-        detail: 'Send Authorization: Bearer <admin token>',
-        headers: { 'www-authenticate': 'Bearer realm="gatehouse-admin"' },
-      });
+      // RFC 6750 §3.1: a token that was sent and is wrong is invalid_token; none sent, no error code.
+      throw token === undefined
+        ? problem('admin_unauthorized', { detail: 'Send Authorization: Bearer <admin token>', headers: { 'www-authenticate': 'Bearer realm="gatehouse-admin"' } })
+        : problem('admin_unauthorized', {
+            detail: "The bearer token sent is not this installation's admin token: GATEHOUSE_ADMIN_TOKEN, or the token generated at the first start, saved to admin-token in the data directory (GATEHOUSE_DATA_DIR) of the node that made it",
+            headers: { 'www-authenticate': 'Bearer realm="gatehouse-admin", error="invalid_token"' },
+          });
     }
   };
 }

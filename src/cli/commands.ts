@@ -153,14 +153,15 @@ export const COMMANDS: Record<string, Command> = {
   },
   worker: {
     name: 'worker',
-    summary: 'Deliver webhooks and process payouts as a separate process (any number may share the database)',
+    summary: 'Deliver webhooks and back-channel logouts, process payouts and seal the audit trail as a separate process (any number may share the database)',
     description:
       'Runs the background work without the HTTP listeners: the webhook dispatcher (claims due deliveries\n' +
-      'with a lease, signs and POSTs them, retries on the schedule and parks what never succeeds), the payout\n' +
-      'processor (each payout processed once however many run) and the sweepers of expired OAuth state and\n' +
-      'idempotency records. Run several for scale, and set GATEHOUSE_IN_PROCESS_WORKERS=off on serve nodes to\n' +
-      'keep this work off them. GATEHOUSE_WORKER_METRICS_PORT serves /metrics there (bound before any work\n' +
-      'starts; exits 1 naming the setting when it cannot be). Stops on SIGTERM or SIGINT: claimed deliveries\n' +
+      'with a lease, signs and POSTs them, retries on the schedule and parks what never succeeds), back-channel\n' +
+      'logout delivery, the payout processor (each payout processed once however many run), audit sealing\n' +
+      '(hash chains and signed checkpoints) and the sweepers of expired OAuth state, idempotency records and\n' +
+      'audit records past their retention. Run several for scale, and set GATEHOUSE_IN_PROCESS_WORKERS=off\n' +
+      'on serve nodes to keep this work off them. GATEHOUSE_WORKER_METRICS_PORT serves /metrics there (bound\n' +
+      'before any work starts; exits 1 naming the setting when it cannot be). Stops on SIGTERM or SIGINT: claimed deliveries\n' +
       'not yet sent are released, attempts in flight are recorded, and whatever is still running after\n' +
       'GATEHOUSE_SHUTDOWN_TIMEOUT is abandoned (its leases expire); a worker killed outright loses nothing.',
     settings: [

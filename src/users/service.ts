@@ -10,7 +10,7 @@ import type { Db } from '../platform/db/database.ts';
 import { isClosedAccountWrite, isUniqueViolation } from '../platform/db/database.ts';
 import type { Clock } from '../platform/clock.ts';
 import { toRfc3339 } from '../platform/clock.ts';
-import { newId } from '../platform/ids.ts';
+import { newTimeOrderedId } from '../platform/ids.ts';
 import { problem } from '../platform/errors/catalogue.ts';
 import type { UserStore } from './store.ts';
 import type { UserRow } from './tables.ts';
@@ -64,7 +64,8 @@ export function createUsers(deps: { db: Db; store: UserStore; clock: Clock }) {
       const givenName = input.name?.givenName?.trim() || null;
       const familyName = input.name?.familyName?.trim() || null;
       const row: UserRow = {
-        id: newId('user'),
+        // The id SCIM gives a person too: one form of id for people, whichever way they came.
+        id: newTimeOrderedId('usr', now),
         account_id: accountId,
         user_name: userName,
         user_name_lower: userName.toLowerCase(),

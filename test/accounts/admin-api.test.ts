@@ -51,7 +51,11 @@ for (const target of databaseTargets()) {
 
     it('a wrong or missing admin token → 401 problem+json, nothing created', async () => {
       const before = (await t.admin('GET', '/admin/v1/accounts?limit=100')).body.data.length;
-      for (const authorization of ['Bearer wrong-token', 'Basic Zm9vOmJhcg==', undefined]) {
+      for (const [authorization, challenge, detail] of [
+        ['Bearer wrong-token', 'Bearer realm="gatehouse-admin", error="invalid_token"', /not this installation's admin token: GATEHOUSE_ADMIN_TOKEN, or the token generated at the first start/],
+        ['Basic Zm9vOmJhcg==', 'Bearer realm="gatehouse-admin"', /^Send Authorization: Bearer <admin token>$/],
+        [undefined, 'Bearer realm="gatehouse-admin"', /^Send Authorization: Bearer <admin token>$/],
+      ] as const) {
         const response = await fetch(`${t.adminUrl}/admin/v1/accounts`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
@@ -59,9 +63,10 @@ for (const target of databaseTargets()) {
         });
         assert.equal(response.status, 401);
         assert.match(response.headers.get('content-type') ?? '', /^application\/problem\+json/);
-        assert.equal(response.headers.get('www-authenticate'), 'Bearer realm="gatehouse-admin"');
+        assert.equal(response.headers.get('www-authenticate'), challenge);
         const body = await json(response);
         assert.equal(body.code, 'admin_unauthorized');
+        assert.match(body.detail, detail);
         assert.equal(body.status, 401);
       }
       const after = (await t.admin('GET', '/admin/v1/accounts?limit=100')).body.data.length;

@@ -17,7 +17,7 @@ for (const target of databaseTargets()) {
     it('POST /admin/v1/accounts/{id}/users → 201; the password is stored only as an argon2id hash', async () => {
       const created = await t.admin('POST', `/admin/v1/accounts/${accountId}/users`, { userName: 'Ada@Example.com', password: 'correct horse battery', name: { givenName: 'Ada', familyName: 'Lovelace' } });
       assert.equal(created.status, 201);
-      assert.match(created.body.id, /^user_[0-9A-Za-z]{20}$/);
+      assert.match(created.body.id, /^usr_[0-9A-Za-z]{20}$/);
       assert.equal(created.body.userName, 'Ada@Example.com');
       assert.deepEqual(created.body.name, { givenName: 'Ada', familyName: 'Lovelace' });
       assert.equal(created.body.active, true);
