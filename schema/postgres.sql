@@ -517,6 +517,7 @@ CREATE UNIQUE INDEX oidc_logout_deliveries_pkey ON public.oidc_logout_deliveries
 CREATE UNIQUE INDEX oidc_session_clients_pk ON public.oidc_session_clients USING btree (session_id, client_id);
 CREATE INDEX oidc_session_clients_user ON public.oidc_session_clients USING btree (account_id, user_id);
 CREATE INDEX payouts_account_created ON public.payouts USING btree (account_id, created_at, id);
+CREATE INDEX payouts_pending_by_account ON public.payouts USING btree (account_id, currency) WHERE (state = 'pending'::text);
 CREATE UNIQUE INDEX payouts_pkey ON public.payouts USING btree (id);
 CREATE INDEX payouts_state_due ON public.payouts USING btree (state, due_at);
 CREATE INDEX role_groups_account ON public.role_groups USING btree (account_id, match, value);

@@ -121,6 +121,8 @@ CREATE INDEX "oidc_session_clients_user" on "oidc_session_clients" ("account_id"
 
 CREATE INDEX "payouts_account_created" on "payouts" ("account_id", "created_at", "id", "representation");
 
+CREATE INDEX payouts_pending_by_account on payouts (account_id, currency) where state = 'pending';
+
 CREATE INDEX "payouts_state_due" on "payouts" ("state", "due_at");
 
 CREATE INDEX "role_groups_account" on "role_groups" ("account_id", "match", "value");

@@ -53,10 +53,12 @@ import { createPaging, type Paging } from './paging/page.ts';
 import { createInvoices, type Invoices } from './payments/invoices.ts';
 import { createPayouts, type Payouts } from './payments/payouts.ts';
 import { createLedgerEntries, type LedgerEntries } from './payments/ledger-entries.ts';
+import { createBalance } from './payments/balance.ts';
 import type { PayoutProcessor } from './payments/payout-processor.ts';
 import { registerPaymentRoutes } from './payments/routes.ts';
 import { createRateLimits, limitApiRequests, type RateLimits } from './platform/rate-limit.ts';
 import { documentAnswers } from './platform/http/openapi-answers.ts';
+import { refuseUnknownQueries } from './platform/http/schemas.ts';
 import { createUsers, type Users } from './users/service.ts';
 import { registerUserRoutes } from './users/routes.ts';
 import { createUserLifecycle } from './users/lifecycle.ts';
@@ -342,8 +344,9 @@ async function assemble(
   };
   await publicServer.register(async function businessApi(api) {
     if (rateLimits.enabled) api.addHook('onRequest', limitApiRequests(rateLimits));
+    refuseUnknownQueries(api);
     documentAnswers(api, [429]);
-    registerPaymentRoutes(api, { verifier: accessTokens, writes, invoices, payouts, ledgerEntries, metrics });
+    registerPaymentRoutes(api, { verifier: accessTokens, writes, invoices, payouts, ledgerEntries, balance: createBalance({ db }), metrics });
     webhooks.register(api, { accessTokens, writes, paging });
     await scim.registerPublic(api);
     registerAuditRoutes(api, { verifier: accessTokens, queries: audit.queries });

@@ -515,6 +515,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's balance: what a payout may take now, and what pending payouts hold, by currency */
+        get: operations["getBalance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/events": {
         parameters: {
             query?: never;
@@ -849,6 +866,35 @@ export interface components {
                 id: string;
                 type: string;
             };
+        };
+        Balance: {
+            /** @description What a payout may take now, by currency (settled invoices less payouts not failed); currencies holding nothing are left out */
+            available: {
+                /**
+                 * @description Minor units
+                 * @example 125000
+                 */
+                amount: number;
+                /** @example EUR */
+                currency: string;
+            }[];
+            /** @constant */
+            object: "balance";
+            /** @description What payouts still pending hold, by currency: already taken from available, given back if a payout fails */
+            pending_payouts: {
+                /**
+                 * @description Minor units
+                 * @example 30000
+                 */
+                amount: number;
+                /**
+                 * @description How many payouts
+                 * @example 2
+                 */
+                count: number;
+                /** @example EUR */
+                currency: string;
+            }[];
         };
         Event: {
             /** Format: date-time */
@@ -6434,6 +6480,106 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 401,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Credential lacks the required scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 403,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            /** @description Rate limited; Retry-After says when to try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 429,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getBalance: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "balance",
+                     *       "available": [
+                     *         {
+                     *           "currency": "EUR",
+                     *           "amount": 125000
+                     *         }
+                     *       ],
+                     *       "pending_payouts": [
+                     *         {
+                     *           "currency": "EUR",
+                     *           "amount": 30000,
+                     *           "count": 2
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Balance"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             /** @description Missing or invalid credential */
             401: {
                 headers: {

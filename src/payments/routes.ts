@@ -1,5 +1,6 @@
 /**
- * HTTP for the business collections under /v1: invoices, payouts and ledger entries.
+ * HTTP for the business collections under /v1: invoices, payouts and ledger entries, and the
+ * balance they leave.
  * Bearer tokens with the collection's scope (`invoices:read`, `invoices:write`,
  * `payouts:read`, `payouts:write`, `ledger:read`); every query is scoped to the token's
  * account, so another account's object answers 404 exactly like a missing one. Every POST
@@ -15,9 +16,11 @@ import { PAGE_CONTENT_TYPE, pageQueryProperties, pageSchema } from '../paging/pa
 import { currencySchema } from './currencies.ts';
 import type { Invoices, NewInvoice } from './invoices.ts';
 import type { NewPayout, Payout, Payouts } from './payouts.ts';
+import type { Balance } from './balance.ts';
 import type { IdempotencyRow } from '../idempotency/tables.ts';
 import { LEDGER_ACCOUNTS, type LedgerEntries, type LedgerFilters } from './ledger-entries.ts';
 import {
+  balanceSchema,
   idParams,
   idempotencyHeader,
   invoiceSchema,
@@ -33,6 +36,7 @@ export interface PaymentRouteDeps {
   invoices: Invoices;
   payouts: Payouts;
   ledgerEntries: LedgerEntries;
+  balance: Balance;
   /** Where payouts created are counted (the processor counts the later transitions). */
   metrics?: MetricsRegistry;
 }
@@ -45,7 +49,7 @@ interface PageQuery {
 const ORDER_NOTE = 'Newest first by (created_at, id). Pass next_cursor as after to read on; the read ends when next_cursor is null.';
 
 export function registerPaymentRoutes(app: FastifyInstance, deps: PaymentRouteDeps): void {
-  const { verifier, writes, invoices, payouts, ledgerEntries } = deps;
+  const { verifier, writes, invoices, payouts, ledgerEntries, balance } = deps;
   const created = deps.metrics?.counter('gatehouse_payouts_transitions_total', 'Payout state transitions, by from and to state', ['from', 'to']);
   const access = bearerAccess(verifier);
   const pageQuery = { type: 'object', additionalProperties: false, properties: pageQueryProperties } as const;
@@ -189,6 +193,19 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: PaymentRouteDe
       },
     }),
     async (request) => payouts.get(principalOf(request).accountId, request.params.id),
+  );
+
+  app.get(
+    '/v1/balance',
+    protectedRoute(access('payouts:read'), {
+      schema: {
+        tags: ['payouts'],
+        operationId: 'getBalance',
+        summary: 'The account\'s balance: what a payout may take now, and what pending payouts hold, by currency',
+        response: { 200: balanceSchema, ...errorResponses(401, 403, 429) },
+      },
+    }),
+    async (request, reply) => reply.type('application/json; charset=utf-8').send(await balance.readJson(principalOf(request).accountId)),
   );
 
   app.get<{ Querystring: PageQuery & LedgerFilters }>(

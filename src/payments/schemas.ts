@@ -110,3 +110,33 @@ export const idempotencyHeader = {
     },
   },
 } as const;
+
+export const balanceSchema = component('Balance', {
+  type: 'object',
+  required: ['object', 'available', 'pending_payouts'],
+  properties: {
+    object: { type: 'string', const: 'balance' },
+    available: {
+      type: 'array',
+      description: 'What a payout may take now, by currency (settled invoices less payouts not failed); currencies holding nothing are left out',
+      items: {
+        type: 'object',
+        required: ['currency', 'amount'],
+        properties: { currency: { type: 'string', examples: ['EUR'] }, amount: { type: 'integer', minimum: 0, description: 'Minor units', examples: [125000] } },
+      },
+    },
+    pending_payouts: {
+      type: 'array',
+      description: 'What payouts still pending hold, by currency: already taken from available, given back if a payout fails',
+      items: {
+        type: 'object',
+        required: ['currency', 'amount', 'count'],
+        properties: {
+          currency: { type: 'string', examples: ['EUR'] },
+          amount: { type: 'integer', minimum: 1, description: 'Minor units', examples: [30000] },
+          count: { type: 'integer', minimum: 1, description: 'How many payouts', examples: [2] },
+        },
+      },
+    },
+  },
+} as const);

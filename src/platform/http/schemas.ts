@@ -1,4 +1,5 @@
 /** Shared pieces of route schemas, so the OpenAPI document describes errors the same way everywhere. */
+import type { FastifyInstance } from 'fastify';
 import { component } from './openapi-components.ts';
 import { optionalBody } from './validation.ts';
 
@@ -59,4 +60,19 @@ export function errorResponses(...statuses: number[]): Record<number, unknown> {
   return Object.fromEntries(
     statuses.map((s) => [s, { description: STATUS_DESCRIPTIONS[s] ?? 'Error', content: { 'application/problem+json': { schema: problemSchema } } }]),
   );
+}
+
+/**
+ * Every /v1 route registered in `scope` after this that declares no query parameters refuses
+ * any (400 validation_failed, naming it), as the lists refuse one they do not know: a parameter
+ * that meant something to its sender (an `expand`, a filter on a single object) is never
+ * ignored in silence. SCIM routes are left alone: RFC 7644 lets `attributes` and
+ * `excludedAttributes` ride on any request.
+ */
+export function refuseUnknownQueries(scope: FastifyInstance): void {
+  scope.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/v1/')) return;
+    const schema = (route.schema ?? {}) as { querystring?: unknown };
+    if (schema.querystring === undefined) route.schema = { ...schema, querystring: { type: 'object', additionalProperties: false, properties: {} } };
+  });
 }
