@@ -52,13 +52,15 @@ for (const target of databaseTargets()) {
         assert.match(response.headers.get('content-type') ?? '', /^application\/problem\+json/);
         assert.equal(response.body.code, 'limit_out_of_range');
       }
-      for (const limit of ['abc', '2.5']) {
+      // Number() reads all of these; a whole number in a query is written in decimal digits.
+      for (const limit of ['abc', '2.5', '0x10', '1e1', '%2B5', '%201', '', '0b11']) {
         const response = await page(token, `limit=${limit}`);
         assert.equal(response.status, 400, limit);
         assert.equal(response.body.code, 'limit_out_of_range');
       }
       assert.equal((await page(token, 'limit=1')).status, 200);
       assert.equal((await page(token, 'limit=100')).status, 200);
+      assert.equal((await page(token, 'limit=007')).status, 200, 'leading zeros are still decimal');
     });
 
     it('tampered, foreign, expired and mismatched cursors → 400 with a distinct code each', async () => {

@@ -3,7 +3,7 @@
  * text and are coerced to their declared types; JSON bodies are taken exactly as sent, so
  * `"100"` is not an amount and unknown members are refused where a schema says so.
  */
-import { Ajv, type Options } from 'ajv';
+import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { canonical } from './openapi-components.ts';
@@ -46,9 +46,38 @@ export function createValidatorCompiler(): FastifySchemaCompiler<unknown> {
   return ({ schema, httpPart }) => {
     const ajv = httpPart === 'body' ? exact : coercing;
     const validate = ajv.compile(schema as object);
-    if (httpPart !== 'body' || !mayBeAbsent.has(schema as object)) return validate;
+    if (httpPart !== 'body') return decimalIntegersOnly(schema, validate);
+    if (!mayBeAbsent.has(schema as object)) return validate;
     const absentOrValid = (body: unknown) => body === null || body === undefined || validate(body);
     // fastify reads the failures from the validator it was given.
     return Object.defineProperty(absentOrValid, 'errors', { get: () => validate.errors });
   };
+}
+
+const DECIMAL_INTEGER = /^-?[0-9]+$/;
+
+/**
+ * Text that coercion would read as a number but a person would not write as a whole one:
+ * `0x10`, `1e1`, `+5`, ` 1`. Ajv coerces with Number(), which takes them all; an integer in a
+ * query, a path or a header is written in decimal digits, and anything else is refused as not
+ * a whole number (for `limit`: 400 limit_out_of_range, as for any other bad limit).
+ */
+function decimalIntegersOnly(schema: unknown, validate: ValidateFunction): ValidateFunction {
+  const properties = (schema as { properties?: Record<string, { type?: unknown }> }).properties ?? {};
+  const integers = Object.entries(properties).filter(([, p]) => p.type === 'integer' || (Array.isArray(p.type) && p.type.includes('integer')));
+  if (integers.length === 0) return validate;
+  let refused: unknown[] | null = null;
+  const checked = (data: unknown): boolean => {
+    refused = null;
+    const values = (data ?? {}) as Record<string, unknown>;
+    const bad = integers.find(([name]) => typeof values[name] === 'string' && !DECIMAL_INTEGER.test(values[name] as string));
+    if (bad) {
+      const [name, property] = bad;
+      refused = [{ instancePath: `/${name}`, schemaPath: `#/properties/${name}/type`, keyword: 'type', params: { type: 'integer' }, message: 'must be integer', schema: 'integer', parentSchema: property, data: values[name] }];
+      return false;
+    }
+    return validate(data) as boolean;
+  };
+  // fastify reads the failures from the validator it was given.
+  return Object.defineProperty(checked, 'errors', { get: () => refused ?? validate.errors }) as unknown as ValidateFunction;
 }
