@@ -74,3 +74,6 @@ export type ActorType = (typeof ACTOR_TYPES)[number];
  * the admin API reads beside every account's.
  */
 export const PLATFORM_ACCOUNT = 'platform';
+
+/** Actions recorded only in the platform's chain: no account's endpoint is ever sent them. */
+export const PLATFORM_ACTIONS: ReadonlySet<AuditAction> = new Set<AuditAction>(['signing_keys.rotated', 'data.imported']);

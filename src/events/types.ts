@@ -5,7 +5,7 @@
  * endpoint subscribes to it. `*` subscribes to every business event, `audit.*` to every audit
  * event (webhooks/fan-out.ts).
  */
-import { AUDIT_ACTIONS } from '../audit/catalogue.ts';
+import { AUDIT_ACTIONS, PLATFORM_ACTIONS, type AuditAction } from '../audit/catalogue.ts';
 
 export const EVENT_TYPES = [
   'invoice.settled',
@@ -24,5 +24,13 @@ export const AUDIT_EVENT_PREFIX = 'audit.';
 /** The event kind of an audit action. */
 export const auditEventType = (action: string): string => `${AUDIT_EVENT_PREFIX}${action}`;
 
-/** Every value an endpoint's `event_types` may hold. */
-export const SUBSCRIBABLE_EVENT_TYPES: readonly string[] = [...EVENT_TYPES, ALL_BUSINESS_EVENTS, ALL_AUDIT_EVENTS, ...Object.keys(AUDIT_ACTIONS).map(auditEventType)];
+/**
+ * Every value an endpoint's `event_types` may hold. Not the platform's own actions (key
+ * rotation, imports): they belong to no account, so no account's endpoint would ever get one.
+ */
+export const SUBSCRIBABLE_EVENT_TYPES: readonly string[] = [
+  ...EVENT_TYPES,
+  ALL_BUSINESS_EVENTS,
+  ALL_AUDIT_EVENTS,
+  ...(Object.keys(AUDIT_ACTIONS) as AuditAction[]).filter((action) => !PLATFORM_ACTIONS.has(action)).map(auditEventType),
+];

@@ -56,8 +56,18 @@ export function parseFilter(text: string): Filter {
   try {
     return parse(text);
   } catch (error) {
-    throw invalidFilter(`filter could not be parsed: ${(error as Error).message.slice(0, 200)}`);
+    throw invalidFilter(`filter could not be parsed: ${whatIsWrong((error as Error).message)} (RFC 7644 §3.4.2.2)`);
   }
+}
+
+/** The parser's message, which speaks of its own tokens, said in the terms of the filter syntax. */
+function whatIsWrong(message: string): string {
+  if (message.includes('is not json')) return 'a comparison needs a value after its operator, e.g. userName eq "bjensen"';
+  if (message.includes("expected ')'")) return 'a "(" is not closed';
+  if (message.includes("expected ']'")) return 'a "[" is not closed';
+  if (message.includes('(EOT)')) return 'it ends where more was expected';
+  if (message.includes('as valFilter operator')) return 'each comparison is an attribute, an operator (eq, ne, co, sw, ew, gt, ge, lt, le, or pr with no value) and a value, joined by and, or';
+  return message.slice(0, 200);
 }
 
 export function translateFilter(target: FilterTarget, text: string): Condition {

@@ -188,6 +188,22 @@ for (const target of databaseTargets()) {
       });
     }
 
+    it('a malformed filter is explained in the filter syntax\'s own terms, not the parser\'s', async () => {
+      for (const [filter, detail] of [
+        ['userName eq', /a comparison needs a value after its operator, e\.g\. userName eq "bjensen"/],
+        ['(userName eq "a"', /a "\(" is not closed/],
+        ['emails[type eq "work"', /a "\[" is not closed/],
+        ['userName eq "a" and', /it ends where more was expected/],
+        ['userName zz "a"', /each comparison is an attribute, an operator/],
+      ] as const) {
+        const response = await c.call('GET', `/Users?filter=${encodeURIComponent(filter)}`);
+        assert.equal(response.status, 400, filter);
+        assert.equal(response.body.scimType, 'invalidFilter', filter);
+        assert.match(response.body.detail, detail, filter);
+        assert.doesNotMatch(response.body.detail, /EOT|valFilter|json/, filter);
+      }
+    });
+
     it('any filter text → 200 or 400, never 500', async () => {
       await fc.assert(
         fc.asyncProperty(fc.string({ maxLength: 40, unit: fc.constantFrom(...'userName eq "a" ( ) [ ] and or not pr emails.value co 1 true . : ,'.split('')) }), async (filter) => {
