@@ -59,6 +59,7 @@ import { registerPaymentRoutes } from './payments/routes.ts';
 import { createRateLimits, limitApiRequests, type RateLimits } from './platform/rate-limit.ts';
 import { documentAnswers } from './platform/http/openapi-answers.ts';
 import { refuseUnknownQueries } from './platform/http/schemas.ts';
+import { emptyFormOnly } from './platform/http/json-body.ts';
 import { createUsers, type Users } from './users/service.ts';
 import { registerUserRoutes } from './users/routes.ts';
 import { createUserLifecycle } from './users/lifecycle.ts';
@@ -345,6 +346,7 @@ async function assemble(
   await publicServer.register(async function businessApi(api) {
     if (rateLimits.enabled) api.addHook('onRequest', limitApiRequests(rateLimits));
     refuseUnknownQueries(api);
+    api.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer' }, emptyFormOnly);
     documentAnswers(api, [429]);
     registerPaymentRoutes(api, { verifier: accessTokens, writes, invoices, payouts, ledgerEntries, balance: createBalance({ db }), metrics });
     webhooks.register(api, { accessTokens, writes, paging });

@@ -1,6 +1,7 @@
 /**
  * GET /v1/balance: what a payout may take now and what pending payouts hold, by currency, read
- * at one instant; and /v1 routes that take no query refuse one rather than ignore it.
+ * at one instant; /v1 routes that take no query refuse one rather than ignore it; an action
+ * that takes no body accepts an empty one under a form content type (`curl -d ''`).
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -95,6 +96,26 @@ for (const target of databaseTargets()) {
         assert.equal(response.body.errors[0].in, 'query', path);
       }
       assert.deepEqual((await api(t, token, 'GET', '/v1/payouts')).body.data, []);
+    });
+
+    it('an action without a body under a form content type: empty → performed; with a body → 415, nothing done', async () => {
+      const { token } = await newTenant(t);
+      const created = await api(t, token, 'POST', '/v1/invoices', { amount: 700, currency: 'EUR' });
+      const settle = (body: string) =>
+        fetch(`${t.publicUrl}/v1/invoices/${created.body.id}/settle`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'idempotency-key': `k-${body.length}`, 'content-type': 'application/x-www-form-urlencoded' },
+          body,
+        });
+      const refused = await settle('confirm=true');
+      assert.equal(refused.status, 415);
+      const problem = (await refused.json()) as { code: string; detail: string };
+      assert.equal(problem.code, 'unsupported_media_type');
+      assert.match(problem.detail, /send the body as application\/json/);
+      assert.equal((await api(t, token, 'GET', `/v1/invoices/${created.body.id}`)).body.state, 'open');
+      const settled = await settle('');
+      assert.equal(settled.status, 200);
+      assert.equal(((await settled.json()) as { state: string }).state, 'settled');
     });
   });
 }

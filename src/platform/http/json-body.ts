@@ -128,3 +128,16 @@ export function firstRepeatedMember(text: string): { name: string; pointer: stri
   }
   return undefined;
 }
+
+/**
+ * For APIs that take JSON: a form content type with an empty body is no body (`curl -d ''`, and
+ * HTTP clients that put a form type on every POST, send it on actions that take none); a form
+ * body with anything in it is refused as the media type it is.
+ */
+export const emptyFormOnly: BufferParser = (request, body, done) => {
+  if (body.length === 0) {
+    done(null, undefined);
+    return;
+  }
+  done(problem('unsupported_media_type', { detail: `Content-Type ${request.headers['content-type'] ?? ''} is not accepted here: send the body as application/json` }));
+};
