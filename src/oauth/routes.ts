@@ -12,7 +12,7 @@ import { serializeOAuthError, oauthErrorResponses } from './errors.ts';
 import { errorPage, pageHeaders } from './pages.ts';
 import type { ClientCredentials } from './client-auth.ts';
 import type { ClientAuthLimits } from './client-auth-limits.ts';
-import type { TokenEndpoint, TokenRequest } from './token.ts';
+import { tokenResponseJson, type TokenEndpoint, type TokenRequest } from './token.ts';
 import type { Revocation } from './revocation.ts';
 import type { SigningKeys } from './keys.ts';
 import { registerAuthorizeRoutes, type AuthorizeDeps } from './authorize-routes.ts';
@@ -142,8 +142,8 @@ export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRoute
       async (request, reply) => {
         const body = (request.body ?? {}) as Record<string, string | undefined>;
         const response = await deps.tokens.exchange(tokenRequestOf(request, body), (credentials) => authenticatedClient(request, reply, credentials));
-        reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
-        return response;
+        reply.header('cache-control', 'no-store').header('pragma', 'no-cache').type('application/json; charset=utf-8');
+        return tokenResponseJson(response);
       },
     );
 

@@ -10,8 +10,8 @@
  * from the database; a token naming a key this node has not seen makes it reload, and the
  * active key is re-read every minute so a rotation reaches every node.
  */
-import { createHmac, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
-import { safeEqual } from '../platform/crypto.ts';
+import { randomBytes } from 'node:crypto';
+import { hmacSha256, hmacSha256Key, safeEqual, type HmacSha256Key } from '../platform/crypto.ts';
 import type { Db } from '../platform/db/database.ts';
 import type { Clock } from '../platform/clock.ts';
 import { newId } from '../platform/ids.ts';
@@ -32,8 +32,8 @@ export interface SealedClaims {
 
 interface MacKey {
   kid: string;
-  /** A KeyObject made once at load, not a Buffer converted on every MAC. */
-  key: KeyObject;
+  /** Its padded blocks, made once at load. */
+  key: HmacSha256Key;
   active: boolean;
   createdAt: number;
 }
@@ -67,7 +67,7 @@ export function createTokenSealer(deps: { db: Db; clock: Clock; vault: KeyVault 
     for (const row of rows) {
       if (row.publish_until !== null && row.publish_until <= now) continue;
       const jwk = JSON.parse(vault.open(row.private_jwk, row.kid)) as { k: string };
-      next.set(row.kid, { kid: row.kid, key: createSecretKey(Buffer.from(jwk.k, 'base64url')), active: row.retired_at === null, createdAt: row.created_at });
+      next.set(row.kid, { kid: row.kid, key: hmacSha256Key(Buffer.from(jwk.k, 'base64url')), active: row.retired_at === null, createdAt: row.created_at });
     }
     keys = next;
     loadedAt = now;
@@ -85,8 +85,8 @@ export function createTokenSealer(deps: { db: Db; clock: Clock; vault: KeyVault 
   }
 
   // Encoded by the digest itself: a Buffer digest and its toString cost twice as much.
-  function mac(key: KeyObject, body: string): string {
-    return createHmac('sha256', key).update(body).digest('base64url');
+  function mac(key: HmacSha256Key, body: string): string {
+    return hmacSha256(key, body, 'base64url');
   }
 
   return {

@@ -20,6 +20,36 @@ export function sha256Base64Url(input: string | Buffer): string {
   return hash('sha256', input, 'base64url');
 }
 
+/** A key of HMAC-SHA256 as `hmacSha256` takes it: its two padded blocks, made once. */
+export interface HmacSha256Key {
+  readonly inner: Buffer;
+  readonly outer: Buffer;
+}
+
+const SHA256_BLOCK_BYTES = 64;
+
+export function hmacSha256Key(key: Buffer): HmacSha256Key {
+  const block = key.length > SHA256_BLOCK_BYTES ? sha256(key) : key;
+  const inner = Buffer.alloc(SHA256_BLOCK_BYTES, 0x36);
+  const outer = Buffer.alloc(SHA256_BLOCK_BYTES, 0x5c);
+  for (let i = 0; i < block.length; i++) {
+    inner[i] = inner[i]! ^ block[i]!;
+    outer[i] = outer[i]! ^ block[i]!;
+  }
+  return { inner, outer };
+}
+
+/**
+ * HMAC-SHA256 (RFC 2104: H(K ⊕ opad ‖ H(K ⊕ ipad ‖ m))) from two one-shot digests, for a MAC on
+ * every request (sealed access tokens, issued and checked). Node's Hmac is a native object per
+ * MAC; in a busy server that costs several times the two digests (docs/BENCHMARKS.md, "POST
+ * /token"). test/unit/crypto.test.ts holds it to `createHmac` and RFC 4231's vectors.
+ */
+export function hmacSha256(key: HmacSha256Key, message: string, encoding: 'base64url' | 'hex'): string {
+  const inner = hash('sha256', Buffer.concat([key.inner, Buffer.from(message, 'utf8')]), 'buffer');
+  return hash('sha256', Buffer.concat([key.outer, inner]), encoding);
+}
+
 /** A random secret of `bytes` bytes, base64url encoded, optionally with a readable prefix. */
 export function randomSecret(bytes = 32, prefix = ''): string {
   return prefix + randomBytes(bytes).toString('base64url');

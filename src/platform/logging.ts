@@ -10,6 +10,7 @@
 import fs from 'node:fs';
 import { pino, destination, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import { jsonString } from './text.ts';
 
 export type LogDestination = DestinationStream;
 
@@ -184,7 +185,7 @@ export function requestLineWriter(logger: FastifyBaseLogger): RequestLine | unde
   }
   // The same line pino would write (same fields, same order), without pino's work per call:
   // the bindings (`service`, the listener) are serialised once, the route is quoted once per
-  // route, and the request id and method need no escaping (see jsonText).
+  // route, and the request id and method need no escaping (jsonString quotes them as they are).
   const { stream, time } = target;
   const bound = bindingsText((logger as unknown as Logger).bindings());
   const routes = new Map<string, string>();
@@ -192,7 +193,7 @@ export function requestLineWriter(logger: FastifyBaseLogger): RequestLine | unde
     let quotedRoute = routes.get(route);
     if (quotedRoute === undefined) routes.set(route, (quotedRoute = JSON.stringify(route)));
     stream.write(
-      `{"level":"info"${time()}${bound},"reqId":${jsonText(request.id)},"method":${jsonText(request.method)},"route":${quotedRoute},"status":${status},"ms":${roundMs(elapsedMs)},"msg":"request"}\n`,
+      `{"level":"info"${time()}${bound},"reqId":${jsonString(request.id)},"method":${jsonString(request.method)},"route":${quotedRoute},"status":${status},"ms":${roundMs(elapsedMs)},"msg":"request"}\n`,
     );
   };
 }
@@ -203,16 +204,6 @@ function bindingsText(bindings: Record<string, unknown>): string {
   return text === '{}' ? '' : `,${text.slice(1, -1)}`;
 }
 
-/**
- * A JSON string. Request ids (checked against a safe pattern, or made here) and methods (HTTP
- * tokens, checked by the parser) never hold a character to escape: they are quoted as they are,
- * and anything else goes through JSON.stringify.
- */
-function jsonText(value: string): string {
-  return SAFE_TEXT.test(value) ? `"${value}"` : JSON.stringify(value);
-}
-
-const SAFE_TEXT = /^[A-Za-z0-9._:\-!#$%&'*+^`|~]*$/;
 
 function roundMs(ms: number): number {
   return Math.round(ms * 10) / 10;

@@ -12,3 +12,14 @@ export function characterCount(text: string): number {
 export function utf8ByteCount(text: string): number {
   return Buffer.byteLength(text, 'utf8');
 }
+
+/**
+ * A JSON string literal of `value`. Text that needs no escaping (printable ASCII without `"` and
+ * `\`: request ids, HTTP methods, tokens, scopes) is quoted as it is, without JSON.stringify's
+ * scan for what to escape; anything else goes through JSON.stringify.
+ */
+export function jsonString(value: string): string {
+  return NOTHING_TO_ESCAPE.test(value) ? `"${value}"` : JSON.stringify(value);
+}
+
+const NOTHING_TO_ESCAPE = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
