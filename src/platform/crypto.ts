@@ -41,12 +41,14 @@ export function hmacSha256Key(key: Buffer): HmacSha256Key {
 
 /**
  * HMAC-SHA256 (RFC 2104: H(K ⊕ opad ‖ H(K ⊕ ipad ‖ m))) from two one-shot digests, for a MAC on
- * every request (sealed access tokens, issued and checked). Node's Hmac is a native object per
+ * every request or delivery (sealed access tokens, issued and checked; webhook signatures); `m`
+ * may be given in parts, which are signed as one. Node's Hmac is a native object per
  * MAC; in a busy server that costs several times the two digests (docs/BENCHMARKS.md, "POST
  * /token"). test/unit/crypto.test.ts holds it to `createHmac` and RFC 4231's vectors.
  */
-export function hmacSha256(key: HmacSha256Key, message: string, encoding: 'base64url' | 'hex'): string {
-  const inner = hash('sha256', Buffer.concat([key.inner, Buffer.from(message, 'utf8')]), 'buffer');
+export function hmacSha256(key: HmacSha256Key, message: string | Buffer | ReadonlyArray<string | Buffer>, encoding: 'base64' | 'base64url' | 'hex'): string {
+  const parts = typeof message === 'string' || Buffer.isBuffer(message) ? [message] : message;
+  const inner = hash('sha256', Buffer.concat([key.inner, ...parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'utf8') : part))]), 'buffer');
   return hash('sha256', Buffer.concat([key.outer, inner]), encoding);
 }
 

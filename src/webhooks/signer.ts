@@ -11,20 +11,20 @@
  *   attempt (stock verifiers refuse stale ones), while `Timestamp` stays the moment the event
  *   was raised, the same on every attempt.
  */
-import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 import { toRfc3339 } from '../platform/clock.ts';
+import { hmacSha256, hmacSha256Key, type HmacSha256Key } from '../platform/crypto.ts';
 
 /** The HMAC keys of one secret, prepared once and used for every body it signs. */
 export interface SigningKey {
   /** The secret string's bytes, for `Signature`. */
-  signature: KeyObject;
+  signature: HmacSha256Key;
   /** The base64-decoded part of `whsec_…`, for `webhook-signature`. */
-  standard: KeyObject;
+  standard: HmacSha256Key;
 }
 
 export function signingKey(secret: string): SigningKey {
   const standard = Buffer.from(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret, 'base64');
-  return { signature: createSecretKey(Buffer.from(secret, 'utf8')), standard: createSecretKey(standard) };
+  return { signature: hmacSha256Key(Buffer.from(secret, 'utf8')), standard: hmacSha256Key(standard) };
 }
 
 export interface SignInput {
@@ -46,7 +46,7 @@ export function signatureHeaders(input: SignInput): Record<string, string> {
   const prefix = `${input.eventId}.${timestamp}.`;
   let standard = '';
   for (const key of input.keys) {
-    const mac = createHmac('sha256', key.standard).update(prefix).update(input.body).digest('base64');
+    const mac = hmacSha256(key.standard, [prefix, input.body], 'base64');
     standard = standard === '' ? `v1,${mac}` : `${standard} v1,${mac}`;
   }
   return {
@@ -55,7 +55,7 @@ export function signatureHeaders(input: SignInput): Record<string, string> {
     'delivery-id': input.deliveryId,
     'event-type': input.eventType,
     timestamp: toRfc3339(input.raisedAt),
-    signature: `sha256=${createHmac('sha256', current.signature).update(input.body).digest('hex')}`,
+    signature: `sha256=${hmacSha256(current.signature, input.body, 'hex')}`,
     'webhook-id': input.eventId,
     'webhook-timestamp': timestamp,
     'webhook-signature': standard,

@@ -24,6 +24,8 @@ describe('hmacSha256', () => {
       for (const message of ['', 'a', 'gh_at_\nacct_1\nscope é 😀', 'x'.repeat(1000)]) {
         assert.equal(hmacSha256(prepared, message, 'base64url'), createHmac('sha256', key).update(message).digest('base64url'), `key ${length}, message ${message.length}`);
         assert.equal(hmacSha256(prepared, message, 'hex'), createHmac('sha256', key).update(message).digest('hex'));
+        const body = Buffer.from(message);
+        assert.equal(hmacSha256(prepared, ['id.1700000000.', body], 'base64'), createHmac('sha256', key).update('id.1700000000.').update(body).digest('base64'), 'in parts, as one');
       }
     }
   });
