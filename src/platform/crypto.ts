@@ -48,8 +48,22 @@ export function hmacSha256Key(key: Buffer): HmacSha256Key {
  */
 export function hmacSha256(key: HmacSha256Key, message: string | Buffer | ReadonlyArray<string | Buffer>, encoding: 'base64' | 'base64url' | 'hex'): string {
   const parts = typeof message === 'string' || Buffer.isBuffer(message) ? [message] : message;
-  const inner = hash('sha256', Buffer.concat([key.inner, ...parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'utf8') : part))]), 'buffer');
-  return hash('sha256', Buffer.concat([key.outer, inner]), encoding);
+  const inner = hash('sha256', padded(key.inner, parts), 'buffer');
+  return hash('sha256', padded(key.outer, [inner]), encoding);
+}
+
+// The padded key and the message are written into one buffer kept for the purpose (MACs are
+// made synchronously, one at a time), not a new one per MAC: a typical message fits.
+const scratch = Buffer.alloc(SHA256_BLOCK_BYTES + 1024);
+
+function padded(pad: Buffer, parts: ReadonlyArray<string | Buffer>): Buffer {
+  let length = SHA256_BLOCK_BYTES;
+  for (const part of parts) length += typeof part === 'string' ? Buffer.byteLength(part, 'utf8') : part.length;
+  const out = length <= scratch.length ? scratch : Buffer.alloc(length);
+  pad.copy(out, 0);
+  let at = SHA256_BLOCK_BYTES;
+  for (const part of parts) at += typeof part === 'string' ? out.write(part, at, 'utf8') : part.copy(out, at);
+  return out.subarray(0, length);
 }
 
 /** A random secret of `bytes` bytes, base64url encoded, optionally with a readable prefix. */

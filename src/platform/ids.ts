@@ -25,14 +25,24 @@ function nextByte(): number {
   return pool[offset++]!;
 }
 
-export function randomBase62(length: number): string {
-  let out = '';
-  while (out.length < length) {
+const ALPHABET_CODES = Buffer.from(ALPHABET, 'latin1');
+// The characters of an id are written as bytes and read as one string: built a character at a
+// time, an id is a chain of small strings that costs a busy server more than its randomness.
+const chars = Buffer.alloc(64);
+
+/** Random base62 characters into `out` from `from` up to `to`. */
+function fillRandom(out: Buffer, from: number, to: number): void {
+  for (let filled = from; filled < to; ) {
     // Rejection sampling keeps every character equally likely (248 = 4 * 62).
     const byte = nextByte();
-    if (byte < 248) out += ALPHABET[byte % 62];
+    if (byte < 248) out[filled++] = ALPHABET_CODES[byte % 62]!;
   }
-  return out;
+}
+
+export function randomBase62(length: number): string {
+  const out = length <= chars.length ? chars : Buffer.alloc(length);
+  fillRandom(out, 0, length);
+  return out.toString('latin1', 0, length);
 }
 
 export function newId(prefix: string): string {
@@ -46,9 +56,9 @@ export function newId(prefix: string): string {
  * after another they sort together, so their index grows at its end instead of everywhere.
  */
 export function newTimeOrderedId(prefix: string, at: number): string {
-  let time = '';
-  for (let rest = Math.max(0, Math.floor(at)), i = 0; i < 8; i++, rest = Math.floor(rest / 62)) time = ALPHABET[rest % 62]! + time;
-  return `${prefix}_${time}${randomBase62(12)}`;
+  for (let rest = Math.max(0, Math.floor(at)), i = 7; i >= 0; i--, rest = Math.floor(rest / 62)) chars[i] = ALPHABET_CODES[rest % 62]!;
+  fillRandom(chars, 8, 20);
+  return `${prefix}_${chars.toString('latin1', 0, 20)}`;
 }
 
 export function hasPrefix(id: string, prefix: string): boolean {
