@@ -48,8 +48,11 @@ export function hmacSha256Key(key: Buffer): HmacSha256Key {
  */
 export function hmacSha256(key: HmacSha256Key, message: string | Buffer | ReadonlyArray<string | Buffer>, encoding: 'base64' | 'base64url' | 'hex'): string {
   const parts = typeof message === 'string' || Buffer.isBuffer(message) ? [message] : message;
-  const inner = hash('sha256', padded(key.inner, parts), 'buffer');
-  return hash('sha256', padded(key.outer, [inner]), encoding);
+  // The inner digest as hex, written into the outer block as bytes: a Buffer digest costs more.
+  const inner = hash('sha256', padded(key.inner, parts), 'hex');
+  key.outer.copy(scratch, 0);
+  scratch.write(inner, SHA256_BLOCK_BYTES, 'hex');
+  return hash('sha256', scratch.subarray(0, SHA256_BLOCK_BYTES + 32), encoding);
 }
 
 // The padded key and the message are written into one buffer kept for the purpose (MACs are
