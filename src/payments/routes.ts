@@ -223,7 +223,7 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: PaymentRouteDe
             ...pageQueryProperties,
             ledger_account: { type: 'string', enum: LEDGER_ACCOUNTS, description: 'Only entries of this ledger account' },
             direction: { type: 'string', enum: ['debit', 'credit'], description: 'Only debits or only credits' },
-            currency: { ...currencySchema, description: 'Only entries in this currency' },
+            currency: { ...currencySchema, description: 'Only entries in this currency: its ISO 4217 code, upper case (e.g. EUR)' },
           },
         },
         response: { 200: pageSchema(ledgerEntrySchema, 'A page of ledger entries'), ...errorResponses(400, 401, 403, 429) },

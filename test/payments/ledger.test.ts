@@ -47,6 +47,7 @@ for (const target of databaseTargets()) {
       const bad = await api(t, token, 'GET', '/v1/ledger/entries?currency=usd');
       assert.equal(bad.status, 400);
       assert.equal(bad.body.code, 'validation_failed');
+      assert.equal(bad.body.detail, 'currency is not an accepted value (Only entries in this currency: its ISO 4217 code, upper case (e.g. EUR))');
     });
 
     it('every collection pages with {data, next_cursor}; payouts newest first', async () => {
