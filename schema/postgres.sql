@@ -491,6 +491,7 @@ CREATE INDEX idempotency_keys_expires ON public.idempotency_keys USING btree (ex
 CREATE UNIQUE INDEX idempotency_keys_pkey ON public.idempotency_keys USING btree (id);
 CREATE UNIQUE INDEX idempotency_keys_scope_key ON public.idempotency_keys USING btree (account_id, client_id, idempotency_key);
 CREATE INDEX invoices_account_created ON public.invoices USING btree (account_id, created_at, id);
+CREATE INDEX invoices_account_state_created ON public.invoices USING btree (account_id, state, created_at, id);
 CREATE UNIQUE INDEX invoices_pkey ON public.invoices USING btree (id);
 CREATE INDEX ledger_entries_account_created ON public.ledger_entries USING btree (account_id, created_at, id);
 CREATE UNIQUE INDEX ledger_entries_pkey ON public.ledger_entries USING btree (id);
@@ -517,6 +518,7 @@ CREATE UNIQUE INDEX oidc_logout_deliveries_pkey ON public.oidc_logout_deliveries
 CREATE UNIQUE INDEX oidc_session_clients_pk ON public.oidc_session_clients USING btree (session_id, client_id);
 CREATE INDEX oidc_session_clients_user ON public.oidc_session_clients USING btree (account_id, user_id);
 CREATE INDEX payouts_account_created ON public.payouts USING btree (account_id, created_at, id);
+CREATE INDEX payouts_account_state_created ON public.payouts USING btree (account_id, state, created_at, id);
 CREATE INDEX payouts_pending_by_account ON public.payouts USING btree (account_id, currency) WHERE (state = 'pending'::text);
 CREATE UNIQUE INDEX payouts_pkey ON public.payouts USING btree (id);
 CREATE INDEX payouts_state_due ON public.payouts USING btree (state, due_at);

@@ -99,6 +99,8 @@ CREATE UNIQUE INDEX "idempotency_keys_scope_key" on "idempotency_keys" ("account
 
 CREATE INDEX "invoices_account_created" on "invoices" ("account_id", "created_at", "id", "representation");
 
+CREATE INDEX "invoices_account_state_created" on "invoices" ("account_id", "state", "created_at", "id");
+
 CREATE INDEX "ledger_entries_account_created" on "ledger_entries" ("account_id", "created_at", "id", "representation");
 
 CREATE INDEX "oauth_clients_account" on "oauth_clients" ("account_id", "created_at", "id");
@@ -120,6 +122,8 @@ CREATE INDEX "oidc_logout_deliveries_due" on "oidc_logout_deliveries" ("state", 
 CREATE INDEX "oidc_session_clients_user" on "oidc_session_clients" ("account_id", "user_id");
 
 CREATE INDEX "payouts_account_created" on "payouts" ("account_id", "created_at", "id", "representation");
+
+CREATE INDEX "payouts_account_state_created" on "payouts" ("account_id", "state", "created_at", "id");
 
 CREATE INDEX payouts_pending_by_account on payouts (account_id, currency) where state = 'pending';
 

@@ -592,7 +592,7 @@ export interface paths {
         };
         /**
          * List invoices, a page at a time
-         * @description Newest first by (created_at, id). Pass next_cursor as after to read on; the read ends when next_cursor is null.
+         * @description Newest first by (created_at, id). Pass next_cursor as after to read on; the read ends when next_cursor is null. Filters narrow the read; a cursor only continues a read with the same filters.
          */
         get: operations["listInvoices"];
         put?: never;
@@ -670,7 +670,7 @@ export interface paths {
         };
         /**
          * List payouts, a page at a time
-         * @description Newest first by (created_at, id). Pass next_cursor as after to read on; the read ends when next_cursor is null.
+         * @description Newest first by (created_at, id). Pass next_cursor as after to read on; the read ends when next_cursor is null. Filters narrow the read; a cursor only continues a read with the same filters.
          */
         get: operations["listPayouts"];
         put?: never;
@@ -7033,6 +7033,12 @@ export interface operations {
                 after?: string;
                 /** @description Largest number of rows in the page, 1 to 100 (default 20); out of range → 400 limit_out_of_range */
                 limit?: number;
+                /** @description RFC 3339 date-time (e.g. 2026-11-01T00:00:00Z): only rows created at or after this instant */
+                since?: string;
+                /** @description Only invoices in this state */
+                state?: "open" | "settled";
+                /** @description RFC 3339 date-time: only rows created before this instant */
+                until?: string;
             };
             header?: never;
             path?: never;
@@ -7651,6 +7657,10 @@ export interface operations {
                 ledger_account?: "cash" | "balance" | "payouts_pending";
                 /** @description Largest number of rows in the page, 1 to 100 (default 20); out of range → 400 limit_out_of_range */
                 limit?: number;
+                /** @description RFC 3339 date-time (e.g. 2026-11-01T00:00:00Z): only rows created at or after this instant */
+                since?: string;
+                /** @description RFC 3339 date-time: only rows created before this instant */
+                until?: string;
             };
             header?: never;
             path?: never;
@@ -7788,6 +7798,12 @@ export interface operations {
                 after?: string;
                 /** @description Largest number of rows in the page, 1 to 100 (default 20); out of range → 400 limit_out_of_range */
                 limit?: number;
+                /** @description RFC 3339 date-time (e.g. 2026-11-01T00:00:00Z): only rows created at or after this instant */
+                since?: string;
+                /** @description Only payouts in this state */
+                state?: "pending" | "paid" | "failed";
+                /** @description RFC 3339 date-time: only rows created before this instant */
+                until?: string;
             };
             header?: never;
             path?: never;

@@ -14,8 +14,7 @@ import { problem } from '../platform/errors/catalogue.ts';
 import { recordEvent } from '../events/outbox.ts';
 import { changesOf, recordAudit, type AuditBy } from '../audit/record.ts';
 import type { Paging } from '../paging/page.ts';
-import { NEWEST_FIRST, keysetRead, keysetPageJson } from '../paging/keyset.ts';
-import type { Placeholder } from '../platform/db/prepared.ts';
+import { collectionReads, type CreatedRange } from './collection-reads.ts';
 import { creditBalance, post } from './ledger.ts';
 import type { InvoiceRow, InvoiceState, Unrendered } from './tables.ts';
 
@@ -57,17 +56,22 @@ export function storedInvoice(row: Unrendered<InvoiceRow>): InvoiceRow {
   return { ...row, representation: JSON.stringify(presentInvoice(row)) };
 }
 
+/** What a read of the invoices may be narrowed to. */
+export interface InvoiceFilters extends CreatedRange {
+  state?: InvoiceState | undefined;
+}
+
 /** Cursors name the collection and its order; a new order needs a new name. */
 export const INVOICES_ORDER = 'invoices:created_at.desc,id.desc';
 
 export function createInvoices(deps: { db: Db; clock: Clock; paging: Paging }) {
-  const { db, clock, paging } = deps;
+  const { db, clock } = deps;
 
   async function find(executor: Db, accountId: string, id: string): Promise<InvoiceRow | undefined> {
     return executor.selectFrom('invoices').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
   }
 
-  const pageRead = keysetRead((db, value: Placeholder<{ accountId: string }>) => db.selectFrom('invoices').select('representation').where('account_id', '=', value('accountId')), NEWEST_FIRST);
+  const reads = collectionReads(deps, { table: 'invoices', orderName: INVOICES_ORDER, columns: ['state'] });
 
   async function alreadySettled(executor: Db, accountId: string, id: string): Promise<never> {
     const existing = await find(executor, accountId, id);
@@ -132,10 +136,8 @@ export function createInvoices(deps: { db: Db; clock: Clock; paging: Paging }) {
       return invoice;
     },
 
-    /** A page of the account's invoices, as the JSON text of the response. */
-    async listJson(request: { accountId: string; limit: number | undefined; after: string | undefined }): Promise<string> {
-      return keysetPageJson(paging, db, request, { orderName: INVOICES_ORDER, read: pageRead, scope: { accountId: request.accountId } });
-    },
+    /** A page of the account's invoices, narrowed by `filters`, as the JSON text of the response. */
+    listJson: (request: { accountId: string; limit: number | undefined; after: string | undefined; filters: InvoiceFilters }): Promise<string> => reads.listJson(request),
   };
 }
 

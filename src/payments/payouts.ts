@@ -17,8 +17,8 @@ import { eventRow, recordEvent } from '../events/outbox.ts';
 import { changesOf, recordAudit, type AuditBy, type RecordAudit } from '../audit/record.ts';
 import { dialectOf } from '../platform/db/dialect.ts';
 import type { Paging } from '../paging/page.ts';
-import { NEWEST_FIRST, keysetRead, keysetPageJson } from '../paging/keyset.ts';
-import { preparedInsert, type Placeholder } from '../platform/db/prepared.ts';
+import { preparedInsert } from '../platform/db/prepared.ts';
+import { collectionReads, type CreatedRange } from './collection-reads.ts';
 import { debitBalance, post, postingEntries } from './ledger.ts';
 import { writePayoutInOneStatement, type PayoutClaim } from './payout-statement.ts';
 import type { PayoutRow, PayoutState, Unrendered } from './tables.ts';
@@ -71,12 +71,17 @@ const insertPayout = preparedInsert('payouts', [
   'representation',
 ]);
 
+/** What a read of the payouts may be narrowed to. */
+export interface PayoutFilters extends CreatedRange {
+  state?: PayoutState | undefined;
+}
+
 export const PAYOUTS_ORDER = 'payouts:created_at.desc,id.desc';
 
 export function createPayouts(deps: { db: Db; clock: Clock; paging: Paging; delayMs: number; recordAudit?: RecordAudit }) {
-  const { db, clock, paging, delayMs } = deps;
+  const { db, clock, delayMs } = deps;
   const audit = deps.recordAudit ?? recordAudit;
-  const pageRead = keysetRead((db, value: Placeholder<{ accountId: string }>) => db.selectFrom('payouts').select('representation').where('account_id', '=', value('accountId')), NEWEST_FIRST);
+  const reads = collectionReads(deps, { table: 'payouts', orderName: PAYOUTS_ORDER, columns: ['state'] });
   return {
     /**
      * Creates a payout in `trx`. On PostgreSQL `claim`, the request's Idempotency-Key claim, is
@@ -129,10 +134,8 @@ export function createPayouts(deps: { db: Db; clock: Clock; paging: Paging; dela
       return presentPayout(row);
     },
 
-    /** A page of the account's payouts, as the JSON text of the response. */
-    async listJson(request: { accountId: string; limit: number | undefined; after: string | undefined }): Promise<string> {
-      return keysetPageJson(paging, db, request, { orderName: PAYOUTS_ORDER, read: pageRead, scope: { accountId: request.accountId } });
-    },
+    /** A page of the account's payouts, narrowed by `filters`, as the JSON text of the response. */
+    listJson: (request: { accountId: string; limit: number | undefined; after: string | undefined; filters: PayoutFilters }): Promise<string> => reads.listJson(request),
   };
 }
 

@@ -14,8 +14,10 @@ import type { WriteRunner } from '../idempotency/write-runner.ts';
 import type { MetricsRegistry } from '../platform/metrics.ts';
 import { PAGE_CONTENT_TYPE, pageQueryProperties, pageSchema } from '../paging/page.ts';
 import { currencySchema } from './currencies.ts';
-import type { Invoices, NewInvoice } from './invoices.ts';
-import type { NewPayout, Payout, Payouts } from './payouts.ts';
+import type { InvoiceFilters, Invoices, NewInvoice } from './invoices.ts';
+import type { NewPayout, Payout, PayoutFilters, Payouts } from './payouts.ts';
+import { createdRangeQueryProperties } from './collection-reads.ts';
+import { INVOICE_STATES, PAYOUT_STATES } from './tables.ts';
 import type { Balance } from './balance.ts';
 import type { IdempotencyRow } from '../idempotency/tables.ts';
 import { LEDGER_ACCOUNTS, type LedgerEntries, type LedgerFilters } from './ledger-entries.ts';
@@ -47,12 +49,25 @@ interface PageQuery {
 }
 
 const ORDER_NOTE = 'Newest first by (created_at, id). Pass next_cursor as after to read on; the read ends when next_cursor is null.';
+const FILTERED_ORDER_NOTE = `${ORDER_NOTE} Filters narrow the read; a cursor only continues a read with the same filters.`;
+
+/** The query of a collection narrowed by state and creation time. */
+function stateFilteredQuery(states: readonly string[], what: string) {
+  return {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      ...pageQueryProperties,
+      state: { type: 'string', enum: states, description: `Only ${what} in this state` },
+      ...createdRangeQueryProperties,
+    },
+  } as const;
+}
 
 export function registerPaymentRoutes(app: FastifyInstance, deps: PaymentRouteDeps): void {
   const { verifier, writes, invoices, payouts, ledgerEntries, balance } = deps;
   const created = deps.metrics?.counter('gatehouse_payouts_transitions_total', 'Payout state transitions, by from and to state', ['from', 'to']);
   const access = bearerAccess(verifier);
-  const pageQuery = { type: 'object', additionalProperties: false, properties: pageQueryProperties } as const;
 
   app.post<{ Body: NewInvoice }>(
     '/v1/invoices',
@@ -75,20 +90,21 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: PaymentRouteDe
     },
   );
 
-  app.get<{ Querystring: PageQuery }>(
+  app.get<{ Querystring: PageQuery & InvoiceFilters }>(
     '/v1/invoices',
     protectedRoute(access('invoices:read'), {
       schema: {
         tags: ['invoices'],
         operationId: 'listInvoices',
         summary: 'List invoices, a page at a time',
-        description: ORDER_NOTE,
-        querystring: pageQuery,
+        description: FILTERED_ORDER_NOTE,
+        querystring: stateFilteredQuery(INVOICE_STATES, 'invoices'),
         response: { 200: pageSchema(invoiceSchema, 'A page of invoices'), ...errorResponses(400, 401, 403, 429) },
       },
     }),
     async (request, reply) => {
-      const page = await invoices.listJson({ accountId: principalOf(request).accountId, limit: request.query.limit, after: request.query.after });
+      const { limit, after, state, since, until } = request.query;
+      const page = await invoices.listJson({ accountId: principalOf(request).accountId, limit, after, filters: { state, since, until } });
       return reply.type(PAGE_CONTENT_TYPE).send(page);
     },
   );
@@ -163,20 +179,21 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: PaymentRouteDe
     },
   );
 
-  app.get<{ Querystring: PageQuery }>(
+  app.get<{ Querystring: PageQuery & PayoutFilters }>(
     '/v1/payouts',
     protectedRoute(access('payouts:read'), {
       schema: {
         tags: ['payouts'],
         operationId: 'listPayouts',
         summary: 'List payouts, a page at a time',
-        description: ORDER_NOTE,
-        querystring: pageQuery,
+        description: FILTERED_ORDER_NOTE,
+        querystring: stateFilteredQuery(PAYOUT_STATES, 'payouts'),
         response: { 200: pageSchema(payoutSchema, 'A page of payouts'), ...errorResponses(400, 401, 403, 429) },
       },
     }),
     async (request, reply) => {
-      const page = await payouts.listJson({ accountId: principalOf(request).accountId, limit: request.query.limit, after: request.query.after });
+      const { limit, after, state, since, until } = request.query;
+      const page = await payouts.listJson({ accountId: principalOf(request).accountId, limit, after, filters: { state, since, until } });
       return reply.type(PAGE_CONTENT_TYPE).send(page);
     },
   );
@@ -215,7 +232,7 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: PaymentRouteDe
         tags: ['ledger'],
         operationId: 'listLedgerEntries',
         summary: 'List ledger entries, a page at a time',
-        description: `${ORDER_NOTE} Filters narrow the read; a cursor only continues a read with the same filters.`,
+        description: FILTERED_ORDER_NOTE,
         querystring: {
           type: 'object',
           additionalProperties: false,
@@ -224,18 +241,19 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: PaymentRouteDe
             ledger_account: { type: 'string', enum: LEDGER_ACCOUNTS, description: 'Only entries of this ledger account' },
             direction: { type: 'string', enum: ['debit', 'credit'], description: 'Only debits or only credits' },
             currency: { ...currencySchema, description: 'Only entries in this currency: its ISO 4217 code, upper case (e.g. EUR)' },
+            ...createdRangeQueryProperties,
           },
         },
         response: { 200: pageSchema(ledgerEntrySchema, 'A page of ledger entries'), ...errorResponses(400, 401, 403, 429) },
       },
     }),
     async (request, reply) => {
-      const { limit, after, ledger_account, direction, currency } = request.query;
+      const { limit, after, ledger_account, direction, currency, since, until } = request.query;
       const page = await ledgerEntries.listJson({
         accountId: principalOf(request).accountId,
         limit,
         after,
-        filters: { ledger_account, direction, currency },
+        filters: { ledger_account, direction, currency, since, until },
       });
       return reply.type(PAGE_CONTENT_TYPE).send(page);
     },

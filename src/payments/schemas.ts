@@ -1,6 +1,7 @@
 /** JSON schemas of the business objects, shared by validation, serialization and the OpenAPI document. */
 import { amountSchema, currencySchema } from './currencies.ts';
 import { LEDGER_ACCOUNTS } from './ledger-entries.ts';
+import { INVOICE_STATES, PAYOUT_STATES } from './tables.ts';
 import { component } from '../platform/http/openapi-components.ts';
 
 const instant = { type: 'string', format: 'date-time', description: 'RFC 3339 instant, UTC' } as const;
@@ -24,7 +25,7 @@ export const invoiceSchema = component('Invoice', {
     currency: { type: 'string', examples: ['EUR'] },
     description: { type: ['string', 'null'] },
     metadata: { type: 'object', additionalProperties: { type: 'string' } },
-    state: { type: 'string', enum: ['open', 'settled'], description: 'open → settled (once)' },
+    state: { type: 'string', enum: INVOICE_STATES, description: 'open → settled (once)' },
     created_at: instant,
     settled_at: nullableInstant,
   },
@@ -51,7 +52,7 @@ export const payoutSchema = component('Payout', {
     amount: amountSchema,
     currency: { type: 'string', examples: ['EUR'] },
     destination: { type: 'string' },
-    state: { type: 'string', enum: ['pending', 'paid', 'failed'], description: 'pending → paid, or pending → failed' },
+    state: { type: 'string', enum: PAYOUT_STATES, description: 'pending → paid, or pending → failed' },
     failure_code: { type: ['string', 'null'], description: 'Why a failed payout failed (destination_rejected); null otherwise' },
     created_at: instant,
     processed_at: nullableInstant,

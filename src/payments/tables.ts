@@ -10,8 +10,10 @@
 /** A row's columns other than its representation: what a presenter renders it from. */
 export type Unrendered<Row extends { representation: string }> = Omit<Row, 'representation'>;
 
-export type InvoiceState = 'open' | 'settled';
-export type PayoutState = 'pending' | 'paid' | 'failed';
+export const INVOICE_STATES = ['open', 'settled'] as const;
+export type InvoiceState = (typeof INVOICE_STATES)[number];
+export const PAYOUT_STATES = ['pending', 'paid', 'failed'] as const;
+export type PayoutState = (typeof PAYOUT_STATES)[number];
 export type LedgerAccount = 'cash' | 'balance' | 'payouts_pending';
 export type Direction = 'debit' | 'credit';
 

@@ -65,6 +65,64 @@ for (const target of databaseTargets()) {
       assert.equal(invoices.rows.length, 1);
     });
 
+    it('invoices and payouts filter by state, every collection by creation time; a cursor continues only its own filters', async () => {
+      const { token, accountId } = await newTenant(t);
+      const start = t.clock.now();
+      const settled = [await fund(t, token, 1_000), await fund(t, token, 1_000)];
+      const open: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        t.clock.advance(1_000);
+        open.push((await api(t, token, 'POST', '/v1/invoices', { amount: 10 + i, currency: 'EUR' })).body.id);
+      }
+      const payouts: string[] = [];
+      for (let i = 0; i < 4; i++) {
+        t.clock.advance(1_000);
+        payouts.push((await api(t, token, 'POST', '/v1/payouts', { amount: 100, currency: 'EUR', destination: i === 0 ? 'test_fail-1' : `acct-${i}` })).body.id);
+      }
+      await t.gatehouse.services.payoutProcessor.processDuePayouts();
+      t.clock.advance(1_000);
+      const pending = (await api(t, token, 'POST', '/v1/payouts', { amount: 100, currency: 'EUR', destination: 'acct-late' })).body.id;
+
+      const openRead = await readAll(t, token, '/v1/invoices?state=open', 2);
+      assert.deepEqual(openRead.rows.map((r) => r.id), [...open].reverse());
+      assert.equal(openRead.pages, 2);
+      const settledRead = await readAll(t, token, '/v1/invoices?state=settled', 1);
+      assert.deepEqual(new Set(settledRead.rows.map((r) => r.id)), new Set(settled));
+      assert.ok(settledRead.rows.every((r) => r.state === 'settled'));
+
+      const stored = await t.gatehouse.database.db.selectFrom('payouts').select(['id', 'state']).where('account_id', '=', accountId).orderBy('created_at', 'desc').execute();
+      assert.deepEqual(stored.map((p) => p.state), ['pending', 'paid', 'paid', 'paid', 'failed']);
+      assert.deepEqual((await readAll(t, token, '/v1/payouts?state=paid', 2)).rows.map((r) => r.id), payouts.slice(1).reverse());
+      assert.deepEqual((await readAll(t, token, '/v1/payouts?state=failed', 2)).rows.map((r) => r.id), [payouts[0]]);
+      assert.deepEqual((await readAll(t, token, '/v1/payouts?state=pending', 10)).rows.map((r) => r.id), [pending]);
+
+      // since inclusive, until exclusive, on the creation instant; two spellings of an instant are one read.
+      const second = new Date(start + 2_000).toISOString();
+      const fourth = new Date(start + 4_000).toISOString().replace('.000Z', '+00:00');
+      const window = await readAll(t, token, `/v1/invoices?since=${encodeURIComponent(second)}&until=${encodeURIComponent(fourth)}`, 1);
+      assert.deepEqual(window.rows.map((r) => r.id), [open[2], open[1]]);
+      const ledgerWindow = await readAll(t, token, `/v1/ledger/entries?since=${encodeURIComponent(new Date(start + 5_000).toISOString())}&ledger_account=balance`, 10);
+      // The failed payout's reversal was posted when it failed, inside the window.
+      assert.deepEqual(ledgerWindow.rows.map((r) => r.source.id).sort(), [...payouts, pending].sort());
+
+      const first = await api(t, token, 'GET', '/v1/invoices?state=open&limit=1');
+      assert.equal(first.status, 200);
+      const elsewhere = await api(t, token, 'GET', `/v1/invoices?state=settled&limit=1&after=${encodeURIComponent(first.body.next_cursor)}`);
+      assert.equal(elsewhere.status, 400);
+      assert.equal(elsewhere.body.code, 'cursor_mismatch');
+      const unfiltered = await api(t, token, 'GET', `/v1/invoices?limit=1&after=${encodeURIComponent(first.body.next_cursor)}`);
+      assert.equal(unfiltered.body.code, 'cursor_mismatch');
+
+      const badState = await api(t, token, 'GET', '/v1/payouts?state=done');
+      assert.equal(badState.status, 400);
+      assert.equal(badState.body.code, 'validation_failed');
+      const badInstant = await api(t, token, 'GET', '/v1/payouts?since=yesterday');
+      assert.equal(badInstant.status, 400);
+      assert.equal(badInstant.body.code, 'validation_failed');
+      assert.equal(badInstant.body.detail, 'since must be an RFC 3339 date-time, e.g. 2026-11-01T00:00:00Z');
+      assert.deepEqual(badInstant.body.errors, [{ pointer: '#/since', in: 'query', detail: badInstant.body.detail }]);
+    });
+
     it('a token without ledger:read → 403; another account sees none of the entries', async () => {
       const owner = await newTenant(t);
       await fund(t, owner.token, 100);
@@ -85,7 +143,7 @@ for (const target of databaseTargets()) {
         assert.ok(doc.paths[path], path);
       }
       const list = doc.paths['/v1/invoices']!.get!;
-      assert.deepEqual(list.parameters!.map((p) => p.name).sort(), ['after', 'limit']);
+      assert.deepEqual(list.parameters!.map((p) => p.name).sort(), ['after', 'limit', 'since', 'state', 'until']);
       const text = JSON.stringify(doc.paths['/v1/payouts']!.post!.responses);
       assert.match(text, /insufficient|422/);
       assert.match(JSON.stringify(doc), /next_cursor/);

@@ -8,6 +8,7 @@ import * as m0200 from './0200_payments.ts';
 import * as m0201 from './0201_ledger_without_transaction_index.ts';
 import * as m0202 from './0202_stored_representations.ts';
 import * as m0203 from './0203_pending_payouts_by_account.ts';
+import * as m0204 from './0204_collections_by_state.ts';
 import * as m0300 from './0300_idempotency.ts';
 import * as m0400 from './0400_scim.ts';
 import * as m0401 from './0401_closed_accounts_take_no_people.ts';
@@ -36,6 +37,7 @@ export const migrations: Record<string, Migration> = {
   '0201_ledger_without_transaction_index': m0201,
   '0202_stored_representations': m0202,
   '0203_pending_payouts_by_account': m0203,
+  '0204_collections_by_state': m0204,
   '0300_idempotency': m0300,
   '0400_scim': m0400,
   '0401_closed_accounts_take_no_people': m0401,
