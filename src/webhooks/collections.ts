@@ -17,6 +17,7 @@ import { NEWEST_FIRST, keysetPage, type KeysetColumns } from '../paging/keyset.t
 import type { Page, PageRequest, Paging } from '../paging/page.ts';
 import type { Sealer } from './secrets.ts';
 import { presentStoredEndpoint, type EndpointView } from './endpoints.ts';
+import { AUDIT_EVENT_PREFIX } from '../events/types.ts';
 import { deliveryStateIs, deliveryStates, presentEvent, type EventDeliveryState } from './recovery.ts';
 import type { AttemptRow, EndpointRow } from './tables.ts';
 
@@ -40,6 +41,11 @@ export type PageOf = Omit<PageRequest, 'filters'>;
 export interface EventFilters {
   type?: string | undefined;
   delivery_state?: EventDeliveryState | undefined;
+  /**
+   * Whether the reader may see the audit trail's streamed records (`audit.*` events): a token
+   * without `audit:read` reads every other event, never the trail by this door.
+   */
+  audit: boolean;
 }
 
 export interface AttemptFilters {
@@ -92,6 +98,7 @@ export function createWebhookCollections(deps: { db: Db; clock: Clock; paging: P
     async events(request: PageOf, filters: EventFilters): Promise<ApiPage<ReturnType<typeof presentEvent>>> {
       let scoped = db.selectFrom('events').selectAll().where('account_id', '=', request.accountId);
       if (filters.type !== undefined) scoped = scoped.where('type', '=', filters.type);
+      if (!filters.audit) scoped = scoped.where('type', 'not like', `${AUDIT_EVENT_PREFIX}%`);
       const state = filters.delivery_state;
       if (state !== undefined) scoped = scoped.where((eb) => deliveryStateIs(eb, state));
       const page = await paging.read<Tables['events']>({ ...request, filters: { ...filters } }, {

@@ -19,6 +19,7 @@ import { problem } from '../platform/errors/catalogue.ts';
 import type { DeliveryState } from './tables.ts';
 import { subscribes } from './fan-out.ts';
 import { signalDeliveriesDue } from './wake.ts';
+import { AUDIT_EVENT_PREFIX } from '../events/types.ts';
 
 type Trx = Transaction<Tables>;
 export type EventDeliveryState = DeliveryState | 'none';
@@ -64,9 +65,10 @@ export function createRecovery(deps: { db: Db; clock: Clock }) {
   }
 
   return {
-    async getEvent(accountId: string, id: string) {
+    /** The event, unless it is missing, another account's, or an audit record the reader may not see (`audit`: holds audit:read). */
+    async getEvent(accountId: string, id: string, audit: boolean) {
       const row = await db.selectFrom('events').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
-      if (!row) throw problem('event_not_found');
+      if (!row || (!audit && row.type.startsWith(AUDIT_EVENT_PREFIX))) throw problem('event_not_found');
       const states = await deliveryStates(db, [id]);
       return presentEvent(row, states.get(id) ?? 'none');
     },

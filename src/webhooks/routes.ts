@@ -131,6 +131,8 @@ export function registerWebhookRoutes(
   const access = bearerAccess(deps.accessTokens);
   const manage = access('webhooks:manage');
   const readEvents = access('events:read');
+  /** `audit:read` is privileged (oauth/scopes.ts): the trail's streamed records are not every event reader's. */
+  const readsAudit = (request: FastifyRequest) => principalOf(request).scopes.has('audit:read');
 
   app.post<{ Body: { url: string; event_types: string[]; description?: string | null; headers?: Record<string, string> } }>(
     '/v1/webhook_endpoints',
@@ -302,6 +304,7 @@ export function registerWebhookRoutes(
       tags: [TAG],
       operationId: 'listEvents',
       summary: 'Events of the account, newest first',
+      description: 'The audit trail\'s records streamed as `audit.*` events are listed only to a token that also holds audit:read.',
       querystring: {
         type: 'object',
         additionalProperties: false,
@@ -309,11 +312,11 @@ export function registerWebhookRoutes(
       },
       response: { 200: pageSchema(eventSchema, 'A page of events'), ...errorResponses(400, 401, 403) },
     },
-  }), async (request) => collections.events(pageOf(request), { type: request.query.type, delivery_state: request.query.delivery_state }));
+  }), async (request) => collections.events(pageOf(request), { type: request.query.type, delivery_state: request.query.delivery_state, audit: readsAudit(request) }));
 
   app.get<{ Params: { id: string } }>('/v1/events/:id', protectedRoute(readEvents, {
     schema: { tags: [TAG], operationId: 'getEvent', summary: 'Get an event', params: idParams, response: { 200: eventSchema, ...errorResponses(401, 403, 404) } },
-  }), async (request) => recovery.getEvent(principalOf(request).accountId, request.params.id));
+  }), async (request) => recovery.getEvent(principalOf(request).accountId, request.params.id, readsAudit(request)));
 
   app.post<{ Params: { id: string } }>('/v1/events/:id/redeliver', protectedRoute(manage, {
     schema: {

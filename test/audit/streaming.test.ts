@@ -12,7 +12,9 @@ import { databaseTargets } from '../helpers/databases.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { registerClient } from '../oauth/helpers.ts';
 import { startReceiver, type Receiver } from '../webhooks/receiver.ts';
-import { ALLOW_LOOPBACK, dispatcher, registerEndpoint, tenant } from '../webhooks/support.ts';
+import { ALLOW_LOOPBACK, dispatcher, raise, registerEndpoint, tenant } from '../webhooks/support.ts';
+import { mintAccessToken } from '../helpers/fixtures.ts';
+import { bearerCall } from '../helpers/http.ts';
 
 for (const target of databaseTargets()) {
   describe(`audit events on webhooks (${target.kind})`, () => {
@@ -84,7 +86,7 @@ for (const target of databaseTargets()) {
     });
 
     it('a SIEM that is down: the audit event is retried, parked, and recovered', async () => {
-      const who = await tenant(t);
+      const who = await tenant(t, ['webhooks:manage', 'events:read', 'audit:read']);
       const siem = await receiver();
       const endpoint = await registerEndpoint(who, siem.url, ['audit.*']);
       siem.secrets = [endpoint.secret];
@@ -111,6 +113,34 @@ for (const target of databaseTargets()) {
       const last = siem.received.filter((r) => r.body.event === 'audit.client.created').at(-1)!;
       assert.equal(last.raw.toString(), created[0]!.raw.toString(), 'the same bytes after recovery');
       assert.equal((await who.call('GET', `/v1/events/${String(last.headers['event-id'])}`)).body.delivery_state, 'acknowledged');
+    });
+
+    it('the streamed records are events only to a token that may read the trail: events:read alone lists and finds none of them', async () => {
+      const owner = await tenant(t, ['webhooks:manage', 'events:read', 'audit:read']);
+      const siem = await receiver();
+      siem.secrets = [(await registerEndpoint(owner, siem.url, ['audit.*', '*'])).secret];
+      await registerClient(t, owner.accountId, { client_name: 'Books', grant_types: ['client_credentials'], scope: 'invoices:read' });
+      await seal();
+      const stored = await auditEventsOf(owner.accountId);
+      assert.ok(stored.length >= 2, 'the endpoint and the client were recorded and streamed');
+      const auditEvent = await t.gatehouse.database.db.selectFrom('events').select('id').where('account_id', '=', owner.accountId).where('type', '=', 'audit.client.created').executeTakeFirstOrThrow();
+      const business = await raise(t, owner.accountId);
+
+      const readerToken = await mintAccessToken(t, { accountId: owner.accountId, scopes: ['events:read'] });
+      const listed = await bearerCall(t.publicUrl, readerToken, 'GET', '/v1/events?limit=100');
+      assert.equal(listed.status, 200);
+      assert.deepEqual(listed.body.data.map((e: { id: string }) => e.id), [business.id], 'the business event only');
+      const byType = await bearerCall(t.publicUrl, readerToken, 'GET', '/v1/events?type=audit.client.created');
+      assert.deepEqual(byType.body, { data: [], next_cursor: null });
+      const one = await bearerCall(t.publicUrl, readerToken, 'GET', `/v1/events/${auditEvent.id}`);
+      assert.equal(one.status, 404);
+      assert.equal(one.body.code, 'event_not_found');
+
+      const auditor = await bearerCall(t.publicUrl, await mintAccessToken(t, { accountId: owner.accountId, scopes: ['events:read', 'audit:read'] }), 'GET', '/v1/events?limit=100');
+      assert.equal(auditor.body.data.length, stored.length + 1);
+      const found = await owner.call('GET', `/v1/events/${auditEvent.id}`);
+      assert.equal(found.status, 200);
+      assert.equal(found.body.type, 'audit.client.created');
     });
   });
 }
