@@ -73,11 +73,15 @@ export function presentStoredEndpoint(sealer: Sealer, row: EndpointRow, now: num
 
 /**
  * The endpoint as a `webhook_endpoint.disabled` event carries it: as the API shows it, less its
- * `headers`, which are kept sealed while an event's body is stored as sent (events/outbox.ts).
+ * `headers` and with its URL's query values redacted, as its audit record keeps them. An event's
+ * body is stored as sent (events/outbox.ts), is read with `events:read` (which `webhooks:manage`,
+ * needed to see the endpoint itself, is not) and is sent to the account's other receivers: a
+ * `?token=…` in the URL would reach them all in clear.
  */
 export function presentEndpointInEvent(row: EndpointRow, now: number): Omit<EndpointView, 'headers'> {
   const view: Partial<EndpointView> = presentEndpoint(row, now, {});
   delete view.headers;
+  view.url = withQueryValuesRedacted(row.url);
   return view as Omit<EndpointView, 'headers'>;
 }
 

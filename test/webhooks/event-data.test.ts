@@ -96,13 +96,16 @@ for (const target of databaseTargets()) {
       assert.deepEqual(listed.body.data, first.body, 'the event API shows the body as sent');
     });
 
-    it('webhook_endpoint.disabled carries the endpoint as the API shows it, less its headers (kept sealed)', async () => {
+    it('webhook_endpoint.disabled carries the endpoint as the API shows it, less its headers (kept sealed) and its URL query values', async () => {
       const { who, receiver, endpoint } = await listening(['invoice.settled']);
       const watcher = await startReceiver();
       receivers.push(watcher);
       const watching = await registerEndpoint(who, watcher.url, ['webhook_endpoint.disabled']);
       watcher.secrets = [watching.secret];
-      const updated = await who.call('POST', `/v1/webhook_endpoints/${endpoint.id}`, { headers: { Authorization: 'Bearer receiver-credential', 'X-Tenant': 'acme' } });
+      const updated = await who.call('POST', `/v1/webhook_endpoints/${endpoint.id}`, {
+        url: `${receiver.url}?token=query-credential&v=2`,
+        headers: { Authorization: 'Bearer receiver-credential', 'X-Tenant': 'acme' },
+      });
       assert.equal(updated.status, 200, JSON.stringify(updated.body));
       receiver.answer = () => 410;
       const invoice = await who.call('POST', '/v1/invoices', { amount: 100, currency: 'EUR' });
@@ -114,9 +117,12 @@ for (const target of databaseTargets()) {
       assert.equal(notice.octokitValid, true);
       const shown = (await who.call('GET', `/v1/webhook_endpoints/${endpoint.id}`)).body;
       const { headers: _headers, ...withoutHeaders } = shown;
-      assert.deepEqual(notice.body.data, withoutHeaders);
+      assert.equal(shown.url, `${receiver.url}?token=query-credential&v=2`);
+      assert.deepEqual(notice.body.data, { ...withoutHeaders, url: `${receiver.url}?token=[redacted]&v=[redacted]` });
       assert.equal(notice.body.state, 'disabled');
       assert.ok(!notice.raw.toString().includes('receiver-credential'), 'no sealed value in the body');
+      const stored = await t.gatehouse.database.db.selectFrom('events').select('payload').where('type', '=', 'webhook_endpoint.disabled').where('object_id', '=', endpoint.id).executeTakeFirstOrThrow();
+      assert.ok(!stored.payload.includes('query-credential'), 'nor in the stored event');
     });
   });
 }
