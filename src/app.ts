@@ -56,7 +56,7 @@ import { createLedgerEntries, type LedgerEntries } from './payments/ledger-entri
 import { createBalance } from './payments/balance.ts';
 import type { PayoutProcessor } from './payments/payout-processor.ts';
 import { registerPaymentRoutes } from './payments/routes.ts';
-import { createRateLimits, limitApiRequests, type RateLimits } from './platform/rate-limit.ts';
+import { apiRequestLimits, createRateLimits, type RateLimits } from './platform/rate-limit.ts';
 import { documentAnswers } from './platform/http/openapi-answers.ts';
 import { refuseUnknownQueries } from './platform/http/schemas.ts';
 import { emptyFormOnly } from './platform/http/json-body.ts';
@@ -221,6 +221,7 @@ async function assemble(
     keyPrefix: config.redisKeyPrefix,
     limits: {
       api: config.rateLimitApi,
+      api_failure_ip: config.rateLimitApiFailures,
       token: config.rateLimitToken,
       signin: config.rateLimitSignIn,
       signin_device: config.rateLimitSignIn,
@@ -344,7 +345,11 @@ async function assemble(
     audit,
   };
   await publicServer.register(async function businessApi(api) {
-    if (rateLimits.enabled) api.addHook('onRequest', limitApiRequests(rateLimits));
+    if (rateLimits.enabled) {
+      const limits = apiRequestLimits(rateLimits);
+      api.addHook('onRequest', limits.onRequest);
+      api.addHook('onResponse', limits.onResponse);
+    }
     refuseUnknownQueries(api);
     api.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer' }, emptyFormOnly);
     documentAnswers(api, [429]);

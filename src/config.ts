@@ -71,6 +71,7 @@ export interface Config {
   payoutDelay: number;
   /** API requests per credential (or IP) and window. */
   rateLimitApi: { points: number; seconds: number };
+  rateLimitApiFailures: { points: number; seconds: number };
   /** Token requests per client (or IP) and window. */
   rateLimitToken: { points: number; seconds: number };
   /** Sign-in attempts per userName and window. */
@@ -549,6 +550,14 @@ export const SETTINGS = [
     description: 'API requests allowed per credential, as requests/seconds',
     parse: rate,
     fallback: () => ({ points: 100, seconds: 1 }),
+  }),
+  setting({
+    key: 'rateLimitApiFailures',
+    env: 'GATEHOUSE_RATE_LIMIT_API_FAILURES',
+    flag: '--rate-limit-api-failures',
+    description: 'API requests refused 401 (no valid credential) allowed per address, as failures/seconds; an address past it is refused 429 until the window ends',
+    parse: rate,
+    fallback: () => ({ points: 100, seconds: 60 }),
   }),
   setting({
     key: 'rateLimitToken',

@@ -14,7 +14,7 @@
  * Buckets of failures count only failed attempts: a caller `check`s before and `consume`s on
  * failure, or `consume`s before and `reward`s a success, so successes never spend them.
  */
-import type { FastifyBaseLogger, onRequestHookHandler } from 'fastify';
+import type { FastifyBaseLogger, onRequestHookHandler, onResponseHookHandler } from 'fastify';
 import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { problem } from './errors/catalogue.ts';
@@ -28,16 +28,18 @@ export interface Limit {
 }
 
 /**
- * `token`: requests of an authenticated client; `token_failure_ip` / `token_failure_client`:
+ * `api`: API requests per bearer token (per address without one); `api_failure_ip`: API requests
+ * refused 401 per source address. `token`: requests of an authenticated client; `token_failure_ip` / `token_failure_client`:
  * failed client authentications per source address / per claimed client; `signin`: sign-in
  * attempts per userName; `signin_device`: the same from a browser that signed in as that userName
  * before (oauth/sign-in-devices.ts), per browser; `signin_ip`: failed sign-ins per source address
  * and account.
  */
-export type Bucket = 'api' | 'token' | 'token_failure_ip' | 'token_failure_client' | 'signin' | 'signin_device' | 'signin_ip';
+export type Bucket = 'api' | 'api_failure_ip' | 'token' | 'token_failure_ip' | 'token_failure_client' | 'signin' | 'signin_device' | 'signin_ip';
 
 export const DEFAULT_LIMITS: Record<Bucket, Limit> = {
   api: { points: 100, seconds: 1 },
+  api_failure_ip: { points: 100, seconds: 60 },
   token: { points: 100, seconds: 1 },
   token_failure_ip: { points: 30, seconds: 60 },
   token_failure_client: { points: 30, seconds: 60 },
@@ -272,17 +274,62 @@ export function createRateLimits(options: {
   };
 }
 
+/** The most addresses a node remembers as past their failures; more and the oldest are forgotten. */
+const MAX_BLOCKED_ADDRESSES = 10_000;
+
 /**
- * The API limit as an `onRequest` hook, keyed by the bearer token's digest or the client
- * address. It is added inside the plugin that holds the /v1 and SCIM routes (app.ts), so it is
- * attached to those routes and holds whatever spelling of the request target the router
- * accepted. It runs before authentication, so a flood of bad tokens is limited too.
+ * The API limits as hooks of the plugin that holds the /v1 and SCIM routes (app.ts), so they are
+ * attached to those routes and hold whatever spelling of the request target the router accepted.
+ *
+ * - `onRequest`: each request counts against its bearer token's budget (`api`, by the token's
+ *   digest), or its address's without one. It runs before authentication.
+ * - Every token spelt differently has a budget of its own, so a flood of made-up tokens would never
+ *   meet that limit: `onResponse` counts each 401 against its address (`api_failure_ip`), and an
+ *   address past that budget is refused 429 before its token is looked at, for the rest of the
+ *   window. The counts live where every limit does (Redis when configured, so every node counts
+ *   them); each node remembers the addresses it saw go past, so the check on the path of every
+ *   request asks nothing of the store.
  */
-export function limitApiRequests(limits: RateLimits): onRequestHookHandler {
-  return async function apiRateLimit(request, reply) {
-    const token = bearerToken(request);
-    const key = token === undefined ? `ip:${request.ip}` : `tok:${sha256Hex(token).slice(0, 32)}`;
-    const headers = await limits.enforce('api', key);
-    reply.headers(headers);
+export function apiRequestLimits(limits: RateLimits, now: () => number = Date.now): { onRequest: onRequestHookHandler; onResponse: onResponseHookHandler } {
+  const blocked = new Map<string, { until: number; headers: Record<string, string> }>();
+
+  function block(address: string, headers: Record<string, string>): void {
+    if (blocked.size >= MAX_BLOCKED_ADDRESSES) {
+      const at = now();
+      for (const [key, entry] of blocked) if (entry.until <= at) blocked.delete(key);
+      if (blocked.size >= MAX_BLOCKED_ADDRESSES) blocked.delete(blocked.keys().next().value!);
+    }
+    blocked.set(address, { until: now() + Number(headers['ratelimit-reset'] ?? 1) * 1000, headers });
+  }
+
+  function refusedAddress(address: string): Record<string, string> | undefined {
+    const entry = blocked.get(address);
+    if (entry === undefined) return undefined;
+    const left = Math.ceil((entry.until - now()) / 1000);
+    if (left <= 0) {
+      blocked.delete(address);
+      return undefined;
+    }
+    return { ...entry.headers, 'retry-after': String(left) };
+  }
+
+  return {
+    async onRequest(request, reply) {
+      const refused = refusedAddress(request.ip);
+      if (refused) throw problem('rate_limited', { detail: `Too many requests with credentials that are not valid; retry after ${refused['retry-after']} s`, headers: refused });
+      const token = bearerToken(request);
+      const key = token === undefined ? `ip:${request.ip}` : `tok:${sha256Hex(token).slice(0, 32)}`;
+      const headers = await limits.enforce('api', key);
+      reply.headers(headers);
+    },
+    // A plain callback: every answer passes here, and all but a 401 leave at once, with no promise made.
+    onResponse(request, reply, done) {
+      if (reply.statusCode !== 401) return done();
+      limits.consume('api_failure_ip', `ip:${request.ip}`).then((decision) => {
+        // The last failure the budget holds closes it: the next request waits rather than being verified.
+        if (!decision.allowed || decision.headers['ratelimit-remaining'] === '0') block(request.ip, decision.headers);
+        done();
+      }, done);
+    },
   };
 }

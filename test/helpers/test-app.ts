@@ -62,6 +62,7 @@ export async function startTestApp(target: DatabaseTarget, options: TestAppOptio
       // Suites that fire hundreds of concurrent requests are about other rules; the limits
       // themselves are tested with their own settings.
       GATEHOUSE_RATE_LIMIT_API: '100000/1',
+      GATEHOUSE_RATE_LIMIT_API_FAILURES: '100000/1',
       GATEHOUSE_RATE_LIMIT_TOKEN: '100000/1',
       GATEHOUSE_RATE_LIMIT_TOKEN_FAILURES: '100000/1',
       ...options.env,

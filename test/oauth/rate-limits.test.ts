@@ -53,6 +53,32 @@ describe('rate limits', () => {
     assert.equal(scim.status, 429);
   });
 
+  it('/v1 and /scim: made-up tokens, each with a budget of its own, are counted against their address; past it, even a valid token from there waits', async () => {
+    const limited = await startTestApp(target!, { env: { GATEHOUSE_RATE_LIMIT_API_FAILURES: '5/60' } });
+    try {
+      const accountId = await createAccount(limited);
+      const reg = await registerClient(limited, accountId, { grant_types: ['client_credentials'], scope: 'invoices:read' });
+      const issued = await postForm(`${limited.publicUrl}/token`, { grant_type: 'client_credentials' }, { authorization: basic(reg.client_id, reg.client_secret) });
+      const valid = issued.body.access_token as string;
+      const get = (path: string, token: string) => fetch(`${limited.publicUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
+      assert.equal((await get('/v1/invoices', valid)).status, 200);
+      const statuses: number[] = [];
+      for (let i = 0; i < 7; i++) statuses.push((await get(i % 2 ? '/scim/v2/Users' : '/v1/invoices', `gh_at_${randomBytes(16).toString('hex')}`)).status);
+      assert.deepEqual(statuses, [401, 401, 401, 401, 401, 429, 429], 'five failures, then refused before the token is looked at');
+      const refused = await get('/v1/invoices', valid);
+      assert.equal(refused.status, 429);
+      const body = await json(refused);
+      assert.equal(body.code, 'rate_limited');
+      assert.match(body.detail, /credentials that are not valid/);
+      const retryAfter = Number(refused.headers.get('retry-after'));
+      assert.ok(retryAfter >= 1 && retryAfter <= 60, String(retryAfter));
+      const token = await postForm(`${limited.publicUrl}/token`, { grant_type: 'client_credentials' }, { authorization: basic(reg.client_id, reg.client_secret) });
+      assert.equal(token.status, 200, 'the token endpoint counts its own failures');
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('GATEHOUSE_RATE_LIMITS=off turns every limit off', async () => {
     const off = await startTestApp(target!, { env: { GATEHOUSE_RATE_LIMITS: 'off', GATEHOUSE_RATE_LIMIT_API: '1/60' } });
     try {
