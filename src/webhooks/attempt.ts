@@ -199,17 +199,25 @@ function excerptOf(chunks: Buffer[], size: number): string | null {
 const MIN_ECHOED_LENGTH = 6;
 const ECHO_REDACTED = '[redacted]';
 
+/** The ways an error page writes a value back: as sent, JSON-escaped, HTML-escaped (named or numbered), base64. */
+function echoedForms(value: string): Set<string> {
+  const html = (quote: string, apostrophe: string) =>
+    value.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', quote).replaceAll("'", apostrophe);
+  const base64 = Buffer.from(value, 'utf8').toString('base64');
+  return new Set([value, JSON.stringify(value).slice(1, -1), html('&quot;', '&#39;'), html('&#34;', '&#x27;'), base64, base64.replace(/=+$/, '')]);
+}
+
 /**
  * The excerpt without what the delivery carried that may be a credential (see
  * `credentialsSent`), should the receiver's answer echo the request back: excerpts are stored
- * in clear and shown on the API. Each value goes as sent and as JSON escapes it, and so does
- * the start of one that the excerpt's end cuts short.
+ * in clear and shown on the API. Each value goes in every form an error page writes it in
+ * (`echoedForms`), and so does the start of one that the excerpt's end cuts short.
  */
 export function withoutEchoes(excerpt: string, values: readonly string[]): string {
   let out = excerpt;
   for (const value of values) {
     if (value.length < MIN_ECHOED_LENGTH) continue;
-    for (const form of new Set([value, JSON.stringify(value).slice(1, -1)])) {
+    for (const form of echoedForms(value)) {
       out = out.replaceAll(form, ECHO_REDACTED);
       for (let cut = Math.min(form.length - 1, out.length); cut >= MIN_ECHOED_LENGTH; cut--) {
         if (out.endsWith(form.slice(0, cut))) {
