@@ -522,6 +522,8 @@ export interface components {
                 /** @description Records whose details were removed when the person they name was deleted */
                 detached: number;
                 first_seq: number;
+                /** @description The head record's hash: keep `head_seq:head_hash` elsewhere and pass it as anchor later */
+                head_hash: string | null;
                 head_seq: number;
                 ok: boolean;
                 /** @description Records written and not yet sealed (not covered until they are) */
@@ -4833,6 +4835,8 @@ export interface operations {
         parameters: {
             query?: {
                 account?: string;
+                /** @description With account: `<seq>:<hash>` of a record kept outside the database (a SIEM's copy); the chain must still pass through it */
+                anchor?: string;
             };
             header?: never;
             path?: never;
@@ -4856,6 +4860,7 @@ export interface operations {
                      *           "records": 1,
                      *           "first_seq": 1,
                      *           "head_seq": 1,
+                     *           "head_hash": "string",
                      *           "checkpoints": {
                      *             "verified": 1
                      *           },

@@ -539,7 +539,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Events of the account, newest first */
+        /**
+         * Events of the account, newest first
+         * @description The audit trail's records streamed as `audit.*` events are listed only to a token that also holds audit:read.
+         */
         get: operations["listEvents"];
         put?: never;
         post?: never;

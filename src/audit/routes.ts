@@ -9,7 +9,8 @@ import { errorResponses } from '../platform/http/schemas.ts';
 import { pageQueryProperties, pageSchema } from '../paging/page.ts';
 import { component } from '../platform/http/openapi-components.ts';
 import type { AuditFilters, AuditQueries } from './query.ts';
-import type { AuditVerifier } from './verify.ts';
+import { parseAnchor, type AuditVerifier } from './verify.ts';
+import { problem } from '../platform/errors/catalogue.ts';
 
 const nullableString = { type: ['string', 'null'] } as const;
 
@@ -64,13 +65,14 @@ const verificationSchema = component('AuditVerification', {
       type: 'array',
       items: {
         type: 'object',
-        required: ['account', 'ok', 'records', 'first_seq', 'head_seq', 'checkpoints', 'pending', 'detached', 'problem'],
+        required: ['account', 'ok', 'records', 'first_seq', 'head_seq', 'head_hash', 'checkpoints', 'pending', 'detached', 'problem'],
         properties: {
           account: { type: 'string' },
           ok: { type: 'boolean' },
           records: { type: 'integer', description: 'Sealed records checked' },
           first_seq: { type: 'integer' },
           head_seq: { type: 'integer' },
+          head_hash: { type: ['string', 'null'], description: 'The head record\'s hash: keep `head_seq:head_hash` elsewhere and pass it as anchor later' },
           checkpoints: { type: 'object', required: ['verified'], properties: { verified: { type: 'integer' } } },
           pending: { type: 'integer', description: 'Records written and not yet sealed (not covered until they are)' },
           detached: { type: 'integer', description: 'Records whose details were removed when the person they name was deleted' },
@@ -138,7 +140,7 @@ export function registerAuditAdminRoutes(admin: FastifyInstance, deps: { queries
       deps.queries.list({ accountId: request.query.account, limit: request.query.limit, after: request.query.after, filters: filtersOf(request.query) }),
   );
 
-  admin.get<{ Querystring: { account?: string } }>(
+  admin.get<{ Querystring: { account?: string; anchor?: string } }>(
     '/admin/v1/audit-verification',
     {
       schema: {
@@ -146,10 +148,21 @@ export function registerAuditAdminRoutes(admin: FastifyInstance, deps: { queries
         operationId: 'verifyAuditTrail',
         summary: 'Verify the hash chains of the audit trail',
         description: 'Walks each chain (or one account’s) and names the first record altered, removed or reordered, and checks the signed checkpoints.',
-        querystring: { type: 'object', additionalProperties: false, properties: { account: { type: 'string', maxLength: 200 } } },
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            account: { type: 'string', maxLength: 200 },
+            anchor: { type: 'string', pattern: '^[1-9][0-9]{0,15}:[0-9a-f]{64}$', description: 'With account: `<seq>:<hash>` of a record kept outside the database (a SIEM\'s copy); the chain must still pass through it' },
+          },
+        },
         response: { 200: verificationSchema, ...errorResponses(400, 401, 404) },
       },
     },
-    async (request) => deps.verifier.verify(request.query.account),
+    async (request) => {
+      const anchor = request.query.anchor === undefined ? undefined : parseAnchor(request.query.anchor);
+      if (request.query.anchor !== undefined && anchor === undefined) throw problem('validation_failed', { detail: 'anchor must be <seq>:<hash>' });
+      return deps.verifier.verify(request.query.account, anchor);
+    },
   );
 }

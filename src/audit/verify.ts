@@ -46,6 +46,8 @@ export interface ChainReport {
   records: number;
   first_seq: number;
   head_seq: number;
+  /** The head's hash: with `head_seq`, the anchor to keep elsewhere for a later verification. Null with no head. */
+  head_hash: string | null;
   checkpoints: { verified: number };
   /** Records written and not yet sealed (not covered until they are). */
   pending: number;
@@ -55,6 +57,37 @@ export interface ChainReport {
 }
 
 const BATCH = 1000;
+
+/**
+ * A place in an account's chain known from outside the database: a record's `seq` and `hash` as a
+ * SIEM received it or an earlier verification printed it. The checkpoints live beside the records,
+ * so whoever deletes the newest records, their checkpoints and the head together leaves a chain
+ * that verifies; it no longer reaches an anchor taken before.
+ */
+export interface ChainAnchor {
+  seq: number;
+  hash: string;
+}
+
+/** `<seq>:<hash>` as `ChainAnchor`, or undefined when it is not one. */
+export function parseAnchor(text: string): ChainAnchor | undefined {
+  const match = /^([1-9][0-9]{0,15}):([0-9a-f]{64})$/.exec(text);
+  if (!match) return undefined;
+  const seq = Number(match[1]);
+  return Number.isSafeInteger(seq) ? { seq, hash: match[2]! } : undefined;
+}
+
+/** What the chain says of `anchor`: nothing when it passes through it or retention pruned that far. */
+function anchorProblem(anchor: ChainAnchor, chain: { first_seq: number; head_seq: number }, hashAt: ReadonlyMap<number, string>): ChainProblem | null {
+  if (anchor.seq < chain.first_seq) return null;
+  if (anchor.seq > chain.head_seq) {
+    return { kind: 'removed', seq: chain.head_seq + 1, id: null, detail: `the chain ends at ${chain.head_seq}, before the anchored record ${anchor.seq}: records were cut off with their checkpoints` };
+  }
+  if (hashAt.get(anchor.seq) !== anchor.hash) {
+    return { kind: 'altered', seq: anchor.seq, id: null, detail: `the chain no longer passes through the anchored hash at ${anchor.seq}: it was rewritten` };
+  }
+  return null;
+}
 
 /** The `kid` a checkpoint's protected header names; undefined when the header is not a JSON object naming one. */
 function signingKeyOf(jws: string): string | undefined {
@@ -245,7 +278,7 @@ export function createAuditVerifier(deps: { db: Db; macKey: Buffer; vault: KeyVa
     return { verified, problem: null };
   }
 
-  async function verifyAccount(accountId: string): Promise<ChainReport> {
+  async function verifyAccount(accountId: string, anchor?: ChainAnchor): Promise<ChainReport> {
     const stored = await db.selectFrom('audit_chains').selectAll().where('account_id', '=', accountId).executeTakeFirst();
     const pendingRow = await db
       .selectFrom('audit_events')
@@ -258,19 +291,20 @@ export function createAuditVerifier(deps: { db: Db; macKey: Buffer; vault: KeyVa
       ? { first_seq: Number(stored.first_seq), first_prev_hash: stored.first_prev_hash, first_jws: stored.first_jws, head_seq: Number(stored.head_seq), head_hash: stored.head_hash }
       : undefined;
     if (!chain) {
-      const problem = await headRemoved(accountId);
-      return { account: accountId, ok: problem === null, records: 0, first_seq: 1, head_seq: 0, checkpoints: { verified: 0 }, pending, detached: 0, problem };
+      const problem = (await headRemoved(accountId)) ?? (anchor ? anchorProblem(anchor, { first_seq: 1, head_seq: 0 }, new Map()) : null);
+      return { account: accountId, ok: problem === null, records: 0, first_seq: 1, head_seq: 0, head_hash: null, checkpoints: { verified: 0 }, pending, detached: 0, problem };
     }
     const startProblem = await checkStart(accountId, chain);
     const walked = await walk(accountId, chain);
     const cps = startProblem || walked.problem ? { verified: 0, problem: null } : await checkCheckpoints(accountId, chain.first_seq, chain.head_seq, walked.hashAt);
-    const problem = startProblem ?? walked.problem ?? cps.problem;
+    const problem = startProblem ?? walked.problem ?? cps.problem ?? (anchor ? anchorProblem(anchor, chain, walked.hashAt) : null);
     return {
       account: accountId,
       ok: problem === null,
       records: walked.records,
       first_seq: chain.first_seq,
       head_seq: chain.head_seq,
+      head_hash: chain.head_seq > 0 ? chain.head_hash : null,
       checkpoints: { verified: cps.verified },
       pending,
       detached: walked.detached,
@@ -281,11 +315,13 @@ export function createAuditVerifier(deps: { db: Db; macKey: Buffer; vault: KeyVa
   /**
    * Verifies `accountId`'s chain, or every chain when undefined. An account named that neither
    * exists nor left anything in the trail is refused (404 account_not_found): reporting it ok
-   * would pass a mistyped id as a verified chain.
+   * would pass a mistyped id as a verified chain. An `anchor` (with `accountId` only) must lie on
+   * that account's chain.
    */
-  async function verify(accountId?: string): Promise<{ ok: boolean; chains: ChainReport[] }> {
+  async function verify(accountId?: string, anchor?: ChainAnchor): Promise<{ ok: boolean; chains: ChainReport[] }> {
+    if (anchor !== undefined && accountId === undefined) throw problem('validation_failed', { detail: 'an anchor belongs to one account’s chain: name the account' });
     if (accountId !== undefined) {
-      const report = await verifyAccount(accountId);
+      const report = await verifyAccount(accountId, anchor);
       const leftNothing = report.ok && report.head_seq === 0 && report.pending === 0;
       if (leftNothing && !(await db.selectFrom('accounts').select('id').where('id', '=', accountId).executeTakeFirst())) {
         throw problem('account_not_found', { detail: `No account ${accountId}, and no audit records of one` });

@@ -12,6 +12,7 @@ import { openConfiguredDatabase, type Database } from '../platform/db/database.t
 import { migrateToLatest } from '../platform/db/migrate.ts';
 import { openAudit } from '../audit/standalone.ts';
 import { isInstant } from '../audit/query.ts';
+import { parseAnchor } from '../audit/verify.ts';
 import { UsageError } from './args.ts';
 import { openOutput } from './output.ts';
 import type { CommandContext } from './commands.ts';
@@ -82,15 +83,22 @@ export async function auditVerify({ flags, env }: CommandContext): Promise<numbe
   try {
     await migrateToLatest(database);
     const audit = await openAudit(database, config, systemClock);
+    const anchorText = flags['--anchor'];
+    const anchor = anchorText === undefined ? undefined : parseAnchor(anchorText);
+    if (anchorText !== undefined && (anchor === undefined || flags['--account'] === undefined)) {
+      console.error('gatehouse: --anchor takes <seq>:<hash> (a record\'s seq and its 64-character hex hash) and needs --account');
+      return 1;
+    }
     if (flags['--no-seal'] !== 'true') await audit.sealer.sealPending();
-    const report = await audit.verifier.verify(flags['--account']);
+    const report = await audit.verifier.verify(flags['--account'], anchor);
     for (const chain of report.chains) {
       const summary = `${chain.account}: ${chain.records} records (${chain.first_seq}..${chain.head_seq}), ${chain.checkpoints.verified} checkpoints verified`;
       if (chain.problem) {
         const p = chain.problem;
         console.log(`FAIL ${summary}\n  ${p.kind} at ${p.seq}${p.id ? ` (${p.id})` : ''}: ${p.detail}`);
       } else {
-        console.log(`ok   ${summary}${chain.pending > 0 ? `, ${chain.pending} not yet sealed` : ''}${chain.detached > 0 ? `, ${chain.detached} detached` : ''}`);
+        const head = chain.head_hash === null ? '' : `; head ${chain.head_seq}:${chain.head_hash}`;
+        console.log(`ok   ${summary}${chain.pending > 0 ? `, ${chain.pending} not yet sealed` : ''}${chain.detached > 0 ? `, ${chain.detached} detached` : ''}${head}`);
       }
     }
     console.log(report.ok ? `gatehouse: ${report.chains.length} chains verify` : 'gatehouse: the audit trail was tampered with');

@@ -142,11 +142,14 @@ export const COMMANDS: Record<string, Command> = {
     summary: 'Check the audit hash chains and their signed checkpoints; name the first record altered, removed or reordered',
     description:
       'Seals pending records first (unless --no-seal), then walks each account\'s chain from its oldest kept\n' +
-      'record and checks every signed checkpoint. Exits 0 when every chain verifies, 4 when one does not.',
-    usage: '[--account <id>] [--no-seal] [options]',
+      'record and checks every signed checkpoint. Exits 0 when every chain verifies, 4 when one does not.\n' +
+      'The checkpoints live in the same database: give --anchor a head kept elsewhere (a SIEM\'s copy of a\n' +
+      'record\'s seq and hash) to find records cut off together with their checkpoints.',
+    usage: '[--account <id> [--anchor <seq>:<hash>]] [--no-seal] [options]',
     settings: [...DATABASE, 'secretsKey', 'issuer', 'accessTokenTtl', 'cursorKeys', 'cursorTtl', 'auditRetention', 'auditCheckpointInterval'],
     options: [
       { flag: '--account', value: '<id>', description: 'only this account' },
+      { flag: '--anchor', value: '<seq>:<hash>', description: 'the chain must still pass through this record (with --account)' },
       { flag: '--no-seal', description: 'verify what is sealed without sealing first' },
     ],
     run: auditVerify,

@@ -216,6 +216,18 @@ for (const target of databaseTargets()) {
       const viaAdmin = await t.admin('GET', `/admin/v1/audit-verification?account=${accountId}`);
       assert.equal(viaAdmin.status, 200);
       assert.equal(viaAdmin.body.ok, true);
+      // An anchor kept outside the database: the chain must still pass through it.
+      const anchored = await t.admin('GET', `/admin/v1/audit-verification?account=${accountId}&anchor=2:${rows[1]!.hash}`);
+      assert.equal(anchored.body.ok, true, JSON.stringify(anchored.body));
+      const beyond = await t.admin('GET', `/admin/v1/audit-verification?account=${accountId}&anchor=9:${rows[1]!.hash}`);
+      assert.equal(beyond.status, 200);
+      assert.equal(beyond.body.ok, false);
+      assert.deepEqual(beyond.body.chains[0].problem, { kind: 'removed', seq: 4, id: null, detail: 'the chain ends at 3, before the anchored record 9: records were cut off with their checkpoints' });
+      for (const query of [`account=${accountId}&anchor=2:abc`, `anchor=2:${rows[1]!.hash}`]) {
+        const refused = await t.admin('GET', `/admin/v1/audit-verification?${query}`);
+        assert.equal(refused.status, 400, query);
+        assert.equal(refused.body.code, 'validation_failed');
+      }
       // A mistyped account is not a verified chain.
       const unknown = await t.admin('GET', '/admin/v1/audit-verification?account=acct_mistyped');
       assert.equal(unknown.status, 404);

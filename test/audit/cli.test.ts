@@ -86,6 +86,45 @@ for (const target of databaseTargets()) {
       assert.match(broken.stdout, /tampered with/);
     });
 
+    it('the newest records cut off with their checkpoints and the head: verify alone passes, an anchor kept elsewhere names the cut (exit 4)', async () => {
+      const database = await target.create();
+      cleanups.push(database.drop);
+      const t = await startTestApp(existing(target.kind, database.url));
+      const { accountId, token } = await newTenant(t);
+      for (let i = 1; i <= 4; i++) {
+        assert.equal((await api(t, token, 'POST', '/v1/invoices', { amount: i, currency: 'EUR' })).status, 201);
+        t.clock.advance(1);
+      }
+      await t.gatehouse.services.audit.sealer.sealPending();
+      // What a SIEM holds: the newest record's place and hash, as it was streamed.
+      const streamed = await t.gatehouse.database.db.selectFrom('audit_events').select(['seq', 'hash']).where('account_id', '=', accountId).orderBy('seq', 'desc').executeTakeFirstOrThrow();
+      await t.gatehouse.close();
+      const anchor = `${streamed.seq}:${streamed.hash}`;
+      const before = gatehouse(['audit', 'verify', '--account', accountId, '--anchor', anchor], database.url);
+      assert.equal(before.status, 0, before.stderr + before.stdout);
+      assert.ok(before.stdout.includes(`; head ${anchor}\n`), 'verify prints the anchor to keep');
+
+      const opened = await openDatabase({ databaseUrl: database.url });
+      const keep = 2;
+      const kept = await opened.db.selectFrom('audit_events').select('hash').where('account_id', '=', accountId).where('seq', '=', keep).executeTakeFirstOrThrow();
+      await opened.db.deleteFrom('audit_events').where('account_id', '=', accountId).where('seq', '>', keep).execute();
+      await opened.db.deleteFrom('audit_checkpoints').where('account_id', '=', accountId).where('seq', '>', keep).execute();
+      await opened.db.updateTable('audit_chains').set({ head_seq: keep, head_hash: kept.hash! }).where('account_id', '=', accountId).execute();
+      await opened.close();
+
+      const alone = gatehouse(['audit', 'verify', '--no-seal', '--account', accountId], database.url);
+      assert.equal(alone.status, 0, 'nothing left in the database to compare with');
+      const anchored = gatehouse(['audit', 'verify', '--no-seal', '--account', accountId, '--anchor', anchor], database.url);
+      assert.equal(anchored.status, 4, anchored.stderr + anchored.stdout);
+      assert.match(anchored.stdout, new RegExp(`FAIL ${accountId}.*\\n  removed at ${keep + 1}: the chain ends at ${keep}, before the anchored record ${streamed.seq}`));
+      const rewritten = gatehouse(['audit', 'verify', '--no-seal', '--account', accountId, '--anchor', `${keep}:${'0'.repeat(64)}`], database.url);
+      assert.equal(rewritten.status, 4);
+      assert.match(rewritten.stdout, new RegExp(`altered at ${keep}: the chain no longer passes through the anchored hash`));
+      const malformed = gatehouse(['audit', 'verify', '--anchor', anchor], database.url);
+      assert.equal(malformed.status, 1, 'an anchor needs its account');
+      assert.match(malformed.stderr, /--anchor takes <seq>:<hash>.*needs --account/);
+    });
+
     // `audit verify --help` lists the database settings: the command honours them like every other
     // that opens the database. A statement stuck behind a lock ends at the statement timeout.
     it('verify honours GATEHOUSE_DATABASE_STATEMENT_TIMEOUT: a chain locked by someone else fails it in time', { skip: target.kind !== 'postgres' && 'PostgreSQL only: SQLite has no statement timeout' }, async () => {
