@@ -17,6 +17,16 @@ export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * Whether `value` given for `def` means "no value": null, or an empty string for an attribute a
+ * resource may lack. Entra's provisioning clears an attribute by sending "" (a title, an e-mail, the
+ * manager); stored, it would be a value: a group member shown as "", an ID token's empty name.
+ */
+export function clears(def: AttrDef, value: unknown): boolean {
+  // A password is never "cleared" by "": that is a password, and the policy refuses it.
+  return value === null || (value === '' && !def.required && def.mutability !== 'writeOnly' && (def.type === 'string' || def.type === 'reference' || def.type === 'complex'));
+}
+
 /** A single (non-array) value of `def`'s type, or throws invalidValue. */
 export function coerceSingle(def: AttrDef, value: unknown, where: string): Json {
   switch (def.type) {
@@ -54,7 +64,7 @@ function coerceComplex(def: AttrDef, value: JsonObject, where: string): JsonObje
   const out: JsonObject = {};
   for (const [key, raw] of Object.entries(value)) {
     const sub = findAttr(def.subAttributes ?? [], key);
-    if (!sub || raw === null) continue;
+    if (!sub || clears(sub, raw)) continue;
     out[sub.name] = coerceSingle(sub, raw, `${where}.${sub.name}`);
   }
   return out;
@@ -92,14 +102,14 @@ export function coerceResource(schema: ResourceSchema, body: JsonObject, commonW
       const ext: JsonObject = {};
       for (const [subKey, subRaw] of Object.entries(raw)) {
         const def = findAttr(extension.attributes, subKey);
-        if (!def || isReadOnly(def) || subRaw === null) continue;
+        if (!def || isReadOnly(def) || clears(def, subRaw)) continue;
         ext[def.name] = coerceValue(def, subRaw, subKey);
       }
       doc[extension.urn] = ext;
       continue;
     }
     const def = findAttr([...commonWritable, ...schema.attributes], key);
-    if (!def || isReadOnly(def) || raw === null) continue;
+    if (!def || isReadOnly(def) || clears(def, raw)) continue;
     doc[def.name] = coerceValue(def, raw, def.name);
   }
   return doc;

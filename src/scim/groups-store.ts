@@ -30,7 +30,8 @@ export type GroupVersion = Pick<GroupRow, 'version' | 'updated_at'>;
  * userName (the SQL of filters says the same with coalesce).
  */
 export function memberDisplay(user: { display_name: string | null; user_name: string }): string {
-  return user.display_name ?? user.user_name;
+  // `||`: a display name stored empty before "" came to mean no value still falls back.
+  return user.display_name || user.user_name;
 }
 
 /** The ids of the groups `userId` is a member of, as a subquery. */

@@ -112,10 +112,16 @@ export function createScimGroups(deps: ScimGroupsDeps) {
     return { displayName, externalId: doc.externalId };
   }
 
-  async function ensureUsers(trx: Trx, accountId: string, ids: string[]): Promise<void> {
+  /**
+   * The ids of `ids` that name a user of the account, in their order. The others are left out
+   * rather than refused: a directory sends membership in batches, and a person deleted out of band
+   * (another account's id looks the same) would otherwise fail every batch that names them, on
+   * every sync, so that the group's membership, and the roles it carries, never converge.
+   */
+  async function knownUsers(trx: Trx, accountId: string, ids: string[]): Promise<string[]> {
+    if (ids.length === 0) return ids;
     const found = await deps.users.existing(trx, accountId, ids);
-    const missing = ids.find((id) => !found.has(id));
-    if (missing) throw invalidValue(`member ${missing} is not a user of this account`);
+    return ids.filter((id) => found.has(id));
   }
 
   async function writeRow<T>(write: () => Promise<T>, displayName: string): Promise<T> {
@@ -194,16 +200,14 @@ export function createScimGroups(deps: ScimGroupsDeps) {
     }
     switch (operation.op) {
       case 'add': {
-        const ids = memberIds(operation.value);
-        await ensureUsers(trx, row.account_id, ids);
+        const ids = await knownUsers(trx, row.account_id, memberIds(operation.value));
         return addMembers(write, ids);
       }
       case 'remove':
         if (operation.value === undefined || operation.value === null) return record(write, await store.removeAllMembers(trx, row.id), false);
         return removeMembers(write, memberIds(operation.value));
       case 'replace': {
-        const ids = memberIds(operation.value);
-        await ensureUsers(trx, row.account_id, ids);
+        const ids = await knownUsers(trx, row.account_id, memberIds(operation.value));
         await setMembers(write, ids);
         return true;
       }
@@ -220,12 +224,12 @@ export function createScimGroups(deps: ScimGroupsDeps) {
       checkSchemas(body, CORE_GROUP);
       const doc = coerceResource(GROUP_SCHEMA, body, WRITABLE_COMMON);
       const { displayName, externalId } = checkDoc(doc);
-      const ids = doc.members === undefined ? [] : memberIds(doc.members);
+      const named = doc.members === undefined ? [] : memberIds(doc.members);
       const now = clock.now();
       const row: GroupRow = { id: newId('grp'), account_id: accountId, display_name: displayName, display_name_lower: displayName.toLowerCase(), external_id: externalId ?? null, version: 1, created_at: now, updated_at: now };
       return transact(async (trx) => {
         await writeRow(() => store.insert(trx, row), displayName);
-        await ensureUsers(trx, accountId, ids);
+        const ids = await knownUsers(trx, accountId, named);
         const write = newWrite(trx, row, now);
         await addMembers(write, ids);
         await touchMemberUsers(write, false);
@@ -245,10 +249,10 @@ export function createScimGroups(deps: ScimGroupsDeps) {
       checkSchemas(body, CORE_GROUP);
       const doc = coerceResource(GROUP_SCHEMA, body, WRITABLE_COMMON);
       const { displayName, externalId } = checkDoc(doc);
-      const ids = doc.members === undefined ? [] : memberIds(doc.members);
+      const named = doc.members === undefined ? [] : memberIds(doc.members);
       return transact(async (trx) => {
         const row = await locked(trx, accountId, id, ifMatch);
-        await ensureUsers(trx, accountId, ids);
+        const ids = await knownUsers(trx, accountId, named);
         const write = newWrite(trx, row, clock.now());
         await setMembers(write, ids);
         await touchMemberUsers(write, displayName !== row.display_name);

@@ -8,10 +8,10 @@
  * expects for `emails[type eq "work"].value`).
  */
 import type { Filter } from 'scim2-parse-filter';
-import { coerceSingle, coerceValue, isObject, type Json, type JsonObject } from './coerce.ts';
+import { clears, coerceSingle, coerceValue, isObject, type Json, type JsonObject } from './coerce.ts';
 import { invalidPath, invalidSyntax, invalidValue, mutability, noTarget } from './errors.ts';
 import { parseFilter } from './filter.ts';
-import { extensionOf, resolvePath, type AttrDef, type ResourceSchema } from './schema-catalog.ts';
+import { extensionOf, namesUnknownSchema, resolvePath, type AttrDef, type ResourceSchema } from './schema-catalog.ts';
 
 export type PatchOpName = 'add' | 'remove' | 'replace';
 
@@ -80,6 +80,9 @@ export function applyPatch(schema: ResourceSchema, doc: JsonObject, operations: 
       applyWithoutPath(schema, result, operation);
       continue;
     }
+    // Entra sends an attribute an administrator mapped to an extension of its own in the same
+    // PATCH as the rest (a deactivation included): refused, the whole PATCH would fail on every sync.
+    if (namesUnknownSchema(schema, operation.path)) continue;
     const extension = extensionOf(schema, operation.path);
     if (extension) {
       if (operation.op === 'remove') delete result[extension.urn];
@@ -87,6 +90,11 @@ export function applyPatch(schema: ResourceSchema, doc: JsonObject, operations: 
       continue;
     }
     applyAt(result, parsePatchPath(schema, operation.path), operation.op, operation.value, true);
+  }
+  // An extension whose every attribute went is no longer part of the resource (nor of its `schemas`).
+  for (const { urn } of schema.extensions) {
+    const extension = result[urn];
+    if (isObject(extension) && Object.keys(extension).length === 0) delete result[urn];
   }
   return result;
 }
@@ -129,10 +137,12 @@ function applyAt(doc: JsonObject, target: PatchTarget, op: PatchOpName, value: u
   const container = containerOf(doc, target.urn, op !== 'remove');
   if (!container) return;
   if (op === 'remove') return removeAt(container, target, value);
-  if (value === null) {
-    // Okta and Entra clear an attribute by replacing it with null.
-    if (sub && !filter && !def.multiValued && isObject(container[def.name])) delete (container[def.name] as JsonObject)[sub.name];
-    else if (!sub && !filter) delete container[def.name];
+  if (clears(sub ?? def, value)) {
+    // Okta and Entra clear an attribute by replacing it with null or "", a filtered one too
+    // (`emails[type eq "work"].value`: Entra's validator).
+    if (filter) return removeAt(container, target, undefined);
+    if (sub && !def.multiValued && isObject(container[def.name])) container[def.name] = omit(container[def.name] as JsonObject, sub.name);
+    else if (!sub) delete container[def.name];
     return;
   }
   if (filter) return applyToMatches(container, target, op, value);
@@ -195,7 +205,7 @@ function removeAt(container: JsonObject, target: PatchTarget, value: unknown): v
   if (filter) {
     const elements = Array.isArray(current) ? current : [];
     const next = sub
-      ? elements.map((e) => (isObject(e) && matches(filter, e, def) ? omit(e, sub.name) : e))
+      ? elements.map((e) => (isObject(e) && matches(filter, e, def) ? omit(e, sub.name) : e)).filter((e) => !isEmptyElement(e))
       : elements.filter((e) => !(isObject(e) && matches(filter, e, def)));
     setOrDelete(container, def.name, next);
     return;
@@ -212,6 +222,11 @@ function removeAt(container: JsonObject, target: PatchTarget, value: unknown): v
     return;
   }
   delete container[def.name];
+}
+
+/** An element left describing nothing (`{"type":"mobile"}` once its number went): it goes too. */
+function isEmptyElement(element: Json): boolean {
+  return isObject(element) && element.value === undefined && Object.keys(element).every((key) => key === 'type' || key === 'primary' || key === 'display');
 }
 
 function setOrDelete(container: JsonObject, name: string, elements: Json[]): void {

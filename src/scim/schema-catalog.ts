@@ -194,6 +194,21 @@ export function resolvePath(schema: ResourceSchema, path: string): ResolvedPath 
 }
 
 /** The extension whose URN equals `key` (case-insensitive), if any. */
+/**
+ * Whether `path` is qualified by the URN of a schema this resource does not have (an identity
+ * provider's own extension, `urn:ietf:params:scim:schemas:extension:CustomExtensionName:2.0:User:…`):
+ * what such a path names is ignored, as attributes of no known schema are in a created or replaced
+ * resource.
+ */
+export function namesUnknownSchema(schema: ResourceSchema, path: string): boolean {
+  const lower = path.toLowerCase();
+  if (!lower.startsWith('urn:')) return false;
+  return ![schema.core, ...schema.extensions.map((e) => e.urn)].some((urn) => {
+    const known = urn.toLowerCase();
+    return lower === known || lower.startsWith(`${known}:`);
+  });
+}
+
 export function extensionOf(schema: ResourceSchema, key: string): { urn: string; attributes: AttrDef[] } | undefined {
   const lower = key.toLowerCase();
   return schema.extensions.find((e) => e.urn.toLowerCase() === lower);

@@ -188,6 +188,87 @@ for (const target of databaseTargets()) {
       assert.equal((await c.call('GET', `/Groups/${group.body.id}`)).status, 404);
     });
 
+    it('Entra: an attribute of its own extension rides along ignored; null and "" clear, filtered paths too; a batch naming a deleted person adds the rest', async () => {
+      const c = await scimClient(t, 'Fabrikam');
+      const CUSTOM = 'urn:ietf:params:scim:schemas:extension:CustomExtensionName:2.0:User';
+      const created = await c.call('POST', '/Users', {
+        schemas: [USER, ENTERPRISE],
+        userName: 'leaver@fabrikam.example',
+        displayName: 'Lea Ver',
+        title: 'Analyst',
+        emails: [{ type: 'work', primary: true, value: 'lea@fabrikam.example' }],
+        phoneNumbers: [{ type: 'mobile', value: '+44 20 7946 0000' }, { type: 'work', value: '+44 20 7946 0001' }],
+        addresses: [{ type: 'work', streetAddress: '1 Dock Road' }],
+        [ENTERPRISE]: { department: 'Ops' },
+        [`${CUSTOM}:costCenter`]: 'CC-1',
+      });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      const id = created.body.id as string;
+      const manager = await c.call('POST', '/Users', { schemas: [USER], userName: 'boss@fabrikam.example' });
+      assert.equal((await c.call('PATCH', `/Users/${id}`, { schemas: [PATCH], Operations: [{ op: 'Add', path: `${ENTERPRISE}:manager`, value: manager.body.id }] })).status, 200);
+
+      // The leaver: the disable travels with the custom attribute, in one PATCH.
+      const disabled = await c.call('PATCH', `/Users/${id}`, {
+        schemas: [PATCH],
+        Operations: [
+          { op: 'Replace', path: 'active', value: 'False' },
+          { op: 'Add', path: `${CUSTOM}:costCenter`, value: 'CC-2' },
+        ],
+      });
+      assert.equal(disabled.status, 200, JSON.stringify(disabled.body));
+      assert.equal(disabled.body.active, false);
+      assert.equal(disabled.body[CUSTOM], undefined);
+      assert.equal((await t.gatehouse.services.users.find(c.accountId, id))?.active, 0);
+
+      // Entra's validator clears with null, then with "": filtered paths and the manager too.
+      const nulls = await c.call('PATCH', `/Users/${id}`, {
+        schemas: [PATCH],
+        Operations: [
+          { op: 'replace', path: 'title', value: null },
+          { op: 'replace', path: 'emails[type eq "work"].value', value: null },
+          { op: 'replace', path: 'phoneNumbers[type eq "mobile"].value', value: null },
+          { op: 'replace', path: 'addresses[type eq "work"].streetAddress', value: null },
+        ],
+      });
+      assert.equal(nulls.status, 200, JSON.stringify(nulls.body));
+      assert.equal(nulls.body.title, undefined);
+      assert.equal(nulls.body.emails, undefined, 'the work e-mail, its value gone, goes');
+      assert.deepEqual(nulls.body.phoneNumbers, [{ type: 'work', value: '+44 20 7946 0001' }]);
+      assert.equal(nulls.body.addresses, undefined);
+      const empties = await c.call('PATCH', `/Users/${id}`, {
+        schemas: [PATCH],
+        Operations: [
+          { op: 'Replace', path: 'displayName', value: '' },
+          { op: 'Replace', path: 'phoneNumbers[type eq "work"].value', value: '' },
+          { op: 'Replace', path: `${ENTERPRISE}:manager`, value: '' },
+          { op: 'Replace', path: `${ENTERPRISE}:department`, value: '' },
+        ],
+      });
+      assert.equal(empties.status, 200, JSON.stringify(empties.body));
+      assert.equal(empties.body.displayName, undefined);
+      assert.equal(empties.body.phoneNumbers, undefined);
+      assert.equal(empties.body[ENTERPRISE], undefined);
+      assert.deepEqual(empties.body.schemas, [USER], 'an extension left empty is no longer listed');
+      const stored = await t.gatehouse.database.db.selectFrom('users').select(['display_name']).where('id', '=', id).executeTakeFirstOrThrow();
+      assert.equal(stored.display_name, null);
+      const refused = await c.call('PATCH', `/Users/${id}`, { schemas: [PATCH], Operations: [{ op: 'Replace', path: 'userName', value: '' }] });
+      assert.equal(refused.status, 400, 'a required attribute is not cleared');
+
+      // Group membership in a batch that names someone deleted meanwhile: the others join.
+      const gone = await c.call('POST', '/Users', { schemas: [USER], userName: 'gone@fabrikam.example' });
+      assert.equal((await c.call('DELETE', `/Users/${gone.body.id}`)).status, 204);
+      const group = await c.call('POST', '/Groups', { schemas: [GROUP], displayName: 'Ops', members: [{ value: gone.body.id }] });
+      assert.equal(group.status, 201, JSON.stringify(group.body));
+      assert.deepEqual(group.body.members, []);
+      const batch = await c.call('PATCH', `/Groups/${group.body.id}`, {
+        schemas: [PATCH],
+        Operations: [{ op: 'Add', path: 'members', value: [{ value: id }, { value: gone.body.id }, { value: manager.body.id }] }],
+      });
+      assert.equal(batch.status, 204, JSON.stringify(batch.body));
+      const members = (await c.call('GET', `/Groups/${group.body.id}`)).body.members as Array<{ value: string; display: string }>;
+      assert.deepEqual(members.map((m) => [m.value, m.display]).sort(), [[id, 'leaver@fabrikam.example'], [manager.body.id, 'boss@fabrikam.example']].sort());
+    });
+
     it('RFC 7644 §2: no or bad credential → 401 SCIM Error; OAuth token needs scope scim; accounts are isolated', async () => {
       const a = await scimClient(t, 'A');
       const b = await scimClient(t, 'B');
