@@ -30,7 +30,7 @@ import { isClosedAccountWrite, isUniqueViolation } from '../platform/db/database
 import { sharedTransactions, type GroupCommit } from '../platform/db/group-commit.ts';
 import type { RevokeUserAccess } from '../oauth/user-access.ts';
 import type { UserRow } from '../users/tables.ts';
-import { hashPassword, passwordPolicyViolation } from '../users/passwords.ts';
+import { hashPassword, passwordHashFor, passwordPolicyViolation } from '../users/passwords.ts';
 import { displayNameOf, type PersonChange } from '../users/service.ts';
 import { coerceResource, isObject, type JsonObject } from './coerce.ts';
 import { invalidCredential, invalidSyntax, invalidValue, notFound, preconditionFailed, uniqueness } from './errors.ts';
@@ -143,20 +143,19 @@ export function createScimUsers(deps: ScimUsersDeps) {
 
   /**
    * Checks the document a write would store (POST, PUT, and PATCH after its operations are
-   * applied, whatever their form); returns it with the password taken out and hashed.
+   * applied, whatever their form); returns it with the password, checked against the policy, taken out.
    */
-  async function prepare(doc: JsonObject): Promise<{ doc: JsonObject; passwordHash: string | undefined }> {
+  function prepare(doc: JsonObject): { doc: JsonObject; password: string | undefined } {
     if (typeof doc.userName !== 'string' || doc.userName.trim() === '') throw invalidValue('userName is required');
     const out: JsonObject = { ...doc, userName: doc.userName.trim() };
     checkLengths(out, IDENTIFIERS);
-    let passwordHash: string | undefined;
-    if (typeof out.password === 'string') {
-      const violation = passwordPolicyViolation(out.password);
+    const password = typeof out.password === 'string' ? out.password : undefined;
+    if (password !== undefined) {
+      const violation = passwordPolicyViolation(password);
       if (violation !== undefined) throw invalidValue(violation);
-      passwordHash = await hashPassword(out.password);
     }
     delete out.password;
-    return { doc: out, passwordHash };
+    return { doc: out, password };
   }
 
   async function readOne(trx: Db | Transaction<Tables>, accountId: string, id: string): Promise<JsonObject> {
@@ -225,7 +224,8 @@ export function createScimUsers(deps: ScimUsersDeps) {
 
     async create(accountId: string, body: JsonObject, by?: AuditBy): Promise<JsonObject> {
       checkSchemas(body, CORE_USER);
-      const { doc, passwordHash } = await prepare(coerceResource(USER_SCHEMA, body, WRITABLE_COMMON));
+      const { doc, password } = prepare(coerceResource(USER_SCHEMA, body, WRITABLE_COMMON));
+      const passwordHash = password === undefined ? undefined : await hashPassword(password);
       const { columns, attributes } = splitUserDocument(doc);
       const now = clock.now();
       const row: UserRow = {
@@ -254,9 +254,14 @@ export function createScimUsers(deps: ScimUsersDeps) {
 
     async replace(accountId: string, id: string, body: JsonObject, ifMatch?: string, by?: AuditBy): Promise<JsonObject> {
       checkSchemas(body, CORE_USER);
-      const { doc, passwordHash } = await prepare(coerceResource(USER_SCHEMA, body, WRITABLE_COMMON));
+      const { doc, password } = prepare(coerceResource(USER_SCHEMA, body, WRITABLE_COMMON));
+      // The password is compared (and hashed) before the transaction, against the hash stored now,
+      // so that no lock is held for it; again inside only if that hash changed meanwhile.
+      const compared = password === undefined ? null : ((await store.find(db, accountId, id))?.password_hash ?? null);
+      const early = await passwordHashFor(password, compared);
       return transact(async (trx) => {
         const row = await locked(trx, accountId, id, ifMatch);
+        const passwordHash = password !== undefined && row.password_hash !== compared ? await passwordHashFor(password, row.password_hash) : early;
         const saved = await save(trx, row, doc, passwordHash, { by, action: 'scim.user.replaced' });
         return render(saved, await store.groupsOf(trx, accountId, id));
       });
@@ -267,7 +272,8 @@ export function createScimUsers(deps: ScimUsersDeps) {
       const operations = normaliseOperations(body.Operations ?? body.operations);
       return transact(async (trx) => {
         const row = await locked(trx, accountId, id, ifMatch);
-        const { doc, passwordHash } = await prepare(applyPatch(USER_SCHEMA, userDocument(row), operations));
+        const { doc, password } = prepare(applyPatch(USER_SCHEMA, userDocument(row), operations));
+        const passwordHash = await passwordHashFor(password, row.password_hash);
         const saved = await save(trx, row, doc, passwordHash, { by, action: 'scim.user.patched' });
         return render(saved, await store.groupsOf(trx, accountId, id));
       });
@@ -282,7 +288,7 @@ export function createScimUsers(deps: ScimUsersDeps) {
     async amend(accountId: string, id: string, change: PersonChange, by?: AuditBy): Promise<UserRow> {
       return transact(async (trx) => {
         const row = await locked(trx, accountId, id, undefined);
-        const { doc } = await prepare(amended(userDocument(row), change));
+        const { doc } = prepare(amended(userDocument(row), change));
         return save(trx, row, doc, undefined, { by, action: 'user.updated' });
       });
     },

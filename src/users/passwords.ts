@@ -10,7 +10,7 @@
  * Callers check the policy first and answer in their protocol's shape; hashPassword refuses a
  * password the policy refuses, so a path that forgot the check fails instead of storing it.
  */
-import { hash } from '@node-rs/argon2';
+import { hash, verify } from '@node-rs/argon2';
 import { characterCount } from '../platform/text.ts';
 
 export const MIN_PASSWORD_LENGTH = 8;
@@ -31,4 +31,15 @@ export async function hashPassword(password: string): Promise<string> {
   const violation = passwordPolicyViolation(password);
   if (violation !== undefined) throw new Error(`hashPassword called with a password the policy refuses: ${violation}`);
   return hash(password, ARGON2);
+}
+
+/**
+ * The hash to store for `password` over the `stored` one: undefined when no password was given or
+ * it is the one stored (a directory that syncs passwords resends it with every update; a new hash
+ * of the same password would count as a change each time, in the version and the audit trail).
+ */
+export async function passwordHashFor(password: string | undefined, stored: string | null): Promise<string | undefined> {
+  if (password === undefined) return undefined;
+  if (stored !== null && (await verify(stored, password).catch(() => false))) return undefined;
+  return hashPassword(password);
 }

@@ -107,6 +107,28 @@ for (const target of databaseTargets()) {
       assert.ok((await t.gatehouse.services.userAccounts.verifySignIn(c.accountId, 'changer@example.com', 'second password')).user);
     });
 
+    it('a directory that syncs passwords resends the stored one with every PUT or PATCH: no new hash, version or record; a new one is a change', async () => {
+      const body = (password: string) => ({ schemas: [USER], userName: 'synced@example.com', active: true, password });
+      const created = await c.call('POST', '/Users', body('Spring-2026!'));
+      assert.equal(created.status, 201);
+      const id = created.body.id as string;
+      const first = await hashOf(id);
+      const records = async () =>
+        (await t.gatehouse.database.db.selectFrom('audit_events').select('action').where('target_id', '=', id).execute()).map((r) => r.action);
+      for (const send of [() => c.call('PUT', `/Users/${id}`, body('Spring-2026!')), () => c.call('PATCH', `/Users/${id}`, { schemas: [PATCH], Operations: [{ op: 'replace', path: 'password', value: 'Spring-2026!' }] })]) {
+        const again = await send();
+        assert.equal(again.status, 200);
+        assert.equal(again.body.meta.version, 'W/"1"');
+        assert.equal(await hashOf(id), first, 'the stored hash stays');
+      }
+      assert.deepEqual(await records(), ['scim.user.created']);
+      const changed = await c.call('PUT', `/Users/${id}`, body('Summer-2026!'));
+      assert.equal(changed.body.meta.version, 'W/"2"');
+      assert.notEqual(await hashOf(id), first);
+      assert.match((await hashOf(id))!, ARGON2ID_OWASP);
+      assert.deepEqual(await records(), ['scim.user.created', 'scim.user.replaced']);
+    });
+
     it('RFC 7643 §4.1.1: the password is returned never, not even when asked for by name', async () => {
       const created = await c.call('POST', '/Users?attributes=password', { schemas: [USER], userName: 'secret@example.com', password: 'the secret password' });
       assert.equal(created.status, 201);
