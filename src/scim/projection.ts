@@ -1,11 +1,12 @@
 /**
  * `attributes` and `excludedAttributes` (RFC 7644 §3.4.2.5, §3.9): which attributes a response
  * carries. `id` and `schemas` are always returned; names are case-insensitive and may be
- * URN-qualified or name a sub-attribute (`name.givenName`).
+ * URN-qualified or name a sub-attribute (`name.givenName`); an extension's schema URN alone names
+ * all of it.
  */
 import { isObject, type JsonObject } from './coerce.ts';
 import { invalidValue } from './errors.ts';
-import { resolvePath, type ResourceSchema } from './schema-catalog.ts';
+import { extensionOf, resolvePath, type ResolvedPath, type ResourceSchema } from './schema-catalog.ts';
 
 export interface Projection {
   attributes: string[] | null;
@@ -19,8 +20,11 @@ function splitNames(value: string | undefined): string[] {
   return value ? value.split(',').map((s) => s.trim()).filter(Boolean) : [];
 }
 
-function resolveAll(schema: ResourceSchema, list: string[]) {
+/** The names of `list` resolved; an extension's schema URN alone stands for the whole extension. */
+function resolveAll(schema: ResourceSchema, list: string[]): Array<ResolvedPath | { urn: string; def: null; sub: null }> {
   return list.map((p) => {
+    const extension = extensionOf(schema, p);
+    if (extension) return { urn: extension.urn, def: null, sub: null };
     const resolved = resolvePath(schema, p);
     if (!resolved) throw invalidValue(`unknown attribute ${p}`);
     return resolved;
@@ -42,6 +46,10 @@ export function project(schema: ResourceSchema, resource: JsonObject, projection
   if (projection.attributes) {
     const out: JsonObject = { schemas: resource.schemas!, id: resource.id! };
     for (const { urn, def, sub } of resolveAll(schema, projection.attributes)) {
+      if (def === null) {
+        if (resource[urn] !== undefined) out[urn] = resource[urn]!;
+        continue;
+      }
       const from = urn ? resource[urn] : resource;
       if (!isObject(from) || from[def.name] === undefined) continue;
       const into = urn ? ((out[urn] as JsonObject | undefined) ?? (out[urn] = {})) : out;
@@ -56,6 +64,10 @@ export function project(schema: ResourceSchema, resource: JsonObject, projection
   if (projection.excluded.length === 0) return resource;
   const out = structuredClone(resource);
   for (const { urn, def, sub } of resolveAll(schema, projection.excluded)) {
+    if (def === null) {
+      delete out[urn];
+      continue;
+    }
     if (def.returned === 'always') continue;
     const from = urn ? out[urn] : out;
     if (!isObject(from)) continue;

@@ -220,6 +220,16 @@ for (const target of databaseTargets()) {
       assert.equal(disabled.body[CUSTOM], undefined);
       assert.equal((await t.gatehouse.services.users.find(c.accountId, id))?.active, 0);
 
+      // An extension's schema URN names all of it in attributes and excludedAttributes.
+      const without = await c.call('GET', `/Users/${id}?excludedAttributes=groups,${ENTERPRISE}`);
+      assert.equal(without.status, 200, JSON.stringify(without.body));
+      assert.equal(without.body[ENTERPRISE], undefined);
+      assert.equal(without.body.groups, undefined);
+      assert.equal(without.body.userName, 'leaver@fabrikam.example');
+      const only = await c.call('GET', `/Users/${id}?attributes=${ENTERPRISE}`);
+      assert.deepEqual(Object.keys(only.body).sort(), [ENTERPRISE, 'id', 'schemas'].sort());
+      assert.equal(only.body[ENTERPRISE].department, 'Ops');
+
       // Entra's validator clears with null, then with "": filtered paths and the manager too.
       const nulls = await c.call('PATCH', `/Users/${id}`, {
         schemas: [PATCH],
