@@ -348,6 +348,7 @@ async function assemble(
     if (rateLimits.enabled) {
       const limits = apiRequestLimits(rateLimits);
       api.addHook('onRequest', limits.onRequest);
+      api.addHook('preParsing', limits.preParsing);
       api.addHook('onResponse', limits.onResponse);
     }
     refuseUnknownQueries(api);

@@ -14,12 +14,11 @@
  * Buckets of failures count only failed attempts: a caller `check`s before and `consume`s on
  * failure, or `consume`s before and `reward`s a success, so successes never spend them.
  */
-import type { FastifyBaseLogger, onRequestHookHandler, onResponseHookHandler } from 'fastify';
+import type { FastifyBaseLogger, onRequestHookHandler, onResponseHookHandler, preParsingAsyncHookHandler } from 'fastify';
 import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { problem } from './errors/catalogue.ts';
-import { bearerToken } from './auth.ts';
-import { sha256Hex } from './crypto.ts';
+import type { Principal } from './auth.ts';
 import type { MetricsRegistry } from './metrics.ts';
 
 export interface Limit {
@@ -28,8 +27,8 @@ export interface Limit {
 }
 
 /**
- * `api`: API requests per bearer token (per address without one); `api_failure_ip`: API requests
- * refused 401 per source address. `token`: requests of an authenticated client; `token_failure_ip` / `token_failure_client`:
+ * `api`: API requests per client (see `principalKey`; per address without a credential);
+ * `api_failure_ip`: API requests refused 401 or 403 per source address. `token`: requests of an authenticated client; `token_failure_ip` / `token_failure_client`:
  * failed client authentications per source address / per claimed client; `signin`: sign-in
  * attempts per userName; `signin_device`: the same from a browser that signed in as that userName
  * before (oauth/sign-in-devices.ts), per browser; `signin_ip`: failed sign-ins per source address
@@ -278,19 +277,32 @@ export function createRateLimits(options: {
 const MAX_BLOCKED_ADDRESSES = 10_000;
 
 /**
+ * The budget an authenticated API request spends: its client's (a person's token: that client
+ * acting for that person; a SCIM token: the token's). Not the token's own: a client could mint as
+ * many tokens as it liked, each with a budget of its own.
+ */
+function principalKey(principal: Principal): string {
+  if (principal.kind === 'scim_token') return `scim:${principal.tokenId}`;
+  return principal.userId === null ? `client:${principal.clientId}` : `client:${principal.clientId}:user:${principal.userId}`;
+}
+
+/**
  * The API limits as hooks of the plugin that holds the /v1 and SCIM routes (app.ts), so they are
  * attached to those routes and hold whatever spelling of the request target the router accepted.
  *
- * - `onRequest`: each request counts against its bearer token's budget (`api`, by the token's
- *   digest), or its address's without one. It runs before authentication.
- * - Every token spelt differently has a budget of its own, so a flood of made-up tokens would never
- *   meet that limit: `onResponse` counts each 401 against its address (`api_failure_ip`), and an
- *   address past that budget is refused 429 before its token is looked at, for the rest of the
- *   window. The counts live where every limit does (Redis when configured, so every node counts
- *   them); each node remembers the addresses it saw go past, so the check on the path of every
- *   request asks nothing of the store.
+ * - `preParsing`, after the route's authentication and before its body is read: each request
+ *   counts against its principal's budget (`api`, see `principalKey`), or its address's on a
+ *   route that takes no credential.
+ * - A request refused 401 or 403 never reaches it: `onResponse` counts each against its address
+ *   (`api_failure_ip`), and an address past that budget is refused 429 by `onRequest`, before its
+ *   token is looked at, for the rest of the window. The counts live where every limit does (Redis
+ *   when configured, so every node counts them); each node remembers the addresses it saw go past,
+ *   so the check on the path of every request asks nothing of the store.
  */
-export function apiRequestLimits(limits: RateLimits, now: () => number = Date.now): { onRequest: onRequestHookHandler; onResponse: onResponseHookHandler } {
+export function apiRequestLimits(
+  limits: RateLimits,
+  now: () => number = Date.now,
+): { onRequest: onRequestHookHandler; preParsing: preParsingAsyncHookHandler; onResponse: onResponseHookHandler } {
   const blocked = new Map<string, { until: number; headers: Record<string, string> }>();
 
   function block(address: string, headers: Record<string, string>): void {
@@ -314,17 +326,19 @@ export function apiRequestLimits(limits: RateLimits, now: () => number = Date.no
   }
 
   return {
-    async onRequest(request, reply) {
+    // Plain callbacks where most requests pass straight through: no promise made for them.
+    onRequest(request, _reply, done) {
       const refused = refusedAddress(request.ip);
-      if (refused) throw problem('rate_limited', { detail: `Too many requests with credentials that are not valid; retry after ${refused['retry-after']} s`, headers: refused });
-      const token = bearerToken(request);
-      const key = token === undefined ? `ip:${request.ip}` : `tok:${sha256Hex(token).slice(0, 32)}`;
-      const headers = await limits.enforce('api', key);
-      reply.headers(headers);
+      if (refused) return done(problem('rate_limited', { detail: `Too many requests refused for their credentials; retry after ${refused['retry-after']} s`, headers: refused }));
+      done();
     },
-    // A plain callback: every answer passes here, and all but a 401 leave at once, with no promise made.
+    async preParsing(request, reply, payload) {
+      const principal = request.principal;
+      reply.headers(await limits.enforce('api', principal === undefined ? `ip:${request.ip}` : principalKey(principal)));
+      return payload;
+    },
     onResponse(request, reply, done) {
-      if (reply.statusCode !== 401) return done();
+      if (reply.statusCode !== 401 && reply.statusCode !== 403) return done();
       limits.consume('api_failure_ip', `ip:${request.ip}`).then((decision) => {
         // The last failure the budget holds closes it: the next request waits rather than being verified.
         if (!decision.allowed || decision.headers['ratelimit-remaining'] === '0') block(request.ip, decision.headers);

@@ -37,20 +37,28 @@ describe('rate limits', () => {
     assert.equal(limited.headers.get('ratelimit-remaining'), '0');
   });
 
-  it('/v1 and /scim: per credential; over the limit → 429 problem+json with Retry-After', async () => {
+  it('/v1 and /scim: per client, however many tokens it holds; over the limit → 429 problem+json with Retry-After', async () => {
+    const accountId = await createAccount(t);
+    const tokenOf = async (reg: { client_id: string; client_secret: string }) =>
+      (await postForm(`${t.publicUrl}/token`, { grant_type: 'client_credentials' }, { authorization: basic(reg.client_id, reg.client_secret) })).body.access_token as string;
+    const books = await registerClient(t, accountId, { grant_types: ['client_credentials'], scope: 'invoices:read ledger:read' });
+    const other = await registerClient(t, accountId, { grant_types: ['client_credentials'], scope: 'invoices:read' });
     const get = (token: string) => fetch(`${t.publicUrl}/v1/invoices`, { headers: { authorization: `Bearer ${token}` } });
-    const a = `gh_at_${randomBytes(16).toString('hex')}`;
-    const b = `gh_at_${randomBytes(16).toString('hex')}`;
-    assert.notEqual((await get(a)).status, 429);
-    assert.notEqual((await get(a)).status, 429);
-    const limited = await get(a);
-    assert.equal(limited.status, 429);
+    // Three tokens of one client (its /token budget here is 3).
+    const [a, b, c] = [await tokenOf(books), await tokenOf(books), await tokenOf(books)];
+    assert.ok(a && b && c && new Set([a, b, c]).size === 3);
+    const first = await get(a);
+    assert.equal(first.status, 200);
+    assert.equal(first.headers.get('ratelimit-remaining'), '1');
+    assert.equal((await get(b)).status, 200, 'a second token of the client: the same budget');
+    const limited = await get(c);
+    assert.equal(limited.status, 429, 'a third token does not buy more');
     assert.match(limited.headers.get('content-type') ?? '', /^application\/problem\+json/);
     assert.equal((await json(limited)).code, 'rate_limited');
     assert.ok(Number(limited.headers.get('retry-after')) >= 1);
-    assert.notEqual((await get(b)).status, 429, 'another credential has its own budget');
-    const scim = await fetch(`${t.publicUrl}/scim/v2/Users`, { headers: { authorization: `Bearer ${a}` } });
-    assert.equal(scim.status, 429);
+    assert.equal((await get(await tokenOf(other))).status, 200, 'another client has its own budget');
+    const ledger = await fetch(`${t.publicUrl}/v1/ledger/entries`, { headers: { authorization: `Bearer ${a}` } });
+    assert.equal(ledger.status, 429, 'one budget for every route');
   });
 
   it('/v1 and /scim: made-up tokens, each with a budget of its own, are counted against their address; past it, even a valid token from there waits', async () => {
@@ -63,13 +71,17 @@ describe('rate limits', () => {
       const get = (path: string, token: string) => fetch(`${limited.publicUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
       assert.equal((await get('/v1/invoices', valid)).status, 200);
       const statuses: number[] = [];
-      for (let i = 0; i < 7; i++) statuses.push((await get(i % 2 ? '/scim/v2/Users' : '/v1/invoices', `gh_at_${randomBytes(16).toString('hex')}`)).status);
-      assert.deepEqual(statuses, [401, 401, 401, 401, 401, 429, 429], 'five failures, then refused before the token is looked at');
+      const madeUp = () => `gh_at_${randomBytes(16).toString('hex')}`;
+      for (let i = 0; i < 4; i++) statuses.push((await get(i % 2 ? '/scim/v2/Users' : '/v1/invoices', madeUp())).status);
+      // A valid token without the route's scope is refused too, and counted with them.
+      statuses.push((await get('/v1/payouts', valid)).status);
+      for (let i = 0; i < 2; i++) statuses.push((await get('/v1/invoices', madeUp())).status);
+      assert.deepEqual(statuses, [401, 401, 401, 401, 403, 429, 429], 'five refusals, then refused before the token is looked at');
       const refused = await get('/v1/invoices', valid);
       assert.equal(refused.status, 429);
       const body = await json(refused);
       assert.equal(body.code, 'rate_limited');
-      assert.match(body.detail, /credentials that are not valid/);
+      assert.match(body.detail, /refused for their credentials/);
       const retryAfter = Number(refused.headers.get('retry-after'));
       assert.ok(retryAfter >= 1 && retryAfter <= 60, String(retryAfter));
       const token = await postForm(`${limited.publicUrl}/token`, { grant_type: 'client_credentials' }, { authorization: basic(reg.client_id, reg.client_secret) });
@@ -93,19 +105,20 @@ describe('rate limits', () => {
   });
 
   it('with Redis the limit holds across nodes; with Redis unreachable it falls back to in-process and says so', async () => {
-    const env = { GATEHOUSE_REDIS_URL: REDIS_URL, GATEHOUSE_RATE_LIMIT_API: '2/60' };
+    // Counted by address, which both nodes see alike: refusals of made-up tokens.
+    // A prefix of this run's own: the counts of an earlier run stay in Redis for their window.
+    const env = { GATEHOUSE_REDIS_URL: REDIS_URL, GATEHOUSE_REDIS_KEY_PREFIX: `gatehouse-test-${randomBytes(4).toString('hex')}:`, GATEHOUSE_RATE_LIMIT_API_FAILURES: '3/60' };
     const one = await startTestApp(target!, { env });
     const two = await startTestApp(target!, { env });
-    const down = await startTestApp(target!, { env: { GATEHOUSE_REDIS_URL: 'redis://127.0.0.1:1', GATEHOUSE_RATE_LIMIT_API: '1/60' } });
+    const down = await startTestApp(target!, { env: { GATEHOUSE_REDIS_URL: 'redis://127.0.0.1:1', GATEHOUSE_RATE_LIMIT_API_FAILURES: '1/60' } });
     try {
-      const token = `gh_at_${randomBytes(16).toString('hex')}`;
-      const headers = { authorization: `Bearer ${token}` };
-      assert.notEqual((await fetch(`${one.publicUrl}/v1/invoices`, { headers })).status, 429);
-      assert.notEqual((await fetch(`${two.publicUrl}/v1/invoices`, { headers })).status, 429);
-      assert.equal((await fetch(`${one.publicUrl}/v1/invoices`, { headers })).status, 429, 'the third request is over the shared limit');
+      const madeUp = () => ({ authorization: `Bearer gh_at_${randomBytes(16).toString('hex')}` });
+      const statuses = [];
+      for (const node of [one, two, one, one]) statuses.push((await fetch(`${node.publicUrl}/v1/invoices`, { headers: madeUp() })).status);
+      assert.deepEqual(statuses, [401, 401, 401, 429], 'the third refusal, on either node, spends the shared budget');
 
-      assert.notEqual((await fetch(`${down.publicUrl}/v1/invoices`, { headers })).status, 429);
-      assert.equal((await fetch(`${down.publicUrl}/v1/invoices`, { headers })).status, 429, 'still limited in-process');
+      assert.equal((await fetch(`${down.publicUrl}/v1/invoices`, { headers: madeUp() })).status, 401);
+      assert.equal((await fetch(`${down.publicUrl}/v1/invoices`, { headers: madeUp() })).status, 429, 'still limited in-process');
       assert.ok(down.logs.some((line) => line.includes('Redis unreachable')));
     } finally {
       await Promise.all([one.close(), two.close(), down.close()]);
