@@ -257,11 +257,12 @@ export function createScimUsers(deps: ScimUsersDeps) {
       const { doc, password } = prepare(coerceResource(USER_SCHEMA, body, WRITABLE_COMMON));
       // The password is compared (and hashed) before the transaction, against the hash stored now,
       // so that no lock is held for it; again inside only if that hash changed meanwhile.
-      const compared = password === undefined ? null : ((await store.find(db, accountId, id))?.password_hash ?? null);
-      const early = await passwordHashFor(password, compared);
+      const compared = password === undefined ? undefined : await store.find(db, accountId, id);
+      const early = await passwordHashFor(password, compared?.password_hash ?? null);
       return transact(async (trx) => {
         const row = await locked(trx, accountId, id, ifMatch);
-        const passwordHash = password !== undefined && row.password_hash !== compared ? await passwordHashFor(password, row.password_hash) : early;
+        // Any write since the comparison (a new password among them) moved the version.
+        const passwordHash = password !== undefined && row.version !== compared?.version ? await passwordHashFor(password, row.password_hash) : early;
         const saved = await save(trx, row, doc, passwordHash, { by, action: 'scim.user.replaced' });
         return render(saved, await store.groupsOf(trx, accountId, id));
       });

@@ -10,7 +10,7 @@ import { sql } from 'kysely';
 import { databaseTargets } from '../helpers/databases.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { api, newTenant, readAll } from '../payments/api.ts';
-import { mintAccessToken } from '../helpers/fixtures.ts';
+import { mintAccessToken, testClientOf } from '../helpers/fixtures.ts';
 
 const AUDIT = ['audit:read'];
 const DAY = 24 * 3600 * 1000;
@@ -64,7 +64,7 @@ for (const target of databaseTargets()) {
       const record = page.body.data[0];
       assert.equal(record.action, 'payout.created');
       assert.equal(record.account, accountId);
-      assert.deepEqual(record.actor, { type: 'client', id: 'test-client', display: null });
+      assert.deepEqual(record.actor, { type: 'client', id: testClientOf(accountId), display: null });
       assert.deepEqual(record.target, { type: 'payout', id: payout.id });
       assert.deepEqual(record.changes, {
         amount: { after: 2500 },

@@ -196,14 +196,19 @@ describeIf(pgUrl ? redisUrl : undefined, NEEDS_SERVICES, 'multi-node: two serve 
     assert.equal(scim.status, 201);
     const scimToken = scim.body.token as string;
 
-    // Tokens from /token on both nodes; each works on the other.
+    // Tokens from /token on both nodes; each works on the other. The API budget is per client:
+    // the workload's tokens are of clients of their own, so the burst below spends only its own.
     const tokens: string[] = [];
-    for (let i = 0; i < 8; i++) tokens.push(await tokenFrom(serveNodes[i % 2]!, client.body));
+    for (let i = 0; i < 8; i++) {
+      const own = await admin('POST', `/admin/v1/accounts/${accountId}/clients`, { client_name: `Load ${i}`, grant_types: ['client_credentials'], scope: SCOPES });
+      assert.equal(own.status, 201, JSON.stringify(own.body));
+      tokens.push(await tokenFrom(serveNodes[i % 2]!, own.body));
+    }
     const endpoint = await call(1, 'POST', '/v1/webhook_endpoints', tokens[0]!, { url: receiver.url, event_types: ['*'] }, randomUUID());
     assert.equal(endpoint.status, 201, JSON.stringify(endpoint.body));
     receiver.secrets = [endpoint.body.secret];
 
-    // Rate limits hold across nodes: one token, a burst twice its limit through both nodes.
+    // Rate limits hold across nodes: one client, a burst twice its limit through both nodes.
     const limited = await tokenFrom(nodeA, client.body);
     const burst = await pool(16, Array.from({ length: 2 * API_LIMIT }, (_, i) => async () => {
       const response = await fetch(`${serveNodes[i % 2]!.url}/v1/invoices?limit=1`, { headers: { authorization: `Bearer ${limited}` } });

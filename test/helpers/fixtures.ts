@@ -11,13 +11,19 @@ export async function createAccount(t: TestApp, name = 'Test account'): Promise<
   return response.body.id as string;
 }
 
+/**
+ * The client a minted token names unless told: one per account, as every account's own
+ * integration is a client of its own (API rate limits are counted per client).
+ */
+export const testClientOf = (accountId: string): string => `test-client-${accountId}`;
+
 export async function mintAccessToken(
   t: TestApp,
   input: { accountId: string; scopes: string[]; clientId?: string; userId?: string | null },
 ): Promise<string> {
   const issued = await t.gatehouse.services.accessTokens.issue({
     accountId: input.accountId,
-    clientId: input.clientId ?? 'test-client',
+    clientId: input.clientId ?? testClientOf(input.accountId),
     userId: input.userId ?? null,
     scopes: input.scopes,
     ttlSeconds: 3600,

@@ -12,6 +12,7 @@ import { createIdempotencyStore } from '../../src/idempotency/store.ts';
 import { canonicalJson } from '../../src/idempotency/fingerprint.ts';
 import { sha256Hex } from '../../src/platform/crypto.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
+import { testClientOf } from '../helpers/fixtures.ts';
 import { basic, postForm, registerClient } from '../oauth/helpers.ts';
 import { api, fund, newTenant } from '../payments/api.ts';
 import { startReceiver, type Receiver } from '../webhooks/receiver.ts';
@@ -84,7 +85,7 @@ for (const target of databaseTargets()) {
       const who = await tenant(t);
       await registerEndpoint(who, receiver.url, ['invoice.settled']);
       receiver.answer = () => 500;
-      const payer = await t.gatehouse.services.accessTokens.issue({ accountId: who.accountId, clientId: 'test-client', userId: null, scopes: ['invoices:write'], ttlSeconds: 3600 });
+      const payer = await t.gatehouse.services.accessTokens.issue({ accountId: who.accountId, clientId: testClientOf(who.accountId), userId: null, scopes: ['invoices:write'], ttlSeconds: 3600 });
       for (let i = 0; i < 2; i++) await fund(t, payer.token, 100);
       const queued = await scrape(t);
       assert.equal(sample(queued, 'gatehouse_webhook_deliveries{state="pending"}'), 2);
@@ -129,7 +130,7 @@ for (const target of databaseTargets()) {
       // The claim a live owner holds while it runs the effects (another node, mid-request).
       const store = createIdempotencyStore({ db: t.gatehouse.database.db, dialect: t.gatehouse.database.dialect });
       const fingerprint = sha256Hex(canonicalJson(['POST', '/v1/payouts', {}, {}, body]));
-      const { claim: held } = await store.claimOrRead({ accountId, clientId: 'test-client', key }, { fingerprint, now: t.clock.now(), leaseMs: 60_000, retentionMs: 3_600_000 });
+      const { claim: held } = await store.claimOrRead({ accountId, clientId: testClientOf(accountId), key }, { fingerprint, now: t.clock.now(), leaseMs: 60_000, retentionMs: 3_600_000 });
       assert.ok(held);
       const response = await fetch(`${t.publicUrl}/v1/payouts`, {
         method: 'POST',
