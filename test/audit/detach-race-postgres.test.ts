@@ -65,10 +65,14 @@ describe('deleting a person while a sealer streams what she did (postgres)', { s
     });
     assert.equal((await deletion!).status, 204);
 
+    // The held transaction streamed the record without sealing it, so this app's own sealer may
+    // seal and stream it once more after the deletion: every body there is must be detached.
     const bodies = await db.selectFrom('events').select(['type', 'payload']).where('account_id', '=', accountId).where('type', '=', 'audit.invoice.created').execute();
-    assert.equal(bodies.length, 1);
-    const body = JSON.parse(bodies[0]!.payload) as { data: { actor: { id: string; display: string | null } } };
-    assert.deepEqual([body.data.actor.id, body.data.actor.display], [graceId, null]);
+    assert.ok(bodies.length >= 1);
+    for (const stored of bodies) {
+      const body = JSON.parse(stored.payload) as { data: { actor: { id: string; display: string | null } } };
+      assert.deepEqual([body.data.actor.id, body.data.actor.display], [graceId, null]);
+    }
     const everything = (await db.selectFrom('events').select('payload').where('account_id', '=', accountId).execute()).map((e) => e.payload).join('\n');
     for (const personal of ['grace@acme.example', 'okta-1906', 'Grace Hopper']) assert.ok(!everything.includes(personal), `${personal} is left in a stored body`);
     assert.equal(waited, true, 'the deletion waited for the sealer');
