@@ -178,7 +178,11 @@ async function assemble(
   },
 ): Promise<Gatehouse> {
   const { clock, log, database, ownsDatabase } = opened;
-  await migrateToLatest(database);
+  await migrateToLatest(database, {
+    waiting: () => log.info('database migrations: another node holds the migration lock; waiting for it'),
+    applying: (names) => log.info({ migrations: names }, `database migrations: applying ${names.length}`),
+    applied: (name) => log.info({ migration: name }, `database migration applied: ${name}`),
+  });
   const { db } = database;
   // One registry per app: each capability counts into it, /metrics on the admin listener renders it.
   const metrics = new MetricsRegistry();

@@ -9,7 +9,7 @@ import { once } from 'node:events';
 import { loadConfig } from '../config.ts';
 import { systemClock } from '../platform/clock.ts';
 import { openConfiguredDatabase, type Database } from '../platform/db/database.ts';
-import { migrateToLatest } from '../platform/db/migrate.ts';
+import { requireMigrated } from '../platform/db/migrate.ts';
 import { openAudit } from '../audit/standalone.ts';
 import { isInstant } from '../audit/query.ts';
 import { parseAnchor } from '../audit/verify.ts';
@@ -51,7 +51,7 @@ export async function auditExport({ flags, env }: CommandContext): Promise<numbe
   }
   const database = await openExistingDatabase(config);
   try {
-    await migrateToLatest(database);
+    await requireMigrated(database);
     const audit = await openAudit(database, config, systemClock);
     const request = { accountId: flags['--account'], filters: { since: flags['--since'], until: flags['--until'], action: flags['--action'] } };
     if (request.accountId !== undefined) await audit.queries.requireKnown(request.accountId);
@@ -81,7 +81,7 @@ export async function auditVerify({ flags, env }: CommandContext): Promise<numbe
   const config = loadConfig(env, flags);
   const database = await openExistingDatabase(config);
   try {
-    await migrateToLatest(database);
+    await requireMigrated(database);
     const audit = await openAudit(database, config, systemClock);
     const anchorText = flags['--anchor'];
     const anchor = anchorText === undefined ? undefined : parseAnchor(anchorText);

@@ -1,7 +1,7 @@
 import { loadConfig } from '../config.ts';
 import { systemClock } from '../platform/clock.ts';
 import { openConfiguredDatabase } from '../platform/db/database.ts';
-import { migrateToLatest } from '../platform/db/migrate.ts';
+import { requireMigrated } from '../platform/db/migrate.ts';
 import { createSigningKeys } from '../oauth/keys.ts';
 import { openKeyVault } from '../platform/secrets-key.ts';
 import { cliActor } from '../audit/record.ts';
@@ -12,7 +12,7 @@ export async function rotateKeys({ flags, env }: CommandContext): Promise<number
   const config = loadConfig(env, flags);
   const database = await openConfiguredDatabase(config);
   try {
-    await migrateToLatest(database);
+    await requireMigrated(database);
     const vault = await openKeyVault({ database, configured: config.secretsKey });
     const keys = createSigningKeys({ db: database.db, clock: systemClock, vault, retainSeconds: config.accessTokenTtl });
     const { kid, retired, retainSeconds } = await keys.rotate(cliActor);

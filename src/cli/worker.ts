@@ -59,7 +59,11 @@ export async function worker({ flags, env }: CommandContext): Promise<number> {
   let background: BackgroundWork[];
   let metricsUrl: string | undefined;
   try {
-    await migrateToLatest(database);
+    await migrateToLatest(database, {
+      waiting: () => log.info('database migrations: another process holds the migration lock; waiting for it'),
+      applying: (names) => log.info({ migrations: names }, `database migrations: applying ${names.length}`),
+      applied: (name) => log.info({ migration: name }, `database migration applied: ${name}`),
+    });
     const { db } = database;
     const secretsKey = await loadSecretsKey({ database, configured: config.secretsKey, log });
     const services = await createBackgroundServices({ config, database, clock, log, metrics, secretsKey });

@@ -45,9 +45,10 @@ export interface Database {
   /**
    * Runs `work` while holding a lock every process on this database honours (a PostgreSQL
    * session advisory lock on a connection of its own, outside the pool; on SQLite the file's
-   * write lock already serialises). Used so that nodes starting at once migrate one at a time.
+   * write lock already serialises). Used so that nodes starting at once migrate one at a time;
+   * `waiting` is called when another process holds it, before waiting for it.
    */
-  exclusive<T>(name: string, work: () => Promise<T>): Promise<T>;
+  exclusive<T>(name: string, work: () => Promise<T>, waiting?: () => void): Promise<T>;
   close(): Promise<void>;
 }
 

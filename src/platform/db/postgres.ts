@@ -91,13 +91,18 @@ export async function openPostgres(options: DatabaseOptions): Promise<Database> 
     // pg-pool queues every checkout, even one an idle connection takes on the next tick: only
     // those beyond the idle connections wait.
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: Math.max(0, pool.waitingCount - pool.idleCount) }),
-    async exclusive(name, work) {
+    async exclusive(name, work, waiting) {
       // Its own connection: the work may need every pooled one (a pool of 1 included).
       const client = new pg.Client({ connectionString: url.href, options: schema ? `-c search_path=${schema}` : undefined });
       client.on('error', () => {});
       await client.connect();
       try {
-        await client.query('select pg_advisory_lock(hashtext($1))', [`gatehouse:${name}`]);
+        const key = `gatehouse:${name}`;
+        const taken = await client.query<{ taken: boolean }>('select pg_try_advisory_lock(hashtext($1)) as taken', [key]);
+        if (!taken.rows[0]?.taken) {
+          waiting?.();
+          await client.query('select pg_advisory_lock(hashtext($1))', [key]);
+        }
         return await work();
       } finally {
         // Closing the session releases the lock even if the unlock cannot be sent.
