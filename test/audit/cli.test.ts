@@ -125,6 +125,31 @@ for (const target of databaseTargets()) {
       assert.match(malformed.stderr, /--anchor takes <seq>:<hash>.*needs --account/);
     });
 
+    it('a database behind this release: verify, export and rotate-keys stop naming `gatehouse migrate`, and change no schema', async () => {
+      const database = await target.create();
+      cleanups.push(database.drop);
+      const t = await startTestApp(existing(target.kind, database.url));
+      await t.gatehouse.close();
+      const opened = await openDatabase({ databaseUrl: database.url });
+      const table = target.kind === 'postgres' ? sql.table(`${opened.schema ?? 'public'}.kysely_migration`) : sql.table('kysely_migration');
+      // Migration 0703 undone: its index and its bookkeeping row.
+      await sql`drop index ${sql.table(target.kind === 'postgres' ? `${opened.schema ?? 'public'}.oauth_grants_session` : 'oauth_grants_session')}`.execute(opened.db);
+      await sql`delete from ${table} where name = '0703_grants_by_session'`.execute(opened.db);
+      await opened.close();
+      for (const args of [['audit', 'verify'], ['audit', 'export', '--out', '-'], ['rotate-keys']]) {
+        const refused = gatehouse(args, database.url);
+        assert.equal(refused.status, 1, `${args.join(' ')}: ${refused.stderr}${refused.stdout}`);
+        assert.match(refused.stderr, /the database is behind this release: 1 migration\(s\) not applied \(0703_grants_by_session\); run `gatehouse migrate` first/);
+      }
+      const after = await openDatabase({ databaseUrl: database.url });
+      const row = await sql<{ n: number }>`select count(*) as n from ${table} where name = '0703_grants_by_session'`.execute(after.db);
+      await after.close();
+      assert.equal(Number(row.rows[0]!.n), 0, 'nothing was migrated');
+      const migrated = gatehouse(['migrate'], database.url);
+      assert.equal(migrated.status, 0, migrated.stderr);
+      assert.match(migrated.stdout, /applied 0703_grants_by_session/);
+    });
+
     // `audit verify --help` lists the database settings: the command honours them like every other
     // that opens the database. A statement stuck behind a lock ends at the statement timeout.
     it('verify honours GATEHOUSE_DATABASE_STATEMENT_TIMEOUT: a chain locked by someone else fails it in time', { skip: target.kind !== 'postgres' && 'PostgreSQL only: SQLite has no statement timeout' }, async () => {
