@@ -335,14 +335,16 @@ export const SETTINGS = [
     env: 'GATEHOUSE_ADMIN_TOKEN',
     shown: 'secret',
     flag: '--admin-token',
-    description: 'Bearer token for the admin API (generated on first start when unset)',
+    description: 'Bearer token for the admin API (generated on first start when unset); `new,old` accepts both while nodes are restarted one by one',
     parse: (raw) => {
-      const v = raw.trim();
-      if (v.length < 16) throw new Invalid('must be at least 16 characters');
-      // It is sent as a Bearer token, which may hold only these (RFC 6750 §2.1 b64token): any
-      // other character would make a token no request can present.
-      if (!/^[A-Za-z0-9\-._~+/]+=*$/.test(v)) throw new Invalid('may hold only A-Z a-z 0-9 - . _ ~ + / (and = at the end): it is sent as a Bearer token');
-      return v;
+      const tokens = raw.split(',').map((t) => t.trim());
+      for (const v of tokens) {
+        if (v.length < 16) throw new Invalid('must be at least 16 characters (each, when several are given comma-separated)');
+        // It is sent as a Bearer token, which may hold only these (RFC 6750 §2.1 b64token): any
+        // other character would make a token no request can present.
+        if (!/^[A-Za-z0-9\-._~+/]+=*$/.test(v)) throw new Invalid('may hold only A-Z a-z 0-9 - . _ ~ + / (and = at the end): it is sent as a Bearer token');
+      }
+      return tokens.join(',');
     },
     fallback: () => undefined,
   }),
@@ -555,7 +557,7 @@ export const SETTINGS = [
     key: 'rateLimitApiFailures',
     env: 'GATEHOUSE_RATE_LIMIT_API_FAILURES',
     flag: '--rate-limit-api-failures',
-    description: 'API requests refused 401 (no valid credential) allowed per address, as failures/seconds; an address past it is refused 429 until the window ends',
+    description: 'API requests refused 401 or 403 allowed per address, as failures/seconds; an address past it is refused 429 until the window ends',
     parse: rate,
     fallback: () => ({ points: 100, seconds: 60 }),
   }),

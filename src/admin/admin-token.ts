@@ -35,7 +35,13 @@ export async function setUpAdminToken(deps: {
   const { db, clock, configured, dataDir } = deps;
   if (configured !== undefined) {
     const revoked = await db.deleteFrom('settings').where('name', '=', ADMIN_TOKEN_SETTING).executeTakeFirst();
-    const check: AdminTokenCheck = (given) => safeEqual(given, configured);
+    // `new,old` during a rotation: each node accepts both until every node has the new one.
+    const tokens = configured.split(',');
+    const check: AdminTokenCheck = (given) => {
+      let accepted = false;
+      for (const token of tokens) accepted = safeEqual(given, token) || accepted;
+      return accepted;
+    };
     if (Number(revoked.numDeletedRows) === 0) return { check };
     // This node's copy of the old token opens nothing now.
     fs.rmSync(path.join(dataDir, 'admin-token'), { force: true });

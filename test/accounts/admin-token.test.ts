@@ -46,6 +46,14 @@ for (const target of databaseTargets()) {
       assert.equal(fs.existsSync(path.join(dataDir, 'admin-token')), false, 'the file with the revoked token is gone');
       assert.equal((await setUp(configured)).revokedGenerated, undefined, 'said once');
 
+      // A rotation: `new,old` on every node during the rolling restart accepts both, and nothing else.
+      const next = 'next-admin-token-0123456789abcdef';
+      const during = await setUp(`${next},${configured}`);
+      assert.equal(during.check(next), true);
+      assert.equal(during.check(configured), true);
+      assert.equal(during.check(`${next},${configured}`), false);
+      assert.equal(during.check(generated), false);
+
       // A node started without the setting (an env file not updated, a rollback).
       const later = await setUp();
       assert.equal(later.check(generated), false, 'the revoked token never comes back');

@@ -45,6 +45,7 @@ describe('config', () => {
     [{ GATEHOUSE_HTTP_HEADERS_TIMEOUT: '60' }, 'GATEHOUSE_HTTP_HEADERS_TIMEOUT', /must be at most the request timeout, GATEHOUSE_HTTP_REQUEST_TIMEOUT \(30 s\)/],
     // No Authorization header could carry it (RFC 6750 b64token): refused, not a lock-out.
     [{ GATEHOUSE_ADMIN_TOKEN: 'my admin token: correct horse!' }, 'GATEHOUSE_ADMIN_TOKEN', /may hold only A-Z a-z 0-9 - \. _ ~ \+ \/ \(and = at the end\)/],
+    [{ GATEHOUSE_ADMIN_TOKEN: 'new-admin-token-0123456789,short' }, 'GATEHOUSE_ADMIN_TOKEN', /at least 16 characters \(each, when several are given comma-separated\)/],
     [{ GATEHOUSE_AUTHORIZATION_CODE_TTL: '60' }, 'GATEHOUSE_AUTHORIZATION_CODE_TTL', /1 to 59/],
     [{ GATEHOUSE_RATE_LIMITS: 'maybe' }, 'GATEHOUSE_RATE_LIMITS', /on or off/],
     [{ GATEHOUSE_WEBHOOK_RETRY_SCHEDULE: '1,x' }, 'GATEHOUSE_WEBHOOK_RETRY_SCHEDULE', /comma-separated/],
