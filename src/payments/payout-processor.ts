@@ -36,6 +36,9 @@ const PROCESSOR = systemActor('payout_processor');
 export function createPayoutProcessor(deps: { db: Db; clock: Clock; dialect: SqlDialect; batchSize?: number; metrics?: MetricsRegistry }) {
   const { db, clock, dialect } = deps;
   const transitions = deps.metrics?.counter('gatehouse_payouts_transitions_total', 'Payout state transitions, by from and to state', ['from', 'to']);
+  // Exported at 0 from the start: "created, and nothing processed" is an alert on a rate of 0,
+  // which a series that does not exist yet would never show.
+  for (const to of ['paid', 'failed'] as const) transitions?.inc({ from: 'pending', to }, 0);
   const batchSize = deps.batchSize ?? 100;
 
   async function complete(trx: Db, payout: PayoutRow, now: number): Promise<Exclude<PayoutState, 'pending'> | undefined> {

@@ -67,6 +67,7 @@ function stateFilteredQuery(states: readonly string[], what: string) {
 export function registerPaymentRoutes(app: FastifyInstance, deps: PaymentRouteDeps): void {
   const { verifier, writes, invoices, payouts, ledgerEntries, balance } = deps;
   const created = deps.metrics?.counter('gatehouse_payouts_transitions_total', 'Payout state transitions, by from and to state', ['from', 'to']);
+  created?.inc({ from: 'none', to: 'pending' }, 0);
   const access = bearerAccess(verifier);
 
   app.post<{ Body: NewInvoice }>(

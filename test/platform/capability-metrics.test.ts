@@ -75,6 +75,9 @@ for (const target of databaseTargets()) {
       const before = await scrape(t);
       assert.equal(sample(before, 'gatehouse_idempotency_requests_total{outcome="replayed"}'), 1);
       assert.equal(sample(before, 'gatehouse_payouts_transitions_total{from="none",to="pending"}'), 1);
+      // Processed ones are exported at 0 before the first: an alert on their rate can see none.
+      assert.equal(sample(before, 'gatehouse_payouts_transitions_total{from="pending",to="paid"}'), 0);
+      assert.equal(sample(before, 'gatehouse_payouts_transitions_total{from="pending",to="failed"}'), 0);
 
       const done = await t.gatehouse.services.payoutProcessor.processDuePayouts();
       assert.deepEqual(done, { paid: 1, failed: 0 });
