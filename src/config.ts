@@ -161,6 +161,30 @@ const text: Parser<string> = (raw) => {
   return raw.trim();
 };
 
+/**
+ * What a postgres:// URL may say in its query: Gatehouse's own (`schema`, `prepare`) and what the
+ * driver reads. Anything else is refused by name: the driver ignores what it does not know, so a
+ * mistyped `?shema=` would have pointed the node at another installation's tables.
+ */
+const POSTGRES_URL_PARAMETERS = new Set([
+  'schema',
+  'prepare',
+  'host',
+  'application_name',
+  'fallback_application_name',
+  'options',
+  'client_encoding',
+  'connect_timeout',
+  'keepalives',
+  'keepalives_idle',
+  'ssl',
+  'sslmode',
+  'sslcert',
+  'sslkey',
+  'sslrootcert',
+  'sslpassword',
+]);
+
 const databaseUrl: Parser<string> = (raw) => {
   const v = raw.trim();
   if (v.startsWith('sqlite:')) {
@@ -174,8 +198,13 @@ const databaseUrl: Parser<string> = (raw) => {
     } catch {
       throw new Invalid('not a valid postgres:// URL');
     }
+    for (const name of url.searchParams.keys()) {
+      if (!POSTGRES_URL_PARAMETERS.has(name)) throw new Invalid(`unknown parameter ${name} in the URL (it takes ${[...POSTGRES_URL_PARAMETERS].join(', ')})`);
+    }
     const prepare = url.searchParams.get('prepare');
     if (prepare !== null && prepare !== 'on' && prepare !== 'off') throw new Invalid(`prepare=${prepare}: expected prepare=on or prepare=off`);
+    const schema = url.searchParams.get('schema');
+    if (schema !== null && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Invalid(`schema=${schema}: expected a lower-case SQL identifier (a-z, 0-9, _)`);
     return v;
   }
   throw new Invalid('expected sqlite:<path> or postgres://…');

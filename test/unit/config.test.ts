@@ -39,6 +39,8 @@ describe('config', () => {
     [{ GATEHOUSE_PORT: '70000' }, 'GATEHOUSE_PORT', /whole number/],
     [{ GATEHOUSE_DATABASE_URL: 'mysql://x' }, 'GATEHOUSE_DATABASE_URL', /sqlite:<path> or postgres/],
     [{ GATEHOUSE_DATABASE_URL: 'postgres://db/gatehouse?prepare=no' }, 'GATEHOUSE_DATABASE_URL', /prepare=on or prepare=off/],
+    [{ GATEHOUSE_DATABASE_URL: 'postgres://db/gatehouse?shema=tenant_a' }, 'GATEHOUSE_DATABASE_URL', /unknown parameter shema in the URL \(it takes schema, prepare, host, /],
+    [{ GATEHOUSE_DATABASE_URL: 'postgres://db/gatehouse?schema=Bad-Name' }, 'GATEHOUSE_DATABASE_URL', /schema=Bad-Name: expected a lower-case SQL identifier/],
     [{ GATEHOUSE_ISSUER: 'not a url' }, 'GATEHOUSE_ISSUER', /absolute http/],
     [{ GATEHOUSE_ADMIN_TOKEN: 'short' }, 'GATEHOUSE_ADMIN_TOKEN', /at least 16/],
     // A bound the request's own would always cut short first.
