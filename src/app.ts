@@ -19,6 +19,7 @@ import { systemClock, type Clock } from './platform/clock.ts';
 import { openConfiguredDatabase, type Database } from './platform/db/database.ts';
 import { createGroupCommit } from './platform/db/group-commit.ts';
 import { migrateToLatest } from './platform/db/migrate.ts';
+import { warnOfClockSkew } from './platform/db/clock-check.ts';
 import { createLogger, type LogDestination } from './platform/logging.ts';
 import { createHttpServer, httpLimitsOf } from './platform/http/server.ts';
 import { closeConnectionsWhileDraining, closeListener, createDrain, SETTLE_MS } from './platform/http/drain.ts';
@@ -183,6 +184,7 @@ async function assemble(
     applying: (names) => log.info({ migrations: names }, `database migrations: applying ${names.length}`),
     applied: (name) => log.info({ migration: name }, `database migration applied: ${name}`),
   });
+  await warnOfClockSkew(database, log);
   const { db } = database;
   // One registry per app: each capability counts into it, /metrics on the admin listener renders it.
   const metrics = new MetricsRegistry();

@@ -22,6 +22,7 @@ import { systemClock } from '../platform/clock.ts';
 import { openConfiguredDatabase } from '../platform/db/database.ts';
 import { loadSecretsKey } from '../platform/secrets-key.ts';
 import { migrateToLatest } from '../platform/db/migrate.ts';
+import { warnOfClockSkew } from '../platform/db/clock-check.ts';
 import { createLogger } from '../platform/logging.ts';
 import { MetricsRegistry } from '../platform/metrics.ts';
 import { createHttpServer, httpLimitsOf } from '../platform/http/server.ts';
@@ -64,6 +65,7 @@ export async function worker({ flags, env }: CommandContext): Promise<number> {
       applying: (names) => log.info({ migrations: names }, `database migrations: applying ${names.length}`),
       applied: (name) => log.info({ migration: name }, `database migration applied: ${name}`),
     });
+    await warnOfClockSkew(database, log);
     const { db } = database;
     const secretsKey = await loadSecretsKey({ database, configured: config.secretsKey, log });
     const services = await createBackgroundServices({ config, database, clock, log, metrics, secretsKey });
