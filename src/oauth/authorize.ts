@@ -99,6 +99,36 @@ export function readParams(source: Record<string, unknown>): { params: Authorize
   return { params, repeated };
 }
 
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]']);
+
+/**
+ * `uri` as `http://127.0.0.1/…` or `http://[::1]/…` without its port, when it is a loopback IP
+ * redirect; undefined otherwise. Compared whole apart from the port: scheme, host, path and query.
+ */
+function loopbackWithoutPort(uri: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'http:' || !LOOPBACK_HOSTS.has(url.hostname) || url.username !== '' || url.password !== '') return undefined;
+  url.port = '';
+  return url.href;
+}
+
+/**
+ * Whether `uri` is one of the client's registered redirect URIs: compared exactly (RFC 9700
+ * §4.1.3), with the one exception RFC 8252 §7.3 requires: a native app's loopback IP redirect
+ * (`http://127.0.0.1:<port>/…`, `http://[::1]:<port>/…`) may name any port, since the app binds
+ * whichever is free when it signs in. `localhost` gets no such leeway (RFC 8252 §8.3).
+ */
+export function isRegisteredRedirect(registered: readonly string[], uri: string): boolean {
+  if (registered.includes(uri)) return true;
+  const loopback = loopbackWithoutPort(uri);
+  return loopback !== undefined && registered.some((r) => loopbackWithoutPort(r) === loopback);
+}
+
 export async function checkAuthorizationRequest(
   clients: Clients,
   source: Record<string, unknown>,
@@ -110,7 +140,7 @@ export async function checkAuthorizationRequest(
   const client = await clients.find(params.client_id);
   if (!client) throw new UnsafeRedirect('The client is not registered');
   if (!params.redirect_uri) throw new UnsafeRedirect('redirect_uri is missing');
-  if (!client.redirectUris.includes(params.redirect_uri)) throw new UnsafeRedirect('redirect_uri is not registered for this client');
+  if (!isRegisteredRedirect(client.redirectUris, params.redirect_uri)) throw new UnsafeRedirect('redirect_uri is not registered for this client');
 
   const redirectUri = params.redirect_uri;
   const state = repeated.includes('state') ? undefined : params.state;

@@ -158,6 +158,13 @@ for (const target of databaseTargets()) {
         assert.equal(page.headers.get('location'), null);
         assert.match(page.html, /This request cannot be completed/);
       }
+      // RFC 8252 §7.3: a native app's loopback IP redirect, registered without a port, on the port it bound.
+      const native = await registerClient(t, accountId, { client_name: 'CLI', token_endpoint_auth_method: 'none', redirect_uris: ['http://127.0.0.1/callback'], grant_types: ['authorization_code'], scope: 'invoices:read' });
+      const onItsPort = await browser.get(authorizePath({ ...params(), client_id: native.client_id, redirect_uri: 'http://127.0.0.1:53123/callback' }));
+      assert.equal(onItsPort.status, 200, 'the sign-in page');
+      assert.match(onItsPort.html, /action="\/authorize\/login"/);
+      const elsewhere = await browser.get(authorizePath({ ...params(), client_id: native.client_id, redirect_uri: 'http://127.0.0.1:53123/other' }));
+      assert.equal(elsewhere.status, 400);
       const doubled = await browser.get(`${authorizePath(params())}&redirect_uri=${encodeURIComponent('https://evil.example/')}`);
       assert.equal(doubled.status, 400);
       assert.equal(doubled.headers.get('location'), null);
