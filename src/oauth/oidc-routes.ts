@@ -5,6 +5,7 @@
  * endpoint (OIDC Core §5.3), GET and POST, with the access token as a bearer header (RFC 6750
  * §2.1), answering the claims the token's scopes and the grant's `claims` request name.
  */
+import { browserCallable, registerPreflight } from '../platform/http/cors.ts';
 import { PROMPTS } from './authorize.ts';
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -120,7 +121,7 @@ export function registerOidcRoutes(app: FastifyInstance, deps: { issuer: string;
     ['/.well-known/oauth-authorization-server', 'getAuthorizationServerMetadata', 'Authorization server metadata (RFC 8414)'],
     ['/.well-known/openid-configuration', 'getOpenIdConfiguration', 'OpenID Provider metadata (OpenID Connect Discovery 1.0); the same document as RFC 8414'],
   ] as const) {
-    app.get(url, { config: metadataDocs, schema: { tags: ['oauth'], operationId, summary } }, async (_request, reply) => {
+    app.get(url, browserCallable({ config: metadataDocs, schema: { tags: ['oauth'], operationId, summary } }), async (_request, reply) => {
       reply.header('cache-control', 'public, max-age=300');
       return metadata;
     });
@@ -156,11 +157,12 @@ export function registerOidcRoutes(app: FastifyInstance, deps: { issuer: string;
   const access = bearerAccess(deps.accessTokens)('openid');
   const summary = 'UserInfo endpoint (OpenID Connect Core §5.3): the claims of the person the access token stands for';
   const response = { 200: userInfoSchema, ...errorResponses(401, 403) };
-  app.get('/userinfo', protectedRoute(access, { schema: { tags: ['oauth'], operationId: 'getUserInfo', summary, response } }), userInfo);
+  app.get('/userinfo', browserCallable(protectedRoute(access, { schema: { tags: ['oauth'], operationId: 'getUserInfo', summary, response } })), userInfo);
+  registerPreflight(app, '/userinfo', ['GET', 'POST']);
   // Relying parties POST with a form content type and an empty body (the token in Authorization,
   // OIDC Core §5.3.1), so the form parser is this route's too; the body names nothing it reads.
   app.register(async (scope) => {
     await scope.register(formbody, { bodyLimit: 64 * 1024 });
-    scope.post('/userinfo', protectedRoute(access, { schema: { tags: ['oauth'], operationId: 'postUserInfo', summary: `${summary} (POST)`, response } }), userInfo);
+    scope.post('/userinfo', browserCallable(protectedRoute(access, { schema: { tags: ['oauth'], operationId: 'postUserInfo', summary: `${summary} (POST)`, response } })), userInfo);
   });
 }

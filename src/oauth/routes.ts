@@ -23,6 +23,7 @@ import type { AccessTokens } from './access-tokens.ts';
 import { registerOidcRoutes } from './oidc-routes.ts';
 import { registerLogoutRoutes } from './logout-routes.ts';
 import { documentedOnly } from '../platform/http/openapi.ts';
+import { browserCallable, registerPreflight } from '../platform/http/cors.ts';
 import { CLIENT_AUTHENTICATION, CLIENT_AUTHENTICATION_SECURITY } from './openapi.ts';
 
 export interface OAuthRouteDeps extends AuthorizeDeps {
@@ -112,7 +113,7 @@ export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRoute
 
     scope.post<{ Body: TokenRequest }>(
       '/token',
-      {
+      browserCallable({
         config: { errorFormat: 'oauth' },
         schema: {
           tags: ['oauth'],
@@ -138,7 +139,7 @@ export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRoute
             ...oauthErrorResponses(400, 401, 429),
           },
         },
-      },
+      }),
       async (request, reply) => {
         const body = (request.body ?? {}) as Record<string, string | undefined>;
         const response = await deps.tokens.exchange(tokenRequestOf(request, body), (credentials) => authenticatedClient(request, reply, credentials));
@@ -149,7 +150,7 @@ export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRoute
 
     scope.post<{ Body: { token: string; token_type_hint?: string } & ClientCredentials }>(
       '/revoke',
-      {
+      browserCallable({
         config: { errorFormat: 'oauth' },
         schema: {
           tags: ['oauth'],
@@ -161,7 +162,7 @@ export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRoute
           body: tokenTypeBody,
           response: { 200: { type: 'null', description: 'Revoked, or not a token of this client' }, ...oauthErrorResponses(400, 401, 429) },
         },
-      },
+      }),
       async (request, reply) => {
         const body = request.body as unknown as Record<string, string | undefined>;
         const client = await authenticatedClient(request, reply, credentialsOf(request, body));
@@ -199,9 +200,11 @@ export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRoute
     );
   });
 
+  registerPreflight(app, '/token', ['POST']);
+  registerPreflight(app, '/revoke', ['POST']);
   registerOidcRoutes(app, { issuer, db: deps.db, clients: deps.clients, accessTokens: deps.accessTokens, idTokens: deps.idTokens });
 
-  app.get('/.well-known/jwks.json', { config: documentedOnly({ response: { 200: { description: 'RFC 7517 JSON Web Key Set (public keys only)', content: { 'application/json': { schema: { type: 'object', required: ['keys'], properties: { keys: { type: 'array', items: { type: 'object', additionalProperties: true, properties: { kid: { type: 'string' }, kty: { type: 'string' }, alg: { type: 'string' }, use: { type: 'string' } } } } } } } } } } }), schema: { tags: ['oauth'], operationId: 'getJwks', summary: 'The JSON Web Key Set of the server (RFC 7517)' } }, async (_request, reply) => {
+  app.get('/.well-known/jwks.json', browserCallable({ config: documentedOnly({ response: { 200: { description: 'RFC 7517 JSON Web Key Set (public keys only)', content: { 'application/json': { schema: { type: 'object', required: ['keys'], properties: { keys: { type: 'array', items: { type: 'object', additionalProperties: true, properties: { kid: { type: 'string' }, kty: { type: 'string' }, alg: { type: 'string' }, use: { type: 'string' } } } } } } } } } } }), schema: { tags: ['oauth'], operationId: 'getJwks', summary: 'The JSON Web Key Set of the server (RFC 7517)' } }), async (_request, reply) => {
     reply.header('cache-control', 'public, max-age=300').type('application/jwk-set+json');
     return deps.keys.jwks();
   });

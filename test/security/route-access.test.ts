@@ -162,7 +162,10 @@ for (const target of databaseTargets()) {
           payouts: await countRows(t, 'payouts'),
           endpoints: await countRows(t, 'webhook_endpoints'),
         };
-        const protectedRoutes = routesOf(server).filter((r) => !PUBLIC_ROUTES[listener].has(r.url));
+        // CORS preflights answer anyone, by design (platform/http/cors.ts), and only where declared.
+        const preflights = routesOf(server).filter((r) => r.method === 'OPTIONS').map((r) => r.url).sort();
+        assert.deepEqual(preflights, listener === 'public' ? ['/revoke', '/token', '/userinfo'] : []);
+        const protectedRoutes = routesOf(server).filter((r) => r.method !== 'OPTIONS' && !PUBLIC_ROUTES[listener].has(r.url));
         assert.ok(protectedRoutes.length >= (listener === 'admin' ? 15 : 40), `found ${protectedRoutes.length} protected routes`);
         const failures: string[] = [];
         let probe = 0;
