@@ -30,6 +30,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../platform/db/database.ts';
 import type { Clock } from '../platform/clock.ts';
 import { randomSecret, safeEqual, sha256Base64Url, sha256Hex } from '../platform/crypto.ts';
+import { errorDescription } from './errors.ts';
 import type { RateLimits } from '../platform/rate-limit.ts';
 import type { Users } from '../users/service.ts';
 import type { Clients } from './clients.ts';
@@ -116,7 +117,7 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
   }
 
   function redirectError(reply: FastifyReply, status: 302 | 303, error: RedirectError) {
-    return redirect(reply, status, redirectWith(error.redirectUri, { error: error.code, error_description: error.description, state: error.state, iss: issuer }));
+    return redirect(reply, status, redirectWith(error.redirectUri, { error: error.code, error_description: errorDescription(error.description), state: error.state, iss: issuer }));
   }
 
   async function check(request: FastifyRequest, reply: FastifyReply, source: Record<string, unknown>, status: 302 | 303): Promise<AuthorizationRequest | undefined> {

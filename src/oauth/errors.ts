@@ -82,7 +82,23 @@ function isOAuthCode(code: string): code is OAuthErrorCode {
   return Object.hasOwn(OAUTH_ERRORS, code);
 }
 
-export function serializeOAuthError(error: HttpError, _request: FastifyRequest): SerializedError {
+/**
+ * RFC 6749 §5.2 and §4.1.2.1: `error_description` holds only %x20-21 / %x23-5B / %x5D-7E. Quotes
+ * become apostrophes and a backslash a slash, so the sentence still reads; anything else that a
+ * description echoes of the request (a `grant_type` of any bytes) becomes `?`, which also keeps a
+ * third party from writing text of its choosing on a client's error page.
+ */
+export function errorDescription(text: string): string {
+  return text.replace(/[^\x20-\x21\x23-\x5B\x5D-\x7E]/g, (c) => (c === '"' || c === '\u2018' || c === '\u2019' ? "'" : c === '\\' ? '/' : '?'));
+}
+
+export function serializeOAuthError(error: HttpError, request: FastifyRequest): SerializedError {
+  const serialized = serializeOAuthErrorAsIs(error, request);
+  const body = serialized.body as { error: string; error_description: string };
+  return { ...serialized, body: { ...body, error_description: errorDescription(body.error_description) } };
+}
+
+function serializeOAuthErrorAsIs(error: HttpError, _request: FastifyRequest): SerializedError {
   const headers = { ...error.headers, 'cache-control': 'no-store', pragma: 'no-cache' };
   if (isOAuthCode(error.code)) {
     return {

@@ -12,11 +12,14 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
+import type * as OAuth4WebApiModule from 'oauth4webapi';
 import { chromiumExecutable, findChromium, skipWithoutChromium } from '../helpers/browser.ts';
 import { databaseTargets } from '../helpers/databases.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { createAccount, mintAccessToken } from '../helpers/fixtures.ts';
 import { registerClient } from '../oauth/helpers.ts';
+
+type OAuth4WebApi = typeof OAuth4WebApiModule;
 
 const chromiumLookup = findChromium();
 const skip = skipWithoutChromium(chromiumLookup);
@@ -61,14 +64,16 @@ describe('the OAuth endpoints from a browser app on another origin (CORS)', () =
     await page.goto(`${spa.url}/`);
     const seen = await page.evaluate(
       async ({ issuer, clientId, personToken }) => {
-        const oauth = await import('/oauth4webapi.js');
+        // The page's own copy, from its origin (a path the browser resolves, not this process).
+        const served = '/oauth4webapi.js';
+        const oauth = (await import(served)) as OAuth4WebApi;
         const as = await oauth.processDiscoveryResponse(new URL(issuer), await oauth.discoveryRequest(new URL(issuer), { algorithm: 'oidc', [oauth.allowInsecureRequests]: true }));
-        const jwks = await (await fetch(as.jwks_uri)).json();
+        const jwks = (await (await fetch(as.jwks_uri!)).json()) as { keys: unknown[] };
         // A code that is no code: the answer is an OAuth error the app can read.
         const callback = oauth.validateAuthResponse(as, { client_id: clientId }, new URL(`http://localhost/cb?code=nope&iss=${encodeURIComponent(issuer)}`), oauth.skipStateCheck);
         const token = await oauth.authorizationCodeGrantRequest(as, { client_id: clientId }, oauth.None(), callback, 'http://localhost/cb', 'v'.repeat(43), { [oauth.allowInsecureRequests]: true });
-        const tokenBody = await token.json();
-        const userinfo = await fetch(as.userinfo_endpoint, { headers: { authorization: `Bearer ${personToken}` } });
+        const tokenBody = (await token.json()) as { error?: string };
+        const userinfo = await fetch(as.userinfo_endpoint!, { headers: { authorization: `Bearer ${personToken}` } });
         let introspection = 'read';
         try {
           await fetch(`${issuer}/introspect`, { method: 'POST', body: new URLSearchParams({ token: 'x' }) });

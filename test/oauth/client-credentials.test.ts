@@ -193,6 +193,7 @@ for (const target of databaseTargets()) {
       const cases: Array<[string, Record<string, string>, Record<string, string>, number, string]> = [
         ['scope beyond the registration', { grant_type: 'client_credentials', scope: 'payouts:write' }, auth, 400, 'invalid_scope'],
         ['unknown grant type', { grant_type: 'password' }, auth, 400, 'unsupported_grant_type'],
+        ['an unknown grant type of any characters', { grant_type: 'pä"ss\\x\n<b>' }, auth, 400, 'unsupported_grant_type'],
         ['missing grant_type', {}, auth, 400, 'invalid_request'],
         ['client not registered for the grant', { grant_type: 'client_credentials' }, { authorization: basic(codeOnly.client_id, codeOnly.client_secret) }, 400, 'unauthorized_client'],
         ['two authentication methods', { grant_type: 'client_credentials', client_id: reg.client_id, client_secret: reg.client_secret }, auth, 400, 'invalid_request'],
@@ -207,6 +208,8 @@ for (const target of databaseTargets()) {
         assert.equal(response.body.error, error, name);
         assert.equal(response.headers.get('cache-control'), 'no-store', name);
         assert.equal(response.body.access_token, undefined, name);
+        // RFC 6749 §5.2: error_description holds only %x20-21 / %x23-5B / %x5D-7E.
+        assert.match(response.body.error_description, /^[\x20-\x21\x23-\x5B\x5D-\x7E]+$/, `${name}: ${response.body.error_description}`);
         // Every 401 names a scheme (RFC 9110 §15.5.2), whichever method the client tried.
         if (status === 401) assert.match(response.headers.get('www-authenticate') ?? '', /^Basic realm="gatehouse"/, name);
       }
