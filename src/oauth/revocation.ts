@@ -111,7 +111,7 @@ export function createRevocation(deps: { db: Db; clock: Clock; issuer: string; a
           active: true,
           scope: grant.scope,
           client_id: row.client_id,
-          token_type: 'refresh_token',
+          // No token_type: RFC 7662 §2.2 takes it from RFC 6749 §7.1, access token types (Bearer).
           exp: Math.floor(row.expires_at / 1000),
           iat: Math.floor(row.issued_at / 1000),
           sub,

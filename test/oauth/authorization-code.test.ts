@@ -31,9 +31,9 @@ for (const target of databaseTargets()) {
     });
 
     /** Signs in (and consents when asked) and returns the code from the redirect. */
-    async function getCode(browser: Browser, extra: Record<string, string> = {}): Promise<string> {
+    async function getCode(browser: Browser, extra: Record<string, string> = {}, userName = 'ada'): Promise<string> {
       let page = await browser.get(authorizePath(params(extra)));
-      if (page.status === 200 && page.html.includes('action="/authorize/login"')) page = await signIn(browser, page, 'ada', PASSWORD);
+      if (page.status === 200 && page.html.includes('action="/authorize/login"')) page = await signIn(browser, page, userName, PASSWORD);
       if (page.status === 200 && page.html.includes('action="/authorize/consent"')) page = await consent(browser, page);
       assert.ok(page.status === 302 || page.status === 303, `expected a redirect, got ${page.status}`);
       const q = redirectParams(page);
@@ -282,6 +282,19 @@ for (const target of databaseTargets()) {
       assert.equal(await countRows(t, 'access_tokens'), before);
       // The code is still good for its rightful redemption.
       assert.equal((await redeem(code)).status, 200);
+    });
+
+    it('RFC 7662: a refresh token introspects active, for its client, with no access-token type', async () => {
+      // A person of her own: the sign-in budget of ada's userName is the rate-limit test's.
+      await createUser(t, accountId, 'grace', PASSWORD);
+      const tokens = (await redeem(await getCode(new Browser(t.publicUrl), {}, 'grace'))).body;
+      const seen = await postForm(`${t.publicUrl}/introspect`, { token: tokens.refresh_token, token_type_hint: 'refresh_token' }, { authorization: basic(client.client_id, client.client_secret) });
+      assert.equal(seen.status, 200);
+      assert.equal(seen.body.active, true);
+      assert.equal(seen.body.client_id, client.client_id);
+      assert.equal(seen.body.token_type, undefined, 'token_type names access token types (RFC 6749 §7.1)');
+      const access = await postForm(`${t.publicUrl}/introspect`, { token: tokens.access_token }, { authorization: basic(client.client_id, client.client_secret) });
+      assert.equal(access.body.token_type, 'Bearer');
     });
 
     it('a code lives 30 s: at 31 s it is refused; a replayed code is refused and revokes what it issued', async () => {
