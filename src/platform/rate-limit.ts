@@ -28,8 +28,9 @@ export interface Limit {
 
 /**
  * `api`: API requests per client (see `principalKey`; per address without a credential);
- * `api_failure_ip`: API requests refused 401 or 403 per source address. `token`: requests of an authenticated client; `token_failure_ip` / `token_failure_client`:
- * failed client authentications per source address / per claimed client; `signin`: sign-in
+ * `api_failure_ip`: API requests refused 401 or 403 per source address. `token`: requests of an
+ * authenticated client; `token_failure_ip` / `token_failure_client`: failed client
+ * authentications per source address / per claimed client; `signin`: sign-in
  * attempts per userName; `signin_device`: the same from a browser that signed in as that userName
  * before (oauth/sign-in-devices.ts), per browser; `signin_ip`: failed sign-ins per source address
  * and account.
