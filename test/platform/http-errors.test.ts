@@ -52,7 +52,8 @@ describe('one error model: RFC 9457 problem+json, never a stack trace', () => {
     assert.equal(escaped.headers.get('allow'), 'GET, HEAD, POST');
     const token = await fetch(`${t.publicUrl}/token`);
     assert.equal(token.status, 405);
-    assert.equal(token.headers.get('allow'), 'POST');
+    // OPTIONS is its CORS preflight (platform/http/cors.ts).
+    assert.equal(token.headers.get('allow'), 'OPTIONS, POST');
     assert.equal(token.headers.get('cache-control'), 'no-store');
     const tokenBody = await json(token);
     assert.equal(tokenBody.error, 'invalid_request', 'the token endpoint answers in RFC 6749 §5.2 shape');
