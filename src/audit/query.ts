@@ -12,6 +12,7 @@ import { isRfc3339DateTime, toRfc3339 } from '../platform/clock.ts';
 import { problem } from '../platform/errors/catalogue.ts';
 import type { Paging } from '../paging/page.ts';
 import { keysetPage } from '../paging/keyset.ts';
+import { queryInstant } from '../paging/time-range.ts';
 import type { CursorPosition } from '../paging/cursor.ts';
 import type { AuditEventRow } from './tables.ts';
 
@@ -47,12 +48,6 @@ export interface AuditEventView {
 export const AUDIT_ORDER = 'audit_events:occurred_at.desc,id.desc';
 /** Cursors of the admin API's cross-account read are bound to this instead of an account. */
 export const ALL_ACCOUNTS = '*';
-
-function instant(name: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  if (!isInstant(value)) throw problem('validation_failed', { detail: `${name} must be an RFC 3339 date-time` });
-  return Date.parse(value);
-}
 
 /** Whether `value` is an instant the `since` and `until` filters take (RFC 3339 date-time). */
 export const isInstant = isRfc3339DateTime;
@@ -134,8 +129,8 @@ type Half = 'sealed' | 'unsealed';
 const HALVES: readonly Half[] = ['sealed', 'unsealed'];
 
 function filtered(db: Db, accountId: string | undefined, filters: AuditFilters, half: Half) {
-  const since = instant('since', filters.since);
-  const until = instant('until', filters.until);
+  const since = queryInstant('since', filters.since);
+  const until = queryInstant('until', filters.until);
   // An empty range is a mistake (the two swapped), not a question whose answer is "nothing".
   if (since !== undefined && until !== undefined && since >= until) throw problem('validation_failed', { detail: 'since must be before until' });
   let q = db.selectFrom('audit_events').selectAll();

@@ -14,8 +14,7 @@
 import type { SelectQueryBuilder } from 'kysely';
 import type { Db } from '../platform/db/database.ts';
 import type { Placeholder } from '../platform/db/prepared.ts';
-import { isRfc3339DateTime } from '../platform/clock.ts';
-import { problem } from '../platform/errors/catalogue.ts';
+import { queryInstant } from '../paging/time-range.ts';
 import type { Paging } from '../paging/page.ts';
 import { NEWEST_FIRST, keysetPageJson, keysetRead, type KeysetRead } from '../paging/keyset.ts';
 import type { Tables } from '../platform/db/tables.ts';
@@ -34,16 +33,6 @@ export const createdRangeQueryProperties = {
 
 type Collection = 'invoices' | 'payouts' | 'ledger_entries';
 type Scope = Record<string, string | number>;
-
-/** A query string's instant as epoch milliseconds; `name` is the member, for the refusal. */
-function instant(name: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  if (!isRfc3339DateTime(value)) {
-    const detail = `${name} must be an RFC 3339 date-time, e.g. 2026-11-01T00:00:00Z`;
-    throw problem('validation_failed', { detail, extensions: { errors: [{ pointer: `#/${name}`, in: 'query', detail }] } });
-  }
-  return Date.parse(value);
-}
 
 /**
  * The reads of `table` filtered by equality on `columns` and by creation time: one compiled read
@@ -77,8 +66,8 @@ export function collectionReads<C extends string>(deps: { db: Db; paging: Paging
     /** A page of the account's rows narrowed by `filters`, as the JSON text of the response. */
     async listJson(request: { accountId: string; limit: number | undefined; after: string | undefined; filters: Partial<Record<C, string | undefined>> & CreatedRange }): Promise<string> {
       const { filters } = request;
-      const since = instant('since', filters.since);
-      const until = instant('until', filters.until);
+      const since = queryInstant('since', filters.since);
+      const until = queryInstant('until', filters.until);
       const scope: Scope = { account_id: request.accountId };
       const given: string[] = [];
       for (const column of columns) {
