@@ -264,6 +264,7 @@ create table oauth_signing_keys (
   created_at bigint not null,
   retired_at bigint,
   publish_until bigint,
+  signs_from bigint,
   constraint oauth_signing_keys_pkey PRIMARY KEY (kid)
 );
 

@@ -407,7 +407,7 @@ async function assemble(
         hostSetting: settingEnv('adminHost'),
         portSetting: settingEnv('adminPort'),
       });
-      running = await startBackgroundWork({ db, clock, log, services: background, audit, backchannelLogout: oauth.backchannelLogout }, { workers: config.inProcessWorkers });
+      running = await startBackgroundWork({ db, clock, log, services: background, audit, backchannelLogout: oauth.backchannelLogout, signingKeys: oauth.keys }, { workers: config.inProcessWorkers });
       return { publicUrl: urlOf(publicServer), adminUrl: urlOf(adminServer) };
     },
     close(options = {}) {

@@ -17,6 +17,7 @@ import type { MetricsRegistry } from './platform/metrics.ts';
 import { settlesWithin } from './platform/deadline.ts';
 import { createPayoutProcessor, startPayoutProcessor, type PayoutProcessor } from './payments/payout-processor.ts';
 import { startOAuthSweeper } from './oauth/sweeper.ts';
+import type { SigningKeys } from './oauth/keys.ts';
 import { createIdempotencyStore, type IdempotencyStore } from './idempotency/store.ts';
 import { createIdempotencyRetention, type IdempotencyRetention } from './idempotency/retention.ts';
 import type { Dispatcher } from './webhooks/dispatcher.ts';
@@ -74,6 +75,8 @@ export interface BackgroundDeps {
   audit?: Audit;
   /** Sends the logout tokens OpenID Connect sign-outs queued (with the workers). */
   backchannelLogout?: BackchannelLogout;
+  /** The server's keys, whose retired secrets the OAuth sweep drops (with the workers). */
+  signingKeys: Pick<SigningKeys, 'expireRetired'>;
 }
 
 /**
@@ -114,7 +117,7 @@ export async function startBackgroundWork(deps: BackgroundDeps, options: { worke
         startPayoutProcessor({ processor: payoutProcessor, intervalMs: 1000, log: log.child({ worker: 'payouts' }) }),
         'a batch still running was abandoned (its transaction commits or rolls back whole; what it did not pay stays pending)',
       ),
-      stopsWithin('OAuth sweep', startOAuthSweeper({ db, clock, log }), 'a sweep still running was abandoned (the next sweep repeats it)'),
+      stopsWithin('OAuth sweep', startOAuthSweeper({ db, keys: deps.signingKeys, clock, log }), 'a sweep still running was abandoned (the next sweep repeats it)'),
     );
     if (deps.backchannelLogout) {
       // Rows are claimed with a lease, so any number of processes may send; none sends one twice at once.

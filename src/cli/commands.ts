@@ -102,12 +102,18 @@ export const COMMANDS: Record<string, Command> = {
   },
   'rotate-keys': {
     name: 'rotate-keys',
-    summary: 'Make new OAuth server keys active; old keys stay valid until what they signed expires',
+    summary: 'New OAuth server keys: published first, signing once every cached JWKS holds them',
+    usage: '[--revoke] [options]',
     description:
-      'Generates a new ES256 signing key (published in /.well-known/jwks.json) and a new token sealing key,\n' +
-      'and makes them the active ones. Retired keys stay published and accepted for the access-token\n' +
-      'lifetime, then are removed. Running nodes pick up the new keys within a minute.',
+      'Generates a new ES256 signing key (and RS256, if one is in use) and a new token sealing key. The signing\n' +
+      'key is published in /.well-known/jwks.json at once and starts signing 6 minutes later, when every JWKS\n' +
+      'a relying party may have cached (for 5 minutes) has expired; the old key signs until then. The sealing\n' +
+      'key seals at once.\n' +
+      'Retired keys stay published and accepted for the access-token lifetime; then their private parts are\n' +
+      'dropped. Running nodes pick up the new sealing key within a minute. With --revoke, what the old keys\n' +
+      'signed or sealed stops verifying at once: clients must fetch new access tokens.',
     settings: [...DATABASE, 'secretsKey', 'accessTokenTtl'],
+    options: [{ flag: '--revoke', description: 'for a key that may have leaked: the new keys sign at once and every earlier key is withdrawn now' }],
     run: rotateKeys,
   },
   audit: {

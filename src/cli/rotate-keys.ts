@@ -2,12 +2,16 @@ import { loadConfig } from '../config.ts';
 import { systemClock } from '../platform/clock.ts';
 import { openConfiguredDatabase } from '../platform/db/database.ts';
 import { requireMigrated } from '../platform/db/migrate.ts';
-import { createSigningKeys } from '../oauth/keys.ts';
+import { createSigningKeys, SIGNING_LEAD_SECONDS } from '../oauth/keys.ts';
 import { openKeyVault } from '../platform/secrets-key.ts';
 import { cliActor } from '../audit/record.ts';
 import type { CommandContext } from './commands.ts';
 
-/** `gatehouse rotate-keys`: a new active signing key; the old ones stay in the JWKS until what they signed expires. */
+/**
+ * `gatehouse rotate-keys [--revoke]`: new keys. The signing key is published at once and signs once
+ * every cached JWKS holds it; the old ones stay in the JWKS until what they signed expires.
+ * `--revoke` makes the new keys sign at once and withdraws the old ones.
+ */
 export async function rotateKeys({ flags, env }: CommandContext): Promise<number> {
   const config = loadConfig(env, flags);
   const database = await openConfiguredDatabase(config);
@@ -15,9 +19,17 @@ export async function rotateKeys({ flags, env }: CommandContext): Promise<number
     await requireMigrated(database);
     const vault = await openKeyVault({ database, configured: config.secretsKey });
     const keys = createSigningKeys({ db: database.db, clock: systemClock, vault, retainSeconds: config.accessTokenTtl });
-    const { kid, retired, retainSeconds } = await keys.rotate(cliActor);
-    console.log(`gatehouse: signing key ${kid} is now active`);
-    for (const old of retired) console.log(`  ${old} retired; published for another ${retainSeconds} s`);
+    const revoke = flags['--revoke'] === 'true';
+    const { kid, signsFrom, retired, retainSeconds } = await keys.rotate(cliActor, { revoke });
+    if (revoke) {
+      console.log(`gatehouse: signing key ${kid} is published and signs now; every earlier key is withdrawn`);
+      console.log('  tokens they signed or sealed no longer verify: clients need new access tokens, relying parties new ID tokens');
+      return 0;
+    }
+    const from = new Date(signsFrom).toISOString();
+    console.log(`gatehouse: signing key ${kid} is published now and signs from ${from} (in ${SIGNING_LEAD_SECONDS} s, once every cached JWKS holds it)`);
+    for (const old of retired) console.log(`  ${old} signs until then, and stays published ${retainSeconds} s longer`);
+    console.log('  a new token sealing key seals now; the old one verifies the tokens it sealed until they expire');
     return 0;
   } finally {
     await database.close();

@@ -82,7 +82,7 @@ export async function worker({ flags, env }: CommandContext): Promise<number> {
     // Only now, with its one listener bound (or none configured), does the worker start any work.
     const { keys, backchannelLogout } = await createLogoutDelivery({ db, clock, config, secretsKey, policy: services.webhooks.policy, log });
     const audit = await openAudit(database, config, clock, { secretsKey, signer: keys });
-    background = await startBackgroundWork({ db, clock, log, services, audit, backchannelLogout }, { workers: true });
+    background = await startBackgroundWork({ db, clock, log, services, audit, backchannelLogout, signingKeys: keys }, { workers: true });
   } catch (error) {
     signal.dispose();
     await close();

@@ -3,14 +3,21 @@
  *
  * Access tokens are opaque, so the ES256 keys sign what leaves the server as a JWT: RFC 9701
  * introspection responses, ID tokens and logout tokens (OpenID Connect). RS256 keys are made
- * when first needed, for clients that ask for RS256 ID tokens (id_token_signed_response_alg). The HS256 keys seal client-credentials tokens and are never
- * published. One key of each kind is active; rotation makes new ones active and keeps the old
- * ones (published, and accepted) until anything they signed has expired (`retainSeconds`, the
- * longest access-token lifetime). Then a signing key's private part is dropped and its public
- * part kept, sealed (`publicOnly`): the audit trail's signed checkpoints must stay verifiable for
- * as long as the records they cover are kept, and the seal, which nobody without the secrets key
- * can make, shows the key was this server's (audit/verify.ts). Retired MAC keys are deleted.
- * Private keys are stored sealed under the secrets key (platform/secrets-key.ts).
+ * when first needed, for clients that ask for RS256 ID tokens (id_token_signed_response_alg).
+ * The HS256 keys seal client-credentials tokens and are never published.
+ *
+ * One key of each kind signs. A rotation publishes the new signing keys at once but lets them
+ * sign only `SIGNING_LEAD_SECONDS` later, once every JWKS a relying party may have cached (for
+ * `JWKS_MAX_AGE_SECONDS`) has been fetched again with them in it: a relying party never meets a
+ * kid it cannot find. Until then the old keys go on signing; `rotate({ revoke: true })` skips the
+ * wait and withdraws the old keys, for a key that may have leaked. The new MAC key seals at once
+ * (nobody outside verifies it). Retired keys stay published, and accepted, until anything they signed has
+ * expired (`retainSeconds`, the longest access-token lifetime). Then a signing key's private
+ * part is dropped and its public part kept, sealed (`expireRetired`): the audit trail's signed
+ * checkpoints must stay verifiable for as long as the records they cover are kept, and the seal,
+ * which nobody without the secrets key can make, shows the key was this server's
+ * (audit/verify.ts). Retired MAC keys are deleted. Private keys are stored sealed under the
+ * secrets key (platform/secrets-key.ts).
  */
 import { exportJWK, generateKeyPair, importJWK, SignJWT, type CryptoKey, type JWK } from 'jose';
 import type { Db } from '../platform/db/database.ts';
@@ -25,6 +32,13 @@ import { dialectOf } from '../platform/db/dialect.ts';
 const ALG = 'ES256';
 /** The longest lifetime of a token any node has issued, in seconds: how long a retired key stays. */
 const RETENTION_SETTING = 'signing_key_retention_seconds';
+/** How long a relying party may cache the JWKS (its Cache-Control max-age). */
+export const JWKS_MAX_AGE_SECONDS = 300;
+/**
+ * How long after a rotation its new signing keys start signing: every cached JWKS has expired by
+ * then, with a minute's margin for the clocks of the nodes and of the caches in between.
+ */
+export const SIGNING_LEAD_SECONDS = JWKS_MAX_AGE_SECONDS + 60;
 /** The published (asymmetric) algorithms; ES256 always has an active key, RS256 once used. */
 export const SIGNING_ALGS = ['ES256', 'RS256'] as const;
 export type SigningAlg = (typeof SIGNING_ALGS)[number];
@@ -35,14 +49,14 @@ export function createSigningKeys(deps: { db: Db; clock: Clock; vault: KeyVault;
   // Imported private keys by kid: a key never changes under its kid.
   const imported = new Map<string, CryptoKey>();
 
-  async function create(alg: SigningAlg = ALG, into: Db = db): Promise<string> {
+  async function create(alg: SigningAlg = ALG, into: Db = db, signsFrom: number | null = null): Promise<string> {
     const { publicKey, privateKey } = await generateKeyPair(alg, { extractable: true, ...(alg === 'RS256' ? { modulusLength: 2048 } : {}) });
     const kid = newId('key');
     const publicJwk = { ...(await exportJWK(publicKey)), kid, alg, use: 'sig' };
     const privateJwk = { ...(await exportJWK(privateKey)), kid, alg };
     await into
       .insertInto('oauth_signing_keys')
-      .values({ kid, alg, public_jwk: JSON.stringify(publicJwk), private_jwk: vault.seal(JSON.stringify(privateJwk), kid), created_at: clock.now(), retired_at: null, publish_until: null })
+      .values({ kid, alg, public_jwk: JSON.stringify(publicJwk), private_jwk: vault.seal(JSON.stringify(privateJwk), kid), created_at: clock.now(), retired_at: null, publish_until: null, signs_from: signsFrom })
       .execute();
     return kid;
   }
@@ -50,8 +64,39 @@ export function createSigningKeys(deps: { db: Db; clock: Clock; vault: KeyVault;
   /** Holds the retention's row until `trx` ends: the turn of whoever makes keys (see ensureActive). */
   const holdKeyMaking = (trx: Db) => dialectOf(trx).lockForWrite(trx.selectFrom('settings').select('value').where('name', '=', RETENTION_SETTING)).executeTakeFirst();
 
+  /**
+   * The key of `alg` that signs now: the newest whose signing has begun and not ended. A rotated
+   * key goes on signing until its successor's `signs_from`, when it is retired.
+   */
   async function active(alg: string = ALG, from: Db = db) {
-    return from.selectFrom('oauth_signing_keys').selectAll().where('alg', '=', alg).where('retired_at', 'is', null).orderBy('created_at', 'desc').executeTakeFirst();
+    const now = clock.now();
+    return from
+      .selectFrom('oauth_signing_keys')
+      .selectAll()
+      .where('alg', '=', alg)
+      .where((eb) => eb.or([eb('retired_at', 'is', null), eb('retired_at', '>', now)]))
+      .where((eb) => eb.or([eb('signs_from', 'is', null), eb('signs_from', '<=', now)]))
+      .orderBy('created_at', 'desc')
+      .executeTakeFirst();
+  }
+
+  /**
+   * Drops what retired keys past their publication still hold secret: a MAC key is deleted, a
+   * signing key keeps only its public part, sealed (`publicOnly`), for the checkpoints and ID
+   * tokens it signed. Idempotent; returns how many keys it changed.
+   */
+  async function expireRetired(into: Db = db): Promise<number> {
+    const now = clock.now();
+    const macs = await into.deleteFrom('oauth_signing_keys').where('publish_until', '<=', now).where('alg', '=', MAC_ALG).executeTakeFirst();
+    const unpublished = await into.selectFrom('oauth_signing_keys').select(['kid', 'public_jwk', 'private_jwk']).where('publish_until', '<=', now).where('alg', 'in', [...SIGNING_ALGS]).execute();
+    let changed = Number(macs.numDeletedRows);
+    for (const key of unpublished) {
+      // A handful of rows, one per rotation: opening each tells which still hold a private key.
+      if (!holdsPrivateKey(vault, key)) continue;
+      await into.updateTable('oauth_signing_keys').set({ private_jwk: publicOnly(vault, key.kid, key.public_jwk) }).where('kid', '=', key.kid).execute();
+      changed += 1;
+    }
+    return changed;
   }
 
   return {
@@ -76,38 +121,63 @@ export function createSigningKeys(deps: { db: Db; clock: Clock; vault: KeyVault;
     },
 
     /**
-     * A new active key; the previous ones stay published for as long as the longest token any
-     * node issues lives: `retainSeconds`, or what a serving node recorded if longer (the host
-     * that runs the rotation may not have the nodes' settings). Returns the new kid.
+     * New keys: the signing keys published now and signing from `signsFrom`
+     * (`SIGNING_LEAD_SECONDS` later), the MAC key sealing at once. The previous ones retire as
+     * their successors take over and stay published, and accepted, for as long as the longest
+     * token any node issues lives: `retainSeconds`, or what a serving node recorded if longer
+     * (the host that runs the rotation may not have the nodes' settings).
+     * With `revoke` (a key that may have leaked) the new keys sign at once and every earlier key
+     * is withdrawn now: unpublished, and no longer accepted, so nothing it signed or sealed
+     * verifies any more (the audit checkpoints excepted: their keys' public parts stay, sealed).
      * One transaction: the rotation and its audit record (the kids, never key material) commit
      * together, and no reader ever sees the old keys retired before the new ones exist.
      */
-    async rotate(by?: AuditBy): Promise<{ kid: string; retired: string[]; retainSeconds: number }> {
+    async rotate(by?: AuditBy, options: { revoke?: boolean } = {}): Promise<{ kid: string; signsFrom: number; retired: string[]; retainSeconds: number }> {
       const now = clock.now();
+      const signsFrom = options.revoke ? now : now + SIGNING_LEAD_SECONDS * 1000;
       return db.transaction().execute(async (trx) => {
         const recorded = await trx.selectFrom('settings').select('value').where('name', '=', RETENTION_SETTING).executeTakeFirst();
         const retainSeconds = Math.max(deps.retainSeconds, Number(recorded?.value ?? 0));
+        // Keys retired by an earlier rotation whose successors do not sign yet keep their times.
         const retiring = await trx.selectFrom('oauth_signing_keys').select(['kid', 'alg']).where('retired_at', 'is', null).where('alg', 'in', [...SIGNING_ALGS]).execute();
-        await trx
-          .updateTable('oauth_signing_keys')
-          .set({ retired_at: now, publish_until: now + retainSeconds * 1000 })
-          .where('retired_at', 'is', null)
-          .execute();
-        await trx.deleteFrom('oauth_signing_keys').where('publish_until', '<=', now).where('alg', '=', MAC_ALG).execute();
-        const unpublished = await trx.selectFrom('oauth_signing_keys').select(['kid', 'public_jwk']).where('publish_until', '<=', now).where('alg', 'in', [...SIGNING_ALGS]).execute();
-        for (const key of unpublished) {
-          await trx.updateTable('oauth_signing_keys').set({ private_jwk: publicOnly(vault, key.kid, key.public_jwk) }).where('kid', '=', key.kid).execute();
+        if (options.revoke) {
+          await trx
+            .updateTable('oauth_signing_keys')
+            .set({ retired_at: now, publish_until: now })
+            .where((eb) => eb.or([eb('publish_until', 'is', null), eb('publish_until', '>', now)]))
+            .execute();
+        } else {
+          await trx
+            .updateTable('oauth_signing_keys')
+            .set({ retired_at: signsFrom, publish_until: signsFrom + retainSeconds * 1000 })
+            .where('retired_at', 'is', null)
+            .where('alg', 'in', [...SIGNING_ALGS])
+            .execute();
+          await trx
+            .updateTable('oauth_signing_keys')
+            .set({ retired_at: now, publish_until: now + retainSeconds * 1000 })
+            .where('retired_at', 'is', null)
+            .where('alg', '=', MAC_ALG)
+            .execute();
         }
+        await expireRetired(trx);
         const macKid = await createMacKey(trx, vault, now);
-        const kid = await create(ALG, trx);
+        const kid = await create(ALG, trx, signsFrom);
         // An RS256 key in use is replaced too; one never used is still made only when needed.
-        const rsKid = retiring.some((r) => r.alg === 'RS256') ? await create('RS256', trx) : undefined;
+        const rsKid = retiring.some((r) => r.alg === 'RS256') ? await create('RS256', trx, signsFrom) : undefined;
         const retired = retiring.map((r) => r.kid);
-        const changes = { active_kids: { before: retired, after: [kid, ...(rsKid ? [rsKid] : [])] }, mac_kid: { after: macKid } };
+        const changes = {
+          active_kids: { before: retired, after: [kid, ...(rsKid ? [rsKid] : [])] },
+          signs_from: { after: new Date(signsFrom).toISOString() },
+          mac_kid: { after: macKid },
+          ...(options.revoke ? { earlier_keys: { after: 'withdrawn' } } : {}),
+        };
         await recordAudit(trx, by, { accountId: PLATFORM_ACCOUNT, action: 'signing_keys.rotated', target: { type: 'signing_keys', id: 'jwks' }, changes, at: now });
-        return { kid, retired, retainSeconds };
+        return { kid, signsFrom, retired, retainSeconds };
       });
     },
+
+    expireRetired: () => expireRetired(),
 
     async jwks(): Promise<{ keys: JWK[] }> {
       const now = clock.now();
@@ -154,6 +224,16 @@ export function createSigningKeys(deps: { db: Db; clock: Clock; vault: KeyVault;
 }
 
 export type SigningKeys = ReturnType<typeof createSigningKeys>;
+
+/** Whether a stored signing key's sealed part is still its private key (`d`), not the public part kept after retirement. */
+function holdsPrivateKey(vault: KeyVault, row: { kid: string; private_jwk: string }): boolean {
+  try {
+    return typeof (JSON.parse(vault.open(row.private_jwk, row.kid)) as JWK).d === 'string';
+  } catch {
+    // Not sealed here (a row someone else wrote): nothing of ours to drop.
+    return false;
+  }
+}
 
 /** A retired signing key as kept: its public JWK, sealed under the secrets key in place of the private one. */
 function publicOnly(vault: KeyVault, kid: string, publicJwk: string): string {

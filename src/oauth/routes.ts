@@ -14,7 +14,7 @@ import type { ClientCredentials } from './client-auth.ts';
 import type { ClientAuthLimits } from './client-auth-limits.ts';
 import { tokenResponseJson, type TokenEndpoint, type TokenRequest } from './token.ts';
 import type { Revocation } from './revocation.ts';
-import type { SigningKeys } from './keys.ts';
+import { JWKS_MAX_AGE_SECONDS, type SigningKeys } from './keys.ts';
 import { registerAuthorizeRoutes, type AuthorizeDeps } from './authorize-routes.ts';
 import { clientAuthFailureOf } from './errors.ts';
 import { isHttpError, type HttpError } from '../platform/errors/http-error.ts';
@@ -205,7 +205,7 @@ export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRoute
   registerOidcRoutes(app, { issuer, db: deps.db, clients: deps.clients, accessTokens: deps.accessTokens, idTokens: deps.idTokens });
 
   app.get('/.well-known/jwks.json', browserCallable({ config: documentedOnly({ response: { 200: { description: 'RFC 7517 JSON Web Key Set (public keys only)', content: { 'application/json': { schema: { type: 'object', required: ['keys'], properties: { keys: { type: 'array', items: { type: 'object', additionalProperties: true, properties: { kid: { type: 'string' }, kty: { type: 'string' }, alg: { type: 'string' }, use: { type: 'string' } } } } } } } } } } }), schema: { tags: ['oauth'], operationId: 'getJwks', summary: 'The JSON Web Key Set of the server (RFC 7517)' } }), async (_request, reply) => {
-    reply.header('cache-control', 'public, max-age=300').type('application/jwk-set+json');
+    reply.header('cache-control', `public, max-age=${JWKS_MAX_AGE_SECONDS}`).type('application/jwk-set+json');
     return deps.keys.jwks();
   });
 

@@ -102,6 +102,8 @@ export interface OAuthTables {
     created_at: number;
     retired_at: number | null;
     publish_until: number | null;
+    /** When a signing key starts signing; null: from its creation. */
+    signs_from: number | null;
   };
 }
 

@@ -7,8 +7,8 @@
  *
  * MAC keys live in `oauth_signing_keys` (alg HS256, never published), sealed under the secrets
  * key (platform/secrets-key.ts). Every node reads them
- * from the database; a token naming a key this node has not seen makes it reload, and the
- * active key is re-read every minute so a rotation reaches every node.
+ * from the database; a token naming a key this node has not seen makes it reload, and the keys
+ * are re-read every minute so a rotation, or a withdrawal, reaches every node.
  */
 import { randomBytes } from 'node:crypto';
 import { hmacSha256, hmacSha256Key, safeEqual, type HmacSha256Key } from '../platform/crypto.ts';
@@ -106,6 +106,9 @@ export function createTokenSealer(deps: { db: Db; clock: Clock; vault: KeyVault 
       const fields = Buffer.from(body, 'base64url').toString('utf8').split('\n');
       if (fields.length !== 7) return undefined;
       const [kid, id, accountId, clientId, issuedAt, expiresAt, scope] = fields as [string, string, string, string, string, string, string];
+      // Re-read every minute here too: a key withdrawn by `rotate-keys --revoke` must stop
+      // verifying on a node that seals nothing.
+      if (clock.now() - loadedAt > REFRESH_MS) await reload();
       let key = keys.get(kid);
       if (!key && clock.now() - loadedAt > RELOAD_MIN_MS) {
         await reload();

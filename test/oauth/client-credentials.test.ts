@@ -120,7 +120,7 @@ for (const target of databaseTargets()) {
 
       // Past exp but inside the tolerance the signature still verifies: the jti must still be known.
       t.clock.set(exp * 1000 + 3000);
-      await sweepExpiredOAuthState(db, t.clock.now());
+      await sweepExpiredOAuthState({ db, keys: t.gatehouse.services.oauth.keys }, t.clock.now());
       const replay = await present(captured);
       assert.equal(replay.status, 401);
       assert.equal(replay.body.error, 'invalid_client');
@@ -130,7 +130,7 @@ for (const target of databaseTargets()) {
 
       // Once the tolerance has passed too, the row may go: the assertion itself has expired.
       t.clock.set((exp + 5) * 1000 + 1);
-      await sweepExpiredOAuthState(db, t.clock.now());
+      await sweepExpiredOAuthState({ db, keys: t.gatehouse.services.oauth.keys }, t.clock.now());
       assert.deepEqual(await storedJtis(), []);
       const expired = await present(captured);
       assert.equal(expired.status, 401);
