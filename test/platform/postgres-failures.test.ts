@@ -71,6 +71,13 @@ describe('PostgreSQL failures: one process', { skip }, () => {
       assert.equal(during.body.code, 'service_unavailable');
       assert.equal(during.headers.get('retry-after'), '1');
       assert.equal(terminate, false, 'the session was ended inside the write');
+      // One line naming the cause, no stack: in an outage every request writes it.
+      const logged = t.logs.filter((line) => line.includes('"database unavailable"'));
+      assert.equal(logged.length, 1, t.logs.join('\n'));
+      const entry = JSON.parse(logged[0]!) as { cause?: { code?: string; message?: string }; err?: unknown };
+      assert.equal(typeof entry.cause?.message, 'string');
+      assert.equal(entry.err, undefined);
+      assert.ok(!logged[0]!.includes('"stack"'));
       const invoices = await t.gatehouse.database.db.selectFrom('invoices').select('id').where('account_id', '=', accountId).execute();
       assert.deepEqual(invoices, [], 'nothing of the interrupted write was committed');
 

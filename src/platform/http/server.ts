@@ -297,7 +297,9 @@ export function toHttpError(error: unknown, request: FastifyRequest): HttpError 
     return problem('account_not_found', { detail: 'The account was closed; nothing was written' });
   }
   if (isDatabaseUnavailable(error)) {
-    request.log.warn({ err: error }, 'database unavailable');
+    // One line, no stack: in an outage every request lands here, and the cause is the same.
+    const { code, message } = error as { code?: string; message?: string };
+    request.log.warn({ cause: { code, message } }, 'database unavailable');
     return problem('service_unavailable', { detail: 'The database is unavailable; retry shortly.', headers: { 'retry-after': '1' } });
   }
   request.log.error({ err: error }, 'unhandled error');
