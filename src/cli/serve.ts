@@ -7,7 +7,7 @@
  * GATEHOUSE_SHUTDOWN_TIMEOUT; then it exits 0.
  */
 import { pathToFileURL } from 'node:url';
-import { loadConfig } from '../config.ts';
+import { loadConfig, settingEnv } from '../config.ts';
 import { createGatehouse, type GatehouseDeps } from '../app.ts';
 import { exitAfterStop, stopSignal } from './signals.ts';
 import { logEvent } from '../platform/log-events.ts';
@@ -48,10 +48,15 @@ export async function serve({ flags, env }: CommandContext): Promise<number> {
       dataDir: config.dataDir,
       // Where they are counted now: a Redis that is configured but cannot be reached says in-process.
       rateLimits: gatehouse.services.rateLimits.store(),
+      workers: config.inProcessWorkers ? 'in process' : 'gatehouse worker',
     },
     `gatehouse listening on ${publicUrl} (admin ${adminUrl}), ${gatehouse.database.dialect.name} at ${gatehouse.database.location}${everyInterface(config)}`,
   );
 
+  if (!config.inProcessWorkers) {
+    // Nothing here pays payouts or delivers webhooks: said at start, not found out from a queue.
+    log.info(`${settingEnv('inProcessWorkers')}=off: payouts, webhook deliveries and sweeps are left to \`gatehouse worker\` processes`);
+  }
   if (!isLoopback(config.adminHost)) {
     logEvent(log, 'admin.listener_exposed', { admin_host: config.adminHost }, `the admin listener is bound to ${config.adminHost}, beyond this machine: keep it off public networks (docs/SECURITY.md)`);
   }

@@ -175,6 +175,7 @@ describe('gatehouse CLI', () => {
         assert.ok(port > 0 && adminPort > 0 && port !== adminPort, `listening on ${start.public} and ${start.admin}`);
         assert.equal(start.database, target.kind);
         assert.equal(start.dataDir, dataDir);
+        assert.equal(start.workers, 'in process');
         // The URLs are where this machine reaches it; the public listener's default bind reaches further, and the line says so.
         assert.match(start.msg, /; bound to every interface: public on 0\.0\.0\.0$/);
 
