@@ -12,6 +12,7 @@ import { startTestApp, type TestApp } from '../helpers/test-app.ts';
 import { until } from '../helpers/until.ts';
 import { createTestClock } from '../../src/platform/clock.ts';
 import { atHash } from '../../src/oauth/id-token.ts';
+import { SIGNING_LEAD_SECONDS } from '../../src/oauth/keys.ts';
 import { scimClient, PATCH, USER, type ScimClient } from '../scim/scim-client.ts';
 import { startLogoutReceiver, type LogoutReceiver } from './logout-receiver.ts';
 import { Browser, authorizePath, basic, consent, hiddenFields, postForm, redirectParams, registerClient, signIn } from './helpers.ts';
@@ -391,7 +392,8 @@ for (const target of databaseTargets()) {
       const idToken = (await redeem((await authorize(browser)).params.get('code')!)).body.id_token as string;
       const { kid } = decodeProtectedHeader(idToken);
       await t.gatehouse.services.oauth.keys.rotate();
-      clock.advance((t.config.accessTokenTtl + 60) * 1000);
+      // Past the new key's start and the old key's publication after it.
+      clock.advance((SIGNING_LEAD_SECONDS + t.config.accessTokenTtl + 60) * 1000);
       const published = ((await (await fetch(`${t.publicUrl}/.well-known/jwks.json`)).json()) as { keys: Array<{ kid: string }> }).keys.map((k) => k.kid);
       assert.ok(!published.includes(kid!), 'the key that signed it is no longer published');
       const out = await browser.get(`/logout?${new URLSearchParams({ id_token_hint: idToken, post_logout_redirect_uri: SIGNED_OUT, state: 'later' })}`);
