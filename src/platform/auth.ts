@@ -73,20 +73,23 @@ export function requireBearer(verifier: BearerVerifier, scopes: readonly string[
     const principal = await verifier.verify(token);
     if (!principal) throw invalidToken(realm);
     const missing = scopes.filter((s) => !principal.scopes.has(s));
-    if (missing.length > 0) {
-      throw problem('insufficient_scope', {
-        detail: `This operation needs the scope ${scopes.join(' ')}`,
-        headers: {
-          'www-authenticate': challenge(realm, {
-            code: 'insufficient_scope',
-            description: `Requires ${scopes.join(' ')}`,
-            scope: scopes.join(' '),
-          }),
-        },
-      });
-    }
+    if (missing.length > 0) throw insufficientScope(scopes, realm);
     request.principal = principal;
   };
+}
+
+/** 403 `insufficient_scope` naming every scope the operation needs (RFC 6750 §3.1). */
+export function insufficientScope(scopes: readonly string[], realm = 'gatehouse'): HttpError {
+  return problem('insufficient_scope', {
+    detail: `This operation needs the scope ${scopes.join(' ')}`,
+    headers: {
+      'www-authenticate': challenge(realm, {
+        code: 'insufficient_scope',
+        description: `Requires ${scopes.join(' ')}`,
+        scope: scopes.join(' '),
+      }),
+    },
+  });
 }
 
 /** The principal attached by `requireBearer`; routes behind it may rely on it. */

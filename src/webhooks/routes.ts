@@ -13,7 +13,7 @@ import type { AuditAction } from '../audit/catalogue.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AccessTokens } from '../oauth/access-tokens.ts';
 import type { WriteRunner } from '../idempotency/write-runner.ts';
-import { bearerAccess, principalOf, protectedRoute, type Principal } from '../platform/auth.ts';
+import { bearerAccess, insufficientScope, principalOf, protectedRoute, type Principal } from '../platform/auth.ts';
 import { logEvent } from '../platform/log-events.ts';
 import { errorResponses, noMembers } from '../platform/http/schemas.ts';
 import { optionalBody } from '../platform/http/validation.ts';
@@ -21,7 +21,7 @@ import { problem } from '../platform/errors/catalogue.ts';
 import { endpointChanges, type Endpoints } from './endpoints.ts';
 import type { EventDeliveryState, Recovery } from './recovery.ts';
 import type { PageOf, WebhookCollections } from './collections.ts';
-import { SUBSCRIBABLE_EVENT_TYPES } from '../events/types.ts';
+import { AUDIT_EVENT_PREFIX, SUBSCRIBABLE_EVENT_TYPES } from '../events/types.ts';
 import { MAX_HEADERS, WITHHELD } from './endpoint-headers.ts';
 import { DISABLE_REASONS } from './lifecycle.ts';
 import { pageQueryProperties, pageSchema } from '../paging/page.ts';
@@ -133,6 +133,16 @@ export function registerWebhookRoutes(
   const readEvents = access('events:read');
   /** `audit:read` is privileged (oauth/scopes.ts): the trail's streamed records are not every event reader's. */
   const readsAudit = (request: FastifyRequest) => principalOf(request).scopes.has('audit:read');
+  /**
+   * An endpoint that streams the audit trail (an `audit.*` type, now or after the change) is made
+   * or changed only by a token that may read the trail: `webhooks:manage` alone would otherwise
+   * send it to a URL of its choosing, or take over the secret its receiver trusts.
+   */
+  async function mayChangeAuditStream(request: FastifyRequest, endpointId: string | undefined, eventTypes: readonly string[] = []): Promise<void> {
+    if (readsAudit(request)) return;
+    const current = endpointId === undefined ? [] : (await endpoints.get(principalOf(request).accountId, endpointId)).event_types;
+    if ([...current, ...eventTypes].some((type) => type.startsWith(AUDIT_EVENT_PREFIX))) throw insufficientScope(['webhooks:manage', 'audit:read']);
+  }
 
   app.post<{ Body: { url: string; event_types: string[]; description?: string | null; headers?: Record<string, string> } }>(
     '/v1/webhook_endpoints',
@@ -151,13 +161,15 @@ export function registerWebhookRoutes(
         response: { 201: endpointSchema, ...errorResponses(400, 401, 403, 409, 415) },
       },
     }),
-    async (request, reply) =>
-      writes.runWrite(request, reply, async (trx) => {
+    async (request, reply) => {
+      await mayChangeAuditStream(request, undefined, request.body.event_types);
+      return writes.runWrite(request, reply, async (trx) => {
         const created = await endpoints.create(trx, principalOf(request).accountId, request.body);
         const createdWith = { url: created.url, event_types: created.event_types, description: created.description, headers: request.body.headers ?? {} };
         await audited(trx, request, 'webhook_endpoint.created', created.id, endpointChanges(null, createdWith));
         return { status: 201, body: created, headers: { location: `/v1/webhook_endpoints/${created.id}` } };
-      }),
+      });
+    },
   );
 
   app.get<{ Querystring: PageQuery }>('/v1/webhook_endpoints', protectedRoute(manage, {
@@ -198,12 +210,14 @@ export function registerWebhookRoutes(
         response: { 200: endpointSchema, ...errorResponses(400, 401, 403, 404, 409, 415) },
       },
     }),
-    async (request, reply) =>
-      writes.runWrite(request, reply, async (trx) => {
+    async (request, reply) => {
+      await mayChangeAuditStream(request, request.params.id, request.body.event_types);
+      return writes.runWrite(request, reply, async (trx) => {
         const { view, changes } = await endpoints.update(trx, principalOf(request).accountId, request.params.id, request.body);
         if (Object.keys(changes).length > 0) await audited(trx, request, 'webhook_endpoint.updated', request.params.id, changes);
         return { status: 200, body: view };
-      }),
+      });
+    },
   );
 
   for (const action of ['enable', 'disable'] as const) {
@@ -217,18 +231,20 @@ export function registerWebhookRoutes(
         body: noMembers,
         response: { 200: endpointSchema, ...errorResponses(400, 401, 403, 404, 409) },
       },
-    }), async (request, reply) =>
-      writes.runWrite(request, reply, async (trx) => {
+    }), async (request, reply) => {
+      await mayChangeAuditStream(request, request.params.id);
+      return writes.runWrite(request, reply, async (trx) => {
         const { view, changes } = await endpoints.setEnabled(trx, principalOf(request).accountId, request.params.id, action === 'enable');
         if (Object.keys(changes).length > 0) await audited(trx, request, `webhook_endpoint.${action}d`, request.params.id, changes);
         return { status: 200, body: view };
-      }),
-    );
+      });
+    });
   }
 
   app.delete<{ Params: { id: string } }>('/v1/webhook_endpoints/:id', protectedRoute(manage, {
     schema: { tags: [TAG], operationId: 'deleteWebhookEndpoint', summary: 'Delete a webhook endpoint and its deliveries', params: idParams, response: { 204: { type: 'null' }, ...errorResponses(401, 403, 404) } },
   }), async (request, reply) => {
+    await mayChangeAuditStream(request, request.params.id);
     await endpoints.remove(principalOf(request).accountId, request.params.id, auditBy(request));
     return reply.code(204).send();
   });
@@ -243,14 +259,15 @@ export function registerWebhookRoutes(
       body: optionalBody({ type: 'object', additionalProperties: false, properties: { overlap_seconds: { type: 'integer', minimum: 0, maximum: 7 * 24 * 3600 } } } as const),
       response: { 200: endpointSchema, ...errorResponses(400, 401, 403, 404, 409, 415) },
     },
-  }), async (request, reply) =>
-    writes.runWrite(request, reply, async (trx) => {
+  }), async (request, reply) => {
+    await mayChangeAuditStream(request, request.params.id);
+    return writes.runWrite(request, reply, async (trx) => {
       const overlap = request.body?.overlap_seconds ?? 24 * 3600;
       const body = await endpoints.rotateSecret(trx, principalOf(request).accountId, request.params.id, overlap);
       await audited(trx, request, 'webhook_endpoint.secret_rotated', request.params.id, { secret: { before: REDACTED, after: REDACTED }, overlap_seconds: { after: overlap } });
       return { status: 200, body };
-    }),
-  );
+    });
+  });
 
   app.get<{ Params: { id: string }; Querystring: PageQuery & { event_id?: string } }>('/v1/webhook_endpoints/:id/deliveries', protectedRoute(manage, {
     schema: {
@@ -281,6 +298,7 @@ export function registerWebhookRoutes(
     // The schema's date-time admits a leap second (23:59:60), which no Date holds: a bad value, not a 500.
     const since = Date.parse(request.body.since);
     if (Number.isNaN(since)) throw problem('validation_failed', { detail: 'since must be an RFC 3339 instant' });
+    await mayChangeAuditStream(request, request.params.id);
     let recovered: Awaited<ReturnType<Recovery['recover']>> | undefined;
     const sent = await writes.runWrite(request, reply, async (trx) => {
       recovered = await recovery.recover(trx, principal.accountId, request.params.id, since);

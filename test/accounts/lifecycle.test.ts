@@ -255,7 +255,7 @@ for (const target of databaseTargets()) {
     it('closing detaches the audit events stored for delivery: no name, e-mail or externalId of its people stays in their bodies', async () => {
       const scim = await scimClient(t, 'Streams its trail');
       const { accountId } = scim;
-      const hooks = await mintAccessToken(t, { accountId, scopes: ['webhooks:manage'] });
+      const hooks = await mintAccessToken(t, { accountId, scopes: ['webhooks:manage', 'audit:read'] });
       const endpoint = await api(t, hooks, 'POST', '/v1/webhook_endpoints', { url: 'http://127.0.0.1:9/hooks', event_types: ['audit.*'] });
       assert.equal(endpoint.status, 201, JSON.stringify(endpoint.body));
       const person = await scim.call('POST', '/Users', {

@@ -30,7 +30,7 @@ describe('deleting a person while a sealer streams what she did (postgres)', { s
     const db = t.gatehouse.database.db;
     const scim = await scimClient(t, 'Acme');
     const { accountId } = scim;
-    const hooks = await mintAccessToken(t, { accountId, scopes: ['webhooks:manage'] });
+    const hooks = await mintAccessToken(t, { accountId, scopes: ['webhooks:manage', 'audit:read'] });
     const endpoint = await api(t, hooks, 'POST', '/v1/webhook_endpoints', { url: 'http://127.0.0.1:9/siem', event_types: ['audit.*'] });
     assert.equal(endpoint.status, 201, JSON.stringify(endpoint.body));
     const books = await registerClient(t, accountId, { client_name: 'Books', grant_types: ['client_credentials'], scope: 'invoices:write' });

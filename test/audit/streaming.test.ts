@@ -16,6 +16,9 @@ import { ALLOW_LOOPBACK, dispatcher, raise, registerEndpoint, tenant } from '../
 import { mintAccessToken } from '../helpers/fixtures.ts';
 import { bearerCall } from '../helpers/http.ts';
 
+/** What a SIEM's set-up token holds: the trail is streamed only by a token that may read it. */
+const AUDITING = ['webhooks:manage', 'events:read', 'audit:read'];
+
 for (const target of databaseTargets()) {
   describe(`audit events on webhooks (${target.kind})`, () => {
     let t: TestApp;
@@ -37,7 +40,7 @@ for (const target of databaseTargets()) {
       t.gatehouse.database.db.selectFrom('events').select(['type', 'object']).where('account_id', '=', accountId).where('type', 'like', 'audit.%').execute();
 
     it('subscription: audit.* and audit.<action> are accepted, an unknown audit type is 400', async () => {
-      const who = await tenant(t);
+      const who = await tenant(t, AUDITING);
       const r = await receiver();
       for (const types of [['audit.*'], ['audit.client.updated', 'payout.paid'], ['*', 'audit.*']]) {
         const created = await who.call('POST', '/v1/webhook_endpoints', { url: r.url, event_types: types });
@@ -53,7 +56,7 @@ for (const target of databaseTargets()) {
     });
 
     it('no endpoint subscribed to audit events: records write no events; `*` receives no audit events; a type receives only its own', async () => {
-      const who = await tenant(t);
+      const who = await tenant(t, AUDITING);
       const all = await receiver();
       const all_ = await registerEndpoint(who, all.url, ['*']);
       all.secrets = [all_.secret];
@@ -86,7 +89,7 @@ for (const target of databaseTargets()) {
     });
 
     it('a SIEM that is down: the audit event is retried, parked, and recovered', async () => {
-      const who = await tenant(t, ['webhooks:manage', 'events:read', 'audit:read']);
+      const who = await tenant(t, AUDITING);
       const siem = await receiver();
       const endpoint = await registerEndpoint(who, siem.url, ['audit.*']);
       siem.secrets = [endpoint.secret];
@@ -116,7 +119,7 @@ for (const target of databaseTargets()) {
     });
 
     it('the streamed records are events only to a token that may read the trail: events:read alone lists and finds none of them', async () => {
-      const owner = await tenant(t, ['webhooks:manage', 'events:read', 'audit:read']);
+      const owner = await tenant(t, AUDITING);
       const siem = await receiver();
       siem.secrets = [(await registerEndpoint(owner, siem.url, ['audit.*', '*'])).secret];
       await registerClient(t, owner.accountId, { client_name: 'Books', grant_types: ['client_credentials'], scope: 'invoices:read' });
@@ -141,6 +144,51 @@ for (const target of databaseTargets()) {
       const found = await owner.call('GET', `/v1/events/${auditEvent.id}`);
       assert.equal(found.status, 200);
       assert.equal(found.body.type, 'audit.client.created');
+    });
+
+    it('webhooks:manage alone cannot stream the trail: making, pointing elsewhere, re-keying or removing an endpoint with audit types needs audit:read too', async () => {
+      const owner = await tenant(t, AUDITING);
+      const manager = await tenant(t);
+      const siem = await receiver();
+      const db = t.gatehouse.database.db;
+      const endpointsOf = async (accountId: string) => (await db.selectFrom('webhook_endpoints').select(['url', 'event_types']).where('account_id', '=', accountId).execute()).map((e) => [e.url, e.event_types]);
+
+      for (const types of [['audit.*'], ['payout.paid', 'audit.client.updated']]) {
+        const refused = await manager.call('POST', '/v1/webhook_endpoints', { url: siem.url, event_types: types });
+        assert.equal(refused.status, 403, JSON.stringify(refused.body));
+        assert.equal(refused.body.code, 'insufficient_scope');
+        assert.equal(refused.body.detail, 'This operation needs the scope webhooks:manage audit:read');
+        assert.match(refused.headers.get('www-authenticate')!, /error="insufficient_scope".*scope="webhooks:manage audit:read"/);
+      }
+      assert.deepEqual(await endpointsOf(manager.accountId), [], 'nothing stored');
+      // Business events stay webhooks:manage's; adding audit types to such an endpoint does not.
+      const business = await registerEndpoint(manager, siem.url, ['payout.paid']);
+      const widened = await manager.call('POST', `/v1/webhook_endpoints/${business.id}`, { event_types: ['payout.paid', 'audit.*'] });
+      assert.equal(widened.status, 403);
+      assert.deepEqual(await endpointsOf(manager.accountId), [[siem.url, JSON.stringify(['payout.paid'])]]);
+
+      // The account's SIEM endpoint, set up by a token that may read the trail.
+      const streaming = await registerEndpoint(owner, siem.url, ['audit.*']);
+      // Another client of the same account, holding webhooks:manage without audit:read.
+      const managerOfOwner = await mintAccessToken(t, { accountId: owner.accountId, scopes: ['webhooks:manage', 'events:read'] });
+      const attempts: Array<[string, string, unknown]> = [
+        ['POST', `/v1/webhook_endpoints/${streaming.id}`, { url: 'http://127.0.0.1:9/elsewhere' }],
+        ['POST', `/v1/webhook_endpoints/${streaming.id}`, { event_types: ['payout.paid'] }],
+        ['POST', `/v1/webhook_endpoints/${streaming.id}/rotate_secret`, {}],
+        ['POST', `/v1/webhook_endpoints/${streaming.id}/disable`, undefined],
+        ['POST', `/v1/webhook_endpoints/${streaming.id}/recover`, { since: '2020-01-01T00:00:00Z' }],
+        ['DELETE', `/v1/webhook_endpoints/${streaming.id}`, undefined],
+      ];
+      for (const [method, path, body] of attempts) {
+        const refused = await bearerCall(t.publicUrl, managerOfOwner, method, path, body);
+        assert.equal(refused.status, 403, `${method} ${path}: ${JSON.stringify(refused.body)}`);
+        assert.equal(refused.body.code, 'insufficient_scope');
+      }
+      const kept = await db.selectFrom('webhook_endpoints').select(['url', 'event_types', 'enabled', 'previous_secret_sealed']).where('id', '=', streaming.id).executeTakeFirstOrThrow();
+      assert.deepEqual([kept.url, kept.event_types, kept.enabled, kept.previous_secret_sealed], [siem.url, JSON.stringify(['audit.*']), 1, null], 'not moved, narrowed, disabled or re-keyed');
+      // It can still be read, and the token that may read the trail changes it.
+      assert.equal((await bearerCall(t.publicUrl, managerOfOwner, 'GET', `/v1/webhook_endpoints/${streaming.id}`)).status, 200);
+      assert.equal((await owner.call('POST', `/v1/webhook_endpoints/${streaming.id}`, { description: 'SIEM' })).status, 200);
     });
   });
 }
