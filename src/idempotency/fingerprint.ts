@@ -25,6 +25,16 @@ export function canonicalJson(value: unknown): string {
   return `{${members.join(',')}}`;
 }
 
+/**
+ * The body as the request means it: an empty object is no body. Actions that take none (settle,
+ * enable, rotate_secret…) accept both, and a client library that adds `{}` on its retry asks the
+ * same thing as the first try that sent nothing.
+ */
+function bodyOf(body: unknown): unknown {
+  if (body === undefined || body === null) return null;
+  return typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0 ? null : body;
+}
+
 /** A request's fingerprint: the keyed digest that is stored, and the canonical text it was taken of. */
 export interface RequestFingerprint {
   value: string;
@@ -46,7 +56,7 @@ export function requestFingerprints(key: Buffer) {
       route.url ?? decodedRequestPath(request),
       request.params ?? {},
       request.query ?? {},
-      request.body ?? null,
+      bodyOf(request.body),
     ]);
     return { value: createHmac('sha256', hmacKey).update(canonical).digest('hex'), canonical };
   };

@@ -82,6 +82,29 @@ for (const target of databaseTargets()) {
       assert.equal((await db.selectFrom('balances').select('available').where('account_id', '=', accountId).executeTakeFirstOrThrow()).available, 5000);
     });
 
+    it('settle retried with `{}` under the same Idempotency-Key is the same request as without a body: replayed, not refused as another', async () => {
+      const { accountId, token } = await newTenant(t);
+      const created = await api(t, token, 'POST', '/v1/invoices', { amount: 700, currency: 'EUR' });
+      const key = 'settle-retry-with-empty-object';
+      const settle = (body?: string) =>
+        fetch(`${t.publicUrl}/v1/invoices/${created.body.id}/settle`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'idempotency-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+          body,
+        });
+      const first = await settle();
+      assert.equal(first.status, 200);
+      const firstText = await first.text();
+      for (const body of ['{}', ' { } ']) {
+        const again = await settle(body);
+        assert.equal(again.status, 200, body);
+        assert.equal(again.headers.get('idempotent-replay'), 'true');
+        assert.equal(await again.text(), firstText);
+      }
+      const postings = await t.gatehouse.database.db.selectFrom('ledger_entries').select('id').where('account_id', '=', accountId).execute();
+      assert.equal(postings.length, 2, 'settled once: one debit, one credit');
+    });
+
     it('two settles racing → exactly one 200 and one 409; one posting', async () => {
       const { token, accountId } = await newTenant(t);
       const created = await api(t, token, 'POST', '/v1/invoices', { amount: 700, currency: 'GBP' });
