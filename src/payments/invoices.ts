@@ -33,7 +33,7 @@ export interface Invoice {
 export interface NewInvoice {
   amount: number;
   currency: string;
-  description?: string | undefined;
+  description?: string | null | undefined;
   metadata?: Record<string, string> | undefined;
 }
 

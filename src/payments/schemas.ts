@@ -38,7 +38,7 @@ export const newInvoiceSchema = component('NewInvoice', {
   properties: {
     amount: amountSchema,
     currency: currencySchema,
-    description: { type: 'string', maxLength: 500 },
+    description: { type: ['string', 'null'], maxLength: 500, description: 'Free text; null (or absent) for none, as the invoice shows it' },
     metadata: metadataSchema,
   },
 } as const);

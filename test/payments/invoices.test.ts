@@ -42,6 +42,11 @@ for (const target of databaseTargets()) {
       assert.equal(stored.account_id, accountId);
       assert.equal(stored.amount, 1250);
       assert.equal(stored.state, 'open');
+      // An invoice sent back as it was read (description null) is accepted.
+      const { id: _id, object: _object, state: _state, created_at: _created, settled_at: _settled, ...echoed } = { ...created.body, description: null };
+      const again = await api(t, token, 'POST', '/v1/invoices', echoed);
+      assert.equal(again.status, 201, JSON.stringify(again.body));
+      assert.equal(again.body.description, null);
     });
 
     it('settle → 200 settled; ledger entries balance to zero; invoice.settled recorded; settling again → 409 invoice_already_settled', async () => {
