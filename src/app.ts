@@ -228,6 +228,7 @@ async function assemble(
     limits: {
       api: config.rateLimitApi,
       api_failure_ip: config.rateLimitApiFailures,
+      admin_failure_ip: config.rateLimitAdminFailures,
       token: config.rateLimitToken,
       signin: config.rateLimitSignIn,
       signin_device: config.rateLimitSignIn,
@@ -309,6 +310,7 @@ async function assemble(
   // API are each an encapsulated plugin whose hooks cover every route registered inside it.
   await registerAdminApi(adminServer, {
     check: adminToken.check,
+    limits: rateLimits,
     routes: [
       (admin) => registerAccountRoutes(admin, { accounts, paging, forgetClientsOf: oauth.clients.forgetAccount }),
       (admin) => registerClientRoutes(admin, { accounts, clients: oauth.clients, paging }),

@@ -72,6 +72,8 @@ export interface Config {
   /** API requests per credential (or IP) and window. */
   rateLimitApi: { points: number; seconds: number };
   rateLimitApiFailures: { points: number; seconds: number };
+  /** Admin API requests refused for their admin token per source address, and window. */
+  rateLimitAdminFailures: { points: number; seconds: number };
   /** Token requests per client (or IP) and window. */
   rateLimitToken: { points: number; seconds: number };
   /** Sign-in attempts per userName and window. */
@@ -589,6 +591,14 @@ export const SETTINGS = [
     description: 'API requests refused 401 or 403 allowed per address, as failures/seconds; an address past it is refused 429 until the window ends',
     parse: rate,
     fallback: () => ({ points: 100, seconds: 60 }),
+  }),
+  setting({
+    key: 'rateLimitAdminFailures',
+    env: 'GATEHOUSE_RATE_LIMIT_ADMIN_FAILURES',
+    flag: '--rate-limit-admin-failures',
+    description: 'Admin API requests refused for their admin token allowed per address, as failures/seconds; an address past it is refused 429, its token not compared, until the window ends',
+    parse: rate,
+    fallback: () => ({ points: 20, seconds: 60 }),
   }),
   setting({
     key: 'rateLimitToken',

@@ -6,11 +6,16 @@
  * router accepted (percent-encoded letters, absolute form). Access is never decided from URL
  * text. Health, metrics and the API document stay outside the plugin, on purpose: they carry
  * no tenant data and the listener is bound to loopback by default (docs/SECURITY.md).
+ * Guessing the token is rate limited per address (`adminAuthenticationLimits`): past
+ * GATEHOUSE_RATE_LIMIT_ADMIN_FAILURES refusals an address is answered 429 before its token is
+ * compared, until the window ends.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { logEvent } from '../platform/log-events.ts';
 import { problem } from '../platform/errors/catalogue.ts';
 import { bearerToken } from '../platform/auth.ts';
+import { documentAnswers } from '../platform/http/openapi-answers.ts';
+import { adminAuthenticationLimits, type RateLimits } from '../platform/rate-limit.ts';
 import type { AdminTokenCheck } from './admin-token.ts';
 
 /** Name of the admin token's security scheme in the admin API document. */
@@ -39,9 +44,16 @@ export function requireAdminToken(check: AdminTokenCheck) {
 }
 
 /** Registers the admin API: every route that `routes` adds answers only to the admin token. */
-export async function registerAdminApi(app: FastifyInstance, deps: { check: AdminTokenCheck; routes: readonly AdminRoutes[] }): Promise<void> {
+export async function registerAdminApi(app: FastifyInstance, deps: { check: AdminTokenCheck; limits: RateLimits; routes: readonly AdminRoutes[] }): Promise<void> {
   await app.register(async function adminApi(admin) {
+    if (deps.limits.enabled) {
+      const limits = adminAuthenticationLimits(deps.limits);
+      // Before the token check: an address past its refusals has nothing compared.
+      admin.addHook('onRequest', limits.onRequest);
+      admin.addHook('onResponse', limits.onResponse);
+    }
     admin.addHook('onRequest', requireAdminToken(deps.check));
+    documentAnswers(admin, [429]);
     // The hook above covers every route in here, so every one documents the same requirement.
     admin.addHook('onRoute', (route) => {
       route.schema = { ...route.schema, security: ADMIN_SECURITY };

@@ -67,6 +67,9 @@ const metadataBody = component('ClientMetadata', {
   },
 } as const);
 
+/** A PATCH names at least one field, as an account's does: `{}` is a caller's mistake (a body built from nothing), told rather than answered 200. */
+const metadataPatch = component('ClientMetadataPatch', { ...metadataBody, minProperties: 1 } as const);
+
 export function registerClientRoutes(app: FastifyInstance, deps: { accounts: Accounts; clients: Clients; paging: Paging }): void {
   const { accounts, clients, paging } = deps;
   type P = { Params: { id: string; clientId: string } };
@@ -125,7 +128,7 @@ export function registerClientRoutes(app: FastifyInstance, deps: { accounts: Acc
         operationId: 'updateClient',
         summary: 'Update a client in place: the fields given replace the registered ones; a new secret is shown once when one is generated',
         params,
-        body: metadataBody,
+        body: metadataPatch,
         response: { 200: clientSchema, ...errorResponses(400, 401, 404, 415) },
       },
     },

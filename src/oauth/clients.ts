@@ -8,6 +8,9 @@
  * SHA-256 digest. private_key_jwt takes either inline `jwks` or a `jwks_uri` fetched through the
  * outbound guard (jwks-fetch.ts), so the client rotates its keys without a new client_id.
  * Deleting a client revokes every token and grant it holds, in the same transaction.
+ * Registering, updating and rotating hold the account open in their transaction
+ * (`holdAccountOpen`): the routes check the account before it begins, and a closing that commits
+ * in between must not leave a client, or a new secret, in the closed account.
  */
 import type { Transaction } from 'kysely';
 import type { Db } from '../platform/db/database.ts';
@@ -23,6 +26,7 @@ import type { ClientRow } from './tables.ts';
 import type { Paging } from '../paging/page.ts';
 import { keysetPage, NEWEST_FIRST } from '../paging/keyset.ts';
 import { RefusedTarget, type TargetPolicy } from '../webhooks/target-policy.ts';
+import { holdAccountOpen } from '../accounts/store.ts';
 import { formatScope } from './scopes.ts';
 
 export { AUTH_METHODS, GRANT_TYPES, ID_TOKEN_ALGS, SUBJECT_TYPES, type AuthMethod, type ClientMetadata, type IdTokenAlg, type SubjectType } from './client-metadata.ts';
@@ -156,6 +160,16 @@ export function createClients(deps: { db: Db; clock: Clock; outboundPolicy?: Tar
 
   const notInAccount = (clientId: string) => problem('client_not_found', { detail: `No client ${clientId} in this account` });
 
+  /**
+   * First in a transaction that writes a client: the account stays open until it commits. A
+   * closing that went first deleted the account's clients, so a client written after it would
+   * outlive it, holding a secret that still gets tokens; refused as the admin API refuses any
+   * request for a closed account.
+   */
+  async function requireOpenAccount(trx: Transaction<Tables>, accountId: string): Promise<void> {
+    if (!(await holdAccountOpen(trx, accountId))) throw problem('account_not_found', { detail: `No account ${accountId}` });
+  }
+
   /** The registration as stored now, bypassing the cache (an administrator reads what was just changed on any node). */
   async function requireStored(accountId: string, clientId: string): Promise<Client> {
     const { rows } = await db.executeQuery<ClientRow>({ ...byId, parameters: [clientId] });
@@ -168,12 +182,13 @@ export function createClients(deps: { db: Db; clock: Clock; outboundPolicy?: Tar
    * cached one, which may be a second old and would write back what another node just changed
    * (a rotated secret's old digest among it).
    */
-  async function lockedInAccount(trx: Transaction<Tables>, accountId: string, clientId: string): Promise<Client> {
+  async function lockedRowInAccount(trx: Transaction<Tables>, accountId: string, clientId: string): Promise<ClientRow> {
     const query = trx.selectFrom('oauth_clients').selectAll().where('id', '=', clientId).where('account_id', '=', accountId);
     const row = await dialectOf(trx).lockForWrite(query).executeTakeFirst();
     if (!row) throw notInAccount(clientId);
-    return clientFromRow(row);
+    return row;
   }
+  const lockedInAccount = async (trx: Transaction<Tables>, accountId: string, clientId: string) => clientFromRow(await lockedRowInAccount(trx, accountId, clientId));
 
   /** The registration `patch` makes of `client`'s: the fields given replace the registered ones, and the whole is checked again. */
   function patched(client: Client, patch: ClientMetadata) {
@@ -212,6 +227,7 @@ export function createClients(deps: { db: Db; clock: Clock; outboundPolicy?: Tar
       };
       const shown = presentClient(clientFromRow(row));
       await db.transaction().execute(async (trx) => {
+        await requireOpenAccount(trx, accountId);
         await trx.insertInto('oauth_clients').values(row).execute();
         await recordAudit(trx, by, { accountId, action: 'client.created', target: { type: 'client', id: row.id }, changes: changesOf(null, { ...shown }), at: row.created_at });
       });
@@ -242,25 +258,26 @@ export function createClients(deps: { db: Db; clock: Clock; outboundPolicy?: Tar
       const { metadata: checked } = patched(await requireStored(accountId, clientId), patch);
       if (patch.jwks_uri) await checkJwksUri(checked.jwksUri);
       const { updated, secret } = await db.transaction().execute(async (trx) => {
+        await requireOpenAccount(trx, accountId);
         // Merged again onto the row as locked: a change committed since is kept, not overwritten.
         // Its jwks_uri is the patch's (checked above), the stored one (checked when stored) or none.
-        const before = await lockedInAccount(trx, accountId, clientId);
+        const stored = await lockedRowInAccount(trx, accountId, clientId);
+        const before = clientFromRow(stored);
         const { name, metadata: m } = patched(before, patch);
         const wantsSecret = m.authMethod.startsWith('client_secret');
         const secret = wantsSecret && before.secretDigest === null ? randomSecret(32, CLIENT_SECRET_PREFIX) : undefined;
         const secretDigest = wantsSecret ? (secret === undefined ? before.secretDigest : sha256Hex(secret)) : null;
-        const row = await trx
-          .updateTable('oauth_clients')
-          .set({ client_name: name, ...metadataColumns(m), secret_digest: secretDigest })
-          .where('id', '=', clientId)
-          .returningAll()
-          .executeTakeFirstOrThrow();
-        const after = clientFromRow(row);
+        const columns = { client_name: name, ...metadataColumns(m), secret_digest: secretDigest };
+        const after = clientFromRow({ ...stored, ...columns });
         // What the client shows, never its secret: a secret issued or dropped is recorded only as
         // changed (the names stand in for the values, and are redacted all the same).
         const hadSecret = before.secretDigest === null ? null : 'kept';
         const hasSecret = secretDigest === null ? null : secret === undefined ? 'kept' : 'issued';
         const changes = changesOf({ ...presentClient(before), client_secret: hadSecret }, { ...presentClient(after), client_secret: hasSecret });
+        // What changes nothing records nothing: a patch that repeats the registration (a
+        // configuration tool applying its desired state) leaves no client.updated behind.
+        if (Object.keys(changes).length === 0) return { updated: before, secret: undefined };
+        await trx.updateTable('oauth_clients').set(columns).where('id', '=', clientId).execute();
         await recordAudit(trx, by, { accountId, action: 'client.updated', target: { type: 'client', id: clientId }, changes, at: clock.now() });
         return { updated: after, secret };
       });
@@ -274,6 +291,7 @@ export function createClients(deps: { db: Db; clock: Clock; outboundPolicy?: Tar
       const digest = sha256Hex(secret);
       const at = clock.now();
       const client = await db.transaction().execute(async (trx) => {
+        await requireOpenAccount(trx, accountId);
         const client = await lockedInAccount(trx, accountId, clientId);
         if (!client.authMethod.startsWith('client_secret')) {
           throw metadataError(`client ${clientId} authenticates with ${client.authMethod} and has no secret`);

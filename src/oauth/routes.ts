@@ -36,6 +36,9 @@ export interface OAuthRouteDeps extends AuthorizeDeps {
   accessTokens: AccessTokens;
 }
 
+/** RFC 7517 §8.5: what the key set is sent as, and so what the API document must say it is. */
+const JWK_SET_MEDIA_TYPE = 'application/jwk-set+json';
+
 const formField = { type: 'string', maxLength: 8192 } as const;
 const tokenBody = {
   type: 'object',
@@ -204,8 +207,8 @@ export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRoute
   registerPreflight(app, '/revoke', ['POST']);
   registerOidcRoutes(app, { issuer, db: deps.db, clients: deps.clients, accessTokens: deps.accessTokens, idTokens: deps.idTokens });
 
-  app.get('/.well-known/jwks.json', browserCallable({ config: documentedOnly({ response: { 200: { description: 'RFC 7517 JSON Web Key Set (public keys only)', content: { 'application/json': { schema: { type: 'object', required: ['keys'], properties: { keys: { type: 'array', items: { type: 'object', additionalProperties: true, properties: { kid: { type: 'string' }, kty: { type: 'string' }, alg: { type: 'string' }, use: { type: 'string' } } } } } } } } } } }), schema: { tags: ['oauth'], operationId: 'getJwks', summary: 'The JSON Web Key Set of the server (RFC 7517)' } }), async (_request, reply) => {
-    reply.header('cache-control', `public, max-age=${JWKS_MAX_AGE_SECONDS}`).type('application/jwk-set+json');
+  app.get('/.well-known/jwks.json', browserCallable({ config: documentedOnly({ response: { 200: { description: 'RFC 7517 JSON Web Key Set (public keys only)', content: { [JWK_SET_MEDIA_TYPE]: { schema: { type: 'object', required: ['keys'], properties: { keys: { type: 'array', items: { type: 'object', additionalProperties: true, properties: { kid: { type: 'string' }, kty: { type: 'string' }, alg: { type: 'string' }, use: { type: 'string' } } } } } } } } } } }), schema: { tags: ['oauth'], operationId: 'getJwks', summary: 'The JSON Web Key Set of the server (RFC 7517)' } }), async (_request, reply) => {
+    reply.header('cache-control', `public, max-age=${JWKS_MAX_AGE_SECONDS}`).type(JWK_SET_MEDIA_TYPE);
     return deps.keys.jwks();
   });
 

@@ -2,8 +2,8 @@
  * The token endpoint's grants (RFC 6749 §4.1.3, §4.4, §6; RFC 7636 §4.6).
  *
  * - authorization_code: the code is single use, unexpired, issued to this client for this
- *   redirect_uri, and its code_challenge matches code_verifier (S256). A replayed code is
- *   refused and revokes what it issued.
+ *   redirect_uri, which the client still registers, and its code_challenge matches
+ *   code_verifier (S256). A replayed code is refused and revokes what it issued.
  * - refresh_token: rotated on every use; a rotated token presented again revokes the grant.
  *   `scope` may narrow, never widen, the consented set; the user's roles are re-applied, and
  *   an inactive user or a revoked grant gets nothing.
@@ -28,6 +28,7 @@ import { consumeCode, createGrant, findCode, findGrant, findRefreshToken, issueR
 import { formatScope, grantableToPerson, isSubset, parseScope, scopeSet } from './scopes.ts';
 import { ACR_PASSWORD, type IdTokens } from './id-token.ts';
 import { consentedClaims, parseClaimsRequest } from './oidc-claims.ts';
+import { isRegisteredRedirect } from './authorize.ts';
 
 
 /** The audit record of a grant revoked because its code or refresh token came back (RFC 6749 §4.1.2, §10.4). */
@@ -127,12 +128,19 @@ class Refusal {
  * (`holdActiveUser`), the client for reference, whose deletion (clients.ts `remove`) deletes it
  * before revoking what it issued. Each change that ends their tokens then either waits for the
  * issue and revokes what it wrote, or went first and is seen here. The refusal when either is
- * gone, or the person may no longer sign in.
+ * gone, or the person may no longer sign in, or (a code's `redirectUri`) the client no longer
+ * registers the redirect URI the code was sent to.
  */
-async function holdIssuers(trx: Trx, accountId: string, userId: string, client: Client): Promise<Refusal | undefined> {
+async function holdIssuers(trx: Trx, accountId: string, userId: string, client: Client, redirectUri?: string): Promise<Refusal | undefined> {
   if (!(await holdActiveUser(trx, accountId, userId))) return new Refusal(oauthError('invalid_grant', 'The user can no longer sign in'));
-  const held = await dialectOf(trx).lockForReference(trx.selectFrom('oauth_clients').select('id').where('id', '=', client.id)).executeTakeFirst();
+  const held = await dialectOf(trx).lockForReference(trx.selectFrom('oauth_clients').select(['id', 'redirect_uris']).where('id', '=', client.id)).executeTakeFirst();
   if (!held) return new Refusal(clientAuthFailed(new ClientAuthFailure('unknown_client', client.authMethod, client.id), 'Client authentication failed'));
+  // From the row held, not the authenticated client, which a node may have cached for a second:
+  // removing a redirect URI (a retired or compromised callback) must also stop the codes already
+  // sent to it, and a code outlives that second.
+  if (redirectUri !== undefined && !isRegisteredRedirect(JSON.parse(held.redirect_uris) as string[], redirectUri)) {
+    return new Refusal(oauthError('invalid_grant', 'The redirect_uri of the authorization request is no longer registered for this client'));
+  }
   return undefined;
 }
 
@@ -194,7 +202,7 @@ export function createTokenEndpoint(deps: TokenEndpointDeps) {
     const bound = await userScopeBound(row.account_id, row.user_id);
     const scopes = withinRegistration(client, grantableToPerson(scopeSet(row.scope), bound));
     const response = await withRefusals(async (trx) => {
-      const refused = await holdIssuers(trx, row.account_id, row.user_id, client);
+      const refused = await holdIssuers(trx, row.account_id, row.user_id, client, row.redirect_uri);
       if (refused) return refused;
       if (!(await consumeCode(trx, row.code_digest, now))) {
         // Gone rather than spent: the person's access was ended (their codes deleted) meanwhile.

@@ -28,18 +28,20 @@ export interface Limit {
 
 /**
  * `api`: API requests per client (see `principalKey`; per address without a credential);
- * `api_failure_ip`: API requests refused 401 or 403 per source address. `token`: requests of an
+ * `api_failure_ip`: API requests refused 401 or 403 per source address; `admin_failure_ip`: admin
+ * API requests refused for their admin token, per source address. `token`: requests of an
  * authenticated client; `token_failure_ip` / `token_failure_client`: failed client
  * authentications per source address / per claimed client; `signin`: sign-in
  * attempts per userName; `signin_device`: the same from a browser that signed in as that userName
  * before (oauth/sign-in-devices.ts), per browser; `signin_ip`: failed sign-ins per source address
  * and account.
  */
-export type Bucket = 'api' | 'api_failure_ip' | 'token' | 'token_failure_ip' | 'token_failure_client' | 'signin' | 'signin_device' | 'signin_ip';
+export type Bucket = 'api' | 'api_failure_ip' | 'admin_failure_ip' | 'token' | 'token_failure_ip' | 'token_failure_client' | 'signin' | 'signin_device' | 'signin_ip';
 
 export const DEFAULT_LIMITS: Record<Bucket, Limit> = {
   api: { points: 100, seconds: 1 },
   api_failure_ip: { points: 100, seconds: 60 },
+  admin_failure_ip: { points: 20, seconds: 60 },
   token: { points: 100, seconds: 1 },
   token_failure_ip: { points: 30, seconds: 60 },
   token_failure_client: { points: 30, seconds: 60 },
@@ -288,22 +290,11 @@ function principalKey(principal: Principal): string {
 }
 
 /**
- * The API limits as hooks of the plugin that holds the /v1 and SCIM routes (app.ts), so they are
- * attached to those routes and hold whatever spelling of the request target the router accepted.
- *
- * - `preParsing`, after the route's authentication and before its body is read: each request
- *   counts against its principal's budget (`api`, see `principalKey`), or its address's on a
- *   route that takes no credential.
- * - A request refused 401 or 403 never reaches it: `onResponse` counts each against its address
- *   (`api_failure_ip`), and an address past that budget is refused 429 by `onRequest`, before its
- *   token is looked at, for the rest of the window. The counts live where every limit does (Redis
- *   when configured, so every node counts them); each node remembers the addresses it saw go past,
- *   so the check on the path of every request asks nothing of the store.
+ * Addresses past their budget of failures in `bucket`. Each failure is counted where every limit
+ * is (Redis when configured, so every node counts it); each node remembers the addresses it saw
+ * go past, so the check on the path of every request asks nothing of the store.
  */
-export function apiRequestLimits(
-  limits: RateLimits,
-  now: () => number = Date.now,
-): { onRequest: onRequestHookHandler; preParsing: preParsingAsyncHookHandler; onResponse: onResponseHookHandler } {
+function failuresByAddress(limits: RateLimits, bucket: Bucket, now: () => number) {
   const blocked = new Map<string, { until: number; headers: Record<string, string> }>();
 
   function block(address: string, headers: Record<string, string>): void {
@@ -315,21 +306,47 @@ export function apiRequestLimits(
     blocked.set(address, { until: now() + Number(headers['ratelimit-reset'] ?? 1) * 1000, headers });
   }
 
-  function refusedAddress(address: string): Record<string, string> | undefined {
-    const entry = blocked.get(address);
-    if (entry === undefined) return undefined;
-    const left = Math.ceil((entry.until - now()) / 1000);
-    if (left <= 0) {
-      blocked.delete(address);
-      return undefined;
-    }
-    return { ...entry.headers, 'retry-after': String(left) };
-  }
+  return {
+    /** The headers of a refusal while `address` is past its budget; undefined once its window ended. */
+    refused(address: string): Record<string, string> | undefined {
+      const entry = blocked.get(address);
+      if (entry === undefined) return undefined;
+      const left = Math.ceil((entry.until - now()) / 1000);
+      if (left <= 0) {
+        blocked.delete(address);
+        return undefined;
+      }
+      return { ...entry.headers, 'retry-after': String(left) };
+    },
+    /** Counts one failure of `address`. */
+    async count(address: string): Promise<void> {
+      const decision = await limits.consume(bucket, `ip:${address}`);
+      // The last failure the budget holds closes it: the next request waits rather than being verified.
+      if (!decision.allowed || decision.headers['ratelimit-remaining'] === '0') block(address, decision.headers);
+    },
+  };
+}
 
+/**
+ * The API limits as hooks of the plugin that holds the /v1 and SCIM routes (app.ts), so they are
+ * attached to those routes and hold whatever spelling of the request target the router accepted.
+ *
+ * - `preParsing`, after the route's authentication and before its body is read: each request
+ *   counts against its principal's budget (`api`, see `principalKey`), or its address's on a
+ *   route that takes no credential.
+ * - A request refused 401 or 403 never reaches it: `onResponse` counts each against its address
+ *   (`api_failure_ip`), and an address past that budget is refused 429 by `onRequest`, before its
+ *   token is looked at, for the rest of the window (`failuresByAddress`).
+ */
+export function apiRequestLimits(
+  limits: RateLimits,
+  now: () => number = Date.now,
+): { onRequest: onRequestHookHandler; preParsing: preParsingAsyncHookHandler; onResponse: onResponseHookHandler } {
+  const failures = failuresByAddress(limits, 'api_failure_ip', now);
   return {
     // Plain callbacks where most requests pass straight through: no promise made for them.
     onRequest(request, _reply, done) {
-      const refused = refusedAddress(request.ip);
+      const refused = failures.refused(request.ip);
       if (refused) return done(problem('rate_limited', { detail: `Too many requests refused for their credentials; retry after ${refused['retry-after']} s`, headers: refused }));
       done();
     },
@@ -340,11 +357,28 @@ export function apiRequestLimits(
     },
     onResponse(request, reply, done) {
       if (reply.statusCode !== 401 && reply.statusCode !== 403) return done();
-      limits.consume('api_failure_ip', `ip:${request.ip}`).then((decision) => {
-        // The last failure the budget holds closes it: the next request waits rather than being verified.
-        if (!decision.allowed || decision.headers['ratelimit-remaining'] === '0') block(request.ip, decision.headers);
-        done();
-      }, done);
+      failures.count(request.ip).then(() => done(), done);
+    },
+  };
+}
+
+/**
+ * The limit on guessing the admin token, as hooks of the admin API plugin (admin/routes.ts): each
+ * request refused 401 counts against its address (`admin_failure_ip`), and an address past that
+ * budget is refused 429 by `onRequest`, added before the token check so the token it sent is never
+ * compared, for the rest of the window. The operator's own requests never spend it.
+ */
+export function adminAuthenticationLimits(limits: RateLimits, now: () => number = Date.now): { onRequest: onRequestHookHandler; onResponse: onResponseHookHandler } {
+  const failures = failuresByAddress(limits, 'admin_failure_ip', now);
+  return {
+    onRequest(request, _reply, done) {
+      const refused = failures.refused(request.ip);
+      if (refused) return done(problem('rate_limited', { detail: `Too many requests refused for their admin token; retry after ${refused['retry-after']} s`, headers: refused }));
+      done();
+    },
+    onResponse(request, reply, done) {
+      if (reply.statusCode !== 401) return done();
+      failures.count(request.ip).then(() => done(), done);
     },
   };
 }

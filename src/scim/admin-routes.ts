@@ -1,6 +1,7 @@
 /**
- * Admin API of SCIM: per-account SCIM tokens (POST shows the token once; GET lists; DELETE
- * revokes) and roles mapped from groups. Served on the admin listener only.
+ * Admin API of SCIM: per-account SCIM tokens (POST shows the token once; GET lists them or reads
+ * one, never the token itself; DELETE revokes) and roles mapped from groups. Served on the admin
+ * listener only.
  */
 import { SCOPE_NAMES } from '../oauth/scopes.ts';
 import { auditBy } from '../audit/record.ts';
@@ -67,6 +68,9 @@ const roleSchema = component('Role', {
   },
 } as const);
 
+/** The 201 of a create: where the GET of what it made answers. */
+const created = <T extends object>(schema: T, what: string) => ({ ...schema, headers: { Location: { type: 'string', format: 'uri-reference', description: `The path of the ${what}` } } });
+
 export function registerScimAdminRoutes(app: FastifyInstance, deps: { accounts: Accounts; tokens: ScimTokens; roles: Roles; paging: Paging }): void {
   const { accounts, tokens, roles, paging } = deps;
 
@@ -79,7 +83,10 @@ export function registerScimAdminRoutes(app: FastifyInstance, deps: { accounts: 
         summary: 'Create a SCIM bearer token for an account (the token is shown only in this response)',
         params: accountParams,
         body: { type: 'object', additionalProperties: false, properties: { description: { type: 'string', maxLength: 200 } } },
-        response: { 201: { ...tokenSchema, required: [...tokenSchema.required, 'token'], properties: { ...tokenSchema.properties, token: { type: 'string' } } }, ...errorResponses(400, 401, 404, 415) },
+        response: {
+          201: created({ ...tokenSchema, required: [...tokenSchema.required, 'token'], properties: { ...tokenSchema.properties, token: { type: 'string' } } }, 'SCIM token (GET there shows it without the token)'),
+          ...errorResponses(400, 401, 404, 415),
+        },
       },
     },
     async (request, reply) => {
@@ -108,6 +115,25 @@ export function registerScimAdminRoutes(app: FastifyInstance, deps: { accounts: 
     },
   );
 
+  app.get<{ Params: { id: string; itemId: string } }>(
+    '/admin/v1/accounts/:id/scim-tokens/:itemId',
+    {
+      schema: {
+        tags: ['scim'],
+        operationId: 'getScimToken',
+        summary: 'Get a SCIM token as the list shows it (never the token itself); a revoked one names when it was revoked',
+        params: itemParams,
+        response: { 200: tokenSchema, ...errorResponses(401, 404) },
+      },
+    },
+    async (request) => {
+      await accounts.require(request.params.id);
+      const token = await tokens.get(request.params.id, request.params.itemId);
+      if (!token) throw problem('scim_token_not_found');
+      return token;
+    },
+  );
+
   app.delete<{ Params: { id: string; itemId: string } }>(
     '/admin/v1/accounts/:id/scim-tokens/:itemId',
     {
@@ -120,7 +146,7 @@ export function registerScimAdminRoutes(app: FastifyInstance, deps: { accounts: 
     },
   );
 
-  const saveRole = async (run: () => Promise<unknown>) => {
+  const saveRole = async <T>(run: () => Promise<T>): Promise<T> => {
     try {
       return await run();
     } catch (error) {
@@ -138,13 +164,13 @@ export function registerScimAdminRoutes(app: FastifyInstance, deps: { accounts: 
         summary: 'Create a role: the scopes its holders may consent to, and the groups (by displayName or externalId) that confer it',
         params: accountParams,
         body: roleBody,
-        response: { 201: roleSchema, ...errorResponses(400, 401, 404, 409, 415) },
+        response: { 201: created(roleSchema, 'role'), ...errorResponses(400, 401, 404, 409, 415) },
       },
     },
     async (request, reply) => {
       await accounts.require(request.params.id);
       const role = await saveRole(() => roles.create(request.params.id, request.body, auditBy(request)));
-      reply.code(201);
+      reply.code(201).header('location', `/admin/v1/accounts/${request.params.id}/roles/${role.id}`);
       return role;
     },
   );

@@ -82,6 +82,11 @@ export function createScimTokens(deps: { db: Db; clock: Clock }) {
       );
       return { data: page.rows.map(view), next_cursor: page.nextCursor };
     },
+    /** A token as the list shows it (never the token itself); undefined when the account has no such token. */
+    async get(accountId: string, id: string): Promise<ScimTokenView | undefined> {
+      const row = await db.selectFrom('scim_tokens').select(['id', 'description', 'created_at', 'revoked_at']).where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();
+      return row && view(row);
+    },
     /** Revokes a token; false when the account has no such token. */
     async revoke(accountId: string, id: string, by?: AuditBy): Promise<boolean> {
       const row = await db.selectFrom('scim_tokens').select(['id', 'revoked_at']).where('account_id', '=', accountId).where('id', '=', id).executeTakeFirst();

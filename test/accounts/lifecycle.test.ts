@@ -82,6 +82,44 @@ for (const target of databaseTargets()) {
       assert.equal(foreign.body.code, 'cursor_foreign');
     });
 
+    it('a created SCIM token and role are where their Location says: GET there shows the token as the list does (never the token), and the role', async () => {
+      const accountId = await createAccount(t, 'Located');
+      const other = await createAccount(t, 'Elsewhere');
+      const issued = await t.admin('POST', `/admin/v1/accounts/${accountId}/scim-tokens`, { description: 'Okta' });
+      assert.equal(issued.status, 201);
+      const location = issued.headers.get('location')!;
+      assert.equal(location, `/admin/v1/accounts/${accountId}/scim-tokens/${issued.body.id}`);
+      const shown = await t.admin('GET', location);
+      assert.equal(shown.status, 200, JSON.stringify(shown.body));
+      const listed = (await t.admin('GET', `/admin/v1/accounts/${accountId}/scim-tokens`)).body.data;
+      assert.deepEqual(shown.body, listed[0]);
+      assert.deepEqual(shown.body, { id: issued.body.id, object: 'scim_token', description: 'Okta', created_at: issued.body.created_at, revoked_at: null });
+      assert.ok(!JSON.stringify(shown.body).includes(issued.body.token), 'never the token itself');
+      assert.equal((await t.admin('DELETE', location)).status, 204);
+      const revoked = await t.admin('GET', location);
+      assert.equal(revoked.status, 200);
+      assert.equal(revoked.body.revoked_at, new Date(t.clock.now()).toISOString());
+      const row = await t.gatehouse.database.db.selectFrom('scim_tokens').select(['account_id', 'revoked_at']).where('id', '=', issued.body.id).executeTakeFirstOrThrow();
+      assert.deepEqual({ ...row, revoked_at: Number(row.revoked_at) }, { account_id: accountId, revoked_at: t.clock.now() });
+      for (const path of [`/admin/v1/accounts/${other}/scim-tokens/${issued.body.id}`, `/admin/v1/accounts/${accountId}/scim-tokens/scimtok_00000000000000000000`]) {
+        const missing = await t.admin('GET', path);
+        assert.equal(missing.status, 404, path);
+        assert.equal(missing.body.code, 'scim_token_not_found', path);
+      }
+
+      const role = await t.admin('POST', `/admin/v1/accounts/${accountId}/roles`, { name: 'finance', scopes: ['invoices:read'], groups: [{ displayName: 'Finance' }] });
+      assert.equal(role.status, 201, JSON.stringify(role.body));
+      assert.equal(role.headers.get('location'), `/admin/v1/accounts/${accountId}/roles/${role.body.id}`);
+      const fetched = await t.admin('GET', role.headers.get('location')!);
+      assert.equal(fetched.status, 200);
+      assert.deepEqual(fetched.body, role.body);
+
+      assert.equal((await t.admin('DELETE', `/admin/v1/accounts/${accountId}`)).status, 204);
+      const closed = await t.admin('GET', location);
+      assert.equal(closed.status, 404);
+      assert.equal(closed.body.code, 'account_not_found');
+    });
+
     it('PATCH changes the name, colour and logo, records account.updated without the logo bytes; bad branding → 400', async () => {
       const accountId = await createAccount(t, 'Before');
       t.clock.set(Date.UTC(2031, 0, 2, 3, 4, 5));

@@ -63,6 +63,7 @@ export async function startTestApp(target: DatabaseTarget, options: TestAppOptio
       // themselves are tested with their own settings.
       GATEHOUSE_RATE_LIMIT_API: '100000/1',
       GATEHOUSE_RATE_LIMIT_API_FAILURES: '100000/1',
+      GATEHOUSE_RATE_LIMIT_ADMIN_FAILURES: '100000/1',
       GATEHOUSE_RATE_LIMIT_TOKEN: '100000/1',
       GATEHOUSE_RATE_LIMIT_TOKEN_FAILURES: '100000/1',
       ...options.env,

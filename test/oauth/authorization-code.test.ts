@@ -284,6 +284,42 @@ for (const target of databaseTargets()) {
       assert.equal((await redeem(code)).status, 200);
     });
 
+    it('RFC 6749 §5.2: a code sent to a redirect URI the client no longer registers → invalid_grant, nothing issued; a loopback URI still registered on another port redeems', async () => {
+      // A person of her own: the sign-in budget of ada's userName is the rate-limit test's.
+      await createUser(t, accountId, 'lin', PASSWORD);
+      const retired = 'https://app.example/retired';
+      const kept = 'https://app.example/kept';
+      const native = await registerClient(t, accountId, { redirect_uris: [retired, kept, 'http://127.0.0.1/native'], grant_types: ['authorization_code'], scope: 'invoices:read' });
+      const browser = new Browser(t.publicUrl);
+      const codeFor = (redirectUri: string) => getCode(browser, { client_id: native.client_id, redirect_uri: redirectUri }, 'lin');
+      const redeemAt = (code: string, redirectUri: string) =>
+        postForm(`${t.publicUrl}/token`, { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: VERIFIER }, { authorization: basic(native.client_id, native.client_secret) });
+      const toRetired = await codeFor(retired);
+      const toLoopback = await codeFor('http://127.0.0.1:49152/native');
+      const toKept = await codeFor(kept);
+      // The loopback URI registered again with a port: a native app's redirect still matches on any port (RFC 8252 §7.3).
+      const changed = await t.admin('PATCH', `/admin/v1/accounts/${accountId}/clients/${native.client_id}`, { redirect_uris: [kept, 'http://127.0.0.1:8080/native'] });
+      assert.equal(changed.status, 200, JSON.stringify(changed.body));
+
+      const tokensBefore = await countRows(t, 'access_tokens');
+      const grantsBefore = await countRows(t, 'oauth_grants');
+      const refused = await redeemAt(toRetired, retired);
+      assert.equal(refused.status, 400);
+      assert.equal(refused.body.error, 'invalid_grant');
+      assert.match(refused.body.error_description, /redirect_uri .*no longer registered/);
+      assert.equal(refused.headers.get('cache-control'), 'no-store');
+      assert.equal(await countRows(t, 'access_tokens'), tokensBefore);
+      assert.equal(await countRows(t, 'oauth_grants'), grantsBefore);
+      const stored = await t.gatehouse.database.db.selectFrom('oauth_codes').select(['consumed_at', 'redirect_uri']).where('code_digest', '=', sha256Hex(toRetired)).executeTakeFirstOrThrow();
+      assert.deepEqual(stored, { consumed_at: null, redirect_uri: retired }, 'refused, not spent: no replay to revoke');
+      assert.equal((await redeemAt(toRetired, retired)).body.error, 'invalid_grant', 'and refused again');
+
+      const loopback = await redeemAt(toLoopback, 'http://127.0.0.1:49152/native');
+      assert.equal(loopback.status, 200, JSON.stringify(loopback.body));
+      assert.equal((await redeemAt(toKept, kept)).status, 200);
+      assert.equal(await countRows(t, 'access_tokens'), tokensBefore + 2);
+    });
+
     it('RFC 7662: a refresh token introspects active, for its client, with no access-token type', async () => {
       // A person of her own: the sign-in budget of ada's userName is the rate-limit test's.
       await createUser(t, accountId, 'grace', PASSWORD);

@@ -101,6 +101,34 @@ for (const target of databaseTargets()) {
       assert.match(redirectParams(page).get('error_description')!, /PKCE is required/);
     });
 
+    it('PATCH {} → 400 naming nothing to change; a PATCH that changes nothing → 200 with no client.updated record; a change is recorded once', async () => {
+      const reg = await registerClient(t, accountId, { client_name: 'Steady', redirect_uris: ['https://app.example/cb'], scope: 'invoices:read ledger:read' });
+      const path = `/admin/v1/accounts/${accountId}/clients/${reg.client_id}`;
+      const db = t.gatehouse.database.db;
+      const stored = () => db.selectFrom('oauth_clients').selectAll().where('id', '=', reg.client_id as string).executeTakeFirstOrThrow();
+      const updates = async () =>
+        (await db.selectFrom('audit_events').select('changes').where('target_id', '=', reg.client_id as string).where('action', '=', 'client.updated').execute()).map((r) => JSON.parse(r.changes ?? 'null'));
+      const registered = await stored();
+
+      const empty = await t.admin('PATCH', path, {});
+      assert.equal(empty.status, 400);
+      assert.equal(empty.body.code, 'validation_failed');
+      assert.deepEqual(empty.body.errors, [{ pointer: '#', in: 'body', detail: 'The body must name at least one member' }]);
+
+      // The registration as it stands, sent back (a configuration tool applying its desired state), scopes in another order.
+      const same = await t.admin('PATCH', path, { client_name: 'Steady', redirect_uris: ['https://app.example/cb'], scope: 'ledger:read invoices:read', grant_types: ['authorization_code'] });
+      assert.equal(same.status, 200, JSON.stringify(same.body));
+      assert.equal(same.body.client_name, 'Steady');
+      assert.equal(same.body.client_secret, undefined);
+      assert.deepEqual(await stored(), registered);
+      assert.deepEqual(await updates(), [], 'what changes nothing records nothing');
+
+      const renamed = await t.admin('PATCH', path, { client_name: 'Renamed' });
+      assert.equal(renamed.status, 200);
+      assert.equal((await stored()).client_name, 'Renamed');
+      assert.deepEqual(await updates(), [{ client_name: { before: 'Steady', after: 'Renamed' } }]);
+    });
+
     it('narrowing a client narrows the client-credentials tokens it already holds, at their next use; taking client_credentials away ends them', async () => {
       const reg = await registerClient(t, accountId, { grant_types: ['client_credentials'], scope: 'invoices:read ledger:read' });
       const auth = { authorization: basic(reg.client_id, reg.client_secret) };

@@ -86,6 +86,25 @@ describe('the API documents name every status the routes answer, in the shape an
     }
   });
 
+  it('the JSON Web Key Set is documented as the media type it is sent as (RFC 7517 §8.5)', async () => {
+    const jwks = await fetch(`${t.publicUrl}/.well-known/jwks.json`);
+    assert.equal(jwks.status, 200);
+    assert.equal((jwks.headers.get('content-type') ?? '').split(';')[0], 'application/jwk-set+json');
+    await documented(doc, 'get', '/.well-known/jwks.json', jwks);
+    assert.deepEqual(Object.keys(doc.paths['/.well-known/jwks.json'].get.responses['200'].content), ['application/jwk-set+json']);
+  });
+
+  it('every admin operation documents 429 with Retry-After: the limit on refusals of the admin token covers them all', () => {
+    for (const [route, operations] of Object.entries(adminDoc.paths as Record<string, Record<string, Json>>)) {
+      if (!route.startsWith('/admin/v1/')) continue;
+      for (const [method, operation] of Object.entries(operations)) {
+        const limited = resolve(adminDoc, operation.responses['429']);
+        assert.ok(limited?.headers?.['Retry-After'], `${method} ${route} documents 429`);
+        assert.ok('application/problem+json' in limited.content, `${method} ${route}`);
+      }
+    }
+  });
+
   it('every operation that needs a credential documents 401; /token, /revoke and /introspect describe client authentication', () => {
     for (const document of [doc, adminDoc]) {
       for (const [route, operations] of Object.entries(document.paths as Record<string, Record<string, Json>>)) {
