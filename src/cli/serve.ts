@@ -12,6 +12,7 @@ import { createGatehouse, type GatehouseDeps } from '../app.ts';
 import { exitAfterStop, stopSignal } from './signals.ts';
 import { logEvent } from '../platform/log-events.ts';
 import type { CommandContext } from './commands.ts';
+import type { FastifyBaseLogger } from 'fastify';
 
 export async function serve({ flags, env }: CommandContext): Promise<number> {
   const config = loadConfig(env, flags);
@@ -19,7 +20,10 @@ export async function serve({ flags, env }: CommandContext): Promise<number> {
   const { log } = gatehouse;
   const generated = gatehouse.adminToken.generated;
   if (generated) {
-    // Shown once, on the start that created it; only its digest is stored.
+    // Shown once, on the start that created it; only its digest is stored. The log is written
+    // in batches: what it holds goes out first, so the notice follows the start-up lines, not
+    // the middle of them.
+    await new Promise<void>((resolve) => (log as FastifyBaseLogger & { flush(done: () => void): void }).flush(() => resolve()));
     process.stderr.write(
       `\nAdmin token (shown once; also saved to ${generated.file} with mode 0600):\n  ${generated.token}\n\n`,
     );
