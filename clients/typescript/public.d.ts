@@ -578,7 +578,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send an event again to every enabled endpoint subscribed to it */
+        /**
+         * Send an event again: to the endpoints it was delivered to, or to one endpoint
+         * @description Without a body, the event is sent again to every endpoint that had a delivery of it (those it was sent to when raised, and any it was redelivered to) and is still enabled; never to an endpoint that had none. With `endpoint_id`, to that endpoint only, which must be enabled and subscribe to the event's type now (409 otherwise); it need not have had a delivery of it (e.g. registered later, or disabled when the event was raised). An `audit.*` event exists only for a token that also holds audit:read.
+         */
         post: operations["redeliverEvent"];
         delete?: never;
         options?: never;
@@ -979,7 +982,8 @@ export interface components {
              * @enum {string}
              */
             currency: "AED" | "AFN" | "ALL" | "AMD" | "ANG" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BGN" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHF" | "CLP" | "CNY" | "COP" | "CRC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SOS" | "SRD" | "SSP" | "STN" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "UYU" | "UZS" | "VED" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XCD" | "XCG" | "XOF" | "XPF" | "YER" | "ZAR" | "ZMW" | "ZWG";
-            description?: string;
+            /** @description Free text; null (or absent) for none, as the invoice shows it */
+            description?: string | null;
             /** @description Up to 20 keys (1-40 characters) with string values of up to 500 characters, for your own use */
             metadata?: {
                 [key: string]: string;
@@ -1487,7 +1491,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": {
+                    "application/jwk-set+json": {
                         keys: ({
                             alg?: string;
                             kid?: string;
@@ -6654,7 +6658,11 @@ export interface operations {
                 delivery_state?: "pending" | "acknowledged" | "parked" | "none";
                 /** @description Largest number of rows in the page, 1 to 100 (default 20); out of range → 400 limit_out_of_range */
                 limit?: number;
+                /** @description RFC 3339 date-time (e.g. 2026-11-01T00:00:00Z): only events raised at or after this instant */
+                since?: string;
                 type?: string;
+                /** @description RFC 3339 date-time: only events raised before this instant */
+                until?: string;
             };
             header?: never;
             path?: never;
@@ -6882,11 +6890,20 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description No members: the path names everything the action needs */
         requestBody?: {
             content: {
-                /** @example {} */
-                "application/json": Record<string, never>;
+                /**
+                 * @example {
+                 *       "endpoint_id": "we_4Qm8sT2vX7kN1pR6aZ3c"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description Send the event to this endpoint (we_…) only
+                     * @example we_4Qm8sT2vX7kN1pR6aZ3c
+                     */
+                    endpoint_id?: string;
+                };
             };
         };
         responses: {
@@ -6902,10 +6919,13 @@ export interface operations {
                      * @example {
                      *       "object": "string",
                      *       "event_id": "string",
+                     *       "endpoint_id": "string",
                      *       "requeued": 1
                      *     }
                      */
                     "application/json": {
+                        /** @description The endpoint asked for, when one was */
+                        endpoint_id?: string;
                         event_id?: string;
                         object?: string;
                         requeued?: number;
@@ -7022,7 +7042,25 @@ export interface operations {
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 415,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["HeadersTooLarge"];
             500: components["responses"]["InternalError"];

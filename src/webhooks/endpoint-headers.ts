@@ -3,9 +3,10 @@
  *
  * They are checked at registration: HTTP token names, visible ASCII values without line
  * breaks, at most MAX_HEADERS of them; names that carry the delivery's own meaning (its
- * signature, ids, body framing, the connection) are refused, so a custom header can never
- * stand in for a signed one. They are kept sealed like the secret (they often carry one), and
- * read back with the values of credential-like names withheld: those are shown only when set.
+ * signature, ids, body framing, the connection) are refused, and so are the `svix-*` names a
+ * verifier would read as the signature's, so a custom header can never stand in for a signed
+ * one. They are kept sealed like the secret (they often carry one), and read back with the
+ * values of credential-like names withheld: those are shown only when set.
  */
 import { problem } from '../platform/errors/catalogue.ts';
 import type { Sealer } from './secrets.ts';
@@ -46,6 +47,14 @@ const RESERVED = new Set([
   'webhook-signature',
 ]);
 
+/**
+ * The svix library reads `svix-id`, `svix-timestamp` and `svix-signature` before the Standard
+ * Webhooks headers of the same meaning: an own `svix-*` header would have a receiver verify
+ * against it rather than against what Gatehouse signs. The whole family is refused, so that a name
+ * it adds later is covered too.
+ */
+const SVIX_PREFIX = 'svix-';
+
 // Names that say a credential (Authorization, X-Api-Key, X-Gateway-Credential, X-Bearer…): shown withheld.
 const CREDENTIAL_LIKE = /auth|cookie|token|secret|key|pass|session|signature|cred|bearer|private|cert/i;
 
@@ -57,6 +66,7 @@ export function checkEndpointHeaders(headers: EndpointHeaders): EndpointHeaders 
     const refuse = (why: string) => problem('webhook_headers_invalid', { detail: `header ${JSON.stringify(name)} ${why}` });
     if (name.length > MAX_NAME || !TOKEN.test(name)) throw refuse(`is not a valid header name (an HTTP token of at most ${MAX_NAME} characters)`);
     if (RESERVED.has(lower) || lower.startsWith('proxy-')) throw refuse('is set by Gatehouse on every delivery and cannot be replaced');
+    if (lower.startsWith(SVIX_PREFIX)) throw refuse(`starts with ${SVIX_PREFIX}, which the svix verifier reads in place of the webhook-* headers Gatehouse signs`);
     if (seen.has(lower)) throw refuse('is given twice (header names are case-insensitive)');
     if (typeof value !== 'string' || value.length > MAX_VALUE || !VALUE.test(value)) {
       throw refuse(`must have a value of visible ASCII characters (inner spaces allowed), at most ${MAX_VALUE} long`);

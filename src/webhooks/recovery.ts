@@ -1,9 +1,11 @@
 /**
  * What a receiver uses to catch up: an event of its account with its delivery state,
- * redelivery of one event, and recovery of every parked delivery of an endpoint since a time.
- * Parked deliveries are never discarded (interface state table: "parked … the receiver may ask
- * for parked events"). The events and the attempt log are read a page at a time in
- * collections.ts, with the presentation and the delivery-state filter defined here.
+ * redelivery of one event (to the endpoints it went to, or to one endpoint named), and recovery
+ * of every parked delivery of an endpoint since a time. Parked deliveries are never discarded
+ * (interface state table: "parked … the receiver may ask for parked events"). An event raised
+ * while an endpoint was disabled has no delivery to it, so recovery cannot reach it: it is sent
+ * to that endpoint by a redelivery naming it. The events and the attempt log are read a page at a
+ * time in collections.ts, with the presentation and the delivery-state filter defined here.
  *
  * An event's delivery state summarises its deliveries: `parked` if any is parked, else
  * `pending` if any is still being retried, else `acknowledged` if there were any, else `none`.
@@ -73,34 +75,32 @@ export function createRecovery(deps: { db: Db; clock: Clock }) {
       return presentEvent(row, states.get(id) ?? 'none');
     },
 
-    /** Sends the event again to every enabled endpoint subscribed to it, whatever its deliveries' state. */
-    async redeliver(trx: Trx, accountId: string, eventId: string) {
+    /**
+     * Sends the event again, whatever its deliveries' state: to `endpointId` alone when given,
+     * else to every endpoint that had a delivery of it and is still enabled. Never, unasked, to an
+     * endpoint that had none: one registered after the event, or disabled when it was raised,
+     * would receive an old event as new (docs/DECISIONS.md "Redelivery goes where the event went").
+     * `audit`: the reader holds audit:read; to any other an audit event does not exist.
+     */
+    async redeliver(trx: Trx, accountId: string, eventId: string, options: { endpointId?: string | undefined; audit: boolean }) {
       // The event is locked for a change: redeliveries of one event take turns, so each sees the
       // deliveries the one before wrote rather than writing the same one again. The endpoints are
       // held for share: neither deleted (the deliveries below refer to them) nor disabled (which
       // parks what is queued) until the requeued deliveries are in the queue.
       const dialect = dialectOf(trx);
       const event = await dialect.lockForWrite(trx.selectFrom('events').select(['id', 'type', 'created_at']).where('id', '=', eventId).where('account_id', '=', accountId)).executeTakeFirst();
-      if (!event) throw problem('event_not_found');
-      const endpoints = await dialect.lockForShare(trx.selectFrom('webhook_endpoints').select(['id', 'event_types']).where('account_id', '=', accountId).where('enabled', '=', 1)).execute();
-      const existing = await trx.selectFrom('webhook_deliveries').select(['id', 'endpoint_id']).where('event_id', '=', eventId).execute();
-      const byEndpoint = new Map(existing.map((d) => [d.endpoint_id, d.id]));
-      const now = clock.now();
-      const toRequeue: string[] = [];
-      for (const endpoint of endpoints) {
-        const found = byEndpoint.get(endpoint.id);
-        if (found) toRequeue.push(found);
-        else if (subscribes(endpoint.event_types, event.type)) {
-          const id = newId('whd');
-          await trx
-            .insertInto('webhook_deliveries')
-            .values({ id, account_id: accountId, event_id: eventId, endpoint_id: endpoint.id, state: 'pending', attempt_count: 0, last_attempt_at: null, parked_at: null, created_at: event.created_at, updated_at: now })
-            .execute();
-          toRequeue.push(id);
-        }
-      }
+      if (!event || (!options.audit && event.type.startsWith(AUDIT_EVENT_PREFIX))) throw problem('event_not_found');
+      const toRequeue =
+        options.endpointId === undefined
+          ? await deliveriesToEnabledEndpoints(trx, eventId)
+          : [await deliveryToEndpoint(trx, { accountId, event, endpointId: options.endpointId, now: clock.now() })];
       const requeued = await requeue(trx, toRequeue);
-      return { object: 'redelivery' as const, event_id: eventId, requeued };
+      return {
+        object: 'redelivery' as const,
+        event_id: eventId,
+        ...(options.endpointId === undefined ? {} : { endpoint_id: options.endpointId }),
+        requeued,
+      };
     },
 
     /** Requeues every parked delivery of the endpoint for events raised at or after `since`. */
@@ -124,6 +124,48 @@ export function createRecovery(deps: { db: Db; clock: Clock }) {
       return { object: 'recovery' as const, endpoint_id: endpointId, since: toRfc3339(since), requeued };
     },
   };
+}
+
+/** The deliveries of the event whose endpoint is still enabled, the endpoints held for share. */
+async function deliveriesToEnabledEndpoints(trx: Trx, eventId: string): Promise<string[]> {
+  const delivered = trx.selectFrom('webhook_deliveries').select('endpoint_id').where('event_id', '=', eventId);
+  const enabled = await dialectOf(trx)
+    .lockForShare(trx.selectFrom('webhook_endpoints').select('id').where('id', 'in', delivered).where('enabled', '=', 1))
+    .execute();
+  if (enabled.length === 0) return [];
+  const rows = await trx
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where('event_id', '=', eventId)
+    .where('endpoint_id', 'in', enabled.map((e) => e.id))
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/**
+ * The event's delivery to one endpoint of the account, written now if it had none (an endpoint
+ * registered later, or disabled when the event was raised). The endpoint must be enabled and
+ * subscribe to the event's type now: a redelivery sends nothing an endpoint would not take today.
+ */
+async function deliveryToEndpoint(trx: Trx, to: { accountId: string; event: { id: string; type: string; created_at: number }; endpointId: string; now: number }): Promise<string> {
+  const { accountId, event, endpointId, now } = to;
+  const endpoint = await dialectOf(trx)
+    .lockForShare(trx.selectFrom('webhook_endpoints').select(['enabled', 'event_types']).where('id', '=', endpointId).where('account_id', '=', accountId))
+    .executeTakeFirst();
+  if (!endpoint) throw problem('webhook_endpoint_not_found');
+  if (endpoint.enabled !== 1) throw problem('webhook_endpoint_disabled', { detail: 'Enable the endpoint before sending it an event' });
+  if (!subscribes(endpoint.event_types, event.type)) {
+    throw problem('webhook_endpoint_not_subscribed', { detail: `The endpoint does not subscribe to ${event.type}; add it to its event_types first` });
+  }
+  const existing = await trx.selectFrom('webhook_deliveries').select('id').where('event_id', '=', event.id).where('endpoint_id', '=', endpointId).executeTakeFirst();
+  if (existing) return existing.id;
+  const id = newId('whd');
+  // Dated as the event, as fan-out dates it: `recover` since a time finds it among that time's events.
+  await trx
+    .insertInto('webhook_deliveries')
+    .values({ id, account_id: accountId, event_id: event.id, endpoint_id: endpointId, state: 'pending', attempt_count: 0, last_attempt_at: null, parked_at: null, created_at: event.created_at, updated_at: now })
+    .execute();
+  return id;
 }
 
 export function presentEvent(row: Tables['events'], deliveryState: EventDeliveryState) {

@@ -317,7 +317,7 @@ export function registerWebhookRoutes(
     return sent;
   });
 
-  app.get<{ Querystring: PageQuery & { type?: string; delivery_state?: EventDeliveryState } }>('/v1/events', protectedRoute(readEvents, {
+  app.get<{ Querystring: PageQuery & { type?: string; delivery_state?: EventDeliveryState; since?: string; until?: string } }>('/v1/events', protectedRoute(readEvents, {
     schema: {
       tags: [TAG],
       operationId: 'listEvents',
@@ -326,35 +326,63 @@ export function registerWebhookRoutes(
       querystring: {
         type: 'object',
         additionalProperties: false,
-        properties: { ...pageQueryProperties, type: { type: 'string', maxLength: 100 }, delivery_state: { type: 'string', enum: ['pending', 'acknowledged', 'parked', 'none'] } },
+        properties: {
+          ...pageQueryProperties,
+          type: { type: 'string', maxLength: 100 },
+          delivery_state: { type: 'string', enum: ['pending', 'acknowledged', 'parked', 'none'] },
+          since: { type: 'string', maxLength: 40, description: 'RFC 3339 date-time (e.g. 2026-11-01T00:00:00Z): only events raised at or after this instant' },
+          until: { type: 'string', maxLength: 40, description: 'RFC 3339 date-time: only events raised before this instant' },
+        },
       },
       response: { 200: pageSchema(eventSchema, 'A page of events'), ...errorResponses(400, 401, 403) },
     },
-  }), async (request) => collections.events(pageOf(request), { type: request.query.type, delivery_state: request.query.delivery_state, audit: readsAudit(request) }));
+  }), async (request) => {
+    const { type, delivery_state, since, until } = request.query;
+    return collections.events(pageOf(request), { type, delivery_state, since, until, audit: readsAudit(request) });
+  });
 
   app.get<{ Params: { id: string } }>('/v1/events/:id', protectedRoute(readEvents, {
     schema: { tags: [TAG], operationId: 'getEvent', summary: 'Get an event', params: idParams, response: { 200: eventSchema, ...errorResponses(401, 403, 404) } },
   }), async (request) => recovery.getEvent(principalOf(request).accountId, request.params.id, readsAudit(request)));
 
-  app.post<{ Params: { id: string } }>('/v1/events/:id/redeliver', protectedRoute(manage, {
+  app.post<{ Params: { id: string }; Body: { endpoint_id?: string } | undefined }>('/v1/events/:id/redeliver', protectedRoute(manage, {
     schema: {
       tags: [TAG],
       operationId: 'redeliverEvent',
-      summary: 'Send an event again to every enabled endpoint subscribed to it',
+      summary: 'Send an event again: to the endpoints it was delivered to, or to one endpoint',
+      description:
+        'Without a body, the event is sent again to every endpoint that had a delivery of it (those it was sent to when raised, and any it was redelivered to) and is still enabled; never to an endpoint that had none. With `endpoint_id`, to that endpoint only, which must be enabled and subscribe to the event\'s type now (409 otherwise); it need not have had a delivery of it (e.g. registered later, or disabled when the event was raised). An `audit.*` event exists only for a token that also holds audit:read.',
       params: idParams,
-      body: noMembers,
-      response: { 202: { type: 'object', properties: { object: { type: 'string' }, event_id: { type: 'string' }, requeued: { type: 'integer' } } }, ...errorResponses(400, 401, 403, 404, 409) },
+      body: optionalBody({
+        type: 'object',
+        additionalProperties: false,
+        properties: { endpoint_id: { type: 'string', minLength: 1, maxLength: 64, description: 'Send the event to this endpoint (we_…) only', examples: ['we_4Qm8sT2vX7kN1pR6aZ3c'] } },
+      } as const),
+      response: {
+        202: {
+          type: 'object',
+          properties: {
+            object: { type: 'string' },
+            event_id: { type: 'string' },
+            endpoint_id: { type: 'string', description: 'The endpoint asked for, when one was' },
+            requeued: { type: 'integer' },
+          },
+        },
+        ...errorResponses(400, 401, 403, 404, 409, 415),
+      },
     },
   }), async (request, reply) => {
     const principal = principalOf(request);
+    const endpointId = request.body?.endpoint_id;
     let redelivered: Awaited<ReturnType<Recovery['redeliver']>> | undefined;
     const sent = await writes.runWrite(request, reply, async (trx) => {
-      redelivered = await recovery.redeliver(trx, principal.accountId, request.params.id);
-      await recordAudit(trx, auditBy(request), { accountId: principal.accountId, action: 'event.redelivered', target: { type: 'event', id: request.params.id }, changes: { requeued: { after: redelivered.requeued } }, at: deps.clock.now() });
+      redelivered = await recovery.redeliver(trx, principal.accountId, request.params.id, { endpointId, audit: readsAudit(request) });
+      const changes: Changes = { requeued: { after: redelivered.requeued }, ...(endpointId === undefined ? {} : { endpoint_id: { after: endpointId } }) };
+      await recordAudit(trx, auditBy(request), { accountId: principal.accountId, action: 'event.redelivered', target: { type: 'event', id: request.params.id }, changes, at: deps.clock.now() });
       return { status: 202, body: redelivered };
     });
     if (redelivered !== undefined) {
-      logEvent(request.log, 'webhook.redelivery_requested', { ...actor(principal), event_id: redelivered.event_id, requeued: redelivered.requeued }, 'webhook event requeued for redelivery');
+      logEvent(request.log, 'webhook.redelivery_requested', { ...actor(principal), event_id: redelivered.event_id, ...('endpoint_id' in redelivered ? { endpoint_id: redelivered.endpoint_id } : {}), requeued: redelivered.requeued }, 'webhook event requeued for redelivery');
     }
     return sent;
   });

@@ -99,6 +99,8 @@ export function createTargetPolicy(options: { allowNetworks: readonly string[]; 
       if (options.requireHttps && url.protocol !== 'https:') throw new RefusedTarget('url must be https');
       if (url.username || url.password) throw new RefusedTarget('url must not carry credentials');
       if (url.hash) throw new RefusedTarget('url must not have a fragment');
+      // Port 0 names no port: no receiver listens there, and a socket asked for it fails every attempt.
+      if (url.port === '0') throw new RefusedTarget('url must not have port 0');
       // Every address the name resolves to must be acceptable, not just the first.
       for (const { address } of await addressesOf(hostnameOf(url))) checkAddress(address);
       return url;

@@ -78,8 +78,8 @@ describe('writes that meet a change in flight (postgres)', { skip: postgres ? fa
     const a = await accountWithEndpoints();
     const paid = await api(t, a.token, 'POST', '/v1/payouts', { amount: 100, currency: 'EUR', destination: 'iban:DE1' });
     const eventId = await eventOf(paid.body.id, 'payout.created');
-    // Its deliveries gone, so that the redelivery writes them anew, the deleted endpoint's among them.
-    await db().deleteFrom('webhook_deliveries').where('event_id', '=', eventId).execute();
+    // Delivered to both when raised: the redelivery requeues both endpoints' deliveries, the deleted one's among them.
+    assert.deepEqual((await deliveriesOf(eventId)).map((d) => d.endpoint_id).sort(), [a.kept, a.deleted].sort());
     const redelivered = await deletionAhead(endpointDeletion(a.deleted), () => api(t, a.hooks, 'POST', `/v1/events/${eventId}/redeliver`));
     assert.equal(redelivered.status, 202, JSON.stringify(redelivered.body));
     assert.equal(redelivered.body.requeued, 1);
@@ -128,23 +128,23 @@ describe('writes that meet a change in flight (postgres)', { skip: postgres ? fa
     assert.deepEqual(await db().selectFrom('scim_group_members').select('user_id').where('group_id', '=', group.body.id).execute(), []);
   });
 
-  it('two redeliveries of one event at once → both 202; one delivery to each endpoint, not two', async () => {
+  it('two redeliveries of one event to an endpoint at once → both 202; one delivery to it, not two', async () => {
     const a = await accountWithEndpoints();
     const paid = await api(t, a.token, 'POST', '/v1/payouts', { amount: 100, currency: 'EUR', destination: 'iban:DE1' });
     const eventId = await eventOf(paid.body.id, 'payout.created');
-    // No deliveries: the redeliveries write them, each endpoint's once.
+    // No deliveries: the redeliveries naming the endpoint write its delivery, once.
     await db().deleteFrom('webhook_deliveries').where('event_id', '=', eventId).execute();
     // From two nodes: one node's writes of an account already take turns in its write lane.
     const other = await t.anotherNode();
     try {
       const [first, second] = await heldAhead(t, { sql: 'select 1 from events where id = $1 for update', params: [eventId], rows: 1 }, [
-        () => api(t, a.hooks, 'POST', `/v1/events/${eventId}/redeliver`),
-        () => api(other, a.hooks, 'POST', `/v1/events/${eventId}/redeliver`),
+        () => api(t, a.hooks, 'POST', `/v1/events/${eventId}/redeliver`, { endpoint_id: a.kept }),
+        () => api(other, a.hooks, 'POST', `/v1/events/${eventId}/redeliver`, { endpoint_id: a.kept }),
       ]);
       assert.equal(first.status, 202, JSON.stringify(first.body));
       assert.equal(second.status, 202, JSON.stringify(second.body));
-      assert.deepEqual([first.body.requeued, second.body.requeued], [2, 2]);
-      assert.deepEqual((await deliveriesOf(eventId)).map((d) => d.endpoint_id).sort(), [a.kept, a.deleted].sort());
+      assert.deepEqual([first.body.requeued, second.body.requeued], [1, 1]);
+      assert.deepEqual(await deliveriesOf(eventId), [{ endpoint_id: a.kept }]);
     } finally {
       await other.close();
     }

@@ -322,6 +322,11 @@ for (const target of databaseTargets()) {
       for (const [headers, named] of [
         [{ Signature: 'sha256=forged' }, 'Signature'],
         [{ 'webhook-id': 'evt_x' }, 'webhook-id'],
+        // The svix verifier reads svix-* before webhook-*: the whole family is refused.
+        [{ 'svix-signature': 'v1,forged' }, 'svix-signature'],
+        [{ 'Svix-Id': 'msg_x' }, 'Svix-Id'],
+        [{ 'SVIX-Timestamp': '1' }, 'SVIX-Timestamp'],
+        [{ 'svix-anything': 'x' }, 'svix-anything'],
         [{ 'Content-Length': '1' }, 'Content-Length'],
         [{ 'Proxy-Authorization': 'Basic x' }, 'Proxy-Authorization'],
         [{ 'Bad Name': 'x' }, 'Bad Name'],

@@ -112,7 +112,7 @@ for (const target of databaseTargets()) {
       assert.ok(mine.every((m) => m.octokitValid && m.standardValid));
     });
 
-    it('redeliver, enable and disable take no members: one given is 400 validation_failed and nothing is requeued or changed', async () => {
+    it('redeliver takes endpoint_id alone, enable and disable no members: anything else is 400 validation_failed and nothing is requeued or changed', async () => {
       const who = await tenant(t);
       const { id: endpointId, secret } = await registerEndpoint(who, receiver.url, ['invoice.settled']);
       receiver.secrets = [secret];
@@ -120,7 +120,7 @@ for (const target of databaseTargets()) {
       await dispatcher(t).runDue();
       const deliveries = async () => (await deliveriesOf(t, event.id)).length;
       const before = await deliveries();
-      for (const body of [{ endpoint_id: endpointId }, [], 'all']) {
+      for (const body of [{ endpoint: endpointId }, { endpoint_id: endpointId, reason: 'lost' }, [], 'all']) {
         const refused = await who.call('POST', `/v1/events/${event.id}/redeliver`, body);
         assert.equal(refused.status, 400, JSON.stringify(body));
         assert.equal(refused.body.code, 'validation_failed');

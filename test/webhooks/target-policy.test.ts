@@ -200,7 +200,7 @@ describe('SSRF: only globally routable unicast receives webhooks (ipaddr.js rang
     }
   });
 
-  it('a URL with credentials, a fragment, or a scheme other than http(s) is refused', async () => {
+  it('a URL with credentials, a fragment, port 0, or a scheme other than http(s) is refused', async () => {
     for (const [url, why] of [
       ['http://user:pw@93.184.215.14/hook', /credentials/],
       ['https://user@93.184.215.14/hook', /credentials/],
@@ -212,6 +212,9 @@ describe('SSRF: only globally routable unicast receives webhooks (ipaddr.js rang
       ['javascript:alert(1)', /http or https/],
       ['data:text/plain,hook', /http or https/],
       ['https://93.184.215.14/hook#frag', /fragment/],
+      ['https://93.184.215.14:0/hook', /port 0/],
+      ['http://93.184.215.14:00/hook', /port 0/],
+      ['https://[2606:2800:220:1:248:1893:25c8:1946]:0/hook', /port 0/],
       ['//93.184.215.14/hook', /absolute URL/],
     ] as const) {
       await assert.rejects(strict.checkUrl(url), (error: Error) => error instanceof RefusedTarget && why.test(error.message), url);
@@ -275,13 +278,15 @@ for (const target of databaseTargets()) {
       assert.deepEqual(await storedUrls(strictApp, who), expected.sort());
     });
 
-    it('registration and update: credentials in the URL or a scheme other than http(s) → 400 webhook_url_invalid; nothing stored', async () => {
+    it('registration and update: credentials in the URL, port 0 or a scheme other than http(s) → 400 webhook_url_invalid; nothing stored', async () => {
       const who = await tenant(strictApp);
       const kept = await registerEndpoint(who, 'https://93-184-215-14.example.test/hook');
       for (const [url, why] of [
         ['https://user:pw@93-184-215-14.example.test/hook', /must not carry credentials/],
         ['https://user@93-184-215-14.example.test/hook', /must not carry credentials/],
         ['http://:pw@93.184.215.14/hook', /must not carry credentials/],
+        ['https://93-184-215-14.example.test:0/hook', /must not have port 0/],
+        ['http://93.184.215.14:0/hook', /must not have port 0/],
         ['ftp://93-184-215-14.example.test/hook', /must be http or https/],
         ['file:///etc/passwd', /must be http or https/],
         ['gopher://93.184.215.14:70/_hook', /must be http or https/],

@@ -70,6 +70,7 @@ export const PROBLEMS = {
   weak_password: { status: 400, title: 'Password does not meet the password policy' },
   webhook_endpoint_not_found: { status: 404, title: 'Webhook endpoint not found' },
   webhook_endpoint_disabled: { status: 409, title: 'Webhook endpoint is disabled' },
+  webhook_endpoint_not_subscribed: { status: 409, title: 'Webhook endpoint does not subscribe to this event type' },
   event_not_found: { status: 404, title: 'Event not found' },
 } as const satisfies Record<string, { status: number; title: string }>;
 
