@@ -170,6 +170,7 @@ create table oauth_clients (
   backchannel_logout_uri text,
   require_pkce integer not null default 0,
   jwks_uri text,
+  tokens_not_before bigint,
   constraint oauth_clients_account_id_fkey FOREIGN KEY (account_id) REFERENCES accounts(id) ON DELETE CASCADE,
   constraint oauth_clients_pkey PRIMARY KEY (id)
 );

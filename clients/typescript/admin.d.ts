@@ -92,6 +92,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/accounts/{id}/clients/{clientId}/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke every token the client holds: access and refresh tokens, grants; the client and its secret stay */
+        delete: operations["revokeClientTokens"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/accounts/{id}/logout-deliveries": {
         parameters: {
             query?: never;
@@ -611,6 +628,22 @@ export interface components {
             subject_type?: "public" | "pairwise";
             /** @enum {string} */
             token_endpoint_auth_method?: "client_secret_basic" | "client_secret_post" | "private_key_jwt" | "none";
+        };
+        ClientTokenRevocation: {
+            client_id: string;
+            /** @constant */
+            object: "client_token_revocation";
+            /** @description The live stored tokens and grants revoked */
+            revoked: {
+                access_tokens: number;
+                grants: number;
+                refresh_tokens: number;
+            };
+            /**
+             * Format: date-time
+             * @description Tokens issued at or before this instant no longer work; the client-credentials tokens among them are counted nowhere, as none is stored
+             */
+            tokens_not_before: string;
         };
         LogoutDelivery: {
             /** @description The client the logout token is for */
@@ -2148,6 +2181,87 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Missing or invalid credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 401,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found (also for objects of another account) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "string",
+                     *       "title": "string",
+                     *       "status": 404,
+                     *       "code": "string",
+                     *       "detail": "string",
+                     *       "instance": "string"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeadersTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    revokeClientTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                clientId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "client_token_revocation",
+                     *       "client_id": "string",
+                     *       "tokens_not_before": "2026-03-14T09:26:53.000Z",
+                     *       "revoked": {
+                     *         "access_tokens": 1,
+                     *         "refresh_tokens": 1,
+                     *         "grants": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ClientTokenRevocation"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
             /** @description Missing or invalid credential */
             401: {
                 headers: {

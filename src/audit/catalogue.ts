@@ -12,6 +12,7 @@ export const AUDIT_ACTIONS = {
   'client.updated': 'An OAuth client’s metadata was replaced',
   'client.deleted': 'An OAuth client was deleted',
   'client.secret_rotated': 'An OAuth client’s secret was rotated',
+  'client.tokens_revoked': 'Every token an OAuth client held was revoked by an operator',
   'user.created': 'A person was created through the admin API',
   'user.updated': 'A person’s userName or name was changed through the admin API',
   'user.deactivated': 'A person was deactivated through the admin API; their tokens, grants and sessions ended',

@@ -88,7 +88,7 @@ const sealedTokenClient = preparedQuery((db, value: Placeholder<{ tokenId: strin
   db
     .selectFrom('oauth_clients')
     .leftJoin('oauth_revoked_tokens', (join) => join.on('oauth_revoked_tokens.token_id', '=', value('tokenId')))
-    .select(['oauth_clients.id', 'oauth_clients.scope', 'oauth_clients.grant_types', 'oauth_revoked_tokens.token_id'])
+    .select(['oauth_clients.id', 'oauth_clients.scope', 'oauth_clients.grant_types', 'oauth_clients.tokens_not_before', 'oauth_revoked_tokens.token_id'])
     .where('oauth_clients.id', '=', value('clientId'))
     .where('oauth_clients.account_id', '=', value('accountId')),
 );
@@ -96,10 +96,10 @@ const sealedTokenClient = preparedQuery((db, value: Placeholder<{ tokenId: strin
 /** The clients of a batch of sealed tokens, and which of the tokens are revoked. */
 const sealedTokensClients = preparedForKeys(
   ['clientIds', 'tokenIds'],
-  (_db, keys) => sql<{ revoked: boolean; id: string; account_id: string | null; scope: string | null; grant_types: string | null }>`
-    select false as revoked, id, account_id, scope, grant_types from oauth_clients where id in (${sql.join(keys.clientIds)})
+  (_db, keys) => sql<{ revoked: boolean; id: string; account_id: string | null; scope: string | null; grant_types: string | null; tokens_not_before: number | null }>`
+    select false as revoked, id, account_id, scope, grant_types, tokens_not_before from oauth_clients where id in (${sql.join(keys.clientIds)})
     union all
-    select true, token_id, null, null, null from oauth_revoked_tokens where token_id in (${sql.join(keys.tokenIds)})`,
+    select true, token_id, null, null, null, null from oauth_revoked_tokens where token_id in (${sql.join(keys.tokenIds)})`,
 );
 
 type ClientOfToken = Pick<SealedClaims, 'id' | 'clientId' | 'accountId'>;
@@ -108,6 +108,8 @@ type ClientOfToken = Pick<SealedClaims, 'id' | 'clientId' | 'accountId'>;
 interface ClientNow {
   scope: string;
   grantTypes: string;
+  /** Sealed tokens issued at or before this instant were ended by an operator (clients.ts `revokeTokens`). */
+  tokensNotBefore: number | null;
 }
 
 /**
@@ -129,7 +131,7 @@ function tokenLookups(db: Db): { storedRow(digest: string): Promise<StoredTokenR
       storedRow,
       clientNow: async ({ id, clientId, accountId }) => {
         const row = (await sealedTokenClient.execute(db, { tokenId: id, clientId, accountId })).rows[0];
-        return row !== undefined && row.token_id === null ? { scope: row.scope, grantTypes: row.grant_types } : undefined;
+        return row !== undefined && row.token_id === null ? { scope: row.scope, grantTypes: row.grant_types, tokensNotBefore: row.tokens_not_before } : undefined;
       },
     };
   }
@@ -144,7 +146,7 @@ function tokenLookups(db: Db): { storedRow(digest: string): Promise<StoredTokenR
       return (claims): ClientNow | undefined => {
         const client = clients.get(claims.clientId);
         if (client?.account_id !== claims.accountId || revoked.has(claims.id)) return undefined;
-        return { scope: client.scope!, grantTypes: client.grant_types! };
+        return { scope: client.scope!, grantTypes: client.grant_types!, tokensNotBefore: client.tokens_not_before };
       };
     }, LOOKUPS_TOGETHER),
   };
@@ -190,7 +192,7 @@ export function createAccessTokens(deps: { db: Db; clock: Clock; vault: KeyVault
     const claims = await sealer.open(token, ACCESS_TOKEN_PREFIX);
     if (!claims || claims.expiresAt <= clock.now()) return undefined;
     const client = await lookups.clientNow(claims);
-    if (!client) return undefined;
+    if (!client || (client.tokensNotBefore !== null && claims.issuedAt <= client.tokensNotBefore)) return undefined;
     const scope = withinRegistration(claims.scope, client);
     if (scope === undefined) return undefined;
     return { ...claims, scope, userId: null, sealed: true };

@@ -1,4 +1,4 @@
-/** Admin routes for OAuth clients: register (RFC 7591 metadata), list, get, update (PATCH), delete, rotate secret. */
+/** Admin routes for OAuth clients: register (RFC 7591 metadata), list, get, update (PATCH), delete, rotate secret, revoke every token. */
 import type { FastifyInstance } from 'fastify';
 import { auditBy } from '../audit/index.ts';
 import type { Accounts } from '../accounts/service.ts';
@@ -32,6 +32,22 @@ const clientSchema = component('Client', {
     backchannel_logout_session_required: { type: 'boolean' },
     require_pkce: { type: 'boolean' },
     created_at: { type: 'string', format: 'date-time' },
+  },
+} as const);
+
+const tokenRevocationSchema = component('ClientTokenRevocation', {
+  type: 'object',
+  required: ['object', 'client_id', 'tokens_not_before', 'revoked'],
+  properties: {
+    object: { type: 'string', const: 'client_token_revocation' },
+    client_id: { type: 'string' },
+    tokens_not_before: { type: 'string', format: 'date-time', description: 'Tokens issued at or before this instant no longer work; the client-credentials tokens among them are counted nowhere, as none is stored' },
+    revoked: {
+      type: 'object',
+      required: ['access_tokens', 'refresh_tokens', 'grants'],
+      description: 'The live stored tokens and grants revoked',
+      properties: { access_tokens: { type: 'integer' }, refresh_tokens: { type: 'integer' }, grants: { type: 'integer' } },
+    },
   },
 } as const);
 
@@ -153,6 +169,23 @@ export function registerClientRoutes(app: FastifyInstance, deps: { accounts: Acc
     async (request, reply) => {
       await clients.remove(request.params.id, request.params.clientId, auditBy(request));
       reply.code(204).send();
+    },
+  );
+
+  app.delete<P>(
+    '/admin/v1/accounts/:id/clients/:clientId/tokens',
+    {
+      schema: {
+        tags: ['clients'],
+        operationId: 'revokeClientTokens',
+        summary: 'Revoke every token the client holds: access and refresh tokens, grants; the client and its secret stay',
+        params,
+        response: { 200: tokenRevocationSchema, ...errorResponses(401, 404) },
+      },
+    },
+    async (request) => {
+      await accounts.require(request.params.id);
+      return clients.revokeTokens(request.params.id, request.params.clientId, auditBy(request));
     },
   );
 

@@ -170,6 +170,14 @@ export function createClients(deps: { db: Db; clock: Clock; outboundPolicy?: Tar
     if (!(await holdAccountOpen(trx, accountId))) throw problem('account_not_found', { detail: `No account ${accountId}` });
   }
 
+  /** Revokes, in `trx`, the client's live access and refresh tokens and grants; how many of each. */
+  async function revokeIssued(trx: Transaction<Tables>, clientId: string, now: number) {
+    const access = await trx.updateTable('access_tokens').set({ revoked_at: now }).where('client_id', '=', clientId).where('revoked_at', 'is', null).where('expires_at', '>', now).executeTakeFirst();
+    const refresh = await trx.updateTable('oauth_refresh_tokens').set({ revoked_at: now }).where('client_id', '=', clientId).where('revoked_at', 'is', null).where('expires_at', '>', now).executeTakeFirst();
+    const grants = await trx.updateTable('oauth_grants').set({ revoked_at: now }).where('client_id', '=', clientId).where('revoked_at', 'is', null).executeTakeFirst();
+    return { access_tokens: Number(access.numUpdatedRows), refresh_tokens: Number(refresh.numUpdatedRows), grants: Number(grants.numUpdatedRows) };
+  }
+
   /** The registration as stored now, bypassing the cache (an administrator reads what was just changed on any node). */
   async function requireStored(accountId: string, clientId: string): Promise<Client> {
     const { rows } = await db.executeQuery<ClientRow>({ ...byId, parameters: [clientId] });
@@ -223,6 +231,7 @@ export function createClients(deps: { db: Db; clock: Clock; outboundPolicy?: Tar
         ...metadataColumns(m),
         secret_digest: secret === undefined ? null : sha256Hex(secret),
         secret_rotated_at: null,
+        tokens_not_before: null,
         created_at: clock.now(),
       };
       const shown = presentClient(clientFromRow(row));
@@ -305,6 +314,36 @@ export function createClients(deps: { db: Db; clock: Clock; outboundPolicy?: Tar
       return presentClient({ ...client, secretDigest: digest }, secret);
     },
 
+    /**
+     * Ends every token the client holds, at once and on every node: its stored access and refresh
+     * tokens and its grants are revoked, and its sealed client-credentials tokens, which are stored
+     * nowhere, by the instant kept on the client (`tokens_not_before`, read with the client on
+     * every use). The client, its secret and its people's consents stay: its next token request,
+     * or a person's next sign-in through it, gets new ones. For a client whose tokens may have
+     * leaked, beside or instead of a new secret.
+     */
+    async revokeTokens(accountId: string, clientId: string, by?: AuditBy) {
+      const now = clock.now();
+      const revoked = await db.transaction().execute(async (trx) => {
+        await requireOpenAccount(trx, accountId);
+        // Locked as a deletion locks it: a token request issuing for it finishes first, and its
+        // tokens are among those revoked below.
+        await lockedRowInAccount(trx, accountId, clientId);
+        await trx.updateTable('oauth_clients').set({ tokens_not_before: now }).where('id', '=', clientId).execute();
+        const revoked = await revokeIssued(trx, clientId, now);
+        const changes = {
+          tokens_not_before: { after: toRfc3339(now) },
+          access_tokens_revoked: { after: revoked.access_tokens },
+          refresh_tokens_revoked: { after: revoked.refresh_tokens },
+          grants_revoked: { after: revoked.grants },
+        };
+        await recordAudit(trx, by, { accountId, action: 'client.tokens_revoked', target: { type: 'client', id: clientId }, changes, at: now });
+        return revoked;
+      });
+      cache.delete(clientId);
+      return { object: 'client_token_revocation' as const, client_id: clientId, tokens_not_before: toRfc3339(now), revoked };
+    },
+
     /** Removes the client and, in the same transaction, everything it was ever issued. */
     async remove(accountId: string, clientId: string, by?: AuditBy): Promise<void> {
       const now = clock.now();
@@ -315,9 +354,7 @@ export function createClients(deps: { db: Db; clock: Clock; outboundPolicy?: Tar
         const row = await trx.deleteFrom('oauth_clients').where('id', '=', clientId).where('account_id', '=', accountId).returningAll().executeTakeFirst();
         if (!row) throw notInAccount(clientId);
         const client = clientFromRow(row);
-        await trx.updateTable('access_tokens').set({ revoked_at: now }).where('client_id', '=', clientId).where('revoked_at', 'is', null).execute();
-        await trx.updateTable('oauth_refresh_tokens').set({ revoked_at: now }).where('client_id', '=', clientId).where('revoked_at', 'is', null).execute();
-        await trx.updateTable('oauth_grants').set({ revoked_at: now }).where('client_id', '=', clientId).where('revoked_at', 'is', null).execute();
+        await revokeIssued(trx, clientId, now);
         await trx.deleteFrom('oauth_codes').where('client_id', '=', clientId).execute();
         await trx.deleteFrom('oauth_consents').where('client_id', '=', clientId).execute();
         await recordAudit(trx, by, { accountId, action: 'client.deleted', target: { type: 'client', id: clientId }, changes: changesOf({ ...presentClient(client) }, null), at: now });

@@ -23,6 +23,8 @@ export interface OAuthTables {
     /** 1: every authorization request must carry a code_challenge */
     require_pkce: number;
     jwks_uri: string | null;
+    /** When an operator last ended every token of the client: sealed tokens issued at or before it are void. */
+    tokens_not_before: number | null;
   };
   oauth_grants: {
     id: string;

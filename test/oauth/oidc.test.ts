@@ -401,6 +401,63 @@ for (const target of databaseTargets()) {
       assert.equal(out.headers.get('location'), `${SIGNED_OUT}?state=later`);
     });
 
+    it('DELETE …/clients/{id}/tokens ends every token the client holds (sealed, stored, refresh) at once; the client, its secret, the consent and other clients stay', async () => {
+      const both = (await registerClient(t, scim.accountId, {
+        client_name: 'Both ways',
+        redirect_uris: [REDIRECT],
+        grant_types: ['authorization_code', 'refresh_token', 'client_credentials'],
+        scope: 'openid invoices:read',
+      })) as { client_id: string; client_secret: string };
+      const auth = { authorization: basic(both.client_id, both.client_secret) };
+      const browser = new Browser(t.publicUrl);
+      const code = async () => {
+        let page = await browser.get(authorizePath({ response_type: 'code', client_id: both.client_id, redirect_uri: REDIRECT, scope: 'openid invoices:read', state: 'r' }));
+        if (page.status === 200 && page.html.includes('Sign in')) page = await signIn(browser, page, 'grace@example.com', PASSWORD);
+        if (page.status === 200 && page.html.includes('Allow access?')) page = await consent(browser, page);
+        return redirectParams(page).get('code')!;
+      };
+      const person = (await postForm(`${t.publicUrl}/token`, { grant_type: 'authorization_code', code: await code(), redirect_uri: REDIRECT }, auth)).body;
+      const machine = (await postForm(`${t.publicUrl}/token`, { grant_type: 'client_credentials', scope: 'invoices:read' }, auth)).body;
+      const elsewhere = (await redeem((await authorize(new Browser(t.publicUrl))).params.get('code')!)).body;
+      const invoices = (token: string) => fetch(`${t.publicUrl}/v1/invoices`, { headers: { authorization: `Bearer ${token}` } });
+      for (const token of [person.access_token, machine.access_token]) assert.equal((await invoices(token)).status, 200);
+
+      clock.advance(1);
+      const revoked = await t.admin('DELETE', `/admin/v1/accounts/${scim.accountId}/clients/${both.client_id}/tokens`);
+      assert.equal(revoked.status, 200, JSON.stringify(revoked.body));
+      const at = new Date(clock.now()).toISOString();
+      assert.deepEqual(revoked.body, { object: 'client_token_revocation', client_id: both.client_id, tokens_not_before: at, revoked: { access_tokens: 1, refresh_tokens: 1, grants: 1 } });
+      for (const token of [person.access_token, machine.access_token]) {
+        assert.equal((await invoices(token)).status, 401);
+        assert.equal((await postForm(`${t.publicUrl}/introspect`, { token }, auth)).body.active, false);
+      }
+      const refreshed = await postForm(`${t.publicUrl}/token`, { grant_type: 'refresh_token', refresh_token: person.refresh_token }, auth);
+      assert.equal(refreshed.status, 400);
+      assert.equal(refreshed.body.error, 'invalid_grant');
+      const db = t.gatehouse.database.db;
+      assert.equal((await db.selectFrom('oauth_clients').select('tokens_not_before').where('id', '=', both.client_id).executeTakeFirstOrThrow()).tokens_not_before, clock.now());
+      const record = await db.selectFrom('audit_events').select(['actor_type', 'target_id', 'changes']).where('action', '=', 'client.tokens_revoked').executeTakeFirstOrThrow();
+      assert.deepEqual([record.actor_type, record.target_id], ['admin', both.client_id]);
+      assert.deepEqual(JSON.parse(record.changes!), {
+        tokens_not_before: { after: at },
+        access_tokens_revoked: { after: 1 },
+        refresh_tokens_revoked: { after: 1 },
+        grants_revoked: { after: 1 },
+      });
+      // Another client's tokens are untouched.
+      assert.equal((await fetch(`${t.publicUrl}/userinfo`, { headers: { authorization: `Bearer ${elsewhere.access_token}` } })).status, 200);
+
+      // The client goes on: a new client-credentials token, and a sign-in that needs no new consent.
+      clock.advance(1);
+      const next = (await postForm(`${t.publicUrl}/token`, { grant_type: 'client_credentials', scope: 'invoices:read' }, auth)).body;
+      assert.equal((await invoices(next.access_token)).status, 200);
+      const again = await postForm(`${t.publicUrl}/token`, { grant_type: 'authorization_code', code: await code(), redirect_uri: REDIRECT }, auth);
+      assert.equal(again.status, 200);
+      assert.equal((await invoices(again.body.access_token)).status, 200);
+      const unknown = await t.admin('DELETE', `/admin/v1/accounts/${scim.accountId}/clients/client_unknown/tokens`);
+      assert.equal(unknown.status, 404);
+    });
+
     it('OIDC Core §3.1.2.1: scope values it does not understand (offline_access, address, an RP\'s own) are ignored on an OpenID request, and the token says what was kept; a plain OAuth request still gets invalid_scope', async () => {
       const browser = new Browser(t.publicUrl);
       const { params } = await authorize(browser, { scope: 'openid offline_access address profile rp:custom' });

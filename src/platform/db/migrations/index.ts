@@ -29,6 +29,7 @@ import * as m0701 from './0701_consents_of_deleted_people.ts';
 import * as m0702 from './0702_audit_chain_start_signed.ts';
 import * as m0703 from './0703_grants_by_session.ts';
 import * as m0704 from './0704_signing_keys_published_ahead.ts';
+import * as m0705 from './0705_client_tokens_not_before.ts';
 
 export const migrations: Record<string, Migration> = {
   '0001_platform': m0001,
@@ -59,4 +60,5 @@ export const migrations: Record<string, Migration> = {
   '0702_audit_chain_start_signed': m0702,
   '0703_grants_by_session': m0703,
   '0704_signing_keys_published_ahead': m0704,
+  '0705_client_tokens_not_before': m0705,
 };
