@@ -3407,7 +3407,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /**
                  * @example {
@@ -3415,6 +3415,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description What the token is for (default: SCIM token) */
                     description?: string;
                 };
             };

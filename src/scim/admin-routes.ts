@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Accounts } from '../accounts/service.ts';
 import { problem } from '../platform/errors/catalogue.ts';
 import { errorResponses } from '../platform/http/schemas.ts';
+import { optionalBody } from '../platform/http/validation.ts';
 import { pageQueryProperties, pageSchema, type Paging } from '../paging/page.ts';
 import type { ScimTokens } from './tokens.ts';
 import { RoleNameTaken, type RoleInput, type Roles } from './roles.ts';
@@ -82,7 +83,7 @@ export function registerScimAdminRoutes(app: FastifyInstance, deps: { accounts: 
         operationId: 'createScimToken',
         summary: 'Create a SCIM bearer token for an account (the token is shown only in this response)',
         params: accountParams,
-        body: { type: 'object', additionalProperties: false, properties: { description: { type: 'string', maxLength: 200 } } },
+        body: optionalBody({ type: 'object', additionalProperties: false, properties: { description: { type: 'string', maxLength: 200, description: 'What the token is for (default: SCIM token)' } } } as const),
         response: {
           201: created({ ...tokenSchema, required: [...tokenSchema.required, 'token'], properties: { ...tokenSchema.properties, token: { type: 'string' } } }, 'SCIM token (GET there shows it without the token)'),
           ...errorResponses(400, 401, 404, 415),

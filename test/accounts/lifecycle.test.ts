@@ -95,6 +95,10 @@ for (const target of databaseTargets()) {
       assert.deepEqual(shown.body, listed[0]);
       assert.deepEqual(shown.body, { id: issued.body.id, object: 'scim_token', description: 'Okta', created_at: issued.body.created_at, revoked_at: null });
       assert.ok(!JSON.stringify(shown.body).includes(issued.body.token), 'never the token itself');
+      // No body at all: the description defaults, as the document says.
+      const bare = await t.admin('POST', `/admin/v1/accounts/${accountId}/scim-tokens`);
+      assert.equal(bare.status, 201, JSON.stringify(bare.body));
+      assert.equal(bare.body.description, 'SCIM token');
       assert.equal((await t.admin('DELETE', location)).status, 204);
       const revoked = await t.admin('GET', location);
       assert.equal(revoked.status, 200);
