@@ -196,7 +196,7 @@ export function createUserLifecycle(deps: {
       if (!grant) {
         // The person named is not there: said as every other route of a person says it.
         await requireUser(accountId, userId);
-        throw problem('not_found', { detail: `No grant ${grantId} of this user` });
+        throw problem('grant_not_found', { detail: `No grant ${grantId} of this user` });
       }
       const now = clock.now();
       await db.transaction().execute(async (trx) => {
@@ -238,7 +238,7 @@ export function createUserLifecycle(deps: {
       const session = await db.selectFrom('oauth_sessions').select('id').where('account_id', '=', accountId).where('user_id', '=', userId).where('id', '=', sessionId).executeTakeFirst();
       if (!session) {
         await requireUser(accountId, userId);
-        throw problem('not_found', { detail: `No session ${sessionId} of this user` });
+        throw problem('session_not_found', { detail: `No session ${sessionId} of this user` });
       }
       const now = clock.now();
       await db.transaction().execute(async (trx) => {

@@ -103,7 +103,10 @@ for (const target of databaseTargets()) {
       assert.equal(((await t.admin('GET', `/admin/v1/accounts/${accountId}/users/${user.id}/sessions`)).body.data as unknown[]).length, 1);
       const noGrant = await t.admin('DELETE', `/admin/v1/accounts/${accountId}/users/${user.id}/grants/grant_nope`);
       assert.equal(noGrant.status, 404);
-      assert.equal(noGrant.body.code, 'not_found');
+      assert.equal(noGrant.body.code, 'grant_not_found');
+      const noSession = await t.admin('DELETE', `/admin/v1/accounts/${accountId}/users/${user.id}/sessions/sess_nope`);
+      assert.equal(noSession.status, 404);
+      assert.equal(noSession.body.code, 'session_not_found');
       // A person who is not there is said as every route of a person says it.
       for (const path of ['grants/grant_nope', 'sessions/sess_nope']) {
         const noPerson = await t.admin('DELETE', `/admin/v1/accounts/${accountId}/users/user_nope/${path}`);

@@ -66,6 +66,8 @@ export const PROBLEMS = {
   invalid_client_metadata: { status: 400, title: 'Client metadata is not acceptable' },
   client_not_found: { status: 404, title: 'Client not found' },
   user_not_found: { status: 404, title: 'User not found' },
+  grant_not_found: { status: 404, title: 'Grant not found' },
+  session_not_found: { status: 404, title: 'Sign-in session not found' },
   user_name_taken: { status: 409, title: 'userName is already used in this account' },
   weak_password: { status: 400, title: 'Password does not meet the password policy' },
   webhook_endpoint_not_found: { status: 404, title: 'Webhook endpoint not found' },
