@@ -10,6 +10,7 @@ import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../platform/db/database.ts';
 import { isRfc3339DateTime, toRfc3339 } from '../platform/clock.ts';
 import { problem } from '../platform/errors/catalogue.ts';
+import { PLATFORM_ACCOUNT } from './catalogue.ts';
 import type { Paging } from '../paging/page.ts';
 import { keysetPage } from '../paging/keyset.ts';
 import { queryInstant } from '../paging/time-range.ts';
@@ -166,9 +167,11 @@ export function createAuditQueries(deps: { db: Db; paging: Paging }) {
   /**
    * An account named that neither exists nor left anything in the trail is refused (404
    * account_not_found), as verification refuses it: an empty answer would pass a mistyped id
-   * as an account with no history. A closed account keeps its trail, and is known by it.
+   * as an account with no history. A closed account keeps its trail, and is known by it; the
+   * operator's own trail (`platform`: key rotations, imports) is always known, empty or not.
    */
   async function requireKnown(accountId: string): Promise<void> {
+    if (accountId === PLATFORM_ACCOUNT) return;
     const exists = await db.selectFrom('accounts').select('id').where('id', '=', accountId).executeTakeFirst();
     if (exists) return;
     const recorded = await db.selectFrom('audit_events').select('id').where('account_id', '=', accountId).limit(1).executeTakeFirst();

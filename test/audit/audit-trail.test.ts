@@ -241,6 +241,13 @@ for (const target of databaseTargets()) {
       const filteredToNothing = await t.admin('GET', `/admin/v1/audit-events?account=${accountId}&action=nothing.like.this`);
       assert.equal(filteredToNothing.status, 200, 'a known account whose filter matches nothing is an empty page');
       assert.deepEqual(filteredToNothing.body.data, []);
+      // The operator's own trail is always known, before its first record as after.
+      const platform = await t.admin('GET', '/admin/v1/audit-events?account=platform&action=nothing.like.this');
+      assert.equal(platform.status, 200, JSON.stringify(platform.body));
+      assert.deepEqual(platform.body.data, []);
+      const platformChain = await t.admin('GET', '/admin/v1/audit-verification?account=platform');
+      assert.equal(platformChain.status, 200, JSON.stringify(platformChain.body));
+      assert.equal(platformChain.body.ok, true);
     });
 
     /** An account with `n` sealed, checkpointed records. */
