@@ -9,6 +9,9 @@
 import type { FastifyInstance } from 'fastify';
 import { measureProcess, releaseVersion, type MetricsRegistry } from '../metrics.ts';
 import type { Database } from '../db/database.ts';
+import { documentedOnly } from './openapi.ts';
+
+const SCRAPE_EXAMPLE = '# HELP gatehouse_db_up 1 when the database answered the last scrape\n# TYPE gatehouse_db_up gauge\ngatehouse_db_up 1\n';
 
 export function registerMetricsRoute(app: FastifyInstance, deps: { metrics: MetricsRegistry; database: Database }): void {
   const { metrics, database } = deps;
@@ -22,7 +25,10 @@ export function registerMetricsRoute(app: FastifyInstance, deps: { metrics: Metr
       up.set(0);
     }
   });
-  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+  const documented = documentedOnly({
+    response: { 200: { description: 'Prometheus text exposition (docs/OPERATIONS.md lists the series)', content: { [metrics.contentType]: { schema: { type: 'string' }, example: SCRAPE_EXAMPLE } } } },
+  });
+  app.get('/metrics', { config: documented, schema: { tags: ['health'], operationId: 'getMetrics', summary: 'Metrics for Prometheus: requests, the database pool, payouts, webhooks, the process' } }, async (_request, reply) => {
     // Before any gauge of this scrape queries the database, so that its checkouts are not counted.
     samplePool();
     reply.type(metrics.contentType);
