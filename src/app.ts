@@ -270,16 +270,18 @@ async function assemble(
   });
   const adminToken = await setUpAdminToken({ db, clock, configured: config.adminToken, dataDir: config.dataDir });
 
-  const serverOptions = (listener: string) => ({
+  const serverOptions = (listener: string, trustProxy: readonly string[]) => ({
     logger: log.child({ listener }),
     bodyLimit: config.bodyLimit,
     issuer: config.issuer,
-    trustProxy: config.trustedProxies,
+    trustProxy,
     metrics: { registry: metrics, listener },
     limits: httpLimitsOf(config),
   });
-  const publicServer = createHttpServer(serverOptions('public'));
-  const adminServer = createHttpServer(serverOptions('admin'));
+  const publicServer = createHttpServer(serverOptions('public', config.trustedProxies));
+  // The operator's listener believes no X-Forwarded-For: its failure limit is kept per connecting
+  // address, which a process beside a trusted proxy could otherwise vary at will.
+  const adminServer = createHttpServer(serverOptions('admin', []));
   const drain = createDrain();
   closeConnectionsWhileDraining(publicServer, drain);
   closeConnectionsWhileDraining(adminServer, drain);

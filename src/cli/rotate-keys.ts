@@ -20,10 +20,11 @@ export async function rotateKeys({ flags, env }: CommandContext): Promise<number
     const vault = await openKeyVault({ database, configured: config.secretsKey });
     const keys = createSigningKeys({ db: database.db, clock: systemClock, vault, retainSeconds: config.accessTokenTtl });
     const revoke = flags['--revoke'] === 'true';
-    const { kid, signsFrom, retired, retainSeconds } = await keys.rotate(cliActor, { revoke });
+    const { kid, signsFrom, retired, withdrawn, retainSeconds } = await keys.rotate(cliActor, { revoke });
     if (revoke) {
-      console.log(`gatehouse: signing key ${kid} is published and signs now; every earlier key is withdrawn`);
-      console.log('  tokens they signed or sealed no longer verify: clients need new access tokens, relying parties new ID tokens');
+      console.log(`gatehouse: signing key ${kid} is published and signs now; every earlier key is withdrawn (${withdrawn.join(', ')})`);
+      console.log('  access tokens they sealed stop working within a minute on every node: clients fetch new ones;');
+      console.log('  relying parties accept what the withdrawn keys signed until their cached JWKS expires (at most 5 minutes)');
       return 0;
     }
     const from = new Date(signsFrom).toISOString();

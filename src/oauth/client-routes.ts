@@ -44,9 +44,9 @@ const tokenRevocationSchema = component('ClientTokenRevocation', {
     tokens_not_before: { type: 'string', format: 'date-time', description: 'Tokens issued at or before this instant no longer work; the client-credentials tokens among them are counted nowhere, as none is stored' },
     revoked: {
       type: 'object',
-      required: ['access_tokens', 'refresh_tokens', 'grants'],
-      description: 'The live stored tokens and grants revoked',
-      properties: { access_tokens: { type: 'integer' }, refresh_tokens: { type: 'integer' }, grants: { type: 'integer' } },
+      required: ['access_tokens', 'refresh_tokens', 'grants', 'codes'],
+      description: 'The live stored tokens and grants revoked, and the authorization codes not yet redeemed, deleted',
+      properties: { access_tokens: { type: 'integer' }, refresh_tokens: { type: 'integer' }, grants: { type: 'integer' }, codes: { type: 'integer' } },
     },
   },
 } as const);

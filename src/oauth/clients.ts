@@ -170,12 +170,17 @@ export function createClients(deps: { db: Db; clock: Clock; outboundPolicy?: Tar
     if (!(await holdAccountOpen(trx, accountId))) throw problem('account_not_found', { detail: `No account ${accountId}` });
   }
 
-  /** Revokes, in `trx`, the client's live access and refresh tokens and grants; how many of each. */
+  /**
+   * Revokes, in `trx`, the client's live access and refresh tokens and grants, and deletes the
+   * codes it has not redeemed yet (a grant is made only when its code is redeemed); how many of
+   * each. Redeemed codes stay, so that a late replay of one still revokes what it issued.
+   */
   async function revokeIssued(trx: Transaction<Tables>, clientId: string, now: number) {
     const access = await trx.updateTable('access_tokens').set({ revoked_at: now }).where('client_id', '=', clientId).where('revoked_at', 'is', null).where('expires_at', '>', now).executeTakeFirst();
     const refresh = await trx.updateTable('oauth_refresh_tokens').set({ revoked_at: now }).where('client_id', '=', clientId).where('revoked_at', 'is', null).where('expires_at', '>', now).executeTakeFirst();
-    const grants = await trx.updateTable('oauth_grants').set({ revoked_at: now }).where('client_id', '=', clientId).where('revoked_at', 'is', null).executeTakeFirst();
-    return { access_tokens: Number(access.numUpdatedRows), refresh_tokens: Number(refresh.numUpdatedRows), grants: Number(grants.numUpdatedRows) };
+    const grants = await trx.updateTable('oauth_grants').set({ revoked_at: now }).where('client_id', '=', clientId).where('revoked_at', 'is', null).where('expires_at', '>', now).executeTakeFirst();
+    const codes = await trx.deleteFrom('oauth_codes').where('client_id', '=', clientId).where('consumed_at', 'is', null).executeTakeFirst();
+    return { access_tokens: Number(access.numUpdatedRows), refresh_tokens: Number(refresh.numUpdatedRows), grants: Number(grants.numUpdatedRows), codes: Number(codes.numDeletedRows) };
   }
 
   /** The registration as stored now, bypassing the cache (an administrator reads what was just changed on any node). */
@@ -336,6 +341,7 @@ export function createClients(deps: { db: Db; clock: Clock; outboundPolicy?: Tar
           access_tokens_revoked: { after: revoked.access_tokens },
           refresh_tokens_revoked: { after: revoked.refresh_tokens },
           grants_revoked: { after: revoked.grants },
+          codes_deleted: { after: revoked.codes },
         };
         await recordAudit(trx, by, { accountId, action: 'client.tokens_revoked', target: { type: 'client', id: clientId }, changes, at: now });
         return revoked;

@@ -20,6 +20,8 @@
  * secrets key (platform/secrets-key.ts).
  */
 import { exportJWK, generateKeyPair, importJWK, SignJWT, type CryptoKey, type JWK } from 'jose';
+import type { ExpressionBuilder } from 'kysely';
+import type { Tables } from '../platform/db/tables.ts';
 import type { Db } from '../platform/db/database.ts';
 import type { Clock } from '../platform/clock.ts';
 import { newId } from '../platform/ids.ts';
@@ -74,7 +76,7 @@ export function createSigningKeys(deps: { db: Db; clock: Clock; vault: KeyVault;
       .selectFrom('oauth_signing_keys')
       .selectAll()
       .where('alg', '=', alg)
-      .where((eb) => eb.or([eb('retired_at', 'is', null), eb('retired_at', '>', now)]))
+      .where(stillSigningAt(now))
       .where((eb) => eb.or([eb('signs_from', 'is', null), eb('signs_from', '<=', now)]))
       .orderBy('created_at', 'desc')
       .executeTakeFirst();
@@ -132,20 +134,24 @@ export function createSigningKeys(deps: { db: Db; clock: Clock; vault: KeyVault;
      * One transaction: the rotation and its audit record (the kids, never key material) commit
      * together, and no reader ever sees the old keys retired before the new ones exist.
      */
-    async rotate(by?: AuditBy, options: { revoke?: boolean } = {}): Promise<{ kid: string; signsFrom: number; retired: string[]; retainSeconds: number }> {
+    async rotate(by?: AuditBy, options: { revoke?: boolean } = {}): Promise<{ kid: string; signsFrom: number; retired: string[]; withdrawn: string[]; retainSeconds: number }> {
       const now = clock.now();
       const signsFrom = options.revoke ? now : now + SIGNING_LEAD_SECONDS * 1000;
       return db.transaction().execute(async (trx) => {
-        const recorded = await trx.selectFrom('settings').select('value').where('name', '=', RETENTION_SETTING).executeTakeFirst();
-        const retainSeconds = Math.max(deps.retainSeconds, Number(recorded?.value ?? 0));
-        // Keys retired by an earlier rotation whose successors do not sign yet keep their times.
-        const retiring = await trx.selectFrom('oauth_signing_keys').select(['kid', 'alg']).where('retired_at', 'is', null).where('alg', 'in', [...SIGNING_ALGS]).execute();
+        // Rotations, and the first RS256 key made by `sign`, take turns: each sees the keys the
+        // one before made, so no key is left signing unretired beside its successor.
+        const held = await holdKeyMaking(trx);
+        const retainSeconds = Math.max(deps.retainSeconds, Number(held?.value ?? 0));
+        // The keys signing now, whose successors these are; a key still waiting to sign (an
+        // earlier rotation's, inside its lead) is superseded too, and never signs.
+        const signing = (await Promise.all(SIGNING_ALGS.map((alg) => active(alg, trx)))).filter((row) => row !== undefined);
+        const superseded = await trx.selectFrom('oauth_signing_keys').select('kid').where('retired_at', 'is', null).where('alg', 'in', [...SIGNING_ALGS]).execute();
+        let withdrawn: string[] = [];
         if (options.revoke) {
-          await trx
-            .updateTable('oauth_signing_keys')
-            .set({ retired_at: now, publish_until: now })
-            .where((eb) => eb.or([eb('publish_until', 'is', null), eb('publish_until', '>', now)]))
-            .execute();
+          withdrawn = (await trx.selectFrom('oauth_signing_keys').select('kid').where('withdrawn_at', 'is', null).where(published(now)).execute()).map((row) => row.kid);
+          // Every key still published stops now, its retirement kept where it had one.
+          await trx.updateTable('oauth_signing_keys').set({ retired_at: now }).where(stillSigningAt(now)).execute();
+          await trx.updateTable('oauth_signing_keys').set({ publish_until: now, withdrawn_at: now }).where('withdrawn_at', 'is', null).where(published(now)).execute();
         } else {
           await trx
             .updateTable('oauth_signing_keys')
@@ -164,16 +170,19 @@ export function createSigningKeys(deps: { db: Db; clock: Clock; vault: KeyVault;
         const macKid = await createMacKey(trx, vault, now);
         const kid = await create(ALG, trx, signsFrom);
         // An RS256 key in use is replaced too; one never used is still made only when needed.
-        const rsKid = retiring.some((r) => r.alg === 'RS256') ? await create('RS256', trx, signsFrom) : undefined;
-        const retired = retiring.map((r) => r.kid);
+        const usesRs256 = signing.some((row) => row.alg === 'RS256');
+        const rsKid = usesRs256 ? await create('RS256', trx, signsFrom) : undefined;
+        const retired = signing.map((row) => row.kid);
+        const pending = superseded.map((row) => row.kid).filter((k) => !retired.includes(k));
         const changes = {
           active_kids: { before: retired, after: [kid, ...(rsKid ? [rsKid] : [])] },
           signs_from: { after: new Date(signsFrom).toISOString() },
           mac_kid: { after: macKid },
-          ...(options.revoke ? { earlier_keys: { after: 'withdrawn' } } : {}),
+          ...(pending.length > 0 ? { superseded_kids: { after: pending } } : {}),
+          ...(options.revoke ? { withdrawn_kids: { after: withdrawn } } : {}),
         };
         await recordAudit(trx, by, { accountId: PLATFORM_ACCOUNT, action: 'signing_keys.rotated', target: { type: 'signing_keys', id: 'jwks' }, changes, at: now });
-        return { kid, signsFrom, retired, retainSeconds };
+        return { kid, signsFrom, retired, withdrawn, retainSeconds };
       });
     },
 
@@ -193,10 +202,17 @@ export function createSigningKeys(deps: { db: Db; clock: Clock; vault: KeyVault;
     /**
      * The public key of a signing key this server made, by kid: active, retired or no longer
      * published (its public part is kept, sealed), so what it signed can be read for as long as
-     * it is kept, e.g. an ID token given back as a hint hours after a rotation.
+     * it is kept, e.g. an ID token given back as a hint hours after a rotation. Not a key
+     * withdrawn by `rotate({ revoke })`: whoever holds its private part could sign anything.
      */
     async publicKeyOf(kid: string): Promise<JWK | undefined> {
-      const row = await db.selectFrom('oauth_signing_keys').select(['kid', 'public_jwk', 'private_jwk']).where('kid', '=', kid).where('alg', 'in', [...SIGNING_ALGS]).executeTakeFirst();
+      const row = await db
+        .selectFrom('oauth_signing_keys')
+        .select(['kid', 'public_jwk', 'private_jwk'])
+        .where('kid', '=', kid)
+        .where('alg', 'in', [...SIGNING_ALGS])
+        .where('withdrawn_at', 'is', null)
+        .executeTakeFirst();
       return row && authenticPublicKey(vault, row);
     },
 
@@ -224,6 +240,12 @@ export function createSigningKeys(deps: { db: Db; clock: Clock; vault: KeyVault;
 }
 
 export type SigningKeys = ReturnType<typeof createSigningKeys>;
+
+type KeyRows = ExpressionBuilder<Tables, 'oauth_signing_keys'>;
+/** Keys not retired at `now`: signing, or waiting to (a rotated key signs until its successor's start). */
+const stillSigningAt = (now: number) => (eb: KeyRows) => eb.or([eb('retired_at', 'is', null), eb('retired_at', '>', now)]);
+/** Keys still published at `now` (a MAC key: still accepted). */
+const published = (now: number) => (eb: KeyRows) => eb.or([eb('publish_until', 'is', null), eb('publish_until', '>', now)]);
 
 /** Whether a stored signing key's sealed part is still its private key (`d`), not the public part kept after retirement. */
 function holdsPrivateKey(vault: KeyVault, row: { kid: string; private_jwk: string }): boolean {

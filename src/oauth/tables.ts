@@ -102,10 +102,13 @@ export interface OAuthTables {
     public_jwk: string;
     private_jwk: string;
     created_at: number;
+    /** When it stops signing (sealing): in the future while a rotated key waits for its successor's start. */
     retired_at: number | null;
     publish_until: number | null;
     /** When a signing key starts signing; null: from its creation. */
     signs_from: number | null;
+    /** When a key was withdrawn as possibly leaked (`rotate-keys --revoke`); null for every other. */
+    withdrawn_at: number | null;
   };
 }
 

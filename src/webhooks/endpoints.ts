@@ -7,6 +7,7 @@
  * endpoints is read a page at a time in collections.ts.
  */
 import { holdAccountOpen } from '../accounts/store.ts';
+import { dialectOf } from '../platform/db/dialect.ts';
 import { invalidToken } from '../platform/auth.ts';
 import { changesOf, recordAudit, REDACTED, type AuditBy, type Changes } from '../audit/record.ts';
 import type { Transaction } from 'kysely';
@@ -147,6 +148,17 @@ export function createEndpoints(deps: { db: Db; clock: Clock; sealer: Sealer; po
 
   return {
     find: (accountId: string, id: string) => find(db, accountId, id),
+
+    /**
+     * The endpoint's event types; in `trx` with its row locked until that transaction ends, so
+     * what the caller decides from them holds for the change it makes there.
+     */
+    async eventTypesOf(trx: Db | Trx | undefined, accountId: string, id: string): Promise<string[]> {
+      const query = (trx ?? db).selectFrom('webhook_endpoints').select('event_types').where('id', '=', id).where('account_id', '=', accountId);
+      const row = await (trx === undefined ? query : dialectOf(trx).lockForWrite(query)).executeTakeFirst();
+      if (!row) throw problem('webhook_endpoint_not_found');
+      return JSON.parse(row.event_types) as string[];
+    },
 
     async get(accountId: string, id: string): Promise<EndpointView> {
       return present(await find(db, accountId, id), clock.now());

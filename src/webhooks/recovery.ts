@@ -92,7 +92,7 @@ export function createRecovery(deps: { db: Db; clock: Clock }) {
       if (!event || (!options.audit && event.type.startsWith(AUDIT_EVENT_PREFIX))) throw problem('event_not_found');
       const toRequeue =
         options.endpointId === undefined
-          ? await deliveriesToEnabledEndpoints(trx, eventId)
+          ? await deliveriesToEnabledEndpoints(trx, event)
           : [await deliveryToEndpoint(trx, { accountId, event, endpointId: options.endpointId, now: clock.now() })];
       const requeued = await requeue(trx, toRequeue);
       return {
@@ -126,18 +126,23 @@ export function createRecovery(deps: { db: Db; clock: Clock }) {
   };
 }
 
-/** The deliveries of the event whose endpoint is still enabled, the endpoints held for share. */
-async function deliveriesToEnabledEndpoints(trx: Trx, eventId: string): Promise<string[]> {
-  const delivered = trx.selectFrom('webhook_deliveries').select('endpoint_id').where('event_id', '=', eventId);
+/**
+ * The deliveries of the event whose endpoint is still enabled and still subscribes to its type
+ * (one that dropped the type, an audit stream turned off, takes it no more), the endpoints held
+ * for share.
+ */
+async function deliveriesToEnabledEndpoints(trx: Trx, event: { id: string; type: string }): Promise<string[]> {
+  const delivered = trx.selectFrom('webhook_deliveries').select('endpoint_id').where('event_id', '=', event.id);
   const enabled = await dialectOf(trx)
-    .lockForShare(trx.selectFrom('webhook_endpoints').select('id').where('id', 'in', delivered).where('enabled', '=', 1))
+    .lockForShare(trx.selectFrom('webhook_endpoints').select(['id', 'event_types']).where('id', 'in', delivered).where('enabled', '=', 1))
     .execute();
-  if (enabled.length === 0) return [];
+  const subscribed = enabled.filter((endpoint) => subscribes(endpoint.event_types, event.type));
+  if (subscribed.length === 0) return [];
   const rows = await trx
     .selectFrom('webhook_deliveries')
     .select('id')
-    .where('event_id', '=', eventId)
-    .where('endpoint_id', 'in', enabled.map((e) => e.id))
+    .where('event_id', '=', event.id)
+    .where('endpoint_id', 'in', subscribed.map((e) => e.id))
     .execute();
   return rows.map((row) => row.id);
 }

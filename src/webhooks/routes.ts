@@ -136,11 +136,13 @@ export function registerWebhookRoutes(
   /**
    * An endpoint that streams the audit trail (an `audit.*` type, now or after the change) is made
    * or changed only by a token that may read the trail: `webhooks:manage` alone would otherwise
-   * send it to a URL of its choosing, or take over the secret its receiver trusts.
+   * send it to a URL of its choosing, or take over the secret its receiver trusts. In the
+   * change's transaction (`trx`), the endpoint's row locked: a change that adds audit types to it
+   * meanwhile is seen, not raced past.
    */
-  async function mayChangeAuditStream(request: FastifyRequest, endpointId: string | undefined, eventTypes: readonly string[] = []): Promise<void> {
+  async function mayChangeAuditStream(request: FastifyRequest, trx: Db | undefined, endpointId: string | undefined, eventTypes: readonly string[] = []): Promise<void> {
     if (readsAudit(request)) return;
-    const current = endpointId === undefined ? [] : (await endpoints.get(principalOf(request).accountId, endpointId)).event_types;
+    const current = endpointId === undefined ? [] : await endpoints.eventTypesOf(trx, principalOf(request).accountId, endpointId);
     if ([...current, ...eventTypes].some((type) => type.startsWith(AUDIT_EVENT_PREFIX))) throw insufficientScope(['webhooks:manage', 'audit:read']);
   }
 
@@ -162,7 +164,7 @@ export function registerWebhookRoutes(
       },
     }),
     async (request, reply) => {
-      await mayChangeAuditStream(request, undefined, request.body.event_types);
+      await mayChangeAuditStream(request, undefined, undefined, request.body.event_types);
       return writes.runWrite(request, reply, async (trx) => {
         const created = await endpoints.create(trx, principalOf(request).accountId, request.body);
         const createdWith = { url: created.url, event_types: created.event_types, description: created.description, headers: request.body.headers ?? {} };
@@ -211,8 +213,8 @@ export function registerWebhookRoutes(
       },
     }),
     async (request, reply) => {
-      await mayChangeAuditStream(request, request.params.id, request.body.event_types);
       return writes.runWrite(request, reply, async (trx) => {
+        await mayChangeAuditStream(request, trx, request.params.id, request.body.event_types);
         const { view, changes } = await endpoints.update(trx, principalOf(request).accountId, request.params.id, request.body);
         if (Object.keys(changes).length > 0) await audited(trx, request, 'webhook_endpoint.updated', request.params.id, changes);
         return { status: 200, body: view };
@@ -232,8 +234,8 @@ export function registerWebhookRoutes(
         response: { 200: endpointSchema, ...errorResponses(400, 401, 403, 404, 409) },
       },
     }), async (request, reply) => {
-      await mayChangeAuditStream(request, request.params.id);
       return writes.runWrite(request, reply, async (trx) => {
+        await mayChangeAuditStream(request, trx, request.params.id);
         const { view, changes } = await endpoints.setEnabled(trx, principalOf(request).accountId, request.params.id, action === 'enable');
         if (Object.keys(changes).length > 0) await audited(trx, request, `webhook_endpoint.${action}d`, request.params.id, changes);
         return { status: 200, body: view };
@@ -244,7 +246,8 @@ export function registerWebhookRoutes(
   app.delete<{ Params: { id: string } }>('/v1/webhook_endpoints/:id', protectedRoute(manage, {
     schema: { tags: [TAG], operationId: 'deleteWebhookEndpoint', summary: 'Delete a webhook endpoint and its deliveries', params: idParams, response: { 204: { type: 'null' }, ...errorResponses(401, 403, 404) } },
   }), async (request, reply) => {
-    await mayChangeAuditStream(request, request.params.id);
+    // Before the deletion's own transaction: what a race past it could do is delete the endpoint.
+    await mayChangeAuditStream(request, undefined, request.params.id);
     await endpoints.remove(principalOf(request).accountId, request.params.id, auditBy(request));
     return reply.code(204).send();
   });
@@ -260,8 +263,8 @@ export function registerWebhookRoutes(
       response: { 200: endpointSchema, ...errorResponses(400, 401, 403, 404, 409, 415) },
     },
   }), async (request, reply) => {
-    await mayChangeAuditStream(request, request.params.id);
     return writes.runWrite(request, reply, async (trx) => {
+      await mayChangeAuditStream(request, trx, request.params.id);
       const overlap = request.body?.overlap_seconds ?? 24 * 3600;
       const body = await endpoints.rotateSecret(trx, principalOf(request).accountId, request.params.id, overlap);
       await audited(trx, request, 'webhook_endpoint.secret_rotated', request.params.id, { secret: { before: REDACTED, after: REDACTED }, overlap_seconds: { after: overlap } });
@@ -298,9 +301,9 @@ export function registerWebhookRoutes(
     // The schema's date-time admits a leap second (23:59:60), which no Date holds: a bad value, not a 500.
     const since = Date.parse(request.body.since);
     if (Number.isNaN(since)) throw problem('validation_failed', { detail: 'since must be an RFC 3339 instant' });
-    await mayChangeAuditStream(request, request.params.id);
     let recovered: Awaited<ReturnType<Recovery['recover']>> | undefined;
     const sent = await writes.runWrite(request, reply, async (trx) => {
+      await mayChangeAuditStream(request, trx, request.params.id);
       recovered = await recovery.recover(trx, principal.accountId, request.params.id, since);
       await audited(trx, request, 'webhook_endpoint.recovered', request.params.id, { since: { after: request.body.since }, requeued: { after: recovered.requeued } });
       return { status: 202, body: recovered };

@@ -151,7 +151,10 @@ for (const target of databaseTargets()) {
       const macs = await db.selectFrom('oauth_signing_keys').select('kid').where('alg', '=', 'HS256').execute();
       assert.equal(macs.length, 1, 'the withdrawn sealing keys are gone');
       const record = await db.selectFrom('audit_events').select('changes').where('account_id', '=', PLATFORM_ACCOUNT).where('action', '=', 'signing_keys.rotated').orderBy('occurred_at', 'desc').executeTakeFirstOrThrow();
-      assert.deepEqual(JSON.parse(record.changes!).earlier_keys, { after: 'withdrawn' });
+      const withdrawn = JSON.parse(record.changes!).withdrawn_kids.after as string[];
+      // The sealing keys among them are deleted; the signing keys keep their public parts, marked.
+      assert.deepEqual(withdrawn.filter((k) => k.startsWith('key_')).sort(), (await db.selectFrom('oauth_signing_keys').select('kid').where('withdrawn_at', 'is not', null).execute()).map((k) => k.kid).sort());
+      assert.ok(before.keys.every((k) => withdrawn.includes(k.kid!)), 'every key that was published is withdrawn');
       // The checkpoints the withdrawn keys signed still verify.
       await t.gatehouse.services.audit.sealer.sealPending();
       const report = await t.gatehouse.services.audit.verifier.verify(PLATFORM_ACCOUNT);

@@ -421,12 +421,14 @@ for (const target of databaseTargets()) {
       const elsewhere = (await redeem((await authorize(new Browser(t.publicUrl))).params.get('code')!)).body;
       const invoices = (token: string) => fetch(`${t.publicUrl}/v1/invoices`, { headers: { authorization: `Bearer ${token}` } });
       for (const token of [person.access_token, machine.access_token]) assert.equal((await invoices(token)).status, 200);
+      // A code sent to the client and not redeemed yet: a grant is made only when it is.
+      const pending = await code();
 
       clock.advance(1);
       const revoked = await t.admin('DELETE', `/admin/v1/accounts/${scim.accountId}/clients/${both.client_id}/tokens`);
       assert.equal(revoked.status, 200, JSON.stringify(revoked.body));
       const at = new Date(clock.now()).toISOString();
-      assert.deepEqual(revoked.body, { object: 'client_token_revocation', client_id: both.client_id, tokens_not_before: at, revoked: { access_tokens: 1, refresh_tokens: 1, grants: 1 } });
+      assert.deepEqual(revoked.body, { object: 'client_token_revocation', client_id: both.client_id, tokens_not_before: at, revoked: { access_tokens: 1, refresh_tokens: 1, grants: 1, codes: 1 } });
       for (const token of [person.access_token, machine.access_token]) {
         assert.equal((await invoices(token)).status, 401);
         assert.equal((await postForm(`${t.publicUrl}/introspect`, { token }, auth)).body.active, false);
@@ -434,6 +436,9 @@ for (const target of databaseTargets()) {
       const refreshed = await postForm(`${t.publicUrl}/token`, { grant_type: 'refresh_token', refresh_token: person.refresh_token }, auth);
       assert.equal(refreshed.status, 400);
       assert.equal(refreshed.body.error, 'invalid_grant');
+      const late = await postForm(`${t.publicUrl}/token`, { grant_type: 'authorization_code', code: pending, redirect_uri: REDIRECT }, auth);
+      assert.equal(late.status, 400);
+      assert.equal(late.body.error, 'invalid_grant');
       const db = t.gatehouse.database.db;
       assert.equal((await db.selectFrom('oauth_clients').select('tokens_not_before').where('id', '=', both.client_id).executeTakeFirstOrThrow()).tokens_not_before, clock.now());
       const record = await db.selectFrom('audit_events').select(['actor_type', 'target_id', 'changes']).where('action', '=', 'client.tokens_revoked').executeTakeFirstOrThrow();
@@ -443,6 +448,7 @@ for (const target of databaseTargets()) {
         access_tokens_revoked: { after: 1 },
         refresh_tokens_revoked: { after: 1 },
         grants_revoked: { after: 1 },
+        codes_deleted: { after: 1 },
       });
       // Another client's tokens are untouched.
       assert.equal((await fetch(`${t.publicUrl}/userinfo`, { headers: { authorization: `Bearer ${elsewhere.access_token}` } })).status, 200);
@@ -456,6 +462,17 @@ for (const target of databaseTargets()) {
       assert.equal((await invoices(again.body.access_token)).status, 200);
       const unknown = await t.admin('DELETE', `/admin/v1/accounts/${scim.accountId}/clients/client_unknown/tokens`);
       assert.equal(unknown.status, 404);
+    });
+
+    it('an ID token signed by a key withdrawn with rotate-keys --revoke is no hint: whoever holds that key could sign any', async () => {
+      const browser = new Browser(t.publicUrl);
+      const idToken = (await redeem((await authorize(browser)).params.get('code')!)).body.id_token as string;
+      await t.gatehouse.services.oauth.keys.rotate(undefined, { revoke: true });
+      // Past the minute in which every node re-reads its sealing keys, for the tests after this one.
+      clock.advance(61_000);
+      const out = await browser.get(`/logout?${new URLSearchParams({ id_token_hint: idToken, post_logout_redirect_uri: SIGNED_OUT, state: 'w' })}`);
+      assert.equal(out.status, 400, out.html);
+      assert.match(out.html, /id_token_hint is not an ID token this server issued/);
     });
 
     it('OIDC Core §3.1.2.1: scope values it does not understand (offline_access, address, an RP\'s own) are ignored on an OpenID request, and the token says what was kept; a plain OAuth request still gets invalid_scope', async () => {

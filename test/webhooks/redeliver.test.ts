@@ -89,6 +89,17 @@ for (const target of databaseTargets()) {
       assert.deepEqual(await db().selectFrom('webhook_queue').select('delivery_id').where('event_id', '=', event.id).execute(), []);
     });
 
+    it('without a body: an endpoint that had a delivery and no longer subscribes to the event type is left out', async () => {
+      const who = await tenant(t);
+      const { event, delivered } = await eventWithThreeEndpoints(who);
+      assert.equal((await who.call('POST', `/v1/webhook_endpoints/${delivered}`, { event_types: ['payout.paid'] })).status, 200);
+      const r = await who.call('POST', `/v1/events/${event.id}/redeliver`);
+      assert.equal(r.status, 202);
+      assert.deepEqual(r.body, { object: 'redelivery', event_id: event.id, requeued: 0 });
+      assert.equal(await dispatcher(t).runDue(), 0);
+      assert.deepEqual(await stored(event.id), { [delivered]: { state: 'acknowledged', attempt_count: 1 } });
+    });
+
     it('with endpoint_id: to that endpoint only, even one registered later or disabled when the event was raised; once each, whatever the repeats', async () => {
       const who = await tenant(t);
       const { event, delivered, wasDisabled, later } = await eventWithThreeEndpoints(who);
