@@ -266,6 +266,7 @@ create table oauth_signing_keys (
   retired_at bigint,
   publish_until bigint,
   signs_from bigint,
+  withdrawn_at bigint,
   constraint oauth_signing_keys_pkey PRIMARY KEY (kid)
 );
 

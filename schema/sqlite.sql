@@ -35,7 +35,7 @@ CREATE TABLE "oauth_revoked_tokens" ("token_id" text primary key, "expires_at" b
 
 CREATE TABLE "oauth_sessions" ("id" text primary key, "session_digest" text not null unique, "account_id" text not null references "accounts" ("id") on delete cascade, "user_id" text not null, "authenticated_at" bigint not null, "expires_at" bigint not null, "ended_at" bigint);
 
-CREATE TABLE "oauth_signing_keys" ("kid" text primary key, "alg" text not null, "public_jwk" text not null, "private_jwk" text not null, "created_at" bigint not null, "retired_at" bigint, "publish_until" bigint, "signs_from" bigint);
+CREATE TABLE "oauth_signing_keys" ("kid" text primary key, "alg" text not null, "public_jwk" text not null, "private_jwk" text not null, "created_at" bigint not null, "retired_at" bigint, "publish_until" bigint, "signs_from" bigint, "withdrawn_at" bigint);
 
 CREATE TABLE "oidc_logout_deliveries" ("id" text primary key, "account_id" text not null references "accounts" ("id") on delete cascade, "client_id" text not null, "target_uri" text not null, "claims" text not null, "state" text not null, "failures" integer default 0 not null, "next_attempt_at" bigint not null, "lease_until" bigint, "last_error" text, "created_at" bigint not null, "delivered_at" bigint);
 

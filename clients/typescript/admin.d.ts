@@ -650,9 +650,10 @@ export interface components {
             client_id: string;
             /** @constant */
             object: "client_token_revocation";
-            /** @description The live stored tokens and grants revoked */
+            /** @description The live stored tokens and grants revoked, and the authorization codes not yet redeemed, deleted */
             revoked: {
                 access_tokens: number;
+                codes: number;
                 grants: number;
                 refresh_tokens: number;
             };
@@ -2271,7 +2272,8 @@ export interface operations {
                      *       "revoked": {
                      *         "access_tokens": 1,
                      *         "refresh_tokens": 1,
-                     *         "grants": 1
+                     *         "grants": 1,
+                     *         "codes": 1
                      *       }
                      *     }
                      */

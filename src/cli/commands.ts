@@ -110,8 +110,9 @@ export const COMMANDS: Record<string, Command> = {
       'a relying party may have cached (for 5 minutes) has expired; the old key signs until then. The sealing\n' +
       'key seals at once.\n' +
       'Retired keys stay published and accepted for the access-token lifetime; then their private parts are\n' +
-      'dropped. Running nodes pick up the new sealing key within a minute. With --revoke, what the old keys\n' +
-      'signed or sealed stops verifying at once: clients must fetch new access tokens.',
+      'dropped. Running nodes pick up the new sealing key within a minute. With --revoke the new keys sign at\n' +
+      'once and every earlier key is withdrawn: access tokens it sealed stop working within a minute (clients\n' +
+      'fetch new ones); relying parties accept what it signed until their cached JWKS expires.',
     settings: [...DATABASE, 'secretsKey', 'accessTokenTtl'],
     options: [{ flag: '--revoke', description: 'for a key that may have leaked: the new keys sign at once and every earlier key is withdrawn now' }],
     run: rotateKeys,
