@@ -2,9 +2,11 @@
  * Clients registered, updated or given a new secret while their account is closed: whatever the
  * order the two meet in, no client of the closed account is left, none gets a token, and the audit
  * trail records a client.created only for the clients the closing removed. On both databases the
- * close is sent among several registrations at once; on PostgreSQL, where they are concurrent
+ * close is sent among several registrations at once (on SQLite, whose writes take turns, this shows
+ * the rule holds rather than that the race is met); on PostgreSQL, where they are concurrent
  * transactions, the closing is also made to hold the account first and the writes queue behind it
- * (held-ahead.ts), the order in which a client used to be left behind.
+ * (held-ahead.ts): the order in which a write that checked the account before its transaction would
+ * leave a client in a closed account.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
