@@ -752,7 +752,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The attempt log of an endpoint, newest first */
+        /**
+         * The attempt log of an endpoint, newest first
+         * @description Attempts of the audit trail's `audit.*` events are listed only to a token that also holds audit:read.
+         */
         get: operations["listWebhookDeliveryAttempts"];
         put?: never;
         post?: never;

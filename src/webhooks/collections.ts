@@ -55,6 +55,8 @@ export interface EventFilters {
 export interface AttemptFilters {
   endpoint_id: string;
   event_id?: string | undefined;
+  /** As for events: the attempts of audit events are listed only to a reader holding `audit:read`. */
+  audit: boolean;
 }
 
 export function presentAttempt(row: AttemptRow) {
@@ -132,6 +134,7 @@ export function createWebhookCollections(deps: { db: Db; clock: Clock; paging: P
         .where('account_id', '=', request.accountId)
         .where('endpoint_id', '=', filters.endpoint_id);
       if (filters.event_id !== undefined) scoped = scoped.where('event_id', '=', filters.event_id);
+      if (!filters.audit) scoped = scoped.where('event_type', 'not like', `${AUDIT_EVENT_PREFIX}%`);
       const page = await paging.read<AttemptRow>({ ...request, filters: { ...filters } }, {
         orderName: ATTEMPTS_ORDER,
         fetch: (after, take) => keysetPage(scoped, LATEST_ATTEMPT_FIRST, after, take).execute(),

@@ -277,6 +277,7 @@ export function registerWebhookRoutes(
       tags: [TAG],
       operationId: 'listWebhookDeliveryAttempts',
       summary: 'The attempt log of an endpoint, newest first',
+      description: 'Attempts of the audit trail\'s `audit.*` events are listed only to a token that also holds audit:read.',
       params: idParams,
       querystring: { type: 'object', additionalProperties: false, properties: { ...pageQueryProperties, event_id: { type: 'string', maxLength: 64 } } },
       response: { 200: pageSchema(attemptSchema, 'A page of delivery attempts'), ...errorResponses(400, 401, 403, 404) },
@@ -284,7 +285,7 @@ export function registerWebhookRoutes(
   }), async (request) => {
     const page = pageOf(request);
     await endpoints.find(page.accountId, request.params.id);
-    return collections.attempts(page, { endpoint_id: request.params.id, event_id: request.query.event_id });
+    return collections.attempts(page, { endpoint_id: request.params.id, event_id: request.query.event_id, audit: readsAudit(request) });
   });
 
   app.post<{ Params: { id: string }; Body: { since: string } }>('/v1/webhook_endpoints/:id/recover', protectedRoute(manage, {

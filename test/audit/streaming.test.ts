@@ -144,6 +144,18 @@ for (const target of databaseTargets()) {
       const found = await owner.call('GET', `/v1/events/${auditEvent.id}`);
       assert.equal(found.status, 200);
       assert.equal(found.body.type, 'audit.client.created');
+
+      // Nor are their delivery attempts, on the endpoint's attempt log.
+      await dispatcher(t).runDue();
+      const endpointId = (await t.gatehouse.database.db.selectFrom('webhook_endpoints').select('id').where('account_id', '=', owner.accountId).executeTakeFirstOrThrow()).id;
+      const attemptTypes = async (scopes: string[]) => {
+        const page = await bearerCall(t.publicUrl, await mintAccessToken(t, { accountId: owner.accountId, scopes }), 'GET', `/v1/webhook_endpoints/${endpointId}/deliveries?limit=100`);
+        assert.equal(page.status, 200);
+        return [...new Set((page.body.data as Array<{ event_type: string }>).map((a) => a.event_type))].sort();
+      };
+      const everyType = await attemptTypes(['webhooks:manage', 'audit:read']);
+      assert.ok(everyType.some((type) => type.startsWith('audit.')) && everyType.includes('invoice.settled'), everyType.join());
+      assert.deepEqual(await attemptTypes(['webhooks:manage']), ['invoice.settled']);
     });
 
     it('webhooks:manage alone cannot stream the trail: making, pointing elsewhere, re-keying or removing an endpoint with audit types needs audit:read too', async () => {
