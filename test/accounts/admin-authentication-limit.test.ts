@@ -152,7 +152,15 @@ describe('admin API failure limit: GATEHOUSE_RATE_LIMITS=off', () => {
 describeIf(process.env.GATEHOUSE_TEST_REDIS_URL, 'set GATEHOUSE_TEST_REDIS_URL to run with Redis', 'admin API failure limit in Redis', (redisUrl) => {
   it('holds across nodes: refusals counted on one node close the address on the other', async () => {
     // A prefix of this run's own: the counts of an earlier run stay in Redis for their window.
-    const env = { ...BEHIND_A_PROXY, GATEHOUSE_REDIS_URL: redisUrl, GATEHOUSE_REDIS_KEY_PREFIX: `gatehouse-test-${randomBytes(4).toString('hex')}:`, GATEHOUSE_RATE_LIMIT_ADMIN_FAILURES: '3/60' };
+    // A generous Redis timeout: a command slowed past the default by a busy machine would switch a
+    // node to counting in-process (the fallback redis-freeze.test.ts proves), which is not what this shows.
+    const env = {
+      ...BEHIND_A_PROXY,
+      GATEHOUSE_REDIS_URL: redisUrl,
+      GATEHOUSE_REDIS_KEY_PREFIX: `gatehouse-test-${randomBytes(4).toString('hex')}:`,
+      GATEHOUSE_REDIS_TIMEOUT: '5000',
+      GATEHOUSE_RATE_LIMIT_ADMIN_FAILURES: '3/60',
+    };
     const one = await startTestApp(first!, { env });
     const two = await startTestApp(first!, { env });
     try {
