@@ -50,7 +50,7 @@ export async function registerAdminApi(app: FastifyInstance, deps: { check: Admi
       const limits = adminAuthenticationLimits(deps.limits);
       // Before the token check: an address past its refusals has nothing compared.
       admin.addHook('onRequest', limits.onRequest);
-      admin.addHook('onResponse', limits.onResponse);
+      admin.addHook('onSend', limits.onSend);
     }
     admin.addHook('onRequest', requireAdminToken(deps.check));
     documentAnswers(admin, [429]);

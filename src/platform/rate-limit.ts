@@ -14,7 +14,7 @@
  * Buckets of failures count only failed attempts: a caller `check`s before and `consume`s on
  * failure, or `consume`s before and `reward`s a success, so successes never spend them.
  */
-import type { FastifyBaseLogger, onRequestHookHandler, onResponseHookHandler, preParsingAsyncHookHandler } from 'fastify';
+import type { FastifyBaseLogger, onRequestHookHandler, onResponseHookHandler, onSendHookHandler, preParsingAsyncHookHandler } from 'fastify';
 import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { problem } from './errors/catalogue.ts';
@@ -368,7 +368,7 @@ export function apiRequestLimits(
  * budget is refused 429 by `onRequest`, added before the token check so the token it sent is never
  * compared, for the rest of the window. The operator's own requests never spend it.
  */
-export function adminAuthenticationLimits(limits: RateLimits, now: () => number = Date.now): { onRequest: onRequestHookHandler; onResponse: onResponseHookHandler } {
+export function adminAuthenticationLimits(limits: RateLimits, now: () => number = Date.now): { onRequest: onRequestHookHandler; onSend: onSendHookHandler } {
   const failures = failuresByAddress(limits, 'admin_failure_ip', now);
   return {
     onRequest(request, _reply, done) {
@@ -376,9 +376,11 @@ export function adminAuthenticationLimits(limits: RateLimits, now: () => number 
       if (refused) return done(problem('rate_limited', { detail: `Too many requests refused for their admin token; retry after ${refused['retry-after']} s`, headers: refused }));
       done();
     },
-    onResponse(request, reply, done) {
-      if (reply.statusCode !== 401) return done();
-      failures.count(request.ip).then(() => done(), done);
+    // Counted before the refusal is sent, not after: the caller's next request finds its address
+    // closed once the budget is spent, however fast it comes (a refusal waits for one count).
+    onSend(request, reply, payload, done) {
+      if (reply.statusCode !== 401) return done(null, payload);
+      failures.count(request.ip).then(() => done(null, payload), (error: Error) => done(error));
     },
   };
 }
