@@ -14,7 +14,7 @@
  * Buckets of failures count only failed attempts: a caller `check`s before and `consume`s on
  * failure, or `consume`s before and `reward`s a success, so successes never spend them.
  */
-import type { FastifyBaseLogger, onRequestHookHandler, onResponseHookHandler, onSendHookHandler, preParsingAsyncHookHandler } from 'fastify';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest, onRequestHookHandler, onResponseHookHandler, onSendHookHandler, preParsingAsyncHookHandler } from 'fastify';
 import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { problem } from './errors/catalogue.ts';
@@ -294,7 +294,7 @@ function principalKey(principal: Principal): string {
  * is (Redis when configured, so every node counts it); each node remembers the addresses it saw
  * go past, so the check on the path of every request asks nothing of the store.
  */
-function failuresByAddress(limits: RateLimits, bucket: Bucket, now: () => number) {
+function failuresByAddress(limits: RateLimits, bucket: Bucket, refusedFor: string, now: () => number) {
   const blocked = new Map<string, { until: number; headers: Record<string, string> }>();
 
   function block(address: string, headers: Record<string, string>): void {
@@ -306,17 +306,27 @@ function failuresByAddress(limits: RateLimits, bucket: Bucket, now: () => number
     blocked.set(address, { until: now() + Number(headers['ratelimit-reset'] ?? 1) * 1000, headers });
   }
 
+  /** The headers of a refusal while `address` is past its budget; undefined once its window ended. */
+  function refused(address: string): Record<string, string> | undefined {
+    const entry = blocked.get(address);
+    if (entry === undefined) return undefined;
+    const left = Math.ceil((entry.until - now()) / 1000);
+    if (left <= 0) {
+      blocked.delete(address);
+      return undefined;
+    }
+    return { ...entry.headers, 'retry-after': String(left) };
+  }
+
   return {
-    /** The headers of a refusal while `address` is past its budget; undefined once its window ended. */
-    refused(address: string): Record<string, string> | undefined {
-      const entry = blocked.get(address);
-      if (entry === undefined) return undefined;
-      const left = Math.ceil((entry.until - now()) / 1000);
-      if (left <= 0) {
-        blocked.delete(address);
-        return undefined;
-      }
-      return { ...entry.headers, 'retry-after': String(left) };
+    /**
+     * The `onRequest` gate: an address past its budget is refused 429 before anything of it is
+     * looked at. A plain callback: most requests pass straight through, and no promise is made for them.
+     */
+    gate(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void {
+      const headers = refused(request.ip);
+      if (headers) return done(problem('rate_limited', { detail: `Too many requests refused for their ${refusedFor}; retry after ${headers['retry-after']} s`, headers }));
+      done();
     },
     /** Counts one failure of `address`. */
     async count(address: string): Promise<void> {
@@ -342,14 +352,9 @@ export function apiRequestLimits(
   limits: RateLimits,
   now: () => number = Date.now,
 ): { onRequest: onRequestHookHandler; preParsing: preParsingAsyncHookHandler; onResponse: onResponseHookHandler } {
-  const failures = failuresByAddress(limits, 'api_failure_ip', now);
+  const failures = failuresByAddress(limits, 'api_failure_ip', 'credentials', now);
   return {
-    // Plain callbacks where most requests pass straight through: no promise made for them.
-    onRequest(request, _reply, done) {
-      const refused = failures.refused(request.ip);
-      if (refused) return done(problem('rate_limited', { detail: `Too many requests refused for their credentials; retry after ${refused['retry-after']} s`, headers: refused }));
-      done();
-    },
+    onRequest: failures.gate,
     async preParsing(request, reply, payload) {
       const principal = request.principal;
       reply.headers(await limits.enforce('api', principal === undefined ? `ip:${request.ip}` : principalKey(principal)));
@@ -369,13 +374,9 @@ export function apiRequestLimits(
  * compared, for the rest of the window. The operator's own requests never spend it.
  */
 export function adminAuthenticationLimits(limits: RateLimits, now: () => number = Date.now): { onRequest: onRequestHookHandler; onSend: onSendHookHandler } {
-  const failures = failuresByAddress(limits, 'admin_failure_ip', now);
+  const failures = failuresByAddress(limits, 'admin_failure_ip', 'admin token', now);
   return {
-    onRequest(request, _reply, done) {
-      const refused = failures.refused(request.ip);
-      if (refused) return done(problem('rate_limited', { detail: `Too many requests refused for their admin token; retry after ${refused['retry-after']} s`, headers: refused }));
-      done();
-    },
+    onRequest: failures.gate,
     // Counted before the refusal is sent, not after: the caller's next request finds its address
     // closed once the budget is spent, however fast it comes (a refusal waits for one count).
     onSend(request, reply, payload, done) {
