@@ -359,7 +359,7 @@ async function assemble(
       const limits = apiRequestLimits(rateLimits);
       api.addHook('onRequest', limits.onRequest);
       api.addHook('preParsing', limits.preParsing);
-      api.addHook('onResponse', limits.onResponse);
+      api.addHook('onSend', limits.onSend);
     }
     refuseUnknownQueries(api);
     api.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer' }, emptyFormOnly);

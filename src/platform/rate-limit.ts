@@ -14,7 +14,7 @@
  * Buckets of failures count only failed attempts: a caller `check`s before and `consume`s on
  * failure, or `consume`s before and `reward`s a success, so successes never spend them.
  */
-import type { FastifyBaseLogger, FastifyReply, FastifyRequest, onRequestHookHandler, onResponseHookHandler, onSendHookHandler, preParsingAsyncHookHandler } from 'fastify';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest, onRequestHookHandler, onSendHookHandler, preParsingAsyncHookHandler } from 'fastify';
 import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { problem } from './errors/catalogue.ts';
@@ -318,6 +318,12 @@ function failuresByAddress(limits: RateLimits, bucket: Bucket, refusedFor: strin
     return { ...entry.headers, 'retry-after': String(left) };
   }
 
+  async function count(address: string): Promise<void> {
+    const decision = await limits.consume(bucket, `ip:${address}`);
+    // The last failure the budget holds closes it: the next request waits rather than being verified.
+    if (!decision.allowed || decision.headers['ratelimit-remaining'] === '0') block(address, decision.headers);
+  }
+
   return {
     /**
      * The `onRequest` gate: an address past its budget is refused 429 before anything of it is
@@ -328,11 +334,16 @@ function failuresByAddress(limits: RateLimits, bucket: Bucket, refusedFor: strin
       if (headers) return done(problem('rate_limited', { detail: `Too many requests refused for their ${refusedFor}; retry after ${headers['retry-after']} s`, headers }));
       done();
     },
-    /** Counts one failure of `address`. */
-    async count(address: string): Promise<void> {
-      const decision = await limits.consume(bucket, `ip:${address}`);
-      // The last failure the budget holds closes it: the next request waits rather than being verified.
-      if (!decision.allowed || decision.headers['ratelimit-remaining'] === '0') block(address, decision.headers);
+    /**
+     * The `onSend` hook that counts each answer with one of `statuses` as a failure of its address.
+     * Counted before the refusal is sent, not after: the caller's next request finds its address
+     * closed once the budget is spent, however fast it comes (only a refusal waits for its count).
+     */
+    countRefusals(statuses: readonly number[]): onSendHookHandler {
+      return (request, reply, payload, done) => {
+        if (!statuses.includes(reply.statusCode)) return done(null, payload);
+        count(request.ip).then(() => done(null, payload), (error: Error) => done(error));
+      };
     },
   };
 }
@@ -344,14 +355,14 @@ function failuresByAddress(limits: RateLimits, bucket: Bucket, refusedFor: strin
  * - `preParsing`, after the route's authentication and before its body is read: each request
  *   counts against its principal's budget (`api`, see `principalKey`), or its address's on a
  *   route that takes no credential.
- * - A request refused 401 or 403 never reaches it: `onResponse` counts each against its address
- *   (`api_failure_ip`), and an address past that budget is refused 429 by `onRequest`, before its
- *   token is looked at, for the rest of the window (`failuresByAddress`).
+ * - A request refused 401 or 403 never reaches it: `onSend` counts each against its address
+ *   (`api_failure_ip`) before the refusal is sent, and an address past that budget is refused 429
+ *   by `onRequest`, before its token is looked at, for the rest of the window (`failuresByAddress`).
  */
 export function apiRequestLimits(
   limits: RateLimits,
   now: () => number = Date.now,
-): { onRequest: onRequestHookHandler; preParsing: preParsingAsyncHookHandler; onResponse: onResponseHookHandler } {
+): { onRequest: onRequestHookHandler; preParsing: preParsingAsyncHookHandler; onSend: onSendHookHandler } {
   const failures = failuresByAddress(limits, 'api_failure_ip', 'credentials', now);
   return {
     onRequest: failures.gate,
@@ -360,10 +371,7 @@ export function apiRequestLimits(
       reply.headers(await limits.enforce('api', principal === undefined ? `ip:${request.ip}` : principalKey(principal)));
       return payload;
     },
-    onResponse(request, reply, done) {
-      if (reply.statusCode !== 401 && reply.statusCode !== 403) return done();
-      failures.count(request.ip).then(() => done(), done);
-    },
+    onSend: failures.countRefusals([401, 403]),
   };
 }
 
@@ -377,11 +385,6 @@ export function adminAuthenticationLimits(limits: RateLimits, now: () => number 
   const failures = failuresByAddress(limits, 'admin_failure_ip', 'admin token', now);
   return {
     onRequest: failures.gate,
-    // Counted before the refusal is sent, not after: the caller's next request finds its address
-    // closed once the budget is spent, however fast it comes (a refusal waits for one count).
-    onSend(request, reply, payload, done) {
-      if (reply.statusCode !== 401) return done(null, payload);
-      failures.count(request.ip).then(() => done(null, payload), (error: Error) => done(error));
-    },
+    onSend: failures.countRefusals([401]),
   };
 }
