@@ -8,7 +8,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the open accounts, newest first, page by page (cursor) */
+        /** List the open accounts (or with state=closed the closed ones), newest first, page by page (cursor) */
         get: operations["listAccounts"];
         put?: never;
         /** Create an account (a tenant) */
@@ -26,7 +26,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get an account */
+        /** Get an account, open or closed (a closed account has closed_at set; every other route of it answers 404 account_not_found) */
         get: operations["getAccount"];
         put?: never;
         post?: never;
@@ -493,6 +493,11 @@ export interface components {
              * @example #0b5fff
              */
             brand_color: string | null;
+            /**
+             * Format: date-time
+             * @description When the account was closed (DELETE); null while it is open
+             */
+            closed_at: string | null;
             /** Format: date-time */
             created_at: string;
             /** @example acct_4fJ1tX9v0QmB7dP2sK8r */
@@ -952,6 +957,8 @@ export interface operations {
                 after?: string;
                 /** @description Largest number of rows in the page, 1 to 100 (default 20); out of range → 400 limit_out_of_range */
                 limit?: number;
+                /** @description Which accounts: open (the default) or closed */
+                state?: "open" | "closed";
             };
             header?: never;
             path?: never;
@@ -975,7 +982,8 @@ export interface operations {
                      *           "brand_color": "#0b5fff",
                      *           "logo": "data:image/png;base64,iVBORw0KGgo…",
                      *           "created_at": "2026-03-14T09:26:53.000Z",
-                     *           "updated_at": "2026-03-14T09:26:53.000Z"
+                     *           "updated_at": "2026-03-14T09:26:53.000Z",
+                     *           "closed_at": "2026-03-14T09:26:53.000Z"
                      *         }
                      *       ],
                      *       "next_cursor": "string"
@@ -1074,7 +1082,8 @@ export interface operations {
                      *       "brand_color": "#0b5fff",
                      *       "logo": "data:image/png;base64,iVBORw0KGgo…",
                      *       "created_at": "2026-03-14T09:26:53.000Z",
-                     *       "updated_at": "2026-03-14T09:26:53.000Z"
+                     *       "updated_at": "2026-03-14T09:26:53.000Z",
+                     *       "closed_at": "2026-03-14T09:26:53.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Account"];
@@ -1177,7 +1186,8 @@ export interface operations {
                      *       "brand_color": "#0b5fff",
                      *       "logo": "data:image/png;base64,iVBORw0KGgo…",
                      *       "created_at": "2026-03-14T09:26:53.000Z",
-                     *       "updated_at": "2026-03-14T09:26:53.000Z"
+                     *       "updated_at": "2026-03-14T09:26:53.000Z",
+                     *       "closed_at": "2026-03-14T09:26:53.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Account"];
@@ -1362,7 +1372,8 @@ export interface operations {
                      *       "brand_color": "#0b5fff",
                      *       "logo": "data:image/png;base64,iVBORw0KGgo…",
                      *       "created_at": "2026-03-14T09:26:53.000Z",
-                     *       "updated_at": "2026-03-14T09:26:53.000Z"
+                     *       "updated_at": "2026-03-14T09:26:53.000Z",
+                     *       "closed_at": "2026-03-14T09:26:53.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Account"];

@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { auditBy } from '../audit/index.ts';
 import type { Accounts, AccountPatch } from './service.ts';
+import type { AccountState } from './store.ts';
 import type { Paging } from '../paging/page.ts';
 import { pageQueryProperties, pageSchema } from '../paging/page.ts';
 import { errorResponses } from '../platform/http/schemas.ts';
@@ -26,7 +27,7 @@ const logo = {
 
 const accountSchema = component('Account', {
   type: 'object',
-  required: ['id', 'object', 'name', 'brand_color', 'logo', 'created_at', 'updated_at'],
+  required: ['id', 'object', 'name', 'brand_color', 'logo', 'created_at', 'updated_at', 'closed_at'],
   properties: {
     id: { type: 'string', examples: ['acct_4fJ1tX9v0QmB7dP2sK8r'] },
     object: { type: 'string', const: 'account' },
@@ -35,6 +36,7 @@ const accountSchema = component('Account', {
     logo,
     created_at: { type: 'string', format: 'date-time' },
     updated_at: { type: ['string', 'null'], format: 'date-time' },
+    closed_at: { type: ['string', 'null'], format: 'date-time', description: 'When the account was closed (DELETE); null while it is open' },
   },
 } as const);
 
@@ -62,14 +64,18 @@ export function registerAccountRoutes(app: FastifyInstance, deps: { accounts: Ac
     },
   );
 
-  app.get<{ Querystring: { limit?: number; after?: string } }>(
+  app.get<{ Querystring: { limit?: number; after?: string; state?: AccountState } }>(
     '/admin/v1/accounts',
     {
       schema: {
         tags: ['accounts'],
         operationId: 'listAccounts',
-        summary: 'List the open accounts, newest first, page by page (cursor)',
-        querystring: { type: 'object', additionalProperties: false, properties: pageQueryProperties },
+        summary: 'List the open accounts (or with state=closed the closed ones), newest first, page by page (cursor)',
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { ...pageQueryProperties, state: { type: 'string', enum: ['open', 'closed'], default: 'open', description: 'Which accounts: open (the default) or closed' } },
+        },
         response: { 200: pageSchema(accountSchema, 'A page of accounts'), ...errorResponses(400, 401) },
       },
     },
@@ -79,7 +85,13 @@ export function registerAccountRoutes(app: FastifyInstance, deps: { accounts: Ac
   app.get<{ Params: { id: string } }>(
     '/admin/v1/accounts/:id',
     {
-      schema: { tags: ['accounts'], operationId: 'getAccount', summary: 'Get an account', params, response: { 200: accountSchema, ...errorResponses(401, 404) } },
+      schema: {
+        tags: ['accounts'],
+        operationId: 'getAccount',
+        summary: 'Get an account, open or closed (a closed account has closed_at set; every other route of it answers 404 account_not_found)',
+        params,
+        response: { 200: accountSchema, ...errorResponses(401, 404) },
+      },
     },
     async (request) => accounts.get(request.params.id),
   );

@@ -12,7 +12,7 @@ import { toRfc3339 } from '../platform/clock.ts';
 import { newId } from '../platform/ids.ts';
 import { problem } from '../platform/errors/catalogue.ts';
 import type { Paging } from '../paging/page.ts';
-import type { AccountStore } from './store.ts';
+import type { AccountState, AccountStore } from './store.ts';
 import { ACCOUNTS_ORDER } from './store.ts';
 import type { AccountRow } from './tables.ts';
 import { changesOf, recordAudit, type AuditBy } from '../audit/index.ts';
@@ -32,6 +32,8 @@ export interface Account {
   logo: string | null;
   created_at: string;
   updated_at: string | null;
+  /** When the account was closed; null while it is open. */
+  closed_at: string | null;
 }
 
 export interface AccountPatch {
@@ -49,6 +51,7 @@ export function presentAccount(row: AccountRow): Account {
     logo: row.logo ?? null,
     created_at: toRfc3339(row.created_at),
     updated_at: row.updated_at === null || row.updated_at === undefined ? null : toRfc3339(Number(row.updated_at)),
+    closed_at: row.deleted_at === null || row.deleted_at === undefined ? null : toRfc3339(Number(row.deleted_at)),
   };
 }
 
@@ -77,17 +80,25 @@ export function createAccounts(deps: { store: AccountStore; clock: Clock }) {
       );
       return presentAccount(row);
     },
+    /**
+     * The account, open or closed: a closed one is shown as its tombstone (`closed_at` set), as a
+     * deleted object is still retrieved on Stripe, so an operator can tell closed from mistyped.
+     * Everything else about a closed account answers account_not_found (`require`).
+     */
     async get(id: string): Promise<Account> {
-      return presentAccount(await requireAccount(id));
+      const row = await store.findEvenClosed(id);
+      if (!row) throw problem('account_not_found', { detail: `No account ${id}` });
+      return presentAccount(row);
     },
     /** Throws account_not_found unless the account exists and is open. */
     require: requireAccount,
 
-    /** Open accounts, newest first, a page at a time (sealed cursors, paging/page.ts). */
-    async list(paging: Paging, request: { limit?: number; after?: string }) {
+    /** The open accounts (or the closed ones), newest first, a page at a time (sealed cursors, paging/page.ts). */
+    async list(paging: Paging, request: { limit?: number; after?: string; state?: AccountState }) {
+      const state = request.state ?? 'open';
       const page = await paging.read(
-        { accountId: ALL_ACCOUNTS, limit: request.limit, after: request.after },
-        { orderName: ACCOUNTS_ORDER.name, fetch: (after, take) => store.list(after, take), position: (row) => ({ key: Number(row.created_at), id: row.id }) },
+        { accountId: ALL_ACCOUNTS, limit: request.limit, after: request.after, filters: { state } },
+        { orderName: ACCOUNTS_ORDER.name, fetch: (after, take) => store.list(state, after, take), position: (row) => ({ key: Number(row.created_at), id: row.id }) },
       );
       return { data: page.rows.map(presentAccount), next_cursor: page.nextCursor };
     },

@@ -6,6 +6,9 @@ import { dialectOf } from '../platform/db/dialect.ts';
 import type { AccountRow } from './tables.ts';
 
 /** Newest first by (created_at, id): the order of the account list and its cursors. */
+/** An account is open until it is closed, which is final (closing.ts). */
+export type AccountState = 'open' | 'closed';
+
 export const ACCOUNTS_ORDER = { name: 'accounts:created_at.desc,id.desc', columns: { sortColumn: 'created_at', idColumn: 'id', direction: 'desc' } } as const;
 
 /**
@@ -36,9 +39,14 @@ export function createAccountStore(db: Db) {
     async find(id: string): Promise<AccountRow | undefined> {
       return db.selectFrom('accounts').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
     },
-    /** Open accounts after `after` in ACCOUNTS_ORDER, at most `take`. */
-    async list(after: CursorPosition | undefined, take: number): Promise<AccountRow[]> {
-      return keysetPage(db.selectFrom('accounts').selectAll().where('deleted_at', 'is', null), ACCOUNTS_ORDER.columns, after, take).execute();
+    /** The account `id`, open or closed (its tombstone). */
+    async findEvenClosed(id: string): Promise<AccountRow | undefined> {
+      return db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+    /** The accounts in `state` after `after` in ACCOUNTS_ORDER, at most `take`. */
+    async list(state: AccountState, after: CursorPosition | undefined, take: number): Promise<AccountRow[]> {
+      const inState = db.selectFrom('accounts').selectAll().where('deleted_at', state === 'open' ? 'is' : 'is not', null);
+      return keysetPage(inState, ACCOUNTS_ORDER.columns, after, take).execute();
     },
   };
 }

@@ -122,6 +122,12 @@ for (const target of databaseTargets()) {
       const closed = await t.admin('GET', location);
       assert.equal(closed.status, 404);
       assert.equal(closed.body.code, 'account_not_found');
+      const roleGone = await t.admin('GET', role.headers.get('location')!);
+      assert.equal(roleGone.status, 404);
+      assert.equal(roleGone.body.code, 'account_not_found');
+      const tombstone = await t.admin('GET', `/admin/v1/accounts/${accountId}`);
+      assert.equal(tombstone.status, 200, 'the account itself is read as its tombstone');
+      assert.equal(tombstone.body.closed_at, new Date(t.clock.now()).toISOString());
     });
 
     it('PATCH changes the name, colour and logo, records account.updated without the logo bytes; bad branding → 400', async () => {
@@ -189,7 +195,9 @@ for (const target of databaseTargets()) {
       await t.gatehouse.services.payoutProcessor.processDuePayouts();
       assert.equal((await api(t, token, 'GET', `/v1/payouts/${payout.body.id}`)).body.state, 'paid');
       assert.equal((await t.admin('DELETE', `/admin/v1/accounts/${accountId}`)).status, 204);
-      assert.equal((await t.admin('GET', `/admin/v1/accounts/${accountId}`)).status, 404);
+      const tombstone = await t.admin('GET', `/admin/v1/accounts/${accountId}`);
+      assert.equal(tombstone.status, 200);
+      assert.notEqual(tombstone.body.closed_at, null);
       // The ledger and payouts are kept with the tombstone.
       const { db } = t.gatehouse.database;
       assert.equal((await db.selectFrom('payouts').select('id').where('account_id', '=', accountId).execute()).length, 1);
@@ -249,7 +257,8 @@ for (const target of databaseTargets()) {
       const again = await postForm(`${t.publicUrl}/token`, { grant_type: 'client_credentials', scope: 'invoices:read' }, { authorization: basic(client.client_id as string, client.client_secret as string) });
       assert.equal(again.status, 401);
       assert.equal(again.body.error, 'invalid_client');
-      for (const path of ['', '/clients', '/users', '/scim-tokens', '/roles']) {
+      assert.equal((await t.admin('GET', `/admin/v1/accounts/${accountId}`)).body.name, 'To close', 'the account itself is read as its tombstone');
+      for (const path of ['/clients', '/users', '/scim-tokens', '/roles']) {
         const response = await t.admin('GET', `/admin/v1/accounts/${accountId}${path}`);
         assert.equal(response.status, 404, path);
         assert.equal(response.body.code, 'account_not_found');

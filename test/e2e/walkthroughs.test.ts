@@ -252,6 +252,8 @@ function walkthroughSuite(target: DatabaseTarget): void {
     assert.match(tokens!.refresh_token!, /^gh_rt_/);
     assert.equal(tokens!.scope, 'invoices:read ledger:read');
     assert.match(walk.output('OAUTH.md', 'grant_type=refresh_token'), /"access_token":"gh_at_/);
+    // A closed account: its tombstone is read, its routes are gone.
+    assert.match(walk.output('OAUTH.md', '$CLOSING/clients'), /^204\n\{"name":"Short-lived","closed_at":"\d{4}-\d\d-\d\dT[\d:.]+Z"\}\naccount_not_found$/m);
 
     // AUDIT: a change by each kind of actor, found by actor with the actor's name.
     const account = await walk.variable('ACCOUNT');
