@@ -39,14 +39,19 @@ export const revokeUserAccess: RevokeUserAccess = async (trx, accountId, userId,
 /**
  * Ends sign-in sessions of one person (signing out, an operator ending one, another person signing
  * in in the same browser): each client a session signed in to is told by back-channel logout, and
- * the grants signed in under it are revoked with their tokens. OpenID Connect Back-Channel Logout
- * §2.7: refresh tokens not issued for offline access end with the session, and Gatehouse issues
- * none for offline access. Returns how many sessions were live until now.
+ * the grants signed in under it are revoked with their tokens, and the codes issued under it and
+ * not yet redeemed are deleted, so none can open a grant of a session already ended (the client was
+ * told it ended). OpenID Connect Back-Channel Logout §2.7: refresh tokens not issued for offline
+ * access end with the session, and Gatehouse issues none for offline access. Returns how many
+ * sessions were live until now.
  */
 export async function endSessions(trx: Transaction<Tables>, input: { accountId: string; userId: string; sessionIds: readonly string[]; at: number }): Promise<number> {
   const { accountId, userId, sessionIds, at } = input;
   await queueLogoutTokens(trx, { accountId, userId, sessionIds, now: at });
   const ended = await trx.updateTable('oauth_sessions').set({ ended_at: at }).where('account_id', '=', accountId).where('id', 'in', [...sessionIds]).where('ended_at', 'is', null).executeTakeFirst();
+  // Before the grants are read: a redemption already holding its code commits its grant first, and
+  // the read below finds it; one that comes later finds its code gone (token.ts).
+  await trx.deleteFrom('oauth_codes').where('account_id', '=', accountId).where('user_id', '=', userId).where('session_id', 'in', [...sessionIds]).where('consumed_at', 'is', null).execute();
   const grants = await trx.selectFrom('oauth_grants').select('id').where('session_id', 'in', [...sessionIds]).where('account_id', '=', accountId).where('revoked_at', 'is', null).execute();
   for (const grant of grants) await revokeGrant(trx, grant.id, at);
   return Number(ended.numUpdatedRows);

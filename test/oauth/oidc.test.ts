@@ -308,6 +308,9 @@ for (const target of databaseTargets()) {
       const idToken = redeemed.body.id_token as string;
       const sid = (await verifyJwt(idToken)).sid as string;
       const before = receiver.tokens.length;
+      // A code the session issued and the client has not redeemed yet.
+      const pending = (await authorize(browser)).params.get('code')!;
+      assert.ok(pending);
 
       const wrong = await browser.get(`/logout?${new URLSearchParams({ id_token_hint: idToken, post_logout_redirect_uri: `${SIGNED_OUT}/`, state: 'x' })}`);
       assert.equal(wrong.status, 400);
@@ -326,6 +329,13 @@ for (const target of databaseTargets()) {
       assert.equal(refreshed.body.error, 'invalid_grant');
       const grant = await t.gatehouse.database.db.selectFrom('oauth_grants').select('revoked_at').where('session_id', '=', sid).executeTakeFirstOrThrow();
       assert.notEqual(grant.revoked_at, null);
+      // Nor does a code issued under it open a new grant once the client was told the session ended.
+      const late = await redeem(pending);
+      assert.equal(late.status, 400);
+      assert.deepEqual(late.body, { error: 'invalid_grant', error_description: 'The authorization code is invalid' });
+      const grants = await t.gatehouse.database.db.selectFrom('oauth_grants').select('revoked_at').where('session_id', '=', sid).execute();
+      assert.deepEqual(grants.map((g) => g.revoked_at !== null), [true], 'no grant made from the late code');
+      assert.equal((await t.gatehouse.database.db.selectFrom('oauth_codes').select('code_digest').where('session_id', '=', sid).where('consumed_at', 'is', null).execute()).length, 0);
 
       await until(() => receiver.tokens.length > before, 10_000, 'the back-channel logout token');
       const logout = await verifyJwt(receiver.tokens.at(-1)!);
