@@ -95,6 +95,24 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
     return sha256Base64Url(`gatehouse consent form\n${sessionSecret}`);
   }
 
+  /**
+   * What a consent page shown right after a sign-in carries to say so: bound to the session, to
+   * that sign-in's time (it holds only while the session's last sign-in is that one) and to the
+   * request it was made for (its client, redirect, state, nonce and challenge), so no other
+   * request's consent can present it.
+   */
+  function signInProof(sessionSecret: string, authenticatedAt: number, req: AuthorizationRequest): string {
+    const request = JSON.stringify([req.client.id, req.redirectUri, req.state ?? null, req.oidc?.nonce ?? null, req.codeChallenge]);
+    return sha256Base64Url(`gatehouse signed in for this request\n${sessionSecret}\n${authenticatedAt}\n${request}`);
+  }
+
+  /** Whether the consent form follows a sign-in made for this very request (see `signInProof`). */
+  function signedInForThisRequest(request: FastifyRequest, body: Record<string, unknown>, req: AuthorizationRequest, session: Session): boolean {
+    const sessionSecret = parseCookies(request.headers.cookie)[cookies.session];
+    const fromForm = body.sign_in_proof;
+    return typeof sessionSecret === 'string' && sessionSecret.length > 0 && typeof fromForm === 'string' && safeEqual(fromForm, signInProof(sessionSecret, session.authenticatedAt, req));
+  }
+
   function consentTokenValid(request: FastifyRequest, body: Record<string, unknown>): boolean {
     const sessionSecret = parseCookies(request.headers.cookie)[cookies.session];
     const fromForm = body.csrf_token;
@@ -172,8 +190,8 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
     return session;
   }
 
-  /** After sign-in (or with a session): consent if needed, otherwise a code. */
-  async function proceed(reply: FastifyReply, req: AuthorizationRequest, session: Session, sessionSecret: string, status: 302 | 303) {
+  /** After sign-in (`signedInNow`) or with a session: consent if needed, otherwise a code. */
+  async function proceed(reply: FastifyReply, req: AuthorizationRequest, session: Session, sessionSecret: string, status: 302 | 303, signedInNow = false) {
     const fail = (code: RedirectError['code'], description: string) => redirectError(reply, status, new RedirectError(code, description, req.redirectUri, req.state));
     // Signed in just now as someone else than the claims parameter names.
     if (!isNamedPerson(req, session)) return fail('access_denied', NOT_THE_NAMED_PERSON);
@@ -185,7 +203,8 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
       if (req.prompt.has('none')) return fail('consent_required', 'The user has not consented to these scopes');
       const csrf = consentToken(sessionSecret);
       const brand = await brandingOf(req.client.accountId);
-      const page = consentPage({ clientName: req.client.name, userName: session.userName, scopes: offered, params: withoutPrompt(req, 'login'), csrf, brand, switchToken: switchToken(sessionSecret) });
+      const signedIn = signedInNow ? signInProof(sessionSecret, session.authenticatedAt, req) : undefined;
+      const page = consentPage({ clientName: req.client.name, userName: session.userName, scopes: offered, params: withoutPrompt(req, 'login'), csrf, signInProof: signedIn, brand, switchToken: switchToken(sessionSecret) });
       return sendPage(reply, 200, page, redirectTarget(req.redirectUri));
     }
     return issue(reply, req, session, offered, status);
@@ -316,7 +335,7 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
     // in use was checked against it already, in usableSession). A hint that cannot be read names nobody.
     if ((await hintNames(req, session)) === false) return redirectError(reply, 303, new RedirectError('login_required', NOT_THE_HINTED_PERSON, req.redirectUri, req.state));
     // The person has just signed in: that was their choice of account too.
-    return proceed(reply, { ...req, prompt: without(without(req.prompt, 'login'), 'select_account') }, session, secret, 303);
+    return proceed(reply, { ...req, prompt: without(without(req.prompt, 'login'), 'select_account') }, session, secret, 303, true);
   });
 
   app.post('/authorize/consent', { config: { ...pageConfig, ...documentedOnly(CONSENT_DOCS) }, schema: { tags: ['oauth'], operationId: 'submitConsent', summary: 'Consent form of the authorization endpoint (Allow or Deny)' } }, async (request, reply) => {
@@ -324,8 +343,10 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
     const req = await check(request, reply, body, 303);
     if (!req) return reply;
     const session = await currentSession(request, req);
-    // A consent page left open past max_age: the code's auth_time would be older than the relying party allows.
-    if (!session || !signedInWithinMaxAge(req, session)) return showSignIn(request, reply, req, 200);
+    // OIDC Core §3.1.2.1: max_age asks for a sign-in at the request, and one made for this request
+    // answers it however long the consent took (max_age=0 would otherwise never end). A consent page
+    // shown on an older session and left open past max_age asks for the password.
+    if (!session || !(signedInForThisRequest(request, body, req, session) || signedInWithinMaxAge(req, session))) return showSignIn(request, reply, req, 200);
     if (!consentTokenValid(request, body)) return sendPage(reply, 403, errorPage('The form expired. Go back to the application and start again.'));
     if (!isNamedPerson(req, session)) return redirectError(reply, 303, new RedirectError('access_denied', NOT_THE_NAMED_PERSON, req.redirectUri, req.state));
     const person = auditBy(request, { type: 'user', id: session.userId, clientId: req.client.id });

@@ -106,14 +106,14 @@ export function signInPage(input: { clientName: string; params: AuthorizeParams;
   );
 }
 
-export function consentPage(input: { clientName: string; userName: string; scopes: string[]; params: AuthorizeParams; csrf: string; brand?: Branding; switchToken?: string }): string {
+export function consentPage(input: { clientName: string; userName: string; scopes: string[]; params: AuthorizeParams; csrf: string; signInProof?: string | undefined; brand?: Branding; switchToken?: string }): string {
   const items = input.scopes.map((s) => `<li>${escape(SCOPES[s] ?? s)} <small>(<code>${escape(s)}</code>)</small></li>`).join('');
   const signedIn = input.switchToken === undefined ? undefined : { userName: input.userName, switchToken: input.switchToken };
   return page(
     'Allow access',
     `<h1>Allow access?</h1><p><strong>${escape(input.clientName)}</strong> asks to act for you (${escape(input.userName)}) and will be able to:</p>
 <ul>${items}</ul>
-<form method="post" action="/authorize/consent">${hidden(input.params, input.csrf)}
+<form method="post" action="/authorize/consent">${hidden(input.params, input.csrf)}${hiddenFields({ sign_in_proof: input.signInProof })}
 <button type="submit" name="decision" value="allow">Allow</button><button type="submit" name="decision" value="deny" class="secondary">Deny</button></form>${notYou(input.params, signedIn)}`,
     input.brand,
   );

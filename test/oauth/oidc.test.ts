@@ -240,26 +240,41 @@ for (const target of databaseTargets()) {
       assert.equal(((await response.json()) as Json).code, 'insufficient_scope');
     });
 
-    it('OIDC Core §3.1.2.1: a consent page left open past max_age asks for the password again, not for a code with an older auth_time', async () => {
+    it('OIDC Core §3.1.2.1: a sign-in made for the request answers its max_age however long the consent takes (max_age=0 ends); a consent page shown on an older session and left open past max_age asks for the password', async () => {
       const browser = new Browser(t.publicUrl);
-      const params = { response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT, scope: 'openid invoices:read', state: 'm', max_age: '60', prompt: 'consent' };
+      const params = { response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT, scope: 'openid invoices:read', state: 'm', max_age: '0', prompt: 'consent' };
       const first = await browser.get(authorizePath(params));
       assert.match(first.html, /Sign in/);
       const page = await signIn(browser, first, 'grace@example.com', PASSWORD);
       assert.match(page.html, /Allow access\?/);
       const signedInAt = Math.floor(clock.now() / 1000);
+      clock.advance(5_000);
+      const code = redirectParams(await consent(browser, page)).get('code');
+      assert.ok(code, 'a code, not the sign-in page again');
+      const claims = await verifyJwt((await redeem(code)).body.id_token as string);
+      assert.equal(claims.auth_time, signedInAt, 'the sign-in made for this request');
+
+      // The same session, a later request: its consent page is shown without a sign-in...
+      const later = { ...params, max_age: '60', state: 'n' };
+      clock.advance(10_000);
+      const shown = await browser.get(authorizePath(later));
+      assert.match(shown.html, /Allow access\?/);
+      assert.doesNotMatch(shown.html, /sign_in_proof/, 'no proof of a sign-in it did not make');
+      // ...and left open past max_age, the code's auth_time would be older than the relying party allows.
       clock.advance(61_000);
-      const late = await consent(browser, page);
+      const late = await consent(browser, shown);
       assert.equal(late.status, 200);
       assert.equal(late.headers.get('location'), null, 'no code');
       assert.match(late.html, /Sign in/);
+      // A proof from the earlier sign-in's page does not carry over to this one.
+      const replayed = await browser.post('/authorize/consent', { ...hiddenFields(shown.html), sign_in_proof: hiddenFields(page.html).sign_in_proof!, decision: 'allow' });
+      assert.match(replayed.html, /Sign in/);
       const again = await signIn(browser, late, 'grace@example.com', PASSWORD);
       assert.match(again.html, /Allow access\?/);
-      const code = redirectParams(await consent(browser, again)).get('code');
-      assert.ok(code);
-      const claims = await verifyJwt((await redeem(code)).body.id_token as string);
-      assert.equal(claims.auth_time, Math.floor(clock.now() / 1000));
-      assert.ok((claims.auth_time as number) > signedInAt + 60);
+      const fresh = redirectParams(await consent(browser, again)).get('code');
+      assert.ok(fresh);
+      const renewed = await verifyJwt((await redeem(fresh)).body.id_token as string);
+      assert.equal(renewed.auth_time, Math.floor(clock.now() / 1000));
     });
 
     it('OIDC Core §3.1.2.1: max_age asks for the password again once the sign-in is older; login_hint fills the userName; a foreign id_token_hint with prompt=none is login_required', async () => {
