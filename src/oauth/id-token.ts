@@ -6,7 +6,8 @@
  * only with several audiences), exp, iat, auth_time (the sign-in, never the refresh), nonce
  * (exactly as sent; never on a refresh, §12.2), at_hash (§3.1.3.6: left half of SHA-256 of the
  * access token), sid (the sign-in session, for back-channel logout), amr `pwd` (the one method
- * there is), acr when asked for and met, and any claims the `claims` parameter asked for.
+ * there is), acr `urn:gatehouse:acr:password` (the one class there is: stated always, so a relying
+ * party that sent `acr_values` reads it back, §3.1.2.1), and any claims the `claims` parameter asked for.
  * It is signed with the active key of the client's alg (ES256 unless it asked for RS256), and
  * lives as long as an access token, so rotation keeps its key published while it is valid.
  */

@@ -169,7 +169,7 @@ export function createTokenEndpoint(deps: TokenEndpointDeps) {
       sessionId: grant.session_id,
       accessToken: response.access_token,
       claims: requested ? consentedClaims(requested.id_token, scopeSet(response.scope)) : undefined,
-      acr: requested?.id_token.includes('acr') ? ACR_PASSWORD : null,
+      acr: ACR_PASSWORD,
     });
     return { ...response, id_token };
   }

@@ -96,7 +96,7 @@ for (const target of databaseTargets()) {
     it('OIDC Core §3.1.3.7: the ID token carries iss, sub (the user id), aud, exp, iat, auth_time, nonce exactly as sent, at_hash, sid', async () => {
       const browser = new Browser(t.publicUrl);
       const nonce = 'n-0S6_WzA2Mj ünïcode';
-      const { params } = await authorize(browser, { nonce });
+      const { params } = await authorize(browser, { nonce, acr_values: 'urn:gatehouse:acr:password' });
       const token = await redeem(params.get('code')!);
       assert.equal(token.status, 200, JSON.stringify(token.body));
       const idToken = token.body.id_token as string;
@@ -109,6 +109,8 @@ for (const target of databaseTargets()) {
       assert.equal(claims.auth_time, Math.floor(clock.now() / 1000));
       assert.equal(claims.exp, claims.iat! + t.config.accessTokenTtl);
       assert.equal(typeof claims.sid, 'string');
+      assert.equal(claims.acr, 'urn:gatehouse:acr:password', 'the class of the sign-in, as acr_values asks and discovery names');
+      assert.deepEqual(claims.amr, ['pwd']);
       assert.equal(claims.email, undefined, 'scope claims are for userinfo unless the claims parameter asks');
       const stored = await t.gatehouse.database.db.selectFrom('oidc_session_clients').selectAll().where('session_id', '=', claims.sid as string).execute();
       assert.deepEqual(stored.map((r) => r.client_id), [client.client_id]);
