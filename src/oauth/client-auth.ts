@@ -4,7 +4,8 @@
  * - RFC 6749 §2.3.1: HTTP Basic (form-urlencoded id and secret) or id and secret in the body;
  *   never both, and never more than one method in one request (§2.3).
  * - RFC 7523 §3 / RFC 7521 §4.2: `private_key_jwt` — iss = sub = client_id, aud = the issuer
- *   or the token endpoint, exp required and at most ten minutes away, an iat no later than now
+ *   or the token endpoint and nothing else (an audience list naming another server too is
+ *   refused, as RFC 7523bis requires against audience injection), exp required and at most ten minutes away, an iat no later than now
  *   (both judged with a few seconds' clock tolerance), jti (at most 256 characters) accepted
  *   once: it is remembered for as long as the assertion could be accepted, that is until exp
  *   plus the tolerance.
@@ -139,6 +140,7 @@ export function createClientAuthenticator(deps: { db: Db; clock: Clock; clients:
     let exp: number;
     let iat: number | undefined;
     let jti: unknown;
+    let aud: unknown;
     try {
       const { payload } = await verifyWithClientKeys(client, assertion, {
         issuer: client.id,
@@ -152,8 +154,13 @@ export function createClientAuthenticator(deps: { db: Db; clock: Clock; clients:
       exp = payload.exp!;
       iat = payload.iat;
       jti = payload.jti;
+      aud = payload.aud;
     } catch {
       throw clientAuthFailed(new ClientAuthFailure('assertion_invalid', 'private_key_jwt', client.id, client.accountId), 'client_assertion is invalid, expired or not signed by a registered key');
+    }
+    // jose accepts an audience list that holds one of ours: one written for several servers could be replayed at each.
+    if (Array.isArray(aud) && aud.length !== 1) {
+      throw clientAuthFailed(new ClientAuthFailure('assertion_invalid', 'private_key_jwt', client.id, client.accountId), 'client_assertion aud must name this server alone (the issuer or the token endpoint)');
     }
     if (exp * 1000 > now + MAX_ASSERTION_LIFETIME_SECONDS * 1000) {
       throw clientAuthFailed(new ClientAuthFailure('assertion_invalid', 'private_key_jwt', client.id, client.accountId), `client_assertion must expire within ${MAX_ASSERTION_LIFETIME_SECONDS} seconds`);

@@ -94,6 +94,16 @@ for (const target of databaseTargets()) {
       const refused = await postForm(`${t.publicUrl}/token`, { ...form, client_assertion: wrongAudience });
       assert.equal(refused.status, 401);
       assert.equal(refused.body.error, 'invalid_client');
+
+      // RFC 7523bis: an assertion addressed to this server and another could be replayed at either.
+      const audienceList = (jti: string, aud: string[]) =>
+        new SignJWT({ jti }).setProtectedHeader({ alg: 'ES256', kid: 'k1' }).setIssuer(reg.client_id).setSubject(reg.client_id).setAudience(aud).setExpirationTime(now + 60).sign(privateKey);
+      const injected = await postForm(`${t.publicUrl}/token`, { ...form, client_assertion: await audienceList('two', [t.publicUrl, 'https://elsewhere.example']) });
+      assert.equal(injected.status, 401);
+      assert.deepEqual(injected.body, { error: 'invalid_client', error_description: 'client_assertion aud must name this server alone (the issuer or the token endpoint)' });
+      assert.equal(await countRows(t, 'access_tokens'), before);
+      const alone = await postForm(`${t.publicUrl}/token`, { ...form, client_assertion: await audienceList('one', [`${t.publicUrl}/token`]) });
+      assert.equal(alone.status, 200, 'a list naming the token endpoint alone');
     });
 
     it('RFC 7523 §3: a jti is remembered until exp plus the clock tolerance, so a captured assertion is refused while it would still pass; an iat in the future beyond the tolerance → invalid_client', async () => {
