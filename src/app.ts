@@ -315,7 +315,7 @@ async function assemble(
     limits: rateLimits,
     routes: [
       (admin) => registerAccountRoutes(admin, { accounts, paging, forgetClientsOf: oauth.clients.forgetAccount }),
-      (admin) => registerClientRoutes(admin, { accounts, clients: oauth.clients, paging }),
+      (admin) => registerClientRoutes(admin, { accounts, clients: oauth.clients, paging, keys: oauth.keys }),
       (admin) =>
         registerUserRoutes(admin, {
           accounts,

@@ -6,6 +6,8 @@ import { errorResponses } from '../platform/http/schemas.ts';
 import { pageQueryProperties, pageSchema, type Paging } from '../paging/page.ts';
 import { AUTH_METHODS, GRANT_TYPES, ID_TOKEN_ALGS, SUBJECT_TYPES, presentClient, type ClientMetadata, type Clients } from './clients.ts';
 import { component } from '../platform/http/openapi-components.ts';
+import type { SigningKeys } from './keys.ts';
+import type { IdTokenAlg } from './client-metadata.ts';
 
 const clientSchema = component('Client', {
   type: 'object',
@@ -86,8 +88,10 @@ const metadataBody = component('ClientMetadata', {
 /** A PATCH names at least one field, as an account's does: `{}` is a caller's mistake (a body built from nothing), told rather than answered 200. */
 const metadataPatch = component('ClientMetadataPatch', { ...metadataBody, minProperties: 1 } as const);
 
-export function registerClientRoutes(app: FastifyInstance, deps: { accounts: Accounts; clients: Clients; paging: Paging }): void {
-  const { accounts, clients, paging } = deps;
+export function registerClientRoutes(app: FastifyInstance, deps: { accounts: Accounts; clients: Clients; paging: Paging; keys: Pick<SigningKeys, 'prepare'> }): void {
+  const { accounts, clients, paging, keys } = deps;
+  /** A client's ID tokens are signed with a key the JWKS published when it was registered (keys.ts `prepare`). */
+  const prepareIdTokenKey = (client: { id_token_signed_response_alg: IdTokenAlg }) => keys.prepare(client.id_token_signed_response_alg);
   type P = { Params: { id: string; clientId: string } };
 
   app.post<{ Params: { id: string }; Body: ClientMetadata }>(
@@ -105,6 +109,7 @@ export function registerClientRoutes(app: FastifyInstance, deps: { accounts: Acc
     async (request, reply) => {
       await accounts.require(request.params.id);
       const client = await clients.register(request.params.id, request.body, auditBy(request));
+      await prepareIdTokenKey(client);
       reply.code(201).header('location', `/admin/v1/accounts/${request.params.id}/clients/${client.client_id}`).header('cache-control', 'no-store');
       return client;
     },
@@ -151,7 +156,9 @@ export function registerClientRoutes(app: FastifyInstance, deps: { accounts: Acc
     async (request, reply) => {
       await accounts.require(request.params.id);
       reply.header('cache-control', 'no-store');
-      return clients.update(request.params.id, request.params.clientId, request.body, auditBy(request));
+      const client = await clients.update(request.params.id, request.params.clientId, request.body, auditBy(request));
+      await prepareIdTokenKey(client);
+      return client;
     },
   );
 

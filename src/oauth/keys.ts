@@ -2,8 +2,10 @@
  * The server's signing keys and the JWKS that publishes them (RFC 7517, RFC 8414 `jwks_uri`).
  *
  * Access tokens are opaque, so the ES256 keys sign what leaves the server as a JWT: RFC 9701
- * introspection responses, ID tokens and logout tokens (OpenID Connect). RS256 keys are made
- * when first needed, for clients that ask for RS256 ID tokens (id_token_signed_response_alg).
+ * introspection responses, ID tokens and logout tokens (OpenID Connect). The first RS256 key is
+ * made when a client that asks for RS256 ID tokens (id_token_signed_response_alg) is registered,
+ * so the JWKS publishes it before its first ID token is signed (or, for a client brought in by
+ * `gatehouse import`, when first needed).
  * The HS256 keys seal client-credentials tokens and are never published.
  *
  * One key of each kind signs. A rotation publishes the new signing keys at once but lets them
@@ -80,6 +82,19 @@ export function createSigningKeys(deps: { db: Db; clock: Clock; vault: KeyVault;
       .where((eb) => eb.or([eb('signs_from', 'is', null), eb('signs_from', '<=', now)]))
       .orderBy('created_at', 'desc')
       .executeTakeFirst();
+  }
+
+  /**
+   * Makes the first key of `alg` unless one signs already: when a client asking for it is
+   * registered, so the key is in the JWKS before anything is signed with it. Under the row
+   * ensureActive holds, so nodes doing this at once make one key.
+   */
+  async function prepare(alg: SigningAlg): Promise<void> {
+    if (await active(alg)) return;
+    await db.transaction().execute(async (trx) => {
+      await holdKeyMaking(trx);
+      if (!(await active(alg, trx))) await create(alg, trx);
+    });
   }
 
   /**
@@ -199,6 +214,8 @@ export function createSigningKeys(deps: { db: Db; clock: Clock; vault: KeyVault;
       return { keys: rows.filter((r) => r.publish_until === null || r.publish_until > now).map((r) => JSON.parse(r.public_jwk) as JWK) };
     },
 
+    prepare,
+
     /**
      * The public key of a signing key this server made, by kid: active, retired or no longer
      * published (its public part is kept, sealed), so what it signed can be read for as long as
@@ -220,11 +237,7 @@ export function createSigningKeys(deps: { db: Db; clock: Clock; vault: KeyVault;
     async sign(claims: Record<string, unknown>, type: string | undefined, alg: SigningAlg = ALG): Promise<string> {
       let row = await active(alg);
       if (!row && alg !== ALG) {
-        // Under the row ensureActive holds, so nodes asked for their first RS256 ID token at once make one key.
-        await db.transaction().execute(async (trx) => {
-          await holdKeyMaking(trx);
-          if (!(await active(alg, trx))) await create(alg, trx);
-        });
+        await prepare(alg);
         row = await active(alg);
       }
       if (!row) throw new Error('no active signing key');

@@ -93,6 +93,27 @@ for (const target of databaseTargets()) {
       assert.ok(oidc.scopes_supported.includes('openid'));
     });
 
+    it('a client asking for RS256 ID tokens has its key in the JWKS from its registration: its first ID token names a kid already published', async () => {
+      const rsaKids = async () => {
+        const jwks = (await (await fetch(`${t.publicUrl}/.well-known/jwks.json`)).json()) as JSONWebKeySet;
+        return jwks.keys.filter((k) => k.alg === 'RS256').map((k) => k.kid);
+      };
+      assert.deepEqual(await rsaKids(), [], 'no RS256 key until a client asks for one');
+      const rsa = (await registerClient(t, scim.accountId, { client_name: 'RSA app', redirect_uris: [REDIRECT], grant_types: ['authorization_code'], id_token_signed_response_alg: 'RS256', scope: 'openid' })) as { client_id: string; client_secret: string };
+      const published = await rsaKids();
+      assert.equal(published.length, 1, 'published at registration');
+      // A cached JWKS, as a relying party holds it, is all it needs for the first ID token.
+      const cached = createLocalJWKSet((await (await fetch(`${t.publicUrl}/.well-known/jwks.json`)).json()) as JSONWebKeySet);
+      const browser = new Browser(t.publicUrl);
+      const { params } = await authorize(browser, { client_id: rsa.client_id, scope: 'openid' });
+      const redeemed = await postForm(`${t.publicUrl}/token`, { grant_type: 'authorization_code', code: params.get('code')!, redirect_uri: REDIRECT }, { authorization: basic(rsa.client_id, rsa.client_secret) });
+      assert.equal(redeemed.status, 200, JSON.stringify(redeemed.body));
+      const idToken = redeemed.body.id_token as string;
+      assert.deepEqual(decodeProtectedHeader(idToken), { alg: 'RS256', kid: published[0] });
+      assert.equal((await jwtVerify(idToken, cached, { issuer: t.config.issuer, audience: rsa.client_id, currentDate: new Date(clock.now()) })).payload.sub, userId);
+      assert.deepEqual(await rsaKids(), published, 'no second key made');
+    });
+
     it('OIDC Core §3.1.3.7: the ID token carries iss, sub (the user id), aud, exp, iat, auth_time, nonce exactly as sent, at_hash, sid', async () => {
       const browser = new Browser(t.publicUrl);
       const nonce = 'n-0S6_WzA2Mj ünïcode';
