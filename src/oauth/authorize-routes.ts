@@ -327,10 +327,10 @@ export function registerAuthorizeRoutes(app: FastifyInstance, deps: AuthorizeDep
     const started = await sessions.start(req.client.accountId, { id: user.id, passwordHash: user.password_hash! }, previous, auditBy(request, { type: 'user', id: user.id, clientId: req.client.id }));
     // Deactivated, deleted or given a new password while the password was being checked.
     if (!started) return failed({ reason: 'user_changed', user_id: user.id });
-    const { secret, id: sessionId } = started;
+    const { secret, id: sessionId, authenticatedAt } = started;
     reply.header('set-cookie', cookies.setSession(secret));
     reply.header('set-cookie', cookies.setDevice(deps.devices.issue(req.client.accountId, userName)));
-    const session: Session = { id: sessionId, accountId: user.account_id, userId: user.id, userName: user.user_name, authenticatedAt: deps.clock.now() };
+    const session: Session = { id: sessionId, accountId: user.account_id, userId: user.id, userName: user.user_name, authenticatedAt };
     // OIDC Core §3.1.2.1: no answer for another person than the id_token_hint names (a session
     // in use was checked against it already, in usableSession). A hint that cannot be read names nobody.
     if ((await hintNames(req, session)) === false) return redirectError(reply, 303, new RedirectError('login_required', NOT_THE_HINTED_PERSON, req.redirectUri, req.state));

@@ -109,7 +109,7 @@ export function createSessions(deps: { db: Db; clock: Clock }) {
      * held for share, so a change under way is waited for and seen, and one that comes after ends
      * this session with the others.
      */
-    async start(accountId: string, signedIn: { id: string; passwordHash: string }, previous?: string, by?: AuditBy): Promise<{ secret: string; id: string } | undefined> {
+    async start(accountId: string, signedIn: { id: string; passwordHash: string }, previous?: string, by?: AuditBy): Promise<{ secret: string; id: string; authenticatedAt: number } | undefined> {
       const userId = signedIn.id;
       const now = clock.now();
       const secret = randomSecret(32);
@@ -129,7 +129,7 @@ export function createSessions(deps: { db: Db; clock: Clock }) {
             .executeTakeFirst();
           if (Number(renewed.numUpdatedRows) === 1) {
             await recordAudit(trx, by, { accountId, action: 'signin.succeeded', target: { type: 'user', id: userId }, at: now });
-            return { secret, id: replaced.id };
+            return { secret, id: replaced.id, authenticatedAt: now };
           }
         } else if (replaced) {
           await endSessions(trx, { accountId: replaced.account_id, userId: replaced.user_id, sessionIds: [replaced.id], at: now });
@@ -139,7 +139,7 @@ export function createSessions(deps: { db: Db; clock: Clock }) {
           .values({ id, session_digest: sha256Hex(secret), account_id: accountId, user_id: userId, authenticated_at: now, expires_at: now + SESSION_TTL_SECONDS * 1000, ended_at: null })
           .execute();
         await recordAudit(trx, by, { accountId, action: 'signin.succeeded', target: { type: 'user', id: userId }, at: now });
-        return { secret, id };
+        return { secret, id, authenticatedAt: now };
       });
     },
 

@@ -268,7 +268,16 @@ for (const target of databaseTargets()) {
       const params = { response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT, scope: 'openid invoices:read', state: 'm', max_age: '0', prompt: 'consent' };
       const first = await browser.get(authorizePath(params));
       assert.match(first.html, /Sign in/);
-      const page = await signIn(browser, first, 'grace@example.com', PASSWORD);
+      // The sign-in's clock moves on every reading, as a real one does between its steps (from a
+      // whole second, so the sign-in's auth_time is that second).
+      clock.set(Math.ceil(clock.now() / 1000) * 1000);
+      const frozenNow = clock.now;
+      let ticks = 0;
+      clock.now = () => frozenNow() + ++ticks;
+      const page = await signIn(browser, first, 'grace@example.com', PASSWORD).finally(() => {
+        clock.now = frozenNow;
+      });
+      assert.ok(ticks > 1);
       assert.match(page.html, /Allow access\?/);
       const signedInAt = Math.floor(clock.now() / 1000);
       clock.advance(5_000);
