@@ -53,10 +53,86 @@ export interface FilterTarget extends Comparing {
 /** Parses a filter, turning every parser failure into 400 invalidFilter. */
 export function parseFilter(text: string): Filter {
   if (text.length > 4096) throw invalidFilter('filter is longer than 4096 characters');
+  const lifted = liftStrings(text);
+  let filter: Filter;
   try {
-    return parse(text);
+    filter = parse(lifted.text);
   } catch (error) {
-    throw invalidFilter(`filter could not be parsed: ${whatIsWrong((error as Error).message)} (RFC 7644 §3.4.2.2)`);
+    const message = lifted.restoreIn((error as Error).message);
+    throw invalidFilter(`filter could not be parsed: ${whatIsWrong(message)} (RFC 7644 §3.4.2.2)`);
+  }
+  return restoreStrings(filter, lifted.values);
+}
+
+/** A filter with each quoted value replaced by a placeholder, and the values it stood for. */
+interface LiftedStrings {
+  text: string;
+  values: string[];
+  /** A parser message with each placeholder shown as the value was written. */
+  restoreIn(message: string): string;
+}
+
+/**
+ * A compared value is a JSON literal (RFC 7644 §3.4.2.2), so `"CONTOSO\\jdoe"` holds one
+ * backslash and `"\u0062"` is `b`. The parser's tokenizer doubles every backslash not before a
+ * quote, which would make such values never match; so each quoted value is decoded here and
+ * handed to the parser as `"<index>"`, which has no backslash to double.
+ */
+function liftStrings(text: string): LiftedStrings {
+  const values: string[] = [];
+  const literals: string[] = [];
+  let out = '';
+  let at = 0;
+  for (let open = text.indexOf('"'); open !== -1; open = text.indexOf('"', at)) {
+    const close = closingQuote(text, open);
+    // An unterminated value is left to the parser, which explains it.
+    if (close === -1) break;
+    const literal = text.slice(open, close + 1);
+    out += `${text.slice(at, open)}"${values.length}"`;
+    values.push(decodeString(literal));
+    literals.push(literal);
+    at = close + 1;
+  }
+  out += text.slice(at);
+  return {
+    text: out,
+    values,
+    restoreIn: (message) => message.replace(/"(\d+)"/g, (placeholder, index: string) => literals[Number(index)] ?? placeholder),
+  };
+}
+
+/** The index of the quote that ends the string opened at `open`, or -1; `\x` escapes x. */
+function closingQuote(text: string, open: number): number {
+  for (let i = open + 1; i < text.length; i++) {
+    if (text[i] === '\\') i++;
+    else if (text[i] === '"') return i;
+  }
+  return -1;
+}
+
+function decodeString(literal: string): string {
+  try {
+    return JSON.parse(literal) as string;
+  } catch {
+    const shown = literal.length > 60 ? `${literal.slice(0, 60)}…` : literal;
+    throw invalidFilter(`filter could not be parsed: the value ${shown} is not a JSON string (an escape is \\", \\\\, \\/, \\b, \\f, \\n, \\r, \\t or \\u and four hex digits; RFC 7644 §3.4.2.2)`);
+  }
+}
+
+/** Puts the decoded values back where their placeholders were parsed. */
+function restoreStrings(filter: Filter, values: string[]): Filter {
+  switch (filter.op) {
+    case 'and':
+    case 'or':
+      return { ...filter, filters: filter.filters.map((f) => restoreStrings(f, values)) };
+    case 'not':
+      return { ...filter, filter: restoreStrings(filter.filter, values) };
+    case '[]':
+      return { ...filter, valFilter: restoreStrings(filter.valFilter, values) };
+    case 'pr':
+      return filter;
+    default:
+      return typeof filter.compValue === 'string' ? { ...filter, compValue: values[Number(filter.compValue)]! } : filter;
   }
 }
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { databaseTargets } from '../helpers/databases.ts';
 import { startTestApp, type TestApp } from '../helpers/test-app.ts';
-import { scimClient, ENTERPRISE, GROUP, USER, type ScimClient } from './scim-client.ts';
+import { scimClient, ENTERPRISE, ERROR, GROUP, USER, type ScimClient } from './scim-client.ts';
 
 const PEOPLE = [
   { userName: 'alice@Example.com', title: 'Engineer', active: true, name: { givenName: 'Alice', familyName: 'Zed' }, emails: [{ value: 'alice@example.com', type: 'work', primary: true }, { value: 'al@home.org', type: 'home' }], [ENTERPRISE]: { department: 'R&D', employeeNumber: '100' } },
@@ -126,6 +126,50 @@ for (const target of databaseTargets()) {
       }
       const none = await u.call('GET', `/Users?filter=${encodeURIComponent('name.givenName eq "Omer"')}`);
       assert.equal(none.body.totalResults, 0);
+    });
+
+    it('RFC 7644 §3.4.2.2: a compared value is a JSON string, its escapes decoded (backslash, quote, tab, \\u)', async () => {
+      const d = await scimClient(t, 'Backslashes');
+      const db = t.gatehouse.database.db;
+      const userName = String.raw`CONTOSO\jdoe`;
+      const created = await d.call('POST', '/Users', { schemas: [USER], userName, title: 'say "hi"', displayName: 'tab\there' });
+      assert.equal(created.status, 201);
+      const stored = await db.selectFrom('users').select('user_name').where('id', '=', created.body.id).executeTakeFirstOrThrow();
+      assert.equal(stored.user_name, userName);
+      // Each filter as a directory writes it: the value a JSON literal, so "\\" is one backslash.
+      for (const filter of [
+        String.raw`userName eq "CONTOSO\\jdoe"`,
+        String.raw`userName sw "CONTOSO\\"`,
+        String.raw`userName ew "\\JDOE"`,
+        String.raw`userName eq "CONTOSO\\j\u0064oe"`,
+        String.raw`title eq "say \"hi\""`,
+        String.raw`title co "\""`,
+        String.raw`displayName eq "tab\there"`,
+        String.raw`emails[value eq "x"] or userName eq "contoso\\JDOE"`,
+      ]) {
+        const response = await d.call('GET', `/Users?filter=${encodeURIComponent(filter)}`);
+        assert.equal(response.status, 200, filter);
+        assert.equal(response.body.totalResults, 1, filter);
+        assert.deepEqual(response.body.Resources.map((r: { userName: string }) => r.userName), [userName], filter);
+      }
+      // Two backslashes in the filter's text are one in the value, never two.
+      const doubled = await d.call('GET', `/Users?filter=${encodeURIComponent(String.raw`userName eq "CONTOSO\\\\jdoe"`)}`);
+      assert.equal(doubled.status, 200);
+      assert.equal(doubled.body.totalResults, 0);
+      // A directory that found nobody would create the user again: the filter must find it first.
+      const again = await d.call('POST', '/Users', { schemas: [USER], userName });
+      assert.equal(again.status, 409);
+      assert.equal((await db.selectFrom('users').select('id').where('account_id', '=', d.accountId).execute()).length, 1);
+    });
+
+    it('a value with a malformed escape is 400 invalidFilter naming it', async () => {
+      for (const filter of [String.raw`userName eq "CONTOSO\jdoe"`, String.raw`userName eq "\u00"`, String.raw`userName sw "a\x41"`, 'userName eq "tab\there"']) {
+        const response = await c.call('GET', `/Users?filter=${encodeURIComponent(filter)}`);
+        assert.equal(response.status, 400, filter);
+        assert.deepEqual(response.body.schemas, [ERROR], filter);
+        assert.equal(response.body.scimType, 'invalidFilter', filter);
+        assert.match(response.body.detail, /is not a JSON string/, filter);
+      }
     });
 
     it('the same filter through POST /.search with attributes, sort and paging', async () => {
