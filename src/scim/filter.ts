@@ -304,34 +304,53 @@ export function scalarTest(ctx: Comparing, operand: Operand & { kind: 'scalar' }
     }
     default: {
       if (typeof value !== 'string') throw invalidFilter(`${where} is a string: compare it with a quoted value`);
-      const folded = !operand.caseExact;
-      const left = folded && !operand.lowered ? ctx.dialect.lowerCase(lhs) : lhs;
       // A directory looking up "Team " before creating it must find the "Team" it created before.
       const given = operand.trimmed && op === 'eq' ? value.trim() : value;
-      const right = folded ? given.toLowerCase() : given;
-      return stringTest(ctx.dialect, bind, left, op, right, where);
+      if (operand.caseExact) return stringTest(ctx.dialect, lhs, op, literal(bind, given), where);
+      if (operand.lowered) return stringTest(ctx.dialect, lhs, op, literal(bind, given.toLowerCase()), where);
+      return stringTest(ctx.dialect, ctx.dialect.lowerCase(lhs), op, loweredInSql(ctx.dialect, bind, given), where);
     }
   }
 }
 
-function stringTest(dialect: SqlDialect, bind: Bind, left: RawBuilder<unknown>, op: string, value: string, where: string): Condition {
-  const right = bind(value);
+/** The right-hand side of a string comparison, and its length in code points. */
+interface StringSide {
+  value: unknown;
+  length: unknown;
+}
+
+/** A value compared as given (or as lowered in JavaScript, like the stored column it meets). */
+function literal(bind: Bind, value: string): StringSide {
+  return { value: bind(value), length: bind([...value].length) };
+}
+
+/**
+ * A value compared with a column lowered in SQL is lowered by the same function: JavaScript's
+ * toLowerCase and PostgreSQL's lower() differ on some letters (İ, a final Σ), and a value must
+ * always find itself stored. Its length is the lowered one's, which may differ from the given one's.
+ */
+function loweredInSql(dialect: SqlDialect, bind: Bind, value: string): StringSide {
+  const lowered = dialect.lowerCase(sql`${bind(value)}`);
+  return { value: lowered, length: sql`length(${lowered})` };
+}
+
+function stringTest(dialect: SqlDialect, left: RawBuilder<unknown>, op: string, right: StringSide, where: string): Condition {
   switch (op) {
     case 'eq':
-      return sql<SqlBool>`(${left} = ${right})`;
+      return sql<SqlBool>`(${left} = ${right.value})`;
     case 'co':
-      return dialect.contains(left, right);
+      return dialect.contains(left, right.value);
     case 'sw':
-      return sql<SqlBool>`(substr(${left}, 1, ${bind([...value].length)}) = ${right})`;
+      return sql<SqlBool>`(substr(${left}, 1, ${right.length}) = ${right.value})`;
     case 'ew': {
-      const length = bind([...value].length);
-      return sql<SqlBool>`(length(${left}) >= ${length} and substr(${left}, length(${left}) - ${length} + 1) = ${right})`;
+      const { length } = right;
+      return sql<SqlBool>`(length(${left}) >= ${length} and substr(${left}, length(${left}) - ${length} + 1) = ${right.value})`;
     }
     case 'gt':
     case 'ge':
     case 'lt':
     case 'le':
-      return sql<SqlBool>`(${dialect.binaryOrder(left)} ${sql.raw(SQL_ORDERING[op]!)} ${right})`;
+      return sql<SqlBool>`(${dialect.binaryOrder(left)} ${sql.raw(SQL_ORDERING[op]!)} ${right.value})`;
   }
   throw invalidFilter(`${where}: unknown operator ${op}`);
 }

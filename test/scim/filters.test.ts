@@ -128,6 +128,36 @@ for (const target of databaseTargets()) {
       assert.equal(none.body.totalResults, 0);
     });
 
+    it('a stored displayName or name is found by its own value on both databases, whatever its letters lower-case to', async () => {
+      // İ and a final Σ lower-case differently in JavaScript and in PostgreSQL's lower().
+      const u = await scimClient(t, 'Lowering');
+      const person = { displayName: 'ÉMILE.İSTANBUL@X.COM', name: { givenName: 'ΟΔΟΣ', familyName: 'İNCE' } };
+      const created = await u.call('POST', '/Users', { schemas: [USER], userName: 'emile@x.com', ...person });
+      assert.equal(created.status, 201);
+      const stored = await t.gatehouse.database.db.selectFrom('users').select(['display_name', 'given_name', 'family_name']).where('id', '=', created.body.id).executeTakeFirstOrThrow();
+      assert.deepEqual(stored, { display_name: person.displayName, given_name: person.name.givenName, family_name: person.name.familyName });
+      for (const filter of [
+        'displayName eq "ÉMILE.İSTANBUL@X.COM"',
+        'displayName eq "émile.İstanbul@x.com"',
+        'displayName sw "ÉMILE.İ"',
+        'displayName ew "İSTANBUL@X.COM"',
+        'displayName co ".İST"',
+        'displayName ge "ÉMILE.İSTANBUL@X.COM" and displayName le "ÉMILE.İSTANBUL@X.COM"',
+        'name.givenName eq "ΟΔΟΣ"',
+        'name.givenName ew "ΔΟΣ"',
+        'name.familyName eq "İNCE"',
+        'name.familyName sw "İ"',
+      ]) {
+        const response = await u.call('GET', `/Users?filter=${encodeURIComponent(filter)}`);
+        assert.equal(response.status, 200, filter);
+        assert.equal(response.body.totalResults, 1, filter);
+        assert.deepEqual(response.body.Resources.map((r: { id: string }) => r.id), [created.body.id], filter);
+      }
+      const other = await u.call('GET', `/Users?filter=${encodeURIComponent('displayName ne "ÉMILE.İSTANBUL@X.COM"')}`);
+      assert.equal(other.status, 200);
+      assert.equal(other.body.totalResults, 0);
+    });
+
     it('RFC 7644 §3.4.2.2: a compared value is a JSON string, its escapes decoded (backslash, quote, tab, \\u)', async () => {
       const d = await scimClient(t, 'Backslashes');
       const db = t.gatehouse.database.db;

@@ -77,7 +77,7 @@ export interface SqlDialect {
   contains(text: Expression<unknown>, part: unknown): RawBuilder<SqlBool>;
   /** `expression` compared and ordered by code point, whatever the database's collation. */
   binaryOrder(expression: Expression<unknown>): Expression<unknown>;
-  /** Text `expression` in lower case, every letter folded, as the values lower-cased in JavaScript it is compared with. */
+  /** Text `expression` in lower case, every letter folded; what it is compared with is lowered by it too, as PostgreSQL's lower() and JavaScript's toLowerCase differ on some letters (İ, a final Σ). */
   lowerCase(expression: Expression<unknown>): RawBuilder<unknown>;
   /** A JSON array of `values`. */
   jsonArray(...values: Expression<unknown>[]): RawBuilder<unknown>;
