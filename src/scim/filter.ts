@@ -8,7 +8,7 @@
  *
  * A resource type describes where each attribute lives through a `FilterTarget`.
  */
-import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type OrderByModifiersCallbackExpression, type RawBuilder, type SqlBool } from 'kysely';
 import { parse, type Filter, type Compare } from 'scim2-parse-filter';
 import { invalidFilter } from './errors.ts';
 import { resolvePath, type AttrDef, type AttrType, type ResolvedPath, type ResourceSchema } from './schema-catalog.ts';
@@ -359,4 +359,12 @@ function stringTest(dialect: SqlDialect, left: RawBuilder<unknown>, op: string, 
 export function orderExpression(dialect: SqlDialect, operand: Operand & { kind: 'scalar' }): Expression<unknown> {
   const base = operand.caseExact || operand.lowered || operand.type !== 'string' ? operand.sql : dialect.lowerCase(operand.sql);
   return operand.type === 'string' || operand.type === 'reference' ? dialect.binaryOrder(base) : base;
+}
+
+/**
+ * The direction of a sort by an attribute: resources without it come last when ascending and
+ * first when descending (RFC 7644 §3.4.2.3), said explicitly, as SQLite puts nulls first ascending.
+ */
+export function sortDirection(descending: boolean): OrderByModifiersCallbackExpression {
+  return (order) => (descending ? order.desc().nullsFirst() : order.asc().nullsLast());
 }

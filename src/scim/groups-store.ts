@@ -8,7 +8,7 @@ import type { Tables } from '../platform/db/tables.ts';
 import type { SqlDialect } from '../platform/db/dialect.ts';
 import { invalidFilter, invalidValue } from './errors.ts';
 import type { Filter } from 'scim2-parse-filter';
-import { orderExpression, translateAst, translateFilter, type FilterTarget, type Operand } from './filter.ts';
+import { orderExpression, sortDirection, translateAst, translateFilter, type FilterTarget, type Operand } from './filter.ts';
 import { GROUP_SCHEMA, resolvePath, type AttrDef, type ResolvedPath } from './schema-catalog.ts';
 import type { ScimTables } from './tables.ts';
 import type { ListQuery } from './users-store.ts';
@@ -201,7 +201,7 @@ export function createScimGroupStore(deps: { db: Db; dialect: SqlDialect }) {
       if (query.count === 0 || query.startIndex > totalResults) return { rows: [], total: totalResults };
       let page = base.selectAll('scim_groups');
       const direction = query.descending ? 'desc' : 'asc';
-      if (query.sortBy) page = page.orderBy(orderExpression(dialect, sortOperand(query.sortBy)), direction);
+      if (query.sortBy) page = page.orderBy(orderExpression(dialect, sortOperand(query.sortBy)), sortDirection(query.descending));
       page = page.orderBy('scim_groups.created_at', direction).orderBy('scim_groups.id', direction);
       return { rows: await page.limit(query.count).offset(query.startIndex - 1).execute(), total: totalResults };
     },

@@ -9,7 +9,7 @@ import type { Tables } from '../platform/db/tables.ts';
 import type { SqlDialect } from '../platform/db/dialect.ts';
 import { findUser } from '../users/store.ts';
 import type { UserRow } from '../users/tables.ts';
-import { filterShape, orderExpression, parseFilter, translateAst, type Bind } from './filter.ts';
+import { filterShape, orderExpression, parseFilter, sortDirection, translateAst, type Bind } from './filter.ts';
 import { sortOperand, userFilterTarget } from './user-filter.ts';
 import type { ScimTables } from './tables.ts';
 import { touchInIdOrder } from './versions.ts';
@@ -167,7 +167,7 @@ export function createScimUserStore(deps: {
       values,
       page: preparedQuery((db) => {
         let page = base(db).selectAll('users').select(groupRefsOf(dialect).as('group_refs'));
-        if (sortBy) page = page.orderBy(sortBy, direction);
+        if (sortBy) page = page.orderBy(sortBy, sortDirection(query.descending));
         page = page.orderBy('users.created_at', direction).orderBy('users.id', direction);
         return page.limit(query.count).offset(query.startIndex - 1);
       }, ONE_SHAPE_OF_MANY),

@@ -134,5 +134,41 @@ for (const target of databaseTargets()) {
         assert.deepEqual(read.body.groups, resource.groups);
       }
     });
+
+    it('RFC 7644 §3.4.2.3: resources without the sort attribute come last ascending and first descending', async () => {
+      const s = await scimClient(t, 'Sorting');
+      const db = t.gatehouse.database.db;
+      const people = [
+        { userName: 'none-1@example.com' },
+        { userName: 'b@example.com', title: 'Bravo', name: { givenName: 'Bravo' } },
+        { userName: 'none-2@example.com' },
+        { userName: 'a@example.com', title: 'alpha', name: { givenName: 'alpha' } },
+      ];
+      for (const person of people) assert.equal((await s.call('POST', '/Users', { schemas: [USER], ...person })).status, 201);
+      const named = await db.selectFrom('users').select('user_name').where('account_id', '=', s.accountId).where('given_name', 'is not', null).orderBy('user_name').execute();
+      assert.deepEqual(named.map((r) => r.user_name), ['a@example.com', 'b@example.com']);
+      const list = async (path: string, key: string): Promise<string[]> => {
+        const response = await s.call('GET', path);
+        assert.equal(response.status, 200, path);
+        return response.body.Resources.map((r: Record<string, string>) => r[key]);
+      };
+      // Resources without the value tie, in no order the RFC gives: they are compared as a set.
+      const unordered = (names: string[]) => [...names].sort();
+      for (const sortBy of ['title', 'name.givenName']) {
+        const up = await list(`/Users?sortBy=${sortBy}&sortOrder=ascending`, 'userName');
+        assert.deepEqual(up.slice(0, 2), ['a@example.com', 'b@example.com'], sortBy);
+        assert.deepEqual(unordered(up.slice(2)), ['none-1@example.com', 'none-2@example.com'], sortBy);
+        const down = await list(`/Users?sortBy=${sortBy}&sortOrder=descending`, 'userName');
+        assert.deepEqual(unordered(down.slice(0, 2)), ['none-1@example.com', 'none-2@example.com'], sortBy);
+        assert.deepEqual(down.slice(2), ['b@example.com', 'a@example.com'], sortBy);
+      }
+      for (const group of [{ displayName: 'No id 1' }, { displayName: 'With id', externalId: 'x-1' }, { displayName: 'No id 2' }]) {
+        assert.equal((await s.call('POST', '/Groups', { schemas: [GROUP], ...group })).status, 201);
+      }
+      const up = await list('/Groups?sortBy=externalId&sortOrder=ascending', 'displayName');
+      assert.deepEqual([up[0], unordered(up.slice(1))], ['With id', ['No id 1', 'No id 2']]);
+      const down = await list('/Groups?sortBy=externalId&sortOrder=descending', 'displayName');
+      assert.deepEqual([unordered(down.slice(0, 2)), down[2]], [['No id 1', 'No id 2'], 'With id']);
+    });
   });
 }
