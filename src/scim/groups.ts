@@ -169,12 +169,16 @@ export function createScimGroups(deps: ScimGroupsDeps) {
     return record(write, await store.removeMembers(write.trx, write.row.id, ids), false);
   }
 
-  /** Makes `ids` the members: removes the others, adds the missing; members kept are not written. */
-  async function setMembers(write: GroupWrite, ids: string[]): Promise<void> {
+  /**
+   * Makes `ids` the members: removes the others, adds the missing; members kept are not written.
+   * Returns whether the members changed.
+   */
+  async function setMembers(write: GroupWrite, ids: string[]): Promise<boolean> {
     const keep = new Set(ids);
     const current = (await store.membersOf(write.trx, [write.row.id])).map((m) => m.userId);
-    await removeMembers(write, current.filter((u) => !keep.has(u)));
-    await addMembers(write, ids);
+    const removed = await removeMembers(write, current.filter((u) => !keep.has(u)));
+    const added = await addMembers(write, ids);
+    return removed || added;
   }
 
   /**
@@ -208,13 +212,15 @@ export function createScimGroups(deps: ScimGroupsDeps) {
         return removeMembers(write, memberIds(operation.value));
       case 'replace': {
         const ids = await knownUsers(trx, row.account_id, memberIds(operation.value));
-        await setMembers(write, ids);
-        return true;
+        return setMembers(write, ids);
       }
     }
   }
 
   const namesOf = (row: GroupRow) => ({ displayName: row.display_name, externalId: row.external_id });
+  /** Whether a write would store the name and externalId `row` has. */
+  const keepsNames = (row: GroupRow, displayName: string, externalId: string | undefined) =>
+    displayName === row.display_name && (externalId ?? row.external_id) === row.external_id;
   const isMembersPath = (path: string) => /^(urn:ietf:params:scim:schemas:core:2\.0:group:)?members($|[.[])/i.test(path);
 
   return {
@@ -254,7 +260,8 @@ export function createScimGroups(deps: ScimGroupsDeps) {
         const row = await locked(trx, accountId, id, ifMatch);
         const ids = await knownUsers(trx, accountId, named);
         const write = newWrite(trx, row, clock.now());
-        await setMembers(write, ids);
+        // A sync sending what is stored writes nothing: no version, lastModified or audit record.
+        if (!(await setMembers(write, ids)) && keepsNames(row, displayName, externalId)) return render(row, await store.membersOf(trx, [id]));
         await touchMemberUsers(write, displayName !== row.display_name);
         const saved = await touch(trx, row, displayName, externalId, write.at, ifMatch);
         const changes = { ...changesOf(namesOf(row), namesOf(saved)), members: { after: ids } };
@@ -289,7 +296,7 @@ export function createScimGroups(deps: ScimGroupsDeps) {
         }
         const { displayName, externalId } = checkDoc(doc);
         // Members that changed, or a name: else nothing is written (a sync sending what is stored).
-        if (!changed && displayName === row.display_name && (externalId ?? row.external_id) === row.external_id) return row;
+        if (!changed && keepsNames(row, displayName, externalId)) return row;
         await touchMemberUsers(write, displayName !== row.display_name);
         const saved = await touch(trx, row, displayName, externalId, write.at, ifMatch);
         const members = operations.filter((o) => o.path !== undefined && isMembersPath(o.path)).map((o) => o.op.toLowerCase());

@@ -173,6 +173,43 @@ for (const target of databaseTargets()) {
       assert.deepEqual(await records(user.body.id), [...userRecords, 'scim.user.patched']);
     });
 
+    it('a group PATCH replacing members with the same members, or a PUT of what is stored, writes nothing (Okta\'s group push)', async () => {
+      const member = await c.call('POST', '/Users', { schemas: [USER], userName: 'pushed@example.com' });
+      const body = { schemas: [GROUP], displayName: 'Pushed', externalId: 'okta-g1', members: [{ value: member.body.id }] };
+      const group = await c.call('POST', '/Groups', body);
+      assert.equal(group.status, 201);
+      const id = group.body.id as string;
+      const records = async () => (await t.gatehouse.database.db.selectFrom('audit_events').select('action').where('target_id', '=', id).execute()).map((r) => r.action);
+      const userVersion = async () => (await t.gatehouse.database.db.selectFrom('users').select(['version', 'updated_at']).where('id', '=', member.body.id).executeTakeFirstOrThrow());
+      const [storedBefore, recordsBefore, userBefore] = [await storedGroup(id), await records(), await userVersion()];
+      t.clock.advance(5000);
+
+      const patched = await c.call('PATCH', `/Groups/${id}`, { schemas: [PATCH], Operations: [{ op: 'replace', path: 'members', value: [{ value: member.body.id }] }] });
+      assert.equal(patched.status, 204);
+      const noPath = await c.call('PATCH', `/Groups/${id}?attributes=members`, { schemas: [PATCH], Operations: [{ op: 'replace', value: { displayName: 'Pushed', members: [{ value: member.body.id }] } }] });
+      assert.equal(noPath.status, 200);
+      assert.equal(noPath.headers.get('etag'), 'W/"1"');
+      assert.deepEqual(noPath.body.members.map((m: { value: string }) => m.value), [member.body.id]);
+      for (let i = 0; i < 2; i++) {
+        const put = await c.call('PUT', `/Groups/${id}`, body);
+        assert.equal(put.status, 200);
+        assert.equal(put.headers.get('etag'), 'W/"1"');
+        assert.equal(put.body.meta.version, 'W/"1"');
+        assert.equal(put.body.meta.lastModified, group.body.meta.lastModified);
+        assert.deepEqual(put.body.members.map((m: { value: string }) => m.value), [member.body.id]);
+      }
+      assert.deepEqual(await storedGroup(id), storedBefore);
+      assert.deepEqual(await records(), recordsBefore);
+      assert.deepEqual(await userVersion(), userBefore);
+
+      // A PUT that changes the members still writes, once.
+      const emptied = await c.call('PUT', `/Groups/${id}`, { ...body, members: [] });
+      assert.equal(emptied.status, 200);
+      assert.equal(emptied.body.meta.version, 'W/"2"');
+      assert.deepEqual(await records(), [...recordsBefore, 'scim.group.replaced']);
+      assert.equal(Number((await storedGroup(id)).updated_at), t.clock.now());
+    });
+
     it('RFC 7643 §2.4: a PATCH through a value filter that makes an element primary leaves it the one primary, by sub-attribute path or by value', async () => {
       const created = await c.call('POST', '/Users', {
         schemas: [USER],
