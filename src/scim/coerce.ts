@@ -27,6 +27,15 @@ export function clears(def: AttrDef, value: unknown): boolean {
   return value === null || (value === '' && !def.required && def.mutability !== 'writeOnly' && (def.type === 'string' || def.type === 'reference' || def.type === 'complex'));
 }
 
+/**
+ * Whether `body` does not name the attribute at all (names are case-insensitive): what a replace
+ * leaves out, unlike what it sends as null or "" to remove.
+ */
+export function leavesOut(body: JsonObject, name: string): boolean {
+  const lower = name.toLowerCase();
+  return !Object.keys(body).some((key) => key.toLowerCase() === lower);
+}
+
 /** A single (non-array) value of `def`'s type, or throws invalidValue. */
 export function coerceSingle(def: AttrDef, value: unknown, where: string): Json {
   switch (def.type) {

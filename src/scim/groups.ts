@@ -1,8 +1,8 @@
 /**
  * SCIM groups (RFC 7643 §4.2, RFC 7644 §3.3-3.6). displayName is unique per account
  * (case-insensitively, 409 uniqueness); members are users of the same account (groups do not
- * nest). externalId is the directory's and may change (RFC 7643 §3.1); a write whose document
- * has none (a PUT that omits it) keeps the stored one, as a user's write does. displayName, externalId
+ * nest). externalId is the directory's and may change (RFC 7643 §3.1); a PUT that leaves it out
+ * keeps the stored one, and one sending null or "", or a PATCH removing it, removes it, as for users. displayName, externalId
  * and member ids are identifiers of at most 256 characters (limits.ts). PATCH on members adds
  * or removes only the rows named — `add members`, `remove members[value eq "…"]`, `remove
  * members` with a value list (Okta, Entra) — so a change to a 10,000-member group never reads
@@ -29,7 +29,7 @@ import { newId } from '../platform/ids.ts';
 import { isClosedAccountWrite, isUniqueViolation } from '../platform/db/database.ts';
 import { sharedTransactions, type GroupCommit } from '../platform/db/group-commit.ts';
 import { changesOf, recordAudit, type AuditBy } from '../audit/index.ts';
-import { coerceResource, coerceValue, isObject, type Json, type JsonObject } from './coerce.ts';
+import { coerceResource, coerceValue, isObject, leavesOut, type Json, type JsonObject } from './coerce.ts';
 import { invalidCredential, invalidValue, notFound, uniqueness } from './errors.ts';
 import { applyPatch, normaliseOperations, parsePatchPath, type PatchOperation } from './patch.ts';
 import { COMMON_ATTRIBUTES, CORE_GROUP, GROUP_SCHEMA, PATCH_OP, findAttr } from './schema-catalog.ts';
@@ -102,12 +102,12 @@ export function createScimGroups(deps: ScimGroupsDeps) {
     return resource;
   }
 
-  /** The name and externalId a write would store; externalId undefined when the document has none. */
-  function checkDoc(doc: JsonObject): { displayName: string; externalId: string | undefined } {
+  /** The name and externalId a write would store; externalId null when the document has none. */
+  function checkDoc(doc: JsonObject): { displayName: string; externalId: string | null } {
     if (typeof doc.displayName !== 'string' || doc.displayName.trim() === '') throw invalidValue('displayName is required');
     const displayName = doc.displayName.trim();
     checkIdentifierLength('displayName', displayName);
-    if (typeof doc.externalId !== 'string') return { displayName, externalId: undefined };
+    if (typeof doc.externalId !== 'string') return { displayName, externalId: null };
     checkIdentifierLength('externalId', doc.externalId);
     return { displayName, externalId: doc.externalId };
   }
@@ -153,9 +153,9 @@ export function createScimGroups(deps: ScimGroupsDeps) {
     checkIfMatch(ifMatch, replaced);
   }
 
-  /** Stores the group's name and externalId; `externalId` undefined keeps the stored one. */
-  async function touch(trx: Trx, row: GroupRow, displayName: string, externalId: string | undefined, at: number, ifMatch: string | undefined): Promise<GroupRow> {
-    const next: GroupRow = { ...row, display_name: displayName, display_name_lower: displayName.toLowerCase(), external_id: externalId ?? row.external_id };
+  /** Stores the group's name and externalId. */
+  async function touch(trx: Trx, row: GroupRow, displayName: string, externalId: string | null, at: number, ifMatch: string | undefined): Promise<GroupRow> {
+    const next: GroupRow = { ...row, display_name: displayName, display_name_lower: displayName.toLowerCase(), external_id: externalId };
     const stored = await writeRow(() => store.update(trx, next, at), next.display_name);
     checkReplaced(ifMatch, stored === undefined ? undefined : stored.version - 1, row.id);
     return { ...next, ...stored };
@@ -219,8 +219,7 @@ export function createScimGroups(deps: ScimGroupsDeps) {
 
   const namesOf = (row: GroupRow) => ({ displayName: row.display_name, externalId: row.external_id });
   /** Whether a write would store the name and externalId `row` has. */
-  const keepsNames = (row: GroupRow, displayName: string, externalId: string | undefined) =>
-    displayName === row.display_name && (externalId ?? row.external_id) === row.external_id;
+  const keepsNames = (row: GroupRow, displayName: string, externalId: string | null) => displayName === row.display_name && externalId === row.external_id;
   const isMembersPath = (path: string) => /^(urn:ietf:params:scim:schemas:core:2\.0:group:)?members($|[.[])/i.test(path);
 
   return {
@@ -232,14 +231,14 @@ export function createScimGroups(deps: ScimGroupsDeps) {
       const { displayName, externalId } = checkDoc(doc);
       const named = doc.members === undefined ? [] : memberIds(doc.members);
       const now = clock.now();
-      const row: GroupRow = { id: newId('grp'), account_id: accountId, display_name: displayName, display_name_lower: displayName.toLowerCase(), external_id: externalId ?? null, version: 1, created_at: now, updated_at: now };
+      const row: GroupRow = { id: newId('grp'), account_id: accountId, display_name: displayName, display_name_lower: displayName.toLowerCase(), external_id: externalId, version: 1, created_at: now, updated_at: now };
       return transact(async (trx) => {
         await writeRow(() => store.insert(trx, row), displayName);
         const ids = await knownUsers(trx, accountId, named);
         const write = newWrite(trx, row, now);
         await addMembers(write, ids);
         await touchMemberUsers(write, false);
-        const changes = changesOf(null, { displayName, externalId: externalId ?? null, members: ids });
+        const changes = changesOf(null, { displayName, externalId, members: ids });
         await recordAudit(trx, by, { accountId, action: 'scim.group.created', target: { type: 'group', id: row.id }, changes, at: now });
         return render(row, await store.membersOf(trx, [row.id]));
       });
@@ -254,10 +253,13 @@ export function createScimGroups(deps: ScimGroupsDeps) {
     async replace(accountId: string, id: string, body: JsonObject, ifMatch?: string, by?: AuditBy): Promise<JsonObject> {
       checkSchemas(body, CORE_GROUP);
       const doc = coerceResource(GROUP_SCHEMA, body, WRITABLE_COMMON);
-      const { displayName, externalId } = checkDoc(doc);
+      const { displayName, externalId: sent } = checkDoc(doc);
+      // A directory's PUT that does not send externalId means no change; null or "" removes it.
+      const keepsExternalId = leavesOut(body, 'externalId');
       const named = doc.members === undefined ? [] : memberIds(doc.members);
       return transact(async (trx) => {
         const row = await locked(trx, accountId, id, ifMatch);
+        const externalId = keepsExternalId ? row.external_id : sent;
         const ids = await knownUsers(trx, accountId, named);
         const write = newWrite(trx, row, clock.now());
         // A sync sending what is stored writes nothing: no version, lastModified or audit record.

@@ -4,8 +4,9 @@
  *
  * - userName is unique per account, case-insensitively (409 uniqueness).
  * - externalId is the directory's and may change (RFC 7643 §3.1, readWrite; Entra ID renames it
- *   with the person); it is not unique. A write whose document has none keeps the stored one, as
- *   one without `active` keeps the person's state.
+ *   with the person); it is not unique. A PUT that leaves it out keeps the stored one, as one
+ *   without `active` keeps the person's state; a PUT sending null or "", or a PATCH removing it,
+ *   removes it.
  * - password is write-only and never returned: it sets the argon2id hash the login page checks,
  *   under the same password policy as the admin API (400 invalidValue), however it is written.
  * - Values are bounded (limits.ts): userName and externalId 256 characters, other strings 1024.
@@ -32,7 +33,7 @@ import type { RevokeUserAccess } from '../oauth/user-access.ts';
 import type { UserRow } from '../users/tables.ts';
 import { hashPassword, passwordHashFor, passwordPolicyViolation } from '../users/passwords.ts';
 import { displayNameOf, type PersonChange } from '../users/service.ts';
-import { coerceResource, isObject, type JsonObject } from './coerce.ts';
+import { coerceResource, isObject, leavesOut, type JsonObject } from './coerce.ts';
 import { invalidCredential, invalidSyntax, invalidValue, notFound, preconditionFailed, uniqueness } from './errors.ts';
 import { applyPatch, normaliseOperations } from './patch.ts';
 import { COMMON_ATTRIBUTES, CORE_USER, ENTERPRISE_USER, PATCH_OP, USER_SCHEMA } from './schema-catalog.ts';
@@ -166,10 +167,10 @@ export function createScimUsers(deps: ScimUsersDeps) {
 
   /**
    * Stores `next` over `row` (PUT and PATCH), with the effects of a deactivation. A document
-   * without `externalId` or `active` (a PUT that leaves them out) keeps the stored values: a
-   * replace by a directory that does not send them means no change, and above all must not turn
-   * a deactivated person back on. A write that changes nothing (a directory's periodic sync
-   * sending what is stored) writes nothing: no new version, no record of a change that is none.
+   * without `active` (a PUT that leaves it out) keeps the person's state: a replace by a directory
+   * that does not send it must not turn a deactivated person back on. A write that changes nothing
+   * (a directory's periodic sync sending what is stored) writes nothing: no new version, no record
+   * of a change that is none.
    */
   async function save(
     trx: Transaction<Tables>,
@@ -178,7 +179,6 @@ export function createScimUsers(deps: ScimUsersDeps) {
     passwordHash: string | undefined,
     audit: { by: AuditBy | undefined; action: 'scim.user.replaced' | 'scim.user.patched' | 'user.updated' },
   ): Promise<UserRow> {
-    if (next.externalId === undefined && row.external_id !== null) next.externalId = row.external_id;
     if (next.active === undefined) next.active = row.active === 1;
     const { columns, attributes } = splitUserDocument(next);
     const now = clock.now();
@@ -255,6 +255,8 @@ export function createScimUsers(deps: ScimUsersDeps) {
     async replace(accountId: string, id: string, body: JsonObject, ifMatch?: string, by?: AuditBy): Promise<JsonObject> {
       checkSchemas(body, CORE_USER);
       const { doc, password } = prepare(coerceResource(USER_SCHEMA, body, WRITABLE_COMMON));
+      // A directory's PUT that does not send externalId means no change; null or "" removes it.
+      const keepsExternalId = leavesOut(body, 'externalId');
       // The password is compared (and hashed) before the transaction, against the hash stored now,
       // so that no lock is held for it; again inside only if that hash changed meanwhile.
       const compared = password === undefined ? undefined : await store.find(db, accountId, id);
@@ -263,7 +265,8 @@ export function createScimUsers(deps: ScimUsersDeps) {
         const row = await locked(trx, accountId, id, ifMatch);
         // Any write since the comparison (a new password among them) moved the version.
         const passwordHash = password !== undefined && row.version !== compared?.version ? await passwordHashFor(password, row.password_hash) : early;
-        const saved = await save(trx, row, doc, passwordHash, { by, action: 'scim.user.replaced' });
+        const next = keepsExternalId && row.external_id !== null ? { ...doc, externalId: row.external_id } : doc;
+        const saved = await save(trx, row, next, passwordHash, { by, action: 'scim.user.replaced' });
         return render(saved, await store.groupsOf(trx, accountId, id));
       });
     },

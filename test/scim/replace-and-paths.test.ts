@@ -1,6 +1,7 @@
 /**
  * A group PUT that omits externalId keeps the stored one, as a user PUT does; a different one
- * replaces it (RFC 7643 §3.1: externalId is readWrite, the directory's to change). A
+ * replaces it (RFC 7643 §3.1: externalId is readWrite, the directory's to change), and null, "" or
+ * a PATCH remove removes it. A
  * collection's path with a trailing slash is the collection: it lists (with its filter) and
  * creates; a resource path with an empty id never reaches a lookup.
  */
@@ -42,12 +43,11 @@ for (const target of databaseTargets()) {
       assert.equal(userPut.status, 200);
       assert.equal(userPut.body.externalId, 'u-ext');
 
-      // The same value again is no change of it; null is no value (RFC 7643 §2.5), so it keeps it too.
-      for (const externalId of ['g-ext', null]) {
-        const again = await c.call('PUT', `/Groups/${id}`, { schemas: [GROUP], displayName: 'Keepers renamed', externalId, members: [{ value: member.body.id }] });
-        assert.equal(again.status, 200);
-        assert.equal(again.body.externalId, 'g-ext');
-      }
+      // The same value again is no change of it.
+      const again = await c.call('PUT', `/Groups/${id}`, { schemas: [GROUP], displayName: 'Keepers renamed', externalId: 'g-ext', members: [{ value: member.body.id }] });
+      assert.equal(again.status, 200);
+      assert.equal(again.body.externalId, 'g-ext');
+      assert.equal(again.body.meta.version, 'W/"2"');
       const changed = await c.call('PUT', `/Groups/${id}`, { schemas: [GROUP], displayName: 'Keepers renamed', externalId: 'g-other', members: [{ value: member.body.id }] });
       assert.equal(changed.status, 200, JSON.stringify(changed.body));
       assert.equal(changed.body.externalId, 'g-other');
@@ -65,6 +65,52 @@ for (const target of databaseTargets()) {
       assert.equal(given.status, 200);
       assert.equal(given.body.externalId, 'bare-ext');
       assert.equal((await storedGroup(bare.body.id)).external_id, 'bare-ext');
+    });
+
+    it('RFC 7644 §3.5.1, §3.5.2.2: externalId removed by PATCH remove, replace with null, or a PUT sending null or "" is gone, for users and groups', async () => {
+      const storedUser = (id: string) => t.gatehouse.database.db.selectFrom('users').select('external_id').where('id', '=', id).executeTakeFirstOrThrow();
+      const user = async (userName: string) => (await c.call('POST', '/Users', { schemas: [USER], userName, externalId: `${userName}-ext` })).body.id as string;
+      const removals: Array<[string, (id: string, userName: string) => Promise<{ status: number; body: Record<string, unknown> }>]> = [
+        ['PATCH remove', (id) => c.call('PATCH', `/Users/${id}`, { schemas: [PATCH], Operations: [{ op: 'remove', path: 'externalId' }] })],
+        ['PATCH replace null', (id) => c.call('PATCH', `/Users/${id}`, { schemas: [PATCH], Operations: [{ op: 'replace', path: 'externalId', value: null }] })],
+        ['PATCH no-path null', (id) => c.call('PATCH', `/Users/${id}`, { schemas: [PATCH], Operations: [{ op: 'Replace', value: { externalId: null } }] })],
+        ['PUT null', (id, userName) => c.call('PUT', `/Users/${id}`, { schemas: [USER], userName, externalId: null })],
+        ['PUT ""', (id, userName) => c.call('PUT', `/Users/${id}`, { schemas: [USER], userName, ExternalID: '' })],
+      ];
+      for (const [i, [how, remove]] of removals.entries()) {
+        const userName = `gone-${i}@example.com`;
+        const id = await user(userName);
+        const removed = await remove(id, userName);
+        assert.equal(removed.status, 200, how);
+        assert.equal(removed.body.externalId, undefined, how);
+        assert.equal((removed.body.meta as { version: string }).version, 'W/"2"', how);
+        assert.equal((await storedUser(id)).external_id, null, how);
+        const found = await c.call('GET', `/Users${q(`externalId eq "${userName}-ext"`)}`);
+        assert.equal(found.body.totalResults, 0, how);
+      }
+      // A PUT that does not name it keeps it.
+      const kept = await user('kept-ext@example.com');
+      const put = await c.call('PUT', `/Users/${kept}`, { schemas: [USER], userName: 'kept-ext@example.com', title: 'Kept' });
+      assert.equal(put.body.externalId, 'kept-ext@example.com-ext');
+      assert.equal((await storedUser(kept)).external_id, 'kept-ext@example.com-ext');
+
+      const groupRemovals: Array<[string, (id: string, displayName: string) => Promise<{ status: number }>]> = [
+        ['PATCH remove', (id) => c.call('PATCH', `/Groups/${id}`, { schemas: [PATCH], Operations: [{ op: 'remove', path: 'externalId' }] })],
+        ['PATCH replace null', (id) => c.call('PATCH', `/Groups/${id}`, { schemas: [PATCH], Operations: [{ op: 'replace', path: 'externalId', value: null }] })],
+        ['PUT null', (id, displayName) => c.call('PUT', `/Groups/${id}`, { schemas: [GROUP], displayName, externalId: null })],
+      ];
+      for (const [how, remove] of groupRemovals) {
+        const displayName = `Gone ${how}`;
+        const group = await c.call('POST', '/Groups', { schemas: [GROUP], displayName, externalId: 'g-gone' });
+        const id = group.body.id as string;
+        const removed = await remove(id, displayName);
+        assert.equal(removed.status, how === 'PUT null' ? 200 : 204, how);
+        const read = await c.call('GET', `/Groups/${id}`);
+        assert.equal(read.body.externalId, undefined, how);
+        assert.equal((await storedGroup(id)).external_id, null, how);
+        const records = await t.gatehouse.database.db.selectFrom('audit_events').select('changes').where('target_id', '=', id).where('action', 'in', ['scim.group.patched', 'scim.group.replaced']).execute();
+        assert.deepEqual(JSON.parse(records.at(-1)!.changes!).externalId, { before: 'g-gone', after: null }, how);
+      }
     });
 
     it('Entra ID renaming a person: PATCH Replace externalId changes it, with the rest of the PATCH; a PUT without active keeps a deactivated person off', async () => {
