@@ -93,6 +93,31 @@ export function coerceValue(def: AttrDef, value: unknown, where: string): Json {
   return elements;
 }
 
+/** An element describing nothing (`{"type":"mobile"}` with no number): it is no element. */
+export function isEmptyElement(element: Json): boolean {
+  return isObject(element) && element.value === undefined && Object.keys(element).every((key) => key === 'type' || key === 'primary' || key === 'display');
+}
+
+/**
+ * A coerced value of `def` without what holds nothing: elements describing nothing, then the list
+ * if none is left, or a complex value with no sub-attribute left; null when nothing is. RFC 7643
+ * §2.5 makes an empty value the same as no value, and stored it would be shown back
+ * (`"manager": {}`, `"roles": []`).
+ */
+export function withoutEmpty(def: AttrDef, value: Json): Json {
+  if (Array.isArray(value)) {
+    const kept = value.filter((element) => !isEmptyElement(element));
+    return kept.length > 0 ? kept : null;
+  }
+  if (def.type === 'complex' && isObject(value) && Object.keys(value).length === 0) return null;
+  return value;
+}
+
+/** What a client's value of `def` stores: coerced, without what holds nothing (null: nothing). */
+export function storedValue(def: AttrDef, value: unknown, where: string): Json {
+  return withoutEmpty(def, coerceValue(def, value, where));
+}
+
 /** True when the attribute is never taken from a client. */
 export function isReadOnly(def: AttrDef): boolean {
   return def.mutability === 'readOnly';
@@ -112,14 +137,17 @@ export function coerceResource(schema: ResourceSchema, body: JsonObject, commonW
       for (const [subKey, subRaw] of Object.entries(raw)) {
         const def = findAttr(extension.attributes, subKey);
         if (!def || isReadOnly(def) || clears(def, subRaw)) continue;
-        ext[def.name] = coerceValue(def, subRaw, subKey);
+        const value = storedValue(def, subRaw, subKey);
+        if (value !== null) ext[def.name] = value;
       }
-      doc[extension.urn] = ext;
+      // An extension with no attribute is not part of the resource, nor of its `schemas`.
+      if (Object.keys(ext).length > 0) doc[extension.urn] = ext;
       continue;
     }
     const def = findAttr([...commonWritable, ...schema.attributes], key);
     if (!def || isReadOnly(def) || clears(def, raw)) continue;
-    doc[def.name] = coerceValue(def, raw, def.name);
+    const value = storedValue(def, raw, def.name);
+    if (value !== null) doc[def.name] = value;
   }
   return doc;
 }

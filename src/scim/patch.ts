@@ -8,7 +8,7 @@
  * expects for `emails[type eq "work"].value`).
  */
 import type { Filter } from 'scim2-parse-filter';
-import { clears, coerceSingle, coerceValue, isObject, type Json, type JsonObject } from './coerce.ts';
+import { clears, coerceSingle, coerceValue, isEmptyElement, isObject, storedValue, type Json, type JsonObject } from './coerce.ts';
 import { invalidPath, invalidSyntax, invalidValue, mutability, noTarget } from './errors.ts';
 import { parseFilter } from './filter.ts';
 import { extensionOf, namesUnknownSchema, resolvePath, type AttrDef, type ResourceSchema } from './schema-catalog.ts';
@@ -153,18 +153,32 @@ function applyAt(doc: JsonObject, target: PatchTarget, op: PatchOpName, value: u
     container[def.name] = current;
     return;
   }
-  const coerced = coerceValue(def, value, def.name);
+  const coerced = storedValue(def, value, def.name);
   if (def.multiValued) {
-    const incoming = coerced as Json[];
+    const incoming = (coerced ?? []) as Json[];
     const existing = op === 'add' && Array.isArray(container[def.name]) ? (container[def.name] as Json[]) : [];
     const merged = [...existing];
     for (const item of incoming) if (!merged.some((e) => sameElement(e, item))) merged.push(item);
-    container[def.name] = withSinglePrimary(merged, incoming);
-  } else if (def.type === 'complex' && isObject(container[def.name]) && isObject(coerced)) {
-    container[def.name] = { ...(container[def.name] as JsonObject), ...coerced };
+    setOrDelete(container, def.name, withSinglePrimary(merged, incoming));
+  } else if (def.type === 'complex') {
+    // Sub-attributes not given stay (RFC 7644 §3.5.2.3); one given as null or "" goes, and the
+    // attribute with it when none is left.
+    const merged: JsonObject = { ...(isObject(container[def.name]) ? (container[def.name] as JsonObject) : {}), ...(isObject(coerced) ? coerced : {}) };
+    for (const sub of clearedSubAttributes(def, value)) delete merged[sub];
+    if (Object.keys(merged).length > 0) container[def.name] = merged;
+    else delete container[def.name];
   } else {
     container[def.name] = coerced;
   }
+}
+
+/** The sub-attributes of `def` that `value` gives as null or "". */
+function clearedSubAttributes(def: AttrDef, value: unknown): string[] {
+  if (!isObject(value)) return [];
+  return Object.entries(value).flatMap(([key, raw]) => {
+    const sub = def.subAttributes?.find((s) => s.name.toLowerCase() === key.toLowerCase());
+    return sub && clears(sub, raw) ? [sub.name] : [];
+  });
 }
 
 function applyToMatches(container: JsonObject, target: PatchTarget, op: PatchOpName, value: unknown): void {
@@ -222,11 +236,6 @@ function removeAt(container: JsonObject, target: PatchTarget, value: unknown): v
     return;
   }
   delete container[def.name];
-}
-
-/** An element left describing nothing (`{"type":"mobile"}` once its number went): it goes too. */
-function isEmptyElement(element: Json): boolean {
-  return isObject(element) && element.value === undefined && Object.keys(element).every((key) => key === 'type' || key === 'primary' || key === 'display');
 }
 
 function setOrDelete(container: JsonObject, name: string, elements: Json[]): void {

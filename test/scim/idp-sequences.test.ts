@@ -279,6 +279,56 @@ for (const target of databaseTargets()) {
       assert.deepEqual(members.map((m) => [m.value, m.display]).sort(), [[id, 'leaver@fabrikam.example'], [manager.body.id, 'boss@fabrikam.example']].sort());
     });
 
+    it('RFC 7643 §2.5: an element, a complex value, a list or an extension left with no value is not stored, on POST, PUT and PATCH', async () => {
+      const c = await scimClient(t, 'Northwind');
+      const db = t.gatehouse.database.db;
+      const stored = async (id: string) => {
+        const row = await db.selectFrom('users').select('attributes').where('id', '=', id).executeTakeFirstOrThrow();
+        const values = await db.selectFrom('scim_user_values').select(['attr', 'sub']).where('user_id', '=', id).orderBy('attr').orderBy('sub').execute();
+        return { attributes: JSON.parse(row.attributes), values: values.map((v) => `${v.attr}.${v.sub}`) };
+      };
+      const created = await c.call('POST', '/Users', {
+        schemas: [USER, ENTERPRISE],
+        userName: 'empty@northwind.example',
+        roles: [],
+        emails: [],
+        phoneNumbers: [{ type: 'work', value: '' }, { type: 'mobile', value: '+1 555 0100' }],
+        name: { givenName: '' },
+        [ENTERPRISE]: { manager: { value: '' } },
+      });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      const id = created.body.id as string;
+      for (const attribute of ['roles', 'emails', 'name', ENTERPRISE]) assert.equal(created.body[attribute], undefined, attribute);
+      assert.deepEqual(created.body.schemas, [USER]);
+      assert.deepEqual(created.body.phoneNumbers, [{ type: 'mobile', value: '+1 555 0100' }]);
+      assert.deepEqual(await stored(id), { attributes: { phoneNumbers: [{ type: 'mobile', value: '+1 555 0100' }] }, values: ['phonenumbers.type', 'phonenumbers.value'] });
+
+      const manager = await c.call('POST', '/Users', { schemas: [USER], userName: 'boss@northwind.example' });
+      const managed = await c.call('PATCH', `/Users/${id}`, { schemas: [PATCH], Operations: [{ op: 'Add', path: `${ENTERPRISE}:manager`, value: manager.body.id }] });
+      assert.deepEqual(managed.body[ENTERPRISE], { manager: { value: manager.body.id } });
+      const patched = await c.call('PATCH', `/Users/${id}`, {
+        schemas: [PATCH],
+        Operations: [
+          { op: 'replace', path: `${ENTERPRISE}:manager`, value: { value: '' } },
+          { op: 'add', path: 'emails', value: [{ value: '', type: 'work' }] },
+          { op: 'add', path: 'roles', value: [] },
+          { op: 'replace', path: 'name', value: { familyName: '' } },
+        ],
+      });
+      assert.equal(patched.status, 200, JSON.stringify(patched.body));
+      for (const attribute of ['roles', 'emails', 'name', ENTERPRISE]) assert.equal(patched.body[attribute], undefined, attribute);
+      assert.deepEqual(patched.body.schemas, [USER], 'an extension left empty is no longer listed');
+      assert.deepEqual(await stored(id), { attributes: { phoneNumbers: [{ type: 'mobile', value: '+1 555 0100' }] }, values: ['phonenumbers.type', 'phonenumbers.value'] });
+      // Nothing was left to change: the manager's removal was the one change.
+      assert.equal(patched.body.meta.version, 'W/"3"');
+
+      const replaced = await c.call('PUT', `/Users/${id}`, { schemas: [USER, ENTERPRISE], userName: 'empty@northwind.example', phoneNumbers: [], [ENTERPRISE]: { department: '' } });
+      assert.equal(replaced.status, 200, JSON.stringify(replaced.body));
+      assert.equal(replaced.body.phoneNumbers, undefined);
+      assert.deepEqual(replaced.body.schemas, [USER]);
+      assert.deepEqual(await stored(id), { attributes: {}, values: [] });
+    });
+
     it('RFC 7644 §2: no or bad credential → 401 SCIM Error; OAuth token needs scope scim; accounts are isolated', async () => {
       const a = await scimClient(t, 'A');
       const b = await scimClient(t, 'B');
