@@ -5,6 +5,11 @@ export interface TcpProxy {
   port: number;
   /** Drops every open connection and refuses new ones. */
   cut(): Promise<void>;
+  /**
+   * Open connections stop carrying anything, both ways, without closing (a network cut, a
+   * frozen failover): what is sent on them is never answered. New connections work.
+   */
+  silence(): void;
   /** Accepts connections again on the same port. */
   restore(): Promise<void>;
   close(): Promise<void>;
@@ -12,6 +17,7 @@ export interface TcpProxy {
 
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   const sockets = new Set<net.Socket>();
+  const pairs = new Set<[net.Socket, net.Socket]>();
   let port = 0;
   let server: net.Server;
   let listening = false;
@@ -26,6 +32,9 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
           s.on('close', () => sockets.delete(s));
           s.on('error', () => s.destroy());
         }
+        const pair: [net.Socket, net.Socket] = [client, upstream];
+        pairs.add(pair);
+        client.on('close', () => pairs.delete(pair));
         client.pipe(upstream).pipe(client);
       });
       server.listen(port, '127.0.0.1', () => {
@@ -47,6 +56,15 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       return port;
     },
     cut,
+    silence() {
+      for (const [client, upstream] of pairs) {
+        client.unpipe(upstream);
+        upstream.unpipe(client);
+        client.pause();
+        upstream.pause();
+      }
+      pairs.clear();
+    },
     restore: listen,
     close: cut,
   };

@@ -86,4 +86,24 @@ describeIf(pgUrl, NEEDS_POSTGRES, 'operations: PostgreSQL goes away and comes ba
     assert.equal(after.body.name, 'Before the outage');
     assert.equal((await fetch(`${t.publicUrl}/readyz`)).status, 200);
   });
+
+  it('connections that go silent without closing: a statement is given up past its bound with 503, its connection abandoned, and the node serves on new ones', async () => {
+    const created = await t.admin('POST', '/admin/v1/accounts', { name: 'Before the silence' });
+    assert.equal(created.status, 201);
+    // Every pooled connection stops answering; the server is still reachable on new ones.
+    proxy.silence();
+    const started = Date.now();
+    const during = await Promise.all([1, 2, 3].map(() => t.admin('GET', `/admin/v1/accounts/${created.body.id}`)));
+    const waited = Date.now() - started;
+    for (const answer of during) {
+      assert.ok(answer.status === 503 || answer.status === 200, String(answer.status));
+      if (answer.status === 503) assert.equal(answer.body.code, 'service_unavailable');
+    }
+    assert.ok(during.some((answer) => answer.status === 503), 'a request on a silent connection is answered, not left waiting');
+    // Twice the 2 s statement timeout, and the transaction's rollback does not wait as long again.
+    assert.ok(waited < 8_000, `answered in ${waited} ms`);
+    const after = await t.admin('GET', `/admin/v1/accounts/${created.body.id}`);
+    assert.equal(after.status, 200, 'new connections replace the abandoned ones');
+    assert.equal(after.body.name, 'Before the silence');
+  });
 });

@@ -37,7 +37,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   if (!e) return false;
   if (e.code !== undefined && UNAVAILABLE_CODES.has(e.code)) return true;
   const message = e.message ?? '';
-  return /timeout exceeded when trying to connect|Connection terminated|connection is closed|Client has encountered a connection error/i.test(
+  return /timeout exceeded when trying to connect|Connection terminated|connection is closed|Client has encountered a connection error|Query read timeout/i.test(
     message,
   );
 }

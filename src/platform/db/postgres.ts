@@ -6,8 +6,12 @@
  *
  * A connection PostgreSQL drops (a restart, a terminated session) fails what runs on it, as
  * unavailable (503), and leaves the pool: the process and the pool go on, with new
- * connections. `ping` (readiness) asks on a connection of its own, within PING_BOUND_MS:
- * whether the database answers, not whether the pool has a connection free.
+ * connections. A connection that goes silent without closing (a failover, a network cut, a
+ * frozen proxy) would leave a statement waiting forever, since the statement timeout is the
+ * server's: every statement is also bounded here, a little past the statement timeout
+ * (READ_BOUND_MARGIN_MS), and a connection that overran it is abandoned (`withStatementBounds`). TCP
+ * keep-alive finds idle ones. `ping` (readiness) asks on a connection of its own, within
+ * PING_BOUND_MS: whether the database answers, not whether the pool has a connection free.
  */
 import pg from 'pg';
 import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient } from 'kysely';
@@ -19,6 +23,10 @@ import { PING_BOUND_MS, pingTimedOut, within } from './ping.ts';
 import { sha256Hex } from '../crypto.ts';
 
 const INT8_OID = 20;
+/** How long past the server's statement timeout a statement's answer is waited for, here, at most (and at most the timeout again). */
+const READ_BOUND_MARGIN_MS = 5_000;
+/** An idle connection is probed by TCP keep-alive after this long. */
+const KEEP_ALIVE_DELAY_MS = 10_000;
 
 function parseInt8(value: string): number {
   const n = Number(value);
@@ -43,6 +51,9 @@ export async function openPostgres(options: DatabaseOptions): Promise<Database> 
     max: options.poolSize ?? 10,
     connectionTimeoutMillis: options.acquireTimeoutMs ?? 5_000,
     idleTimeoutMillis: 30_000,
+    query_timeout: statementTimeout + Math.min(statementTimeout, READ_BOUND_MARGIN_MS),
+    keepAlive: true,
+    keepAliveInitialDelayMillis: KEEP_ALIVE_DELAY_MS,
     options: [`-c statement_timeout=${statementTimeout}`, schema ? `-c search_path=${schema}` : '']
       .filter(Boolean)
       .join(' '),
@@ -69,7 +80,7 @@ export async function openPostgres(options: DatabaseOptions): Promise<Database> 
     }
   }
   const names = new Map<string, string>();
-  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: prepare ? withNamedStatements(pool, names) : pool }) });
+  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: withStatementBounds(pool, names) }) });
   if (prepare) statementNames.set(db.getExecutor().adapter, names);
   const probe = createProbe(
     () =>
@@ -181,21 +192,42 @@ export function nameStatement(executor: Db, text: string): void {
   if (names !== undefined && !names.has(text)) names.set(text, `gh_${sha256Hex(text).slice(0, 24)}`);
 }
 
-/** The pool as Kysely sees it, running the marked statements by name. */
-function withNamedStatements(pool: pg.Pool, namedStatements: ReadonlyMap<string, string>): PostgresPool {
+/** pg's answer to a statement that outran the pool's `query_timeout`. */
+function isReadTimeout(error: unknown): boolean {
+  return (error as Error | undefined)?.message === 'Query read timeout';
+}
+
+/**
+ * The pool as Kysely sees it: the marked statements run by name (none are marked with
+ * `?prepare=off`), and a connection whose statement outran the read bound is abandoned. pg
+ * gives up on such a statement but keeps the connection, whose next statement (the transaction's
+ * ROLLBACK) would wait as long again: here it fails at once, as unavailable, and the connection
+ * is destroyed when released instead of going back to the pool.
+ */
+function withStatementBounds(pool: pg.Pool, namedStatements: ReadonlyMap<string, string>): PostgresPool {
   // Kysely keeps one connection object per pool client, so each client keeps one wrapper.
   const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  const abandoned = new WeakSet<pg.PoolClient>();
   return {
     async connect() {
       const client = await pool.connect();
       let wrapper = wrappers.get(client);
       if (wrapper === undefined) {
+        const run = (text: unknown, values?: unknown[]) => {
+          const name = typeof text === 'string' ? namedStatements.get(text) : undefined;
+          return name === undefined ? client.query(text as string, values) : client.query({ name, text: text as string, values });
+        };
         wrapper = {
-          query: ((text: unknown, values?: unknown[]) => {
-            const name = typeof text === 'string' ? namedStatements.get(text) : undefined;
-            return name === undefined ? client.query(text as string, values) : client.query({ name, text: text as string, values });
+          query: (async (text: unknown, values?: unknown[]) => {
+            if (abandoned.has(client)) throw Object.assign(new Error('Connection terminated: it stopped answering'), { code: '08006' });
+            try {
+              return await run(text, values);
+            } catch (error) {
+              if (isReadTimeout(error)) abandoned.add(client);
+              throw error;
+            }
           }) as unknown as PostgresPoolClient['query'],
-          release: () => client.release(),
+          release: () => client.release(abandoned.has(client) || undefined),
         };
         wrappers.set(client, wrapper);
       }
