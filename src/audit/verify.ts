@@ -5,8 +5,10 @@
  * - altered: the record's content (or its changes, against their MAC) no longer gives its hash,
  *   or it is marked detached as deleting a person never leaves a record (changes kept, or not
  *   about a person);
- * - removed: a place in the chain is empty, the chain ends before its recorded head, or the
- *   head itself is gone while sealed records or signed checkpoints of the account remain;
+ * - removed: a place in the chain is empty, the chain ends before its recorded head, the chain
+ *   starts at 1 from anything but the account's genesis value, the head itself is gone while
+ *   sealed records or signed checkpoints of the account remain, or an existing account has no
+ *   trail at all (every account's starts with its creation);
  * - added: a sealed record beyond the recorded head (the sealer moves the head in the
  *   transaction that seals, so nothing it sealed lies beyond it), reported as altered;
  * - reordered: an intact record no longer links to the one before it, and the record that
@@ -23,7 +25,7 @@ import { compactVerify, importJWK } from 'jose';
 import type { Db } from '../platform/db/database.ts';
 import { problem } from '../platform/errors/catalogue.ts';
 import { PLATFORM_ACCOUNT } from './catalogue.ts';
-import { changesMac, recordHash } from './chain.ts';
+import { changesMac, genesisHash, recordHash } from './chain.ts';
 import { CHECKPOINT_TYPE } from './sealer.ts';
 import { START_TYPE } from './retention.ts';
 import type { AuditEventRow } from './tables.ts';
@@ -209,6 +211,22 @@ export function createAuditVerifier(deps: { db: Db; macKey: Buffer; vault: KeyVa
     return null;
   }
 
+  async function accountExists(accountId: string): Promise<boolean> {
+    return (await db.selectFrom('accounts').select('id').where('id', '=', accountId).executeTakeFirst()) !== undefined;
+  }
+
+  /**
+   * Every account's trail starts with its creation (account.created, in the creating
+   * transaction), and retention moves the start past what it prunes without taking the head
+   * back: an account that has never sealed a record and has none pending lost its whole trail,
+   * head and all. The platform's trail has no creation record and may be empty.
+   */
+  async function trailEmptied(accountId: string, headSeq: number, pending: number): Promise<ChainProblem | null> {
+    if (headSeq > 0 || pending > 0 || accountId === PLATFORM_ACCOUNT) return null;
+    if (!(await accountExists(accountId))) return null;
+    return { kind: 'removed', seq: 1, id: null, detail: 'the account’s trail is empty, yet every account’s trail starts with its creation' };
+  }
+
   async function currentHead(accountId: string): Promise<number> {
     const chain = await db.selectFrom('audit_chains').select('head_seq').where('account_id', '=', accountId).executeTakeFirst();
     return chain ? Number(chain.head_seq) : 0;
@@ -220,7 +238,12 @@ export function createAuditVerifier(deps: { db: Db; macKey: Buffer; vault: KeyVa
    * and its start moved by hand.
    */
   async function checkStart(accountId: string, chain: { first_seq: number; first_prev_hash: string; first_jws: string | null }): Promise<ChainProblem | null> {
-    if (chain.first_seq <= 1) return null;
+    // Renumbering what is left after deleting the oldest records moves no start past 1: only the
+    // genesis value, which no record's hash can stand for, shows the chain begins at the beginning.
+    if (chain.first_seq <= 1) {
+      if (chain.first_prev_hash === genesisHash(accountId)) return null;
+      return { kind: 'removed', seq: 1, id: null, detail: 'the chain starts at 1 but does not start from the account’s genesis: its oldest records are gone and the rest renumbered' };
+    }
     const removed = (why: string): ChainProblem => ({ kind: 'removed', seq: chain.first_seq - 1, id: null, detail: `the records before ${chain.first_seq} are gone, and ${why}` });
     if (chain.first_jws === null) return removed('no signed statement of retention says it pruned them');
     const signed = await signedClaims<{ sub?: string; first_seq?: number; first_prev_hash?: string }>(chain.first_jws, START_TYPE);
@@ -292,13 +315,13 @@ export function createAuditVerifier(deps: { db: Db; macKey: Buffer; vault: KeyVa
       ? { first_seq: Number(stored.first_seq), first_prev_hash: stored.first_prev_hash, first_jws: stored.first_jws, head_seq: Number(stored.head_seq), head_hash: stored.head_hash }
       : undefined;
     if (!chain) {
-      const problem = (await headRemoved(accountId)) ?? (anchor ? anchorProblem(anchor, { first_seq: 1, head_seq: 0 }, new Map()) : null);
+      const problem = (await headRemoved(accountId)) ?? (await trailEmptied(accountId, 0, pending)) ?? (anchor ? anchorProblem(anchor, { first_seq: 1, head_seq: 0 }, new Map()) : null);
       return { account: accountId, ok: problem === null, records: 0, first_seq: 1, head_seq: 0, head_hash: null, checkpoints: { verified: 0 }, pending, detached: 0, problem };
     }
     const startProblem = await checkStart(accountId, chain);
     const walked = await walk(accountId, chain);
     const cps = startProblem || walked.problem ? { verified: 0, problem: null } : await checkCheckpoints(accountId, chain.first_seq, chain.head_seq, walked.hashAt);
-    const problem = startProblem ?? walked.problem ?? cps.problem ?? (anchor ? anchorProblem(anchor, chain, walked.hashAt) : null);
+    const problem = startProblem ?? walked.problem ?? cps.problem ?? (await trailEmptied(accountId, chain.head_seq, pending)) ?? (anchor ? anchorProblem(anchor, chain, walked.hashAt) : null);
     return {
       account: accountId,
       ok: problem === null,
@@ -324,7 +347,7 @@ export function createAuditVerifier(deps: { db: Db; macKey: Buffer; vault: KeyVa
     if (accountId !== undefined) {
       const report = await verifyAccount(accountId, anchor);
       const leftNothing = report.ok && report.head_seq === 0 && report.pending === 0;
-      if (leftNothing && accountId !== PLATFORM_ACCOUNT && !(await db.selectFrom('accounts').select('id').where('id', '=', accountId).executeTakeFirst())) {
+      if (leftNothing && accountId !== PLATFORM_ACCOUNT && !(await accountExists(accountId))) {
         throw problem('account_not_found', { detail: `No account ${accountId}, and no audit records of one` });
       }
       return { ok: report.ok, chains: [report] };

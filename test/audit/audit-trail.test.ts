@@ -379,6 +379,51 @@ for (const target of databaseTargets()) {
       assert.deepEqual([gone.ok, gone.problem?.kind, gone.problem?.seq], [false, 'removed', Number(checkpoints[0]!.seq)]);
     });
 
+    it('verify names a chain whose oldest records were deleted and the rest renumbered from 1, by the API too', async () => {
+      const { accountId, rows } = await sealedChain(7);
+      // Records 1..5 gone, record 6 moved to 1 and the chain told it starts there: no retention signed it.
+      await sql`DELETE FROM audit_events WHERE account_id = ${accountId} AND seq <= 5`.execute(db());
+      await sql`UPDATE audit_chains SET first_prev_hash = (SELECT prev_hash FROM audit_events WHERE account_id = ${accountId} AND seq = 6), head_seq = head_seq - 5 WHERE account_id = ${accountId}`.execute(db());
+      await sql`UPDATE audit_events SET seq = seq - 5 WHERE account_id = ${accountId} AND seq IS NOT NULL`.execute(db());
+      await sql`DELETE FROM audit_checkpoints WHERE account_id = ${accountId}`.execute(db());
+      const report = (await audit().verifier.verify(accountId)).chains[0]!;
+      assert.deepEqual([report.ok, report.problem?.kind, report.problem?.seq], [false, 'removed', 1]);
+      assert.match(report.problem!.detail, /does not start from the account’s genesis/);
+      const viaAdmin = await t.admin('GET', `/admin/v1/audit-verification?account=${accountId}`);
+      assert.equal(viaAdmin.status, 200);
+      assert.equal(viaAdmin.body.ok, false);
+      assert.deepEqual([viaAdmin.body.chains[0].problem.kind, viaAdmin.body.chains[0].problem.seq], ['removed', 1]);
+      // Stored as edited: verify only reads.
+      const left = await db().selectFrom('audit_events').select(['id', 'seq']).where('account_id', '=', accountId).orderBy('seq').execute();
+      assert.deepEqual(left.map((r) => [r.id, Number(r.seq)]), rows.slice(5).map((r, i) => [r.id, i + 1]));
+    });
+
+    it('verify names an account whose whole trail was deleted, head and records, by the API too; the platform’s own trail may be empty', async () => {
+      const { accountId } = await sealedChain(1);
+      await db().deleteFrom('audit_events').where('account_id', '=', accountId).execute();
+      await db().deleteFrom('audit_checkpoints').where('account_id', '=', accountId).execute();
+      await db().deleteFrom('audit_chains').where('account_id', '=', accountId).execute();
+      const report = (await audit().verifier.verify(accountId)).chains[0]!;
+      assert.deepEqual([report.ok, report.records, report.problem?.kind, report.problem?.seq], [false, 0, 'removed', 1]);
+      assert.match(report.problem!.detail, /every account’s trail starts with its creation/);
+      const viaAdmin = await t.admin('GET', `/admin/v1/audit-verification?account=${accountId}`);
+      assert.equal(viaAdmin.status, 200);
+      assert.equal(viaAdmin.body.ok, false);
+      assert.equal(viaAdmin.body.chains[0].problem.kind, 'removed');
+
+      // Its head left behind, emptied and moved back to the start: the same.
+      const emptied = await sealedChain(1);
+      await db().deleteFrom('audit_events').where('account_id', '=', emptied.accountId).execute();
+      await db().deleteFrom('audit_checkpoints').where('account_id', '=', emptied.accountId).execute();
+      await db().updateTable('audit_chains').set({ head_seq: 0, head_hash: emptied.rows[0]!.prev_hash! }).where('account_id', '=', emptied.accountId).execute();
+      const moved = (await audit().verifier.verify(emptied.accountId)).chains[0]!;
+      assert.deepEqual([moved.ok, moved.problem?.kind, moved.problem?.seq], [false, 'removed', 1]);
+
+      // The operator's trail has no creation record: empty, it is simply not started.
+      const platform = (await audit().verifier.verify('platform')).chains[0]!;
+      assert.equal(platform.ok, true, JSON.stringify(platform));
+    });
+
     it('verify names a record added beyond the recorded head, even with a hash that links', async () => {
       const { accountId, rows } = await sealedChain(2);
       const { recordHash } = await import('../../src/audit/chain.ts');
