@@ -74,33 +74,36 @@ export function presentStoredEndpoint(sealer: Sealer, row: EndpointRow, now: num
 
 /**
  * The endpoint as a `webhook_endpoint.disabled` event carries it: as the API shows it, less its
- * `headers` and with its URL's query values redacted, as its audit record keeps them. An event's
- * body is stored as sent (events/outbox.ts), is read with `events:read` (which `webhooks:manage`,
- * needed to see the endpoint itself, is not) and is sent to the account's other receivers: a
- * `?token=…` in the URL would reach them all in clear.
+ * `headers` and with its URL's secrets redacted (the query's values, the path past its first
+ * segment), as its audit record keeps them. An event's body is stored as sent (events/outbox.ts),
+ * is read with `events:read` (which `webhooks:manage`, needed to see the endpoint itself, is not)
+ * and is sent to the account's other receivers: a `?token=…` in the URL would reach them all in
+ * clear.
  */
 export function presentEndpointInEvent(row: EndpointRow, now: number): Omit<EndpointView, 'headers'> {
   const view: Partial<EndpointView> = presentEndpoint(row, now, {});
   delete view.headers;
-  view.url = withQueryValuesRedacted(row.url);
+  view.url = withSecretsRedacted(row.url);
   return view as Omit<EndpointView, 'headers'>;
 }
 
 /**
  * What changed of an endpoint (`before` null: what it was created with), for its audit record.
- * Header values and the values of the URL's query often are credentials (`?token=…`), and the
- * trail is read with `audit:read` and streamed to other receivers: the record names the headers
- * and the query's parameters, and says that their values changed, never what they were or became.
+ * Header values, the values of the URL's query and its path past the first segment often are
+ * credentials (`?token=…`, `/services/T…/B…/<secret>`), and the trail is read with `audit:read`
+ * and streamed to other receivers: the record names the headers and the query's parameters, shows
+ * where deliveries go, and says that the rest changed, never what it was or became.
  */
 export function endpointChanges(before: AuditedEndpoint | null, after: AuditedEndpoint): Changes {
-  const fields = (e: AuditedEndpoint) => ({ url: withQueryValuesRedacted(e.url), event_types: e.event_types, description: e.description, header_names: Object.keys(e.headers).sort() });
+  const fields = (e: AuditedEndpoint) => ({ url: withSecretsRedacted(e.url), event_types: e.event_types, description: e.description, header_names: Object.keys(e.headers).sort() });
   const changes = changesOf(before && fields(before), fields(after));
   const secretParts = (e: AuditedEndpoint | null) => ({
     header_values: e === null || Object.keys(e.headers).length === 0 ? null : JSON.stringify(Object.entries(e.headers).sort(([a], [b]) => (a < b ? -1 : 1))),
-    url_query_values: e === null || !e.url.includes('?') ? null : new URL(e.url).search,
+    url_path: e === null ? null : urlParts(e.url).pathRest,
+    url_query_values: e === null ? null : urlParts(e.url).query,
   });
   const [was, is] = [secretParts(before), secretParts(after)];
-  for (const name of ['header_values', 'url_query_values'] as const) {
+  for (const name of ['header_values', 'url_path', 'url_query_values'] as const) {
     if (was[name] === is[name]) continue;
     changes[name] = before === null ? { after: REDACTED } : { before: was[name] === null ? null : REDACTED, after: is[name] === null ? null : REDACTED };
   }
@@ -113,12 +116,33 @@ export interface AuditedEndpoint {
   headers: EndpointHeaders;
 }
 
-/** `https://h.example/in?token=abc&v=2` as `https://h.example/in?token=[redacted]&v=[redacted]`. */
-function withQueryValuesRedacted(url: string): string {
-  const query = url.indexOf('?');
-  if (query < 0) return url;
-  const names = url.slice(query + 1).split('&').map((pair) => `${pair.split('=', 1)[0]}=${REDACTED}`);
-  return `${url.slice(0, query)}?${names.join('&')}`;
+/**
+ * A URL's parts as the trail tells them apart: what says where deliveries go (scheme, host, port
+ * and the path's first segment), the rest of the path, and the query. Hook URLs carry their
+ * credential in the path as often as in the query (Slack's /services/T…/B…/<secret>, Discord's
+ * /api/webhooks/<id>/<token>), and a query's credential may be a bare `?<key>`, without `=`.
+ */
+function urlParts(url: string): { where: string; pathRest: string | null; query: string | null } {
+  const parsed = new URL(url);
+  const [, first = '', rest = ''] = /^(\/[^/]*)(.*)$/.exec(parsed.pathname) ?? [];
+  return { where: `${parsed.origin}${first}`, pathRest: rest === '' || rest === '/' ? null : rest, query: parsed.search === '' ? null : parsed.search };
+}
+
+/**
+ * `https://h.example/services/T1/B2/xyz?token=abc&sk_live_x` as
+ * `https://h.example/services/[redacted]?token=[redacted]&[redacted]`: a parameter's name is kept
+ * when it has a value, and is itself redacted when it has none (it is the value).
+ */
+function withSecretsRedacted(url: string): string {
+  let parts: ReturnType<typeof urlParts>;
+  try {
+    parts = urlParts(url);
+  } catch {
+    return REDACTED;
+  }
+  const path = parts.pathRest === null ? '' : `/${REDACTED}`;
+  const query = parts.query === null ? '' : `?${parts.query.slice(1).split('&').map((pair) => (pair.includes('=') ? `${pair.split('=', 1)[0]}=${REDACTED}` : REDACTED)).join('&')}`;
+  return `${parts.where}${path}${query}`;
 }
 
 export function createEndpoints(deps: { db: Db; clock: Clock; sealer: Sealer; policy: TargetPolicy }) {

@@ -244,6 +244,37 @@ for (const target of databaseTargets()) {
       for (const secret of ['receiver-credential', 'rotated-credential', created.body.secret as string]) assert.ok(!stored.includes(secret), secret);
     });
 
+    it('webhook endpoint URLs in the trail: the host and first path segment, the query parameters by name; the rest of the path and a bare query token redacted, and changes to them recorded as changed', async () => {
+      const accountId = await createAccount(t);
+      const token = await mintAccessToken(t, { accountId, scopes: ['webhooks:manage'] });
+      const url = 'https://hooks.example.com/services/T0001/B0001/PATHSECRETxyz?sk_live_QUERYNOEQUALS&v=2';
+      const created = await api(t, token, 'POST', '/v1/webhook_endpoints', { url, event_types: ['payout.created'] });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      assert.equal(created.body.url, url, 'its owner reads the URL deliveries go to');
+      const id = created.body.id as string;
+      step();
+      const rotatedPath = 'https://hooks.example.com/services/T0001/B0001/ROTATEDxyz?sk_live_QUERYNOEQUALS&v=2';
+      assert.equal((await api(t, token, 'POST', `/v1/webhook_endpoints/${id}`, { url: rotatedPath })).status, 200);
+      step();
+      const moved = 'https://hooks.example.net:8443/services/T0001/B0001/ROTATEDxyz?sk_live_OTHER&v=2';
+      assert.equal((await api(t, token, 'POST', `/v1/webhook_endpoints/${id}`, { url: moved })).status, 200);
+      step();
+      assert.equal((await api(t, token, 'POST', `/v1/webhook_endpoints/${id}`, { url: 'https://hooks.example.net:8443/in' })).status, 200);
+      const rows = (await trail(accountId)).reverse().filter((r) => r.action.startsWith('webhook_endpoint.'));
+      assert.deepEqual(
+        rows.map((r) => [r.action, r.changes.url, r.changes.url_path, r.changes.url_query_values]),
+        [
+          ['webhook_endpoint.created', { after: 'https://hooks.example.com/services/[redacted]?[redacted]&v=[redacted]' }, { after: '[redacted]' }, { after: '[redacted]' }],
+          // Only the redacted part of the path changed: the URL reads the same, and says so.
+          ['webhook_endpoint.updated', undefined, { before: '[redacted]', after: '[redacted]' }, undefined],
+          ['webhook_endpoint.updated', { before: 'https://hooks.example.com/services/[redacted]?[redacted]&v=[redacted]', after: 'https://hooks.example.net:8443/services/[redacted]?[redacted]&v=[redacted]' }, undefined, { before: '[redacted]', after: '[redacted]' }],
+          ['webhook_endpoint.updated', { before: 'https://hooks.example.net:8443/services/[redacted]?[redacted]&v=[redacted]', after: 'https://hooks.example.net:8443/in' }, { before: '[redacted]', after: null }, { before: '[redacted]', after: null }],
+        ],
+      );
+      const stored = JSON.stringify(await records(accountId));
+      for (const secret of ['PATHSECRETxyz', 'ROTATEDxyz', 'QUERYNOEQUALS', 'sk_live_OTHER', 'T0001', 'B0001']) assert.ok(!stored.includes(secret), secret);
+    });
+
     it('client PATCH (no secret, even one issued) and the person on the admin API: grant and session revoked, sign-out, password reset, deactivate, reactivate, delete; the chain verifies', async () => {
       const accountId = await createAccount(t, 'Lifecycle');
       const client = await registerClient(t, accountId, { client_name: 'Books', redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], scope: 'openid invoices:read' });

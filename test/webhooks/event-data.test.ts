@@ -96,14 +96,14 @@ for (const target of databaseTargets()) {
       assert.deepEqual(listed.body.data, first.body, 'the event API shows the body as sent');
     });
 
-    it('webhook_endpoint.disabled carries the endpoint as the API shows it, less its headers (kept sealed) and its URL query values', async () => {
+    it('webhook_endpoint.disabled carries the endpoint as the API shows it, less its headers (kept sealed), its URL query values and its path past the first segment', async () => {
       const { who, receiver, endpoint } = await listening(['invoice.settled']);
       const watcher = await startReceiver();
       receivers.push(watcher);
       const watching = await registerEndpoint(who, watcher.url, ['webhook_endpoint.disabled']);
       watcher.secrets = [watching.secret];
       const updated = await who.call('POST', `/v1/webhook_endpoints/${endpoint.id}`, {
-        url: `${receiver.url}?token=query-credential&v=2`,
+        url: `${receiver.url}/T0001/path-credential?token=query-credential&v=2&bare-credential`,
         headers: { Authorization: 'Bearer receiver-credential', 'X-Tenant': 'acme' },
       });
       assert.equal(updated.status, 200, JSON.stringify(updated.body));
@@ -117,12 +117,12 @@ for (const target of databaseTargets()) {
       assert.equal(notice.octokitValid, true);
       const shown = (await who.call('GET', `/v1/webhook_endpoints/${endpoint.id}`)).body;
       const { headers: _headers, ...withoutHeaders } = shown;
-      assert.equal(shown.url, `${receiver.url}?token=query-credential&v=2`);
-      assert.deepEqual(notice.body.data, { ...withoutHeaders, url: `${receiver.url}?token=[redacted]&v=[redacted]` });
+      assert.equal(shown.url, `${receiver.url}/T0001/path-credential?token=query-credential&v=2&bare-credential`);
+      assert.deepEqual(notice.body.data, { ...withoutHeaders, url: `${receiver.url}/[redacted]?token=[redacted]&v=[redacted]&[redacted]` });
       assert.equal(notice.body.state, 'disabled');
       assert.ok(!notice.raw.toString().includes('receiver-credential'), 'no sealed value in the body');
       const stored = await t.gatehouse.database.db.selectFrom('events').select('payload').where('type', '=', 'webhook_endpoint.disabled').where('object_id', '=', endpoint.id).executeTakeFirstOrThrow();
-      assert.ok(!stored.payload.includes('query-credential'), 'nor in the stored event');
+      for (const secret of ['query-credential', 'path-credential', 'bare-credential']) assert.ok(!stored.payload.includes(secret), `${secret}, nor in the stored event`);
     });
   });
 }
