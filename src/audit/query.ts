@@ -13,7 +13,7 @@ import { problem } from '../platform/errors/catalogue.ts';
 import { PLATFORM_ACCOUNT } from './catalogue.ts';
 import type { Paging } from '../paging/page.ts';
 import { keysetPage } from '../paging/keyset.ts';
-import { queryInstant } from '../paging/time-range.ts';
+import { queryTimeRange } from '../paging/time-range.ts';
 import type { CursorPosition } from '../paging/cursor.ts';
 import type { AuditEventRow } from './tables.ts';
 
@@ -130,10 +130,7 @@ type Half = 'sealed' | 'unsealed';
 const HALVES: readonly Half[] = ['sealed', 'unsealed'];
 
 function filtered(db: Db, accountId: string | undefined, filters: AuditFilters, half: Half) {
-  const since = queryInstant('since', filters.since);
-  const until = queryInstant('until', filters.until);
-  // An empty range is a mistake (the two swapped), not a question whose answer is "nothing".
-  if (since !== undefined && until !== undefined && since >= until) throw problem('validation_failed', { detail: 'since must be before until' });
+  const { since, until } = queryTimeRange(filters);
   let q = db.selectFrom('audit_events').selectAll();
   q = half === 'sealed' ? q.where('seq', 'is not', null) : q.where('seq', 'is', null);
   if (accountId !== undefined) q = q.where('account_id', '=', accountId);

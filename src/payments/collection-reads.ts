@@ -14,7 +14,7 @@
 import type { SelectQueryBuilder } from 'kysely';
 import type { Db } from '../platform/db/database.ts';
 import type { Placeholder } from '../platform/db/prepared.ts';
-import { queryInstant } from '../paging/time-range.ts';
+import { queryTimeRange } from '../paging/time-range.ts';
 import type { Paging } from '../paging/page.ts';
 import { NEWEST_FIRST, keysetPageJson, keysetRead, type KeysetRead } from '../paging/keyset.ts';
 import type { Tables } from '../platform/db/tables.ts';
@@ -66,8 +66,7 @@ export function collectionReads<C extends string>(deps: { db: Db; paging: Paging
     /** A page of the account's rows narrowed by `filters`, as the JSON text of the response. */
     async listJson(request: { accountId: string; limit: number | undefined; after: string | undefined; filters: Partial<Record<C, string | undefined>> & CreatedRange }): Promise<string> {
       const { filters } = request;
-      const since = queryInstant('since', filters.since);
-      const until = queryInstant('until', filters.until);
+      const { since, until } = queryTimeRange(filters);
       const scope: Scope = { account_id: request.accountId };
       const given: string[] = [];
       for (const column of columns) {

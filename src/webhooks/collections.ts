@@ -14,7 +14,7 @@ import type { Clock } from '../platform/clock.ts';
 import { toRfc3339 } from '../platform/clock.ts';
 import type { CursorPosition } from '../paging/cursor.ts';
 import { NEWEST_FIRST, keysetPage, type KeysetColumns } from '../paging/keyset.ts';
-import { queryInstant } from '../paging/time-range.ts';
+import { queryTimeRange } from '../paging/time-range.ts';
 import type { Page, PageRequest, Paging } from '../paging/page.ts';
 import type { Sealer } from './secrets.ts';
 import { presentStoredEndpoint, type EndpointView } from './endpoints.ts';
@@ -106,8 +106,7 @@ export function createWebhookCollections(deps: { db: Db; clock: Clock; paging: P
      * index (account_id, type, created_at), at both ends: a page costs a page whatever the range.
      */
     async events(request: PageOf, filters: EventFilters): Promise<ApiPage<ReturnType<typeof presentEvent>>> {
-      const since = queryInstant('since', filters.since);
-      const until = queryInstant('until', filters.until);
+      const { since, until } = queryTimeRange(filters);
       let scoped = db.selectFrom('events').selectAll().where('account_id', '=', request.accountId);
       if (filters.type !== undefined) scoped = scoped.where('type', '=', filters.type);
       if (!filters.audit) scoped = scoped.where('type', 'not like', `${AUDIT_EVENT_PREFIX}%`);
