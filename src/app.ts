@@ -355,6 +355,13 @@ async function assemble(
     audit,
   };
   await publicServer.register(async function businessApi(api) {
+    // Every answer here is one account's money, people or trail, errors included: no cache on the
+    // way keeps it. First, so that a refusal by a later hook carries it too; a plain callback, no
+    // promise, on every request.
+    api.addHook('onRequest', (_request, reply, done) => {
+      reply.header('cache-control', 'no-store');
+      done();
+    });
     if (rateLimits.enabled) {
       const limits = apiRequestLimits(rateLimits);
       api.addHook('onRequest', limits.onRequest);
